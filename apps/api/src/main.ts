@@ -1,0 +1,61 @@
+import { loadConfig } from './config';
+import { buildApp } from './app';
+import { createDatabase } from './db/client';
+import { type EmbeddedDb, startEmbedded } from './db/embedded';
+import { runMigrations } from './db/migrate';
+import { ensureFirstAdmin } from './lib/bootstrap';
+import { startJobs } from './jobs';
+import pino from 'pino';
+
+/** config → database (embedded or external) → migrate → app → listen. */
+async function main() {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel });
+  let embedded: EmbeddedDb | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbedded({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    url = embedded.url;
+    log.info({ dir: `${config.dataDir}/postgres`, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
+  }
+  await runMigrations(url);
+  const database = createDatabase(url, log);
+  const admin = await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
+  if (admin.generated) {
+    process.stdout.write(
+      `\n  Создан суперадминистратор ${config.adminEmail}\n  Пароль (показан один раз): ${admin.generated}\n\n`,
+    );
+  } else if (admin.created) log.info({ email: config.adminEmail }, 'super admin created from ADMIN_PASSWORD');
+
+  const boss = await startJobs(url, log, config.role !== 'api');
+  const app = config.role === 'worker' ? undefined : await buildApp({ config, database });
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    log.info(`Форпост: ${config.publicUrl}`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    try {
+      await app?.close(); // stop accepting, finish in-flight requests
+      await boss.stop({ graceful: true, timeout: 20_000, wait: true });
+      await database.close();
+      await embedded?.stop();
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error('Форпост не запустился:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,184 @@
+import type { Me } from '@forpost/contract/auth';
+import { API_MSG } from '@forpost/contract/errors';
+import { isStaff, type Principal } from '@forpost/contract/permissions';
+import { ipInCidr } from '@forpost/contract/validation';
+import type { Config } from '../../config';
+import type { Audit } from '../../lib/audit';
+import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
+import { forbidden, unauthorized } from '../../lib/errors';
+import { verifyPassword } from '../../lib/passwords';
+import type { SessionsRepo, UserRow } from './sessions.repo';
+
+export interface RequestCtx {
+  ip: string;
+  userAgent?: string;
+}
+export interface IssuedTokens {
+  access: string;
+  /** Absent when a racing refresh already rotated the token: keep the cookie the browser has. */
+  refresh?: string;
+  sessionId: string;
+}
+export interface AuthContext {
+  user: UserRow;
+  sessionId: string | null;
+  keyId: number | null;
+  principal: Principal;
+}
+
+/** How long the token just replaced still works, so two tabs refreshing at once do not log the user out. */
+export const REFRESH_GRACE_MS = 30_000;
+
+export const IP_DENIED = 'Доступ с этого IP-адреса запрещён для вашей учётной записи';
+
+export function ipAllowed(allowed: readonly string[], ip: string): boolean {
+  return allowed.length === 0 || allowed.some((c) => ipInCidr(ip, c));
+}
+
+export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; config: Config }) {
+  const { repo, audit, config } = deps;
+  const sign = (sid: string, exp: number) => hmac(config.secret, `access.${sid}.${exp}`);
+
+  function issueAccess(sid: string): string {
+    const exp = Math.floor(Date.now() / 1000) + config.accessTtlSeconds;
+    return `${sid}.${exp}.${sign(sid, exp)}`;
+  }
+
+  /** The session id named by a valid, unexpired access token; null otherwise. */
+  function parseAccess(token: string): string | null {
+    const [sid, expS, sig] = token.split('.');
+    if (!sid || !expS || !sig || !/^[0-9a-f-]{36}$/.test(sid) || !/^\d+$/.test(expS)) return null;
+    const exp = Number(expS);
+    if (!safeEqual(sig, sign(sid, exp))) return null;
+    if (exp * 1000 <= Date.now()) return null;
+    return sid;
+  }
+
+  const idleUntil = () => new Date(Date.now() + config.sessionIdleSeconds * 1000);
+
+  async function createSession(user: UserRow, ctx: RequestCtx): Promise<IssuedTokens> {
+    const refresh = randomToken();
+    const s = await repo.insert({
+      userId: user.id,
+      refreshHash: sha256(refresh),
+      ip: ctx.ip,
+      userAgent: ctx.userAgent?.slice(0, 500) ?? null,
+      idleExpiresAt: idleUntil(),
+      absoluteExpiresAt: new Date(Date.now() + config.sessionAbsoluteSeconds * 1000),
+    });
+    return { access: issueAccess(s.id), refresh, sessionId: s.id };
+  }
+
+  async function principalOf(user: UserRow): Promise<Principal> {
+    const ms = await repo.memberships(user.id);
+    return {
+      role: user.role,
+      // A deactivated company suspends its users' access to it.
+      memberships: ms.filter((m) => m.isActive).map((m) => ({ company_id: m.companyId, role: m.role })),
+    };
+  }
+
+  return {
+    issueAccess,
+    parseAccess,
+    createSession,
+    principalOf,
+
+    /** Step one. Returns tokens when no second factor is needed. */
+    async login(email: string, password: string, ctx: RequestCtx): Promise<{ user: UserRow; tokens?: IssuedTokens }> {
+      const user = await repo.findUserByEmail(email);
+      const ok = await verifyPassword(user?.isActive ? user.passwordHash : null, password);
+      if (!user || !ok) {
+        await audit.record(
+          { userId: user?.id ?? null, ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.login_failed', entity: 'user', entityId: user?.id ?? null, meta: { email: email.slice(0, 254) } },
+        );
+        throw unauthorized(API_MSG.invalidCredentials);
+      }
+      if (!ipAllowed(user.allowedIps, ctx.ip)) {
+        await audit.record(
+          { userId: user.id, ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.ip_denied', entity: 'user', entityId: user.id },
+        );
+        throw forbidden(IP_DENIED);
+      }
+      if (user.is2faEnabled) return { user };
+      const tokens = await createSession(user, ctx);
+      await audit.record(
+        { userId: user.id, ip: ctx.ip, userAgent: ctx.userAgent },
+        { action: 'auth.login', entity: 'user', entityId: user.id, meta: { session: tokens.sessionId } },
+      );
+      return { user, tokens };
+    },
+
+    async refresh(refreshToken: string | undefined, ctx: RequestCtx): Promise<IssuedTokens> {
+      if (!refreshToken || refreshToken.length > 200) throw unauthorized();
+      const h = sha256(refreshToken);
+      const current = await repo.findByRefresh(h);
+      if (current) {
+        const live = await repo.findLive(current.id);
+        if (!live || !live.user.isActive) throw unauthorized();
+        if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
+        const next = randomToken();
+        if (await repo.rotate(current.id, h, sha256(next), idleUntil())) {
+          return { access: issueAccess(current.id), refresh: next, sessionId: current.id };
+        }
+        // Lost a race with a parallel refresh of the same token: fall through to the grace rule.
+      }
+      const previous = await repo.findByPrevRefresh(h);
+      if (!previous) throw unauthorized();
+      const live = await repo.findLive(previous.id);
+      const withinGrace = previous.rotatedAt && Date.now() - previous.rotatedAt.getTime() < REFRESH_GRACE_MS;
+      if (live && withinGrace && live.user.isActive) {
+        if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
+        return { access: issueAccess(previous.id), sessionId: previous.id };
+      }
+      // An old refresh token came back: someone may have stolen it. End the whole chain.
+      await repo.revoke(previous.id, 'refresh_reuse');
+      await audit.record(
+        { userId: previous.userId, ip: ctx.ip, userAgent: ctx.userAgent },
+        { action: 'auth.refresh_reuse', entity: 'session', entityId: previous.id },
+      );
+      throw unauthorized();
+    },
+
+    async logout(sessionId: string | null, userId: number, ctx: RequestCtx): Promise<void> {
+      if (!sessionId) return;
+      await repo.revoke(sessionId, 'logout');
+      await audit.record(
+        { userId, ip: ctx.ip, userAgent: ctx.userAgent },
+        { action: 'auth.logout', entity: 'session', entityId: sessionId },
+      );
+    },
+
+    /** Resolves a cookie access token to the signed-in user, or null. */
+    async authenticateAccess(token: string, ctx: RequestCtx): Promise<AuthContext | null> {
+      const sid = parseAccess(token);
+      if (!sid) return null;
+      const live = await repo.findLive(sid);
+      if (!live || !live.user.isActive) return null;
+      if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
+      await repo.touch(sid, idleUntil());
+      return { user: live.user, sessionId: sid, keyId: null, principal: await principalOf(live.user) };
+    },
+
+    async me(auth: AuthContext): Promise<Me> {
+      const u = auth.user;
+      const ms = isStaff(u.role)
+        ? (await repo.allCompanies()).map((c) => ({ ...c, role: null }))
+        : await repo.memberships(u.id);
+      return {
+        id: u.id,
+        name: u.name,
+        email: u.email,
+        role: u.role,
+        is_2fa_enabled: u.is2faEnabled,
+        avatar_url: u.avatarDocId ? `/api/v1/docs/${u.avatarDocId}/content` : null,
+        allowed_ips: u.allowedIps,
+        companies: ms.filter((m) => m.isActive).map((m) => ({ id: m.companyId, name: m.name, role: m.role })),
+        pending_activation: u.pendingActivation,
+      };
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,103 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { companies, companyMembers, sessions, users } from '../../db/schema/index';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export function createSessionsRepo(db: Db) {
+  return {
+    async findUserByEmail(email: string, tx: Db = db) {
+      const [u] = await tx
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+        .limit(1);
+      return u;
+    },
+    async findUser(id: number, tx: Db = db) {
+      const [u] = await tx.select().from(users).where(eq(users.id, id)).limit(1);
+      return u;
+    },
+    async memberships(userId: number, tx: Db = db) {
+      return tx
+        .select({ companyId: companyMembers.companyId, role: companyMembers.role, name: companies.name, isActive: companies.isActive })
+        .from(companyMembers)
+        .innerJoin(companies, eq(companies.id, companyMembers.companyId))
+        .where(eq(companyMembers.userId, userId))
+        .orderBy(companies.name);
+    },
+    async allCompanies(tx: Db = db) {
+      return tx
+        .select({ companyId: companies.id, name: companies.name, isActive: companies.isActive })
+        .from(companies)
+        .orderBy(companies.name);
+    },
+    async insert(v: typeof sessions.$inferInsert, tx: Db = db) {
+      const [s] = await tx.insert(sessions).values(v).returning();
+      if (!s) throw new Error('session insert returned nothing');
+      return s;
+    },
+    /** The session plus its user, if it is neither revoked nor expired. */
+    async findLive(id: string, tx: Db = db) {
+      const [r] = await tx
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(
+          and(
+            eq(sessions.id, id),
+            isNull(sessions.revokedAt),
+            gt(sessions.idleExpiresAt, sql`now()`),
+            gt(sessions.absoluteExpiresAt, sql`now()`),
+          ),
+        )
+        .limit(1);
+      return r;
+    },
+    async findByRefresh(hash: string, tx: Db = db) {
+      const [s] = await tx.select().from(sessions).where(eq(sessions.refreshHash, hash)).limit(1);
+      return s;
+    },
+    async findByPrevRefresh(hash: string, tx: Db = db) {
+      const [s] = await tx.select().from(sessions).where(eq(sessions.prevRefreshHash, hash)).limit(1);
+      return s;
+    },
+    /** Rotates only if the presented hash is still current (compare-and-set: racing refreshes cannot both win). */
+    async rotate(id: string, fromHash: string, toHash: string, idleExpiresAt: Date, tx: Db = db) {
+      const r = await tx
+        .update(sessions)
+        .set({ refreshHash: toHash, prevRefreshHash: fromHash, rotatedAt: new Date(), lastSeenAt: new Date(), idleExpiresAt })
+        .where(and(eq(sessions.id, id), eq(sessions.refreshHash, fromHash), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return r.length === 1;
+    },
+    async touch(id: string, idleExpiresAt: Date, tx: Db = db) {
+      await tx
+        .update(sessions)
+        .set({ lastSeenAt: new Date(), idleExpiresAt })
+        .where(and(eq(sessions.id, id), sql`${sessions.lastSeenAt} < now() - interval '60 seconds'`));
+    },
+    async revoke(id: string, reason: string, tx: Db = db) {
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    },
+    async revokeAllForUser(userId: number, reason: string, exceptId?: string, tx: Db = db) {
+      const r = await tx
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: reason })
+        .where(
+          and(
+            eq(sessions.userId, userId),
+            isNull(sessions.revokedAt),
+            exceptId ? sql`${sessions.id} <> ${exceptId}` : undefined,
+          ),
+        )
+        .returning({ id: sessions.id });
+      return r.length;
+    },
+  };
+}
+export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

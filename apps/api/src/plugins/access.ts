@@ -1,0 +1,101 @@
+import { API_MSG, errorResponse } from '@forpost/contract/errors';
+import { can, type RoutePermission } from '@forpost/contract/permissions';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, forbidden, unauthorized } from '../lib/errors';
+import type { AuthContext, AuthService } from '../modules/auth/auth.service';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route. Every /api route must declare one: deny by default. */
+    permission?: RoutePermission;
+    /** Allowed while the user's profile is pending product-key activation. */
+    allowPendingActivation?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export const ACCESS_COOKIE = 'fp_access';
+export const REFRESH_COOKIE = 'fp_refresh';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const DEFAULT_ERRORS = [400, 401, 403, 404, 409, 413, 429, 500, 503] as const;
+
+/** Other ways to authenticate (API keys) plug in here; each returns null when the header is not theirs. */
+export type BearerAuthenticator = (token: string, req: FastifyRequest) => Promise<AuthContext | null>;
+
+export function requireAuth(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw unauthorized();
+  return req.auth;
+}
+
+function originAllowed(req: FastifyRequest, publicUrl: string): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return false;
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (o.origin === new URL(publicUrl).origin) return true;
+  // Same-origin as the address the browser used (e.g. 127.0.0.1 instead of localhost).
+  return o.host === req.headers.host;
+}
+
+export function registerAccess(
+  app: FastifyInstance,
+  deps: { auth: AuthService; publicUrl: string; bearer?: BearerAuthenticator[] },
+) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    if (!route.config?.permission) {
+      throw new Error(`Route ${route.method} ${route.url} declares no permission`);
+    }
+    const schema = (route.schema ??= {});
+    if (!(schema as { hide?: boolean }).hide && !schema.operationId) {
+      throw new Error(`Route ${route.method} ${route.url} has no operationId`);
+    }
+    if (schema.response) {
+      const resp = schema.response as Record<string, unknown>;
+      for (const code of DEFAULT_ERRORS) resp[code] ??= errorResponse;
+    }
+  });
+
+  app.addHook('onRequest', async (req: FastifyRequest, _reply: FastifyReply) => {
+    if (!req.url.startsWith('/api/')) return;
+    const permission = req.routeOptions.config?.permission;
+    const authz = req.headers.authorization;
+    const bearer = authz?.startsWith('Bearer ') ? authz.slice(7).trim() : undefined;
+    const ctx = { ip: req.ip, userAgent: req.headers['user-agent'] };
+
+    if (bearer) {
+      for (const a of deps.bearer ?? []) {
+        const r = await a(bearer, req);
+        if (r) {
+          req.auth = r;
+          break;
+        }
+      }
+      if (!req.auth && permission !== 'public') throw unauthorized('Неверный или отозванный API-ключ');
+    } else {
+      const token = req.cookies[ACCESS_COOKIE];
+      if (token) req.auth = await deps.auth.authenticateAccess(token, ctx);
+      // A browser's state-changing request must come from our own pages (CSRF).
+      const hasCookies = Boolean(req.headers.cookie);
+      if (UNSAFE.has(req.method) && (req.headers.origin || hasCookies) && !originAllowed(req, deps.publicUrl)) {
+        throw new ApiError(403, API_MSG.originMismatch);
+      }
+    }
+
+    if (!permission || permission === 'public') return;
+    const auth = requireAuth(req);
+    if (auth.user.pendingActivation && !req.routeOptions.config?.allowPendingActivation) {
+      throw new ApiError(403, 'Активируйте продуктовый ключ, чтобы продолжить', { pending_activation: true });
+    }
+    if (permission === 'authenticated') return;
+    if (!can(auth.principal, permission)) throw forbidden();
+  });
+}

@@ -1,0 +1,73 @@
+import { API_MSG } from '@forpost/contract/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDbUnavailable } from '../db/client';
+import { ApiError, statusMessage } from '../lib/errors';
+
+function send(reply: import('fastify').FastifyReply, code: number, message: string, data?: unknown) {
+  const body: Record<string, unknown> = { statusCode: code, statusMessage: statusMessage(code), message };
+  if (data !== undefined) body.data = data;
+  return reply.code(code).type('application/json; charset=utf-8').send(body);
+}
+
+type ZodIssueLike = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[]; message?: string } } };
+
+/** Fastify/zod validation output → {field: Russian message}. */
+function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const v of validation) {
+    const issuePath = v.params?.issue?.path;
+    const key =
+      issuePath && issuePath.length
+        ? issuePath.map(String).join('.')
+        : (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || context || '_';
+    fields[key] ??= v.params?.issue?.message ?? v.message ?? API_MSG.validation;
+  }
+  return fields;
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      return send(reply, err.statusCode, err.message, err.data);
+    }
+    if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
+      const fields = fieldsOf((err.validation ?? []) as ZodIssueLike[], err.validationContext);
+      const first = Object.entries(fields)[0];
+      const message = first && Object.keys(fields).length === 1 ? first[1] : API_MSG.validation;
+      return send(reply, 400, message, { fields });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err: { message: err.message, issues: err.cause?.issues } }, 'response does not match its schema');
+      return send(reply, 500, API_MSG.generic);
+    }
+    if (isDbUnavailable(err)) {
+      req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      return send(reply, 503, API_MSG.unavailable);
+    }
+    const code = err.statusCode ?? 500;
+    if (code >= 400 && code < 500) {
+      const byCode: Record<string, string> = {
+        FST_ERR_CTP_INVALID_JSON_BODY: API_MSG.badJson,
+        FST_ERR_CTP_EMPTY_JSON_BODY: API_MSG.badJson,
+        FST_ERR_CTP_BODY_TOO_LARGE: API_MSG.tooLarge,
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: API_MSG.unsupportedMedia,
+        FST_ERR_CTP_INVALID_CONTENT_LENGTH: API_MSG.badJson,
+        FST_REQ_FILE_TOO_LARGE: API_MSG.tooLarge,
+        FST_PARTS_LIMIT: API_MSG.tooLarge,
+        FST_FILES_LIMIT: API_MSG.tooLarge,
+        FST_ERR_RATE_LIMIT: API_MSG.tooManyRequests,
+      };
+      let message = byCode[err.code] ?? (code === 413 ? API_MSG.tooLarge : code === 404 ? API_MSG.notFound : API_MSG.validation);
+      if (err instanceof SyntaxError || /prototype|constructor/i.test(err.message)) message = API_MSG.badJson;
+      return send(reply, code, message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return send(reply, 500, API_MSG.generic);
+  });
+}
+
+export function sendNotFound(reply: import('fastify').FastifyReply) {
+  return send(reply, 404, API_MSG.routeNotFound);
+}

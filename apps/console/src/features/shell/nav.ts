@@ -1,0 +1,201 @@
+import {
+  ApartmentOutlined,
+  ApiOutlined,
+  BankOutlined,
+  BellOutlined,
+  BookOutlined,
+  BulbOutlined,
+  CloudServerOutlined,
+  CodeOutlined,
+  ControlOutlined,
+  CreditCardOutlined,
+  DatabaseOutlined,
+  DownloadOutlined,
+  FileSearchOutlined,
+  FileTextOutlined,
+  GlobalOutlined,
+  HomeOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  MessageOutlined,
+  PartitionOutlined,
+  ProfileOutlined,
+  RadarChartOutlined,
+  ReadOutlined,
+  SafetyCertificateOutlined,
+  SendOutlined,
+  SettingOutlined,
+  ShopOutlined,
+  SolutionOutlined,
+  SoundOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  ThunderboltOutlined,
+  TrademarkOutlined,
+  UserOutlined,
+  UserSwitchOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import { can, type Permission, type Principal } from '@forpost/contract/permissions';
+import type { ComponentType } from 'react';
+
+/**
+ * The console's navigation as data: every section of spec §2, its Russian name, menu group, icon
+ * and the permission (contract matrix) a user needs to see it. The side menu, page titles and the
+ * placeholder pages read it from here.
+ */
+
+type Icon = ComponentType<{ className?: string }>;
+
+export type NavGroupKey = 'monitoring' | 'telegram' | 'reports' | 'admin' | 'settings';
+
+export interface NavGroup {
+  key: NavGroupKey;
+  label: string;
+  icon: Icon;
+}
+
+export interface NavItem {
+  /** URL path of the section (also the menu key). */
+  path: string;
+  /** Russian name: menu label and page title. */
+  label: string;
+  icon: Icon;
+  /** Menu group; `null` = top level (Главная). */
+  group: NavGroupKey | null;
+  /** Needed to see the item; `null` = any signed-in user. */
+  permission: Permission | null;
+}
+
+export const NAV_GROUPS: readonly NavGroup[] = [
+  { key: 'monitoring', label: 'Мониторинг', icon: RadarChartOutlined },
+  { key: 'telegram', label: 'Telegram', icon: SendOutlined },
+  { key: 'reports', label: 'Отчёты и выгрузки', icon: FileTextOutlined },
+  { key: 'admin', label: 'Администрирование', icon: TeamOutlined },
+  { key: 'settings', label: 'Настройки', icon: SettingOutlined },
+];
+
+/**
+ * The 16 event sections (spec §2): route segment, Russian name and API module code. Each has
+ * /{section}, /{section}/import and /{section}/{id}. To be derived from the contract's module
+ * registry once it lands (packages/contract/src/modules/).
+ */
+export const EVENT_SECTIONS = [
+  { section: 'domains', module: 'domains', label: 'Домены', icon: GlobalOutlined },
+  { section: 'brands', module: 'brand', label: 'Бренды', icon: TrademarkOutlined },
+  { section: 'management', module: 'management', label: 'Менеджмент', icon: SolutionOutlined },
+  { section: 'databases', module: 'databases', label: 'Базы данных', icon: DatabaseOutlined },
+  { section: 'services', module: 'services', label: 'Сервисы', icon: CloudServerOutlined },
+  { section: 'acquiring', module: 'acquiring', label: 'Эквайринг', icon: CreditCardOutlined },
+  { section: 'employees', module: 'employees', label: 'Сотрудники', icon: IdcardOutlined },
+  { section: 'firms', module: 'firms', label: 'Юрлица', icon: BankOutlined },
+  { section: 'accounts', module: 'accounts', label: 'Аккаунты', icon: UserOutlined },
+  { section: 'leaks', module: 'leaks', label: 'Утечки', icon: WarningOutlined },
+  { section: 'repositories', module: 'repositories', label: 'Репозитории', icon: CodeOutlined },
+  { section: 'media', module: 'media', label: 'СМИ', icon: ReadOutlined },
+  { section: 'merchants', module: 'merchant', label: 'Мерчанты', icon: ShopOutlined },
+  { section: 'endpoints', module: 'endpoints', label: 'Эндпоинты', icon: ApiOutlined },
+  { section: 'consulting', module: 'consulting', label: 'Консалтинг', icon: BulbOutlined },
+  { section: 'network-attacks', module: 'networkattacks', label: 'Сетевые атаки', icon: ThunderboltOutlined },
+] as const;
+
+export type EventSection = (typeof EVENT_SECTIONS)[number];
+export type EventSectionKey = EventSection['section'];
+
+export function findEventSection(section: string): EventSection | undefined {
+  return EVENT_SECTIONS.find((s) => s.section === section);
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { path: '/', label: 'Главная', icon: HomeOutlined, group: null, permission: null },
+
+  ...EVENT_SECTIONS.map(
+    (s): NavItem => ({
+      path: `/${s.section}`,
+      label: s.label,
+      icon: s.icon,
+      group: 'monitoring',
+      permission: 'events.read',
+    }),
+  ),
+
+  { path: '/messages', label: 'Сообщения', icon: MessageOutlined, group: 'telegram', permission: 'messages.read' },
+  {
+    path: '/telegram/accounts',
+    label: 'Аккаунты Telegram',
+    icon: UserSwitchOutlined,
+    group: 'telegram',
+    permission: 'telegram.read',
+  },
+  { path: '/telegram/channels', label: 'Каналы', icon: SoundOutlined, group: 'telegram', permission: 'telegram.read' },
+
+  { path: '/reports', label: 'Отчёты', icon: FileTextOutlined, group: 'reports', permission: 'reports.read' },
+  { path: '/exports', label: 'Мои экспорты', icon: DownloadOutlined, group: 'reports', permission: 'events.export' },
+  { path: '/notifications', label: 'Уведомления', icon: BellOutlined, group: 'reports', permission: 'mailings.read' },
+
+  { path: '/companies', label: 'Компании', icon: ApartmentOutlined, group: 'admin', permission: 'companies.read' },
+  { path: '/users', label: 'Пользователи', icon: TeamOutlined, group: 'admin', permission: 'users.read' },
+  { path: '/api-keys', label: 'API-ключи', icon: KeyOutlined, group: 'admin', permission: 'apikeys.read' },
+  { path: '/api-docs', label: 'Документация API', icon: BookOutlined, group: 'admin', permission: null },
+
+  {
+    path: '/settings/configs',
+    label: 'Конфигурация',
+    icon: ControlOutlined,
+    group: 'settings',
+    permission: 'configs.manage',
+  },
+  { path: '/settings/tags', label: 'Теги', icon: TagsOutlined, group: 'settings', permission: 'settings.read' },
+  {
+    path: '/settings/whitelist',
+    label: 'Белый список',
+    icon: SafetyCertificateOutlined,
+    group: 'settings',
+    permission: 'whitelist.read',
+  },
+  {
+    path: '/settings/media-types',
+    label: 'Типы СМИ',
+    icon: ProfileOutlined,
+    group: 'settings',
+    permission: 'settings.read',
+  },
+  {
+    path: '/settings/leaks',
+    label: 'Утечки (справочник)',
+    icon: FileSearchOutlined,
+    group: 'settings',
+    permission: 'settings.read',
+  },
+  {
+    path: '/settings/leaks-types',
+    label: 'Типы утечек',
+    icon: PartitionOutlined,
+    group: 'settings',
+    permission: 'settings.read',
+  },
+];
+
+/** Items the principal may open (no permission = any signed-in user). */
+export function visibleNavItems(principal: Principal): NavItem[] {
+  return NAV_ITEMS.filter((item) => item.permission === null || can(principal, item.permission));
+}
+
+/** The nav item by exact path. */
+export function navItem(path: string): NavItem | undefined {
+  return NAV_ITEMS.find((item) => item.path === path);
+}
+
+/**
+ * The nav item a URL belongs to: the longest item path that is the pathname or a parent of it
+ * (/domains/15 → Домены, /settings/leaks/import → Утечки (справочник)); '/' only matches itself.
+ */
+export function navItemForPath(pathname: string): NavItem | undefined {
+  let best: NavItem | undefined;
+  for (const item of NAV_ITEMS) {
+    const match =
+      item.path === '/' ? pathname === '/' : pathname === item.path || pathname.startsWith(`${item.path}/`);
+    if (match && (!best || item.path.length > best.path.length)) best = item;
+  }
+  return best;
+}

@@ -1,0 +1,56 @@
+import { local, STORAGE_KEYS } from './storage';
+
+/** Paths that are part of signing in: a failed session there never adds a redirect back to them. */
+export const isLoginPath = (pathname: string): boolean =>
+  pathname === '/login' || pathname.startsWith('/login/') || pathname === '/newpassword';
+
+/**
+ * Only same-origin relative paths are accepted as a post-login target: must start with '/',
+ * not '//' (protocol-relative) and not '/\' (browsers treat it like '//').
+ */
+export function safeRedirect(target: unknown): string | null {
+  if (typeof target !== 'string' || target === '') return null;
+  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  // Control characters could smuggle a scheme past the checks above in some parsers.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point of the check
+  if (/[\u0000-\u001f]/.test(target)) return null;
+  if (isLoginPath(target.split(/[?#]/)[0] ?? '')) return null;
+  return target;
+}
+
+/** `/login?redirect=<path+search>` for the given location (no redirect from a login path). */
+export function loginHref(pathWithSearch: string): string {
+  const path = pathWithSearch.split(/[?#]/)[0] ?? '/';
+  if (isLoginPath(path) || pathWithSearch === '/') return '/login';
+  return `/login?redirect=${encodeURIComponent(pathWithSearch)}`;
+}
+
+export const rememberLoginEmail = (email: string): void => local.set(STORAGE_KEYS.loginEmail, email);
+export const rememberedLoginEmail = (): string | null => local.get(STORAGE_KEYS.loginEmail);
+export const forgetLoginEmail = (): void => local.remove(STORAGE_KEYS.loginEmail);
+
+type SessionEndListener = () => void;
+const sessionEndListeners = new Set<SessionEndListener>();
+
+/** Lets the app drop its auth state (query cache) when the session ends. */
+export function onSessionEnd(listener: SessionEndListener): () => void {
+  sessionEndListeners.add(listener);
+  return () => sessionEndListeners.delete(listener);
+}
+
+let endingSession = false;
+
+/**
+ * The logout behaviour of the spec: clear the auth state and the remembered email, then reload to
+ * /login, with `redirect` = the current path unless the user is already on a login path.
+ */
+export function endSessionAndReload(): void {
+  if (endingSession) return;
+  endingSession = true;
+  for (const l of sessionEndListeners) l();
+  forgetLoginEmail();
+  const { pathname, search, hash } = window.location;
+  window.location.assign(loginHref(`${pathname}${search}${hash}`));
+}
+
+export const isEndingSession = (): boolean => endingSession;
