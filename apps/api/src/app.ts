@@ -62,6 +62,7 @@ export async function buildApp(deps: AppDeps) {
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
     strictTransportSecurity: config.publicUrl.startsWith('https://'),
   });

@@ -393,7 +393,9 @@ describe('isIPv4', () => {
   });
 
   it('accepts fast-check ipV4()', () => {
-    fc.assert(fc.property(fc.ipV4(), (s) => expect(isIPv4(s)).toBe(true)));
+    fc.assert(fc.property(fc.ipV4(), (s) => {
+        expect(isIPv4(s)).toBe(true);
+      }));
   });
 });
 
@@ -466,7 +468,9 @@ describe('isIPv6', () => {
   });
 
   it('accepts fast-check ipV6()', () => {
-    fc.assert(fc.property(fc.ipV6(), (s) => expect(isIPv6(s)).toBe(true)), { numRuns: 500 });
+    fc.assert(fc.property(fc.ipV6(), (s) => {
+        expect(isIPv6(s)).toBe(true);
+      }), { numRuns: 500 });
   });
 });
 

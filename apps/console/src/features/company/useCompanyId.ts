@@ -1,0 +1,60 @@
+import { useCallback, useSyncExternalStore } from 'react';
+import { local, STORAGE_KEYS } from '../../lib/storage';
+
+/** The virtual «Все компании» option of the company selector. */
+export const ALL_COMPANIES = -1;
+export const ALL_COMPANIES_LABEL = 'Все компании';
+
+const listeners = new Set<() => void>();
+
+function read(): number {
+  const raw = local.get(STORAGE_KEYS.companyId);
+  const id = raw === null ? Number.NaN : Number(raw);
+  return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : ALL_COMPANIES;
+}
+
+let current = read();
+
+/** Sets the selected company (kept in localStorage `companyId`); −1 = all companies. */
+export function setCompanyId(id: number): void {
+  const next = Number.isInteger(id) && id > 0 ? id : ALL_COMPANIES;
+  local.set(STORAGE_KEYS.companyId, String(next));
+  if (next === current) return;
+  current = next;
+  for (const l of listeners) l();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  const onStorage = (e: StorageEvent) => {
+    if (e.key !== STORAGE_KEYS.companyId) return;
+    current = read();
+    listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export const getCompanyId = (): number => current;
+
+/**
+ * The company chosen in the header selector: `[companyId, setCompanyId]`, −1 (ALL_COMPANIES) for
+ * «Все компании». Lists and dashboards filter by it:
+ *
+ *   const [companyId] = useCompanyId();
+ *   http.get('…', { searchParams: { company_id: companyId === ALL_COMPANIES ? undefined : companyId } })
+ */
+export function useCompanyId(): [number, (id: number) => void] {
+  const id = useSyncExternalStore(subscribe, getCompanyId, getCompanyId);
+  const set = useCallback((next: number) => setCompanyId(next), []);
+  return [id, set];
+}
+
+/** The selected company as an API filter value: undefined for «Все компании». */
+export function useCompanyFilter(): number | undefined {
+  const [id] = useCompanyId();
+  return id === ALL_COMPANIES ? undefined : id;
+}

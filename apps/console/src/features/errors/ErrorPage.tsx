@@ -1,0 +1,55 @@
+import { Button, Result } from 'antd';
+import type { ResultProps } from 'antd';
+import { useNavigate } from '@tanstack/react-router';
+import { usePageTitle } from '../shell/usePageTitle';
+import { ERROR_PAGE_MESSAGES } from './errors';
+
+export interface ErrorPageProps {
+  /** HTTP-like status: 403, 404, 500, 503 (others are shown as is). */
+  status: number;
+  /** The message under the code; defaults to the Russian text of the status. */
+  message?: string;
+}
+
+function resultStatus(status: number): ResultProps['status'] {
+  if (status === 403) return '403';
+  if (status === 404) return '404';
+  return '500';
+}
+
+/**
+ * The full error page (spec §2, §8): the big status code and a message. Every code except 403 gets
+ * the «На главную» button to /.
+ */
+export function ErrorPage({ status, message }: ErrorPageProps) {
+  const navigate = useNavigate();
+  const text = message || ERROR_PAGE_MESSAGES[status] || ERROR_PAGE_MESSAGES[500];
+  usePageTitle(`Ошибка ${status}`);
+  return (
+    <Result
+      status={resultStatus(status)}
+      title={
+        <span data-testid="error-status" style={{ fontSize: 64, fontWeight: 700, lineHeight: 1.1 }}>
+          {status}
+        </span>
+      }
+      subTitle={
+        <span data-testid="error-message" style={{ fontSize: 16 }}>
+          {text}
+        </span>
+      }
+      extra={
+        status === 403 ? null : (
+          <Button type="primary" onClick={() => navigate({ to: '/' })}>
+            На главную
+          </Button>
+        )
+      }
+    />
+  );
+}
+
+/** 403 for permission-guarded routes: 'У вас нет прав для доступа', no home button. */
+export function ForbiddenPage() {
+  return <ErrorPage status={403} />;
+}

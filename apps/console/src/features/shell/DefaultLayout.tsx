@@ -1,0 +1,90 @@
+import { SafetyOutlined } from '@ant-design/icons';
+import { Link, Outlet, useLocation } from '@tanstack/react-router';
+import { Layout, theme } from 'antd';
+import { useEffect, useState } from 'react';
+import { clearGlobalError, useGlobalError } from '../../lib/global-error';
+import { local, STORAGE_KEYS } from '../../lib/storage';
+import { CompanySelector } from '../company/CompanySelector';
+import { ErrorPage } from '../errors/ErrorPage';
+import { PRODUCT_NAME } from './usePageTitle';
+import { SideMenu } from './SideMenu';
+import { UserMenu } from './UserMenu';
+
+const SIDER_WIDTH = 256;
+const HEADER_HEIGHT = 64;
+
+/** Signed-in layout: collapsible side menu, header (company selector, user menu), page content. */
+export function DefaultLayout() {
+  const { token } = theme.useToken();
+  const [collapsed, setCollapsed] = useState(() => local.get(STORAGE_KEYS.siderCollapsed) === '1');
+  const globalError = useGlobalError();
+  const locationKey = useLocation({ select: (l) => l.href });
+
+  // A full-page error from a 'global' request belongs to the page it happened on.
+  useEffect(() => {
+    void locationKey;
+    clearGlobalError();
+  }, [locationKey]);
+
+  const onCollapse = (value: boolean) => {
+    setCollapsed(value);
+    local.set(STORAGE_KEYS.siderCollapsed, value ? '1' : '0');
+  };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={onCollapse}
+        width={SIDER_WIDTH}
+        breakpoint="lg"
+        style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto', insetInlineStart: 0 }}
+      >
+        <Link
+          to="/"
+          aria-label={`${PRODUCT_NAME} — на главную`}
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 10,
+            height: HEADER_HEIGHT,
+            paddingInline: collapsed ? 28 : 24,
+            color: '#fff',
+            fontSize: 18,
+            fontWeight: 600,
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+          }}
+        >
+          <SafetyOutlined style={{ fontSize: 22, color: token.colorPrimary }} />
+          {!collapsed && <span>{PRODUCT_NAME}</span>}
+        </Link>
+        <SideMenu collapsed={collapsed} />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            position: 'sticky',
+            top: 0,
+            zIndex: 10,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 16,
+            height: HEADER_HEIGHT,
+            paddingInline: 24,
+            background: token.colorBgContainer,
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+          }}
+        >
+          <CompanySelector />
+          <div style={{ flex: 1 }} />
+          <UserMenu />
+        </Layout.Header>
+        <Layout.Content style={{ padding: 24 }}>
+          {globalError ? <ErrorPage status={globalError.status} message={globalError.message} /> : <Outlet />}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,53 @@
+import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { USER_ROLE_LABELS } from '@forpost/contract/permissions';
+import { useNavigate } from '@tanstack/react-router';
+import { Avatar, Button, Dropdown, Space, Typography } from 'antd';
+import type { MenuProps } from 'antd';
+import { useLogoutMutation } from '../auth/api/mutations';
+import { useMe } from '../auth/useMe';
+
+/** Header user menu: name (+avatar), «Профиль», «Выйти». */
+export function UserMenu() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const logout = useLogoutMutation();
+
+  const items: MenuProps['items'] = [
+    {
+      key: 'who',
+      type: 'group',
+      label: (
+        <div style={{ maxWidth: 260 }}>
+          <Typography.Text ellipsis style={{ display: 'block' }}>
+            {me.email}
+          </Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {USER_ROLE_LABELS[me.role] ?? me.role}
+          </Typography.Text>
+        </div>
+      ),
+    },
+    { type: 'divider' },
+    { key: 'profile', icon: <UserOutlined />, label: 'Профиль' },
+    { key: 'logout', icon: <LogoutOutlined />, label: 'Выйти', danger: true, disabled: logout.isPending },
+  ];
+
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'profile') void navigate({ to: '/profile' });
+    if (key === 'logout') logout.mutate();
+  };
+
+  return (
+    <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
+      <Button type="text" data-testid="user-menu" style={{ height: 48, paddingInline: 8 }}>
+        <Space size={8}>
+          <Avatar size={32} src={me.avatar_url || undefined} icon={me.avatar_url ? undefined : <UserOutlined />} />
+          <span style={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+            {me.name || me.email}
+          </span>
+          <DownOutlined style={{ fontSize: 10 }} />
+        </Space>
+      </Button>
+    </Dropdown>
+  );
+}

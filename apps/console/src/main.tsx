@@ -1,0 +1,16 @@
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Providers } from './Providers';
+import { router } from './router';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing in index.html');
+
+createRoot(container).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

@@ -1,0 +1,16 @@
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { NotFoundPage } from '../features/errors/NotFoundPage';
+import { LoadingBar } from '../features/shell/LoadingBar';
+import { VersionNotice } from '../features/shell/VersionNotice';
+import type { RouterContext } from '../router';
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: () => (
+    <>
+      <LoadingBar />
+      <VersionNotice />
+      <Outlet />
+    </>
+  ),
+  notFoundComponent: NotFoundPage,
+});

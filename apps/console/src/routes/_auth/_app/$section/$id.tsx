@@ -1,0 +1,14 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { requirePermission } from '../../../../features/auth/guards';
+import { SectionPending } from '../../../../features/shell/SectionPending';
+
+export const Route = createFileRoute('/_auth/_app/$section/$id')({
+  beforeLoad: requirePermission('events.read'),
+  component: Page,
+});
+
+function Page() {
+  const { section } = Route.useRouteContext();
+  const { id } = Route.useParams();
+  return <SectionPending title={`${section.label}: событие ${id}`} />;
+}

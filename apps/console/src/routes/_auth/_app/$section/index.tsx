@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { requirePermission } from '../../../../features/auth/guards';
+import { SectionPending } from '../../../../features/shell/SectionPending';
+
+export const Route = createFileRoute('/_auth/_app/$section/')({
+  beforeLoad: requirePermission('events.read'),
+  component: Page,
+});
+
+function Page() {
+  const { section } = Route.useRouteContext();
+  return <SectionPending title={section.label} />;
+}

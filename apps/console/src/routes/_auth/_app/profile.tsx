@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { SectionPending } from '../../../features/shell/SectionPending';
+
+export const Route = createFileRoute('/_auth/_app/profile')({
+  component: () => <SectionPending title="Профиль" />,
+});

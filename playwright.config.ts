@@ -1,0 +1,42 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = 8199;
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  outputDir: '.tmp/test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: 'ru-RU',
+    timezoneId: 'Europe/Moscow',
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `http://127.0.0.1:${PORT}/api/v1/health`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

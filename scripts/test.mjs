@@ -1,0 +1,43 @@
+// npm test: every test — type checks, unit + API integration (real PostgreSQL), Playwright in Chromium.
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { ensureConsoleBuilt, run } from './lib.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+async function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  if (userInfo().uid !== 0) {
+    throw new Error(`Нужен Chromium (${CHROMIUM}): установите пакет chromium (sudo apt-get install -y chromium)`);
+  }
+  console.log('Установка Chromium из пакетов Debian…');
+  if ((await run('apt-get', ['update', '-qq'])) !== 0) throw new Error('apt-get update не удался');
+  if ((await run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })) !== 0)
+    throw new Error('Не удалось установить chromium');
+}
+
+const steps = [
+  ['Проверка типов', () => run('npm', ['run', 'typecheck'])],
+  ['Модульные и API-тесты', () => run('npx', ['vitest', 'run'])],
+  ['Сборка консоли', async () => (await ensureConsoleBuilt(), 0)],
+  ['Chromium', async () => (await ensureChromium(), 0)],
+  ['Playwright', () => run('npx', ['playwright', 'test'])],
+];
+
+let failed = 0;
+for (const [name, step] of steps) {
+  console.log(`\n=== ${name} ===`);
+  let code;
+  try {
+    code = await step();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    code = 1;
+  }
+  if (code !== 0) {
+    console.error(`✗ ${name}: код ${code}`);
+    failed++;
+    break;
+  }
+}
+process.exit(failed ? 1 : 0);
