@@ -1,4 +1,4 @@
-import { useLocation, useNavigate } from '@tanstack/react-router';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
 import { Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useMe } from '../auth/useMe';
@@ -12,8 +12,8 @@ export function CompanySelector() {
   const me = useMe();
   const [companyId] = useCompanyId();
   const navigate = useNavigate();
-  const queryCompanyId = useLocation({
-    select: (l) => (l.search as Record<string, unknown>).companyId,
+  const queryCompanyId = useRouterState({
+    select: (s) => (s.location.search as Record<string, unknown>).companyId as string | number | undefined,
   });
 
   const options = useMemo(

@@ -1,0 +1,47 @@
+import { MailOutlined } from '@ant-design/icons';
+import { MSG } from '@forpost/contract/messages';
+import { Alert, App, Button, Form, Input, Typography } from 'antd';
+import { useResetPasswordMutation } from '../api/mutations';
+import { emailRule, requiredRule } from './shared';
+
+export const RESET_SENT_TEXT = 'Если такой пользователь существует, мы отправили письмо со ссылкой для смены пароля';
+
+/** «Забыли пароль?»: email → POST /auth/resetpassword; the answer is neutral either way. */
+export function ResetPasswordStep({ onBack }: { onBack: () => void }) {
+  const { message } = App.useApp();
+  const reset = useResetPasswordMutation();
+
+  if (reset.isSuccess) {
+    return (
+      <>
+        <Alert type="success" showIcon title={RESET_SENT_TEXT} data-testid="reset-sent" />
+        <Button type="link" block onClick={onBack} style={{ marginTop: 16 }}>
+          Вернуться ко входу
+        </Button>
+      </>
+    );
+  }
+
+  return (
+    <Form<{ email: string }>
+      layout="vertical"
+      requiredMark={false}
+      onFinish={({ email }) => reset.mutate({ email: email.trim() })}
+      onFinishFailed={() => message.error(MSG.fillRequired)}
+      disabled={reset.isPending}
+    >
+      <Typography.Paragraph type="secondary">
+        Укажите email учётной записи — мы отправим ссылку для смены пароля.
+      </Typography.Paragraph>
+      <Form.Item name="email" label="Email" rules={[requiredRule, emailRule]}>
+        <Input prefix={<MailOutlined />} autoComplete="username" inputMode="email" autoFocus size="large" />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" size="large" block loading={reset.isPending}>
+        Отправить ссылку
+      </Button>
+      <Button type="link" block onClick={onBack} style={{ marginTop: 12 }}>
+        Вернуться ко входу
+      </Button>
+    </Form>
+  );
+}
