@@ -15,11 +15,25 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionsRepo } from './modules/auth/sessions.repo';
 import { systemRoutes } from './modules/system/system.routes';
+import { createMailer, type Mailer } from './lib/mailer';
+import { createSecretBox } from './lib/secretbox';
+import { createFailureLimiter } from './modules/auth/limiter';
+import { createIdentityService } from './modules/auth/identity.service';
+import { identityRoutes } from './modules/auth/identity.routes';
+import { createCompaniesService } from './modules/companies/companies.service';
+import { companiesRoutes } from './modules/companies/companies.routes';
+import { createUsersService } from './modules/users/users.service';
+import { usersRoutes } from './modules/users/users.routes';
+import { createApiKeysService } from './modules/apikeys/apikeys.service';
+import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
+import { auditRoutes } from './modules/audit/audit.routes';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Replaces the configured mailer (tests capture mail with a real SMTP server instead). */
+  mailer?: Mailer;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -88,9 +102,16 @@ export async function buildApp(deps: AppDeps) {
     transformObject: jsonSchemaTransformObject,
   });
 
-  const audit = createAudit({ db: database.db });
-  const auth = createAuthService({ repo: createSessionsRepo(database.db), audit, config });
-  const bearer: BearerAuthenticator[] = [];
+  const db = database.db;
+  const audit = createAudit({ db });
+  const limiter = createFailureLimiter(db, () => ({ maxFailures: config.lockoutMaxFailures, windowMinutes: config.lockoutWindowMinutes }));
+  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const auth = createAuthService({ repo: createSessionsRepo(db), audit, config, limiter });
+  const identity = createIdentityService({ db, audit, auth, limiter, mailer, totpBox: createSecretBox(config.secret, 'totp'), config });
+  const companiesSvc = createCompaniesService({ db, audit, limiter });
+  const usersSvc = createUsersService({ db, audit, links: identity });
+  const apiKeysSvc = createApiKeysService({ db, audit });
+  const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
 
   await app.register(
@@ -98,12 +119,17 @@ export async function buildApp(deps: AppDeps) {
       const a = api as unknown as App;
       await systemRoutes(a, { database, openapi: () => app.swagger() });
       await authRoutes(a, { auth, config });
+      await identityRoutes(a, { auth, identity, config, avatarOk: async () => false });
+      await companiesRoutes(a, { companies: companiesSvc });
+      await usersRoutes(a, { users: usersSvc });
+      await apiKeysRoutes(a, { apiKeys: apiKeysSvc });
+      await auditRoutes(a, { db });
     },
     { prefix: API_PREFIX },
   );
 
   await registerSpa(app, config.consoleDist);
   await app.ready();
-  return Object.assign(app, { services: { auth, audit } });
+  return Object.assign(app, { services: { auth, audit, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -27,6 +27,8 @@ export const envSchema = z.object({
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
   SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(14 * 24 * 3600),
   COOKIE_SECURE: bool.optional(),
+  LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  LOCKOUT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
 });
 
 export interface Config {
@@ -49,6 +51,8 @@ export interface Config {
   sessionIdleSeconds: number;
   sessionAbsoluteSeconds: number;
   cookieSecure: boolean;
+  lockoutMaxFailures: number;
+  lockoutWindowMinutes: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -102,5 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     sessionAbsoluteSeconds: e.SESSION_ABSOLUTE_SECONDS,
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+    lockoutMaxFailures: e.LOCKOUT_MAX_FAILURES,
+    lockoutWindowMinutes: e.LOCKOUT_WINDOW_MINUTES,
   };
 }

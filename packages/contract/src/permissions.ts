@@ -157,8 +157,13 @@ export interface Membership {
 export interface Principal {
   role: UserRole;
   memberships: readonly Membership[];
-  /** For API keys: the permissions the key's roles grant (intersected with the owner's). */
+  /**
+   * For API keys: exactly what the key may do (its roles intersected with its owner's rights, computed
+   * at authentication), within the companies of `memberships` (the key's one company).
+   */
   keyPermissions?: readonly Permission[];
+  /** For API keys: the module codes the key's roles cover (absent = every module). */
+  keyModules?: readonly string[];
 }
 
 export const isStaff = (role: UserRole): role is StaffRole => role !== 'COMPANY_USER';
@@ -168,7 +173,10 @@ export const isStaff = (role: UserRole): role is StaffRole => role !== 'COMPANY_
  * With `companyId`: in that company.
  */
 export function can(p: Principal, perm: Permission, companyId?: number): boolean {
-  if (p.keyPermissions && !p.keyPermissions.includes(perm)) return false;
+  if (p.keyPermissions) {
+    if (!p.keyPermissions.includes(perm)) return false;
+    return companyId === undefined || p.memberships.some((m) => m.company_id === companyId);
+  }
   if (isStaff(p.role)) return STAFF_PERMISSIONS[p.role].includes(perm);
   if (!COMPANY_SCOPED.has(perm)) return false;
   return p.memberships.some(
@@ -178,7 +186,7 @@ export function can(p: Principal, perm: Permission, companyId?: number): boolean
 
 /** Companies where the principal may do `perm`; `'all'` for staff with the permission. */
 export function companiesWith(p: Principal, perm: Permission): 'all' | number[] {
+  if (p.keyPermissions) return p.keyPermissions.includes(perm) ? p.memberships.map((m) => m.company_id) : [];
   if (isStaff(p.role)) return can(p, perm) ? 'all' : [];
-  if (p.keyPermissions && !p.keyPermissions.includes(perm)) return [];
   return p.memberships.filter((m) => COMPANY_PERMISSIONS[m.role].includes(perm)).map((m) => m.company_id);
 }

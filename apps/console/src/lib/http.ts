@@ -97,7 +97,8 @@ function refreshSession(): Promise<boolean> {
 
 const isAuthCall = (url: string) => new URL(url, window.location.href).pathname.startsWith(`${API_PREFIX}/auth/`);
 
-const ctxOf = (options: { context: Record<string, unknown> }) => options.context as HttpContext & Record<string, unknown>;
+const ctxOf = (options: { context: Record<string, unknown> }) =>
+  options.context as HttpContext & Record<string, unknown>;
 
 // ---------------------------------------------------------------------------
 // The one ky instance.
@@ -188,9 +189,7 @@ function normalize(options: HttpOptions | undefined): Options | undefined {
 function report(error: unknown, options: HttpOptions | undefined, method: string, input: string) {
   if (typeof error !== 'object' || error === null || handled.has(error)) return;
   handled.add(error);
-  const ctx: HttpContext = isHTTPError(error)
-    ? ctxOf(error.options)
-    : (options?.context ?? {});
+  const ctx: HttpContext = isHTTPError(error) ? ctxOf(error.options) : (options?.context ?? {});
   const mode: ErrorMode = ctx.errorMode ?? options?.context?.errorMode ?? 'toast';
 
   if (isTimeoutError(error)) {

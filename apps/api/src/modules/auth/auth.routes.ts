@@ -8,6 +8,8 @@ import type { AuthService, IssuedTokens } from './auth.service';
 
 const noContent = z.null().describe('Нет содержимого');
 
+export const PENDING_COOKIE = 'fp_2fa';
+
 export function cookieWriter(config: Config) {
   const base = { httpOnly: true, sameSite: 'strict' as const, secure: config.cookieSecure };
   return {
@@ -48,6 +50,14 @@ export async function authRoutes(app: App, deps: { auth: AuthService; config: Co
         cookies.set(reply, r.tokens);
         return { '2fa_success': true };
       }
+      // Only a short-lived proof of step one; the session comes after the second factor.
+      reply.setCookie(PENDING_COOKIE, deps.auth.issuePending(r.user.id), {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: deps.config.cookieSecure,
+        path: '/api/v1/auth',
+        maxAge: 300,
+      });
       return { '2fa_success': false };
     },
   );

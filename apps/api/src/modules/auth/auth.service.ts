@@ -7,6 +7,7 @@ import type { Audit } from '../../lib/audit';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
+import type { FailureLimiter } from './limiter';
 import type { SessionsRepo, UserRow } from './sessions.repo';
 
 export interface RequestCtx {
@@ -35,8 +36,8 @@ export function ipAllowed(allowed: readonly string[], ip: string): boolean {
   return allowed.length === 0 || allowed.some((c) => ipInCidr(ip, c));
 }
 
-export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; config: Config }) {
-  const { repo, audit, config } = deps;
+export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; config: Config; limiter: FailureLimiter }) {
+  const { repo, audit, config, limiter } = deps;
   const sign = (sid: string, exp: number) => hmac(config.secret, `access.${sid}.${exp}`);
 
   function issueAccess(sid: string): string {
@@ -81,14 +82,35 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
   return {
     issueAccess,
     parseAccess,
+    /** A short-lived proof that step one (password) passed, for the second step. */
+    issuePending(userId: number): string {
+      const exp = Math.floor(Date.now() / 1000) + 300;
+      return `${userId}.${exp}.${hmac(config.secret, `2fa.${userId}.${exp}`)}`;
+    },
+    parsePending(token: string | undefined): number | null {
+      const [id, expS, sig] = (token ?? '').split('.');
+      if (!id || !expS || !sig || !/^\d+$/.test(id) || !/^\d+$/.test(expS)) return null;
+      if (!safeEqual(sig, hmac(config.secret, `2fa.${id}.${expS}`))) return null;
+      if (Number(expS) * 1000 <= Date.now()) return null;
+      return Number(id);
+    },
     createSession,
     principalOf,
 
     /** Step one. Returns tokens when no second factor is needed. */
     async login(email: string, password: string, ctx: RequestCtx): Promise<{ user: UserRow; tokens?: IssuedTokens }> {
+      const subjects: [string, string][] = [
+        ['login_user', email.trim().toLowerCase()],
+        ['login_ip', ctx.ip],
+      ];
+      if (await limiter.isLocked(subjects)) {
+        await audit.record({ ip: ctx.ip, userAgent: ctx.userAgent }, { action: 'auth.lockout', meta: { email: email.slice(0, 254) } });
+        await limiter.check(subjects);
+      }
       const user = await repo.findUserByEmail(email);
       const ok = await verifyPassword(user?.isActive ? user.passwordHash : null, password);
       if (!user || !ok) {
+        await limiter.fail(subjects);
         await audit.record(
           { userId: user?.id ?? null, ip: ctx.ip, userAgent: ctx.userAgent },
           { action: 'auth.login_failed', entity: 'user', entityId: user?.id ?? null, meta: { email: email.slice(0, 254) } },
@@ -102,6 +124,7 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
         );
         throw forbidden(IP_DENIED);
       }
+      await limiter.reset([subjects[0] as [string, string]]);
       if (user.is2faEnabled) return { user };
       const tokens = await createSession(user, ctx);
       await audit.record(

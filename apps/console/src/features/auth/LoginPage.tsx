@@ -1,4 +1,4 @@
-import { LockOutlined, MailOutlined, SafetyOutlined } from '@ant-design/icons';
+import { MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { Card, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { BlankLayout } from '../shell/BlankLayout';
@@ -16,8 +16,7 @@ export interface LoginSearch {
   token?: string;
 }
 
-const str = (v: unknown): string | undefined =>
-  v === undefined || v === null || v === '' ? undefined : String(v);
+const str = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : String(v));
 
 export function parseLoginSearch(search: Record<string, unknown>): LoginSearch {
   const type = search.type === '2fa' || search.type === 'new-password' ? search.type : undefined;
@@ -59,7 +58,7 @@ export function LoginPage({ search }: { search: LoginSearch }) {
         {step === 'new-password' && <NewPasswordStep token={search.token} />}
       </Card>
       <Typography.Text type="secondary" style={{ marginTop: 24, fontSize: 12 }}>
-        <LockOutlined /> Защищённое соединение · <MailOutlined /> Вопросы о доступе — администратору вашей компании
+        <MailOutlined /> Вопросы о доступе — к администратору вашей компании
       </Typography.Text>
     </BlankLayout>
   );

@@ -26,9 +26,10 @@ export function DefaultLayout() {
     clearGlobalError();
   }, [locationKey]);
 
-  const onCollapse = (value: boolean) => {
+  const onCollapse = (value: boolean, type: 'clickTrigger' | 'responsive') => {
     setCollapsed(value);
-    local.set(STORAGE_KEYS.siderCollapsed, value ? '1' : '0');
+    // Only the user's own choice is remembered, not the automatic collapse on a narrow window.
+    if (type === 'clickTrigger') local.set(STORAGE_KEYS.siderCollapsed, value ? '1' : '0');
   };
 
   return (

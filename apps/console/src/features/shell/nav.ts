@@ -193,8 +193,7 @@ export function navItem(path: string): NavItem | undefined {
 export function navItemForPath(pathname: string): NavItem | undefined {
   let best: NavItem | undefined;
   for (const item of NAV_ITEMS) {
-    const match =
-      item.path === '/' ? pathname === '/' : pathname === item.path || pathname.startsWith(`${item.path}/`);
+    const match = item.path === '/' ? pathname === '/' : pathname === item.path || pathname.startsWith(`${item.path}/`);
     if (match && (!best || item.path.length > best.path.length)) best = item;
   }
   return best;

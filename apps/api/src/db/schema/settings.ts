@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { companies, users } from './identity';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Stored values of the system settings (the registry and defaults live in the contract). */
+export const systemConfigs = pgTable(
+  'system_configs',
+  {
+    key: text('key').primaryKey(),
+    /** JSON value; for secret settings an AES-256-GCM envelope string. */
+    value: jsonb('value').notNull(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('system_configs_updated_by_idx').on(t.updatedBy)],
+);
+
+/** Whitelist entries; company_id null = the global whitelist. */
+export const whitelistItems = pgTable(
+  'whitelist_items',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['domain', 'url', 'email', 'ip', 'name', 'inn'] }).notNull(),
+    value: text('value').notNull(),
+    /** Normalised form compared for duplicates and matching (punycode host, canonical IP, …). */
+    matchKey: text('match_key').notNull(),
+    kind: text('kind', { enum: ['whitelistClient', 'whitelistPartner', 'undefined'] })
+      .notNull()
+      .default('undefined'),
+    comment: text('comment'),
+    expiresAt: ts('expires_at'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('whitelist_items_uq').on(sql`coalesce(${t.companyId}, 0)`, t.type, t.matchKey),
+    index('whitelist_items_company_idx').on(t.companyId),
+    index('whitelist_items_match_idx').on(t.type, t.matchKey),
+    index('whitelist_items_created_by_idx').on(t.createdBy),
+  ],
+);
+
+/** Collector accounts. api_id / api_hash / session are AES-256-GCM envelopes, never returned. */
+export const telegramAccounts = pgTable(
+  'telegram_accounts',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    status: text('status', { enum: ['active', 'paused', 'banned'] })
+      .notNull()
+      .default('active'),
+    comment: text('comment'),
+    apiIdEnc: text('api_id_enc'),
+    apiHashEnc: text('api_hash_enc'),
+    sessionEnc: text('session_enc'),
+    lastActivityAt: ts('last_activity_at'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('telegram_accounts_phone_uq').on(t.phone), index('telegram_accounts_created_by_idx').on(t.createdBy)],
+);
+
+/** Monitored channels; `keywords` are the keyword rules of the channel's company. */
+export const telegramChannels = pgTable(
+  'telegram_channels',
+  {
+    id: serial('id').primaryKey(),
+    /** '@username', lower-case. */
+    username: text('username').notNull(),
+    title: text('title'),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    keywords: text('keywords').array().notNull().default(sql`'{}'::text[]`),
+    isActive: boolean('is_active').notNull().default(true),
+    lastMessageAt: ts('last_message_at'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('telegram_channels_username_uq').on(t.username),
+    index('telegram_channels_company_idx').on(t.companyId),
+    index('telegram_channels_created_by_idx').on(t.createdBy),
+  ],
+);
+
+/** Messages posted by collectors, with the keyword rules they matched. */
+export const filtratorMessages = pgTable(
+  'filtrator_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => telegramChannels.id, { onDelete: 'cascade' }),
+    /** The channel's company when the message arrived (the tenant of the row). */
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' }).notNull(),
+    text: text('text').notNull(),
+    author: text('author'),
+    url: text('url'),
+    postedAt: ts('posted_at').notNull(),
+    rules: text('rules').array().notNull().default(sql`'{}'::text[]`),
+    rulesMap: jsonb('rules_map').$type<{ item_id: number; rule_index: number }[]>().notNull().default([]),
+    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('russian'::regconfig, "text")`),
+    collectedByUserId: integer('collected_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    collectedByKeyId: integer('collected_by_key_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('filtrator_messages_channel_msg_uq').on(t.channelId, t.messageId),
+    index('filtrator_messages_company_posted_idx').on(t.companyId, t.postedAt),
+    index('filtrator_messages_posted_idx').on(t.postedAt),
+    index('filtrator_messages_search_idx').using('gin', t.search),
+    index('filtrator_messages_rules_idx').using('gin', t.rules),
+    index('filtrator_messages_collected_by_idx').on(t.collectedByUserId),
+  ],
+);

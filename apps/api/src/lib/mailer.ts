@@ -1,0 +1,57 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { randomToken } from './crypto';
+
+export interface MailMessage {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+}
+export interface Mailer {
+  send(m: MailMessage): Promise<{ messageId: string; file?: string }>;
+}
+
+/** Header injection guard: no CR/LF in anything that becomes a header. */
+export function assertHeaderSafe(v: string): void {
+  if (/[\r\n]/.test(v)) throw new Error('header injection attempt');
+}
+
+/**
+ * nodemailer to SMTP_URL; without one, each message is written as an .eml file to DATA_DIR/mail
+ * (so reset links work on a laptop) and the log says where.
+ */
+export function createMailer(opts: {
+  smtpUrl?: string | (() => string | undefined);
+  from: string;
+  dataDir: string;
+  log?: { info(o: unknown, m?: string): void };
+}): Mailer {
+  const dir = path.join(opts.dataDir, 'mail');
+  return {
+    async send(m) {
+      const to = Array.isArray(m.to) ? m.to : [m.to];
+      for (const x of [...to, m.subject]) assertHeaderSafe(x);
+      const smtp = typeof opts.smtpUrl === 'function' ? opts.smtpUrl() : opts.smtpUrl;
+      const message = { from: opts.from, to, subject: m.subject, text: m.text, html: m.html };
+      if (smtp) {
+        const transport = nodemailer.createTransport(smtp, {
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 20_000,
+        } as never);
+        const info = await transport.sendMail(message);
+        transport.close();
+        return { messageId: String(info.messageId) };
+      }
+      const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+      const info = (await transport.sendMail(message)) as { messageId: string; message: Buffer };
+      mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomToken(6)}.eml`);
+      writeFileSync(file, info.message, { mode: 0o600 });
+      opts.log?.info({ file }, 'mail written to file (SMTP_URL is not set)');
+      return { messageId: info.messageId, file };
+    },
+  };
+}

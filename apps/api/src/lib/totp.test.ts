@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { base32Decode, base32Encode, hotp, totp, verifyTotp } from './totp';
+import { createSecretBox } from './secretbox';
+
+// RFC 6238 Appendix B test vectors (SHA-1 secret "12345678901234567890"), last 6 digits.
+const RFC_SECRET = base32Encode(Buffer.from('12345678901234567890'));
+const VECTORS: [number, string][] = [
+  [59, '287082'],
+  [1111111109, '081804'],
+  [1111111111, '050471'],
+  [1234567890, '005924'],
+  [2000000000, '279037'],
+];
+
+describe('TOTP', () => {
+  it('matches the RFC 6238 test vectors', () => {
+    for (const [t, code] of VECTORS) expect(totp(RFC_SECRET, t * 1000)).toBe(code);
+  });
+  it('matches the RFC 4226 HOTP vectors', () => {
+    expect(hotp(RFC_SECRET, 0)).toBe('755224');
+    expect(hotp(RFC_SECRET, 9)).toBe('520489');
+  });
+  it('base32 round-trips', () => {
+    const b = Buffer.from('Форпост секрет');
+    expect(base32Decode(base32Encode(b)).equals(b)).toBe(true);
+  });
+  it('accepts ±1 step of drift, refuses ±2 and replays', () => {
+    const now = 1_700_000_000_000;
+    const prev = totp(RFC_SECRET, now - 30_000);
+    const next = totp(RFC_SECRET, now + 30_000);
+    expect(verifyTotp(RFC_SECRET, prev, null, now)).not.toBeNull();
+    expect(verifyTotp(RFC_SECRET, next, null, now)).not.toBeNull();
+    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now - 60_000), null, now)).toBeNull();
+    const step = verifyTotp(RFC_SECRET, totp(RFC_SECRET, now), null, now);
+    expect(step).not.toBeNull();
+    expect(verifyTotp(RFC_SECRET, totp(RFC_SECRET, now), step, now)).toBeNull();
+    expect(verifyTotp(RFC_SECRET, '12345', null, now)).toBeNull();
+  });
+});
+
+describe('secret box', () => {
+  it('round-trips, differs per purpose and detects tampering', () => {
+    const a = createSecretBox('s'.repeat(40), 'totp');
+    const b = createSecretBox('s'.repeat(40), 'cards');
+    const sealed = a.seal('4276 1234');
+    expect(a.open(sealed)).toBe('4276 1234');
+    expect(sealed).not.toContain('4276');
+    expect(() => b.open(sealed)).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = `${parts[3]?.slice(0, -2)}AA`;
+    expect(() => a.open(parts.join('.'))).toThrow();
+  });
+});

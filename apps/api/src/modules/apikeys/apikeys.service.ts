@@ -1,0 +1,209 @@
+import { API_KEY_PREFIX, type apiKeyResponse, type createApiKeyRequest, type updateApiKeyRequest } from '@forpost/contract/apikeys';
+import { can, companiesWith, COMPANY_PERMISSIONS, isStaff, type Permission, type Principal, STAFF_PERMISSIONS } from '@forpost/contract/permissions';
+import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import { apiKeys, companies, companyMembers, users } from '../../db/schema/index';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { badRequest, notFound } from '../../lib/errors';
+import { iso, isoReq } from '../../lib/serialize';
+import { ipAllowed } from '../auth/auth.service';
+import type { AuthContext } from '../auth/auth.service';
+
+type KeyRow = typeof apiKeys.$inferSelect;
+type Role = { module: string; access: 'read' | 'write' };
+
+const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.read'];
+const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import'];
+
+/** What a key's roles grant, before intersecting with its owner's rights. */
+export function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {
+  const set = new Set<Permission>();
+  for (const r of roles) for (const p of r.access === 'write' ? WRITE_PERMS : READ_PERMS) set.add(p);
+  if (collector) set.add('messages.collect');
+  return [...set];
+}
+
+function ownerPermissions(role: string, companyRole: string | undefined): readonly Permission[] {
+  if (role !== 'COMPANY_USER') return STAFF_PERMISSIONS[role as keyof typeof STAFF_PERMISSIONS] ?? [];
+  return companyRole ? (COMPANY_PERMISSIONS[companyRole as keyof typeof COMPANY_PERMISSIONS] ?? []) : [];
+}
+
+export const APIKEY_MSG = {
+  notFound: 'API-ключ не найден',
+  foreignCompany: 'Нельзя выпустить ключ для компании, которой вы не управляете',
+  collectorStaff: 'Роль сборщика может выдать только сотрудник',
+} as const;
+
+export function createApiKeysService(deps: { db: Db; audit: Audit }) {
+  const { db, audit } = deps;
+  const toKey = (k: KeyRow, companyName: string): z.infer<typeof apiKeyResponse> => ({
+    id: k.id,
+    name: k.name,
+    company_id: k.companyId,
+    company_name: companyName,
+    owner_user_id: k.ownerUserId,
+    prefix: k.prefix,
+    roles: k.roles,
+    collector: k.collector,
+    allowed_ips: k.allowedIps,
+    expires_at: iso(k.expiresAt),
+    is_active: k.isActive,
+    last_used_at: iso(k.lastUsedAt),
+    last_used_ip: k.lastUsedIp,
+    created_at: isoReq(k.createdAt),
+  });
+
+  async function visible(p: Principal, id: number, perm: Permission) {
+    const [r] = await db
+      .select({ k: apiKeys, companyName: companies.name })
+      .from(apiKeys)
+      .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+      .where(eq(apiKeys.id, id))
+      .limit(1);
+    if (!r || !can(p, perm, r.k.companyId)) throw notFound(APIKEY_MSG.notFound);
+    return r;
+  }
+
+  const newSecret = () => {
+    const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
+    return { secret, hash: sha256(secret), prefix: `${secret.slice(0, 10)}…` };
+  };
+
+  return {
+    async list(p: Principal, q: { page: number; page_size: number; company_id?: number; q?: string }) {
+      const scope = companiesWith(p, 'apikeys.read');
+      if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
+      const where = and(
+        scope === 'all' ? undefined : inArray(apiKeys.companyId, scope),
+        q.company_id && q.company_id > 0 ? eq(apiKeys.companyId, q.company_id) : undefined,
+        q.q ? ilike(apiKeys.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
+      );
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(apiKeys).where(where);
+      const rows = await db
+        .select({ k: apiKeys, companyName: companies.name })
+        .from(apiKeys)
+        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+        .where(where)
+        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      return { items: rows.map((r) => toKey(r.k, r.companyName)), total: n, page: q.page, page_size: q.page_size };
+    },
+
+    async get(p: Principal, id: number) {
+      const r = await visible(p, id, 'apikeys.read');
+      return toKey(r.k, r.companyName);
+    },
+
+    async create(p: Principal, actor: AuditActor & { userId: number }, body: z.infer<typeof createApiKeyRequest>) {
+      if (!can(p, 'apikeys.manage', body.company_id)) throw badRequest(APIKEY_MSG.foreignCompany, { company_id: APIKEY_MSG.foreignCompany });
+      if (body.collector && !isStaff(p.role)) throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
+      const [c] = await db.select().from(companies).where(eq(companies.id, body.company_id));
+      if (!c) throw badRequest('Компания не найдена', { company_id: 'Компания не найдена' });
+      const s = newSecret();
+      const [k] = await db
+        .insert(apiKeys)
+        .values({
+          name: body.name,
+          companyId: body.company_id,
+          ownerUserId: actor.userId,
+          secretHash: s.hash,
+          prefix: s.prefix,
+          roles: body.roles,
+          collector: body.collector,
+          allowedIps: body.allowed_ips,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+        })
+        .returning();
+      if (!k) throw new Error('insert returned nothing');
+      await audit.record(actor, { action: 'apikey.create', entity: 'apikey', entityId: k.id, companyId: k.companyId, after: toKey(k, c.name) });
+      return { ...toKey(k, c.name), secret: s.secret };
+    },
+
+    async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateApiKeyRequest>) {
+      const before = await visible(p, id, 'apikeys.manage');
+      const [k] = await db
+        .update(apiKeys)
+        .set({
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.expires_at !== undefined && { expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
+          ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
+          ...(body.is_active !== undefined && { isActive: body.is_active }),
+          updatedAt: new Date(),
+        })
+        .where(eq(apiKeys.id, id))
+        .returning();
+      if (!k) throw notFound(APIKEY_MSG.notFound);
+      await audit.record(actor, { action: 'apikey.update', entity: 'apikey', entityId: id, companyId: k.companyId, before: toKey(before.k, before.companyName), after: body });
+      return toKey(k, before.companyName);
+    },
+
+    async remove(p: Principal, actor: AuditActor, id: number) {
+      const r = await visible(p, id, 'apikeys.manage');
+      await db.delete(apiKeys).where(eq(apiKeys.id, id));
+      await audit.record(actor, { action: 'apikey.delete', entity: 'apikey', entityId: id, companyId: r.k.companyId, before: toKey(r.k, r.companyName) });
+    },
+
+    /** Rotate: a new secret, the old one stops working at once. */
+    async refresh(p: Principal, actor: AuditActor, id: number) {
+      const r = await visible(p, id, 'apikeys.manage');
+      const s = newSecret();
+      const [k] = await db.update(apiKeys).set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+      if (!k) throw notFound(APIKEY_MSG.notFound);
+      await audit.record(actor, { action: 'apikey.rotate', entity: 'apikey', entityId: id, companyId: k.companyId });
+      return { ...toKey(k, r.companyName), secret: s.secret };
+    },
+
+    async roles(p: Principal, id: number) {
+      const r = await visible(p, id, 'apikeys.read');
+      return { roles: r.k.roles, collector: r.k.collector };
+    },
+
+    async setRoles(p: Principal, actor: AuditActor, id: number, body: { roles: Role[]; collector: boolean }) {
+      const r = await visible(p, id, 'apikeys.manage');
+      if (body.collector && !isStaff(p.role)) throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
+      await db.update(apiKeys).set({ roles: body.roles, collector: body.collector, updatedAt: new Date() }).where(eq(apiKeys.id, id));
+      await audit.record(actor, { action: 'apikey.roles', entity: 'apikey', entityId: id, companyId: r.k.companyId, before: { roles: r.k.roles, collector: r.k.collector }, after: body });
+      return body;
+    },
+
+    /** Bearer authentication: active, unexpired key of an active company and owner, from an allowed address. */
+    async authenticate(secret: string, ip: string): Promise<AuthContext | null> {
+      if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
+      const [r] = await db
+        .select({ k: apiKeys, user: users, companyActive: companies.isActive, memberRole: companyMembers.role })
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
+        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+        .leftJoin(companyMembers, and(eq(companyMembers.userId, apiKeys.ownerUserId), eq(companyMembers.companyId, apiKeys.companyId)))
+        .where(eq(apiKeys.secretHash, sha256(secret)))
+        .limit(1);
+      if (!r || !r.k.isActive || !r.companyActive || !r.user.isActive) return null;
+      if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
+      if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
+      const owner = ownerPermissions(r.user.role, r.memberRole ?? undefined);
+      const keyPermissions = permissionsOfRoles(r.k.roles, false)
+        .filter((x) => owner.includes(x))
+        .concat(r.k.collector ? ['messages.collect' as const] : []);
+      const modules = r.k.roles.some((x) => x.module === '*') ? undefined : r.k.roles.map((x) => x.module);
+      await db
+        .update(apiKeys)
+        .set({ lastUsedAt: new Date(), lastUsedIp: ip })
+        .where(and(eq(apiKeys.id, r.k.id), sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} < now() - interval '30 seconds' OR ${apiKeys.lastUsedIp} IS DISTINCT FROM ${ip})`));
+      return {
+        user: r.user,
+        sessionId: null,
+        keyId: r.k.id,
+        principal: {
+          role: 'COMPANY_USER',
+          memberships: [{ company_id: r.k.companyId, role: 'COMPANY_ADMIN' }],
+          keyPermissions,
+          ...(modules ? { keyModules: modules } : {}),
+        },
+      };
+    },
+  };
+}
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;

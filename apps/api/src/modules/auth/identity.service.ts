@@ -1,0 +1,325 @@
+import { IDENTITY_MSG, type UpdateProfileRequest } from '@forpost/contract/profile';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { passwordTokens, recoveryCodes, sessions, users } from '../../db/schema/index';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { hmac, randomToken, sha256 } from '../../lib/crypto';
+import { badRequest, unauthorized } from '../../lib/errors';
+import type { Mailer } from '../../lib/mailer';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import type { SecretBox } from '../../lib/secretbox';
+import { isoReq } from '../../lib/serialize';
+import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
+import { type AuthContext, type AuthService, ipAllowed, type RequestCtx } from './auth.service';
+import type { FailureLimiter } from './limiter';
+import type { UserRow } from './sessions.repo';
+
+export const RESET_TTL_MS = 60 * 60 * 1000;
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const RECOVERY_CODES = 10;
+
+const actorOf = (userId: number | null, ctx: RequestCtx): AuditActor => ({ userId, ip: ctx.ip, userAgent: ctx.userAgent });
+
+/** "Chrome 156 · Linux" from a user agent, for the sessions list. */
+export function deviceOf(ua: string | null): string {
+  if (!ua) return 'Неизвестное устройство';
+  const browser = /Edg\/(\d+)/.exec(ua)
+    ? `Edge ${/Edg\/(\d+)/.exec(ua)?.[1]}`
+    : /Firefox\/(\d+)/.exec(ua)
+      ? `Firefox ${/Firefox\/(\d+)/.exec(ua)?.[1]}`
+      : /Chrom(?:e|ium)\/(\d+)/.exec(ua)
+        ? `Chrome ${/Chrom(?:e|ium)\/(\d+)/.exec(ua)?.[1]}`
+        : /Version\/(\d+).*Safari/.exec(ua)
+          ? `Safari ${/Version\/(\d+)/.exec(ua)?.[1]}`
+          : /curl\/[\d.]+/.exec(ua)?.[0] ?? 'Браузер';
+  const os = /Windows/.test(ua) ? 'Windows' : /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
+  return os ? `${browser} · ${os}` : browser;
+}
+
+export function createIdentityService(deps: {
+  db: Db;
+  audit: Audit;
+  auth: AuthService;
+  limiter: FailureLimiter;
+  mailer: Mailer;
+  totpBox: SecretBox;
+  config: Config;
+}) {
+  const { db, audit, auth, limiter, mailer, totpBox, config } = deps;
+  const recoveryHash = (code: string) => hmac(config.secret, `recovery.${code.replace(/[\s-]/g, '').toLowerCase()}`);
+
+  async function getUser(id: number) {
+    const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    return u;
+  }
+
+  async function issueToken(user: { id: number }, purpose: 'reset' | 'invite') {
+    const token = randomToken(32); // 256 bits
+    await db.transaction(async (tx) => {
+      // A newer token kills every older one.
+      await tx.update(passwordTokens).set({ usedAt: new Date() }).where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)));
+      await tx.insert(passwordTokens).values({
+        userId: user.id,
+        tokenHash: sha256(token),
+        purpose,
+        expiresAt: new Date(Date.now() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)),
+      });
+    });
+    return token;
+  }
+
+  const link = (token: string) => `${config.publicUrl}/newpassword?token=${encodeURIComponent(token)}`;
+
+  return {
+    /** Step two: a TOTP code (once) or a recovery code (once). */
+    async secondStep(pending: string | undefined, body: { code?: string; recovery_code?: string }, ctx: RequestCtx) {
+      const userId = auth.parsePending(pending);
+      if (!userId) throw unauthorized(IDENTITY_MSG.stepExpired);
+      const subjects: [string, string][] = [
+        ['2fa_user', String(userId)],
+        ['2fa_ip', ctx.ip],
+      ];
+      await limiter.check(subjects);
+      const user = await getUser(userId);
+      if (!user?.isActive || !user.is2faEnabled || !user.totpSecret) throw unauthorized(IDENTITY_MSG.stepExpired);
+      if (!ipAllowed(user.allowedIps, ctx.ip)) throw unauthorized(IDENTITY_MSG.stepExpired);
+      let ok = false;
+      if (body.code) {
+        const step = verifyTotp(totpBox.open(user.totpSecret), body.code, user.totpLastStep);
+        if (step !== null) {
+          // Compare-and-set: a code accepted once cannot be replayed, even by a racing request.
+          const r = await db
+            .update(users)
+            .set({ totpLastStep: step })
+            .where(and(eq(users.id, user.id), sql`coalesce(${users.totpLastStep}, -1) < ${step}`))
+            .returning({ id: users.id });
+          ok = r.length === 1;
+        }
+      } else if (body.recovery_code) {
+        const r = await db
+          .update(recoveryCodes)
+          .set({ usedAt: new Date() })
+          .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)), isNull(recoveryCodes.usedAt)))
+          .returning({ id: recoveryCodes.id });
+        ok = r.length === 1;
+        if (ok) await audit.record(actorOf(user.id, ctx), { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id });
+      }
+      if (!ok) {
+        await limiter.fail(subjects);
+        await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id });
+        throw badRequest(body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery, { [body.code ? 'code' : 'recovery_code']: body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery });
+      }
+      await limiter.reset([subjects[0] as [string, string]]);
+      const tokens = await auth.createSession(user, ctx);
+      await audit.record(actorOf(user.id, ctx), { action: 'auth.login', entity: 'user', entityId: user.id, meta: { session: tokens.sessionId, second_factor: body.code ? 'totp' : 'recovery' } });
+      return tokens;
+    },
+
+    async setup2fa(user: UserRow) {
+      if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
+      const secret = newTotpSecret();
+      await db.update(users).set({ totpSecret: totpBox.seal(secret), totpLastStep: null }).where(eq(users.id, user.id));
+      const uri = otpauthUri(secret, user.email);
+      return { secret, otpauth_uri: uri, qr_data_url: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
+    },
+
+    async enable2fa(user: UserRow, code: string, ctx: RequestCtx) {
+      if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
+      if (!user.totpSecret) throw badRequest(IDENTITY_MSG.noSetup);
+      await limiter.check([['2fa_user', String(user.id)]]);
+      const step = verifyTotp(totpBox.open(user.totpSecret), code, null);
+      if (step === null) {
+        await limiter.fail([['2fa_user', String(user.id)]]);
+        await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id, meta: { during: 'enable' } });
+        throw badRequest(IDENTITY_MSG.badCode, { code: IDENTITY_MSG.badCode });
+      }
+      const codes = Array.from({ length: RECOVERY_CODES }, () => {
+        const raw = randomToken(8).replace(/[-_]/g, 'x').toLowerCase().slice(0, 10);
+        return `${raw.slice(0, 5)}-${raw.slice(5, 10)}`;
+      });
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ is2faEnabled: true, totpLastStep: step, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: recoveryHash(c) })));
+        await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_enabled', entity: 'user', entityId: user.id }, tx);
+      });
+      return { recovery_codes: codes };
+    },
+
+    async disable2fa(user: UserRow, body: { code?: string; password?: string }, ctx: RequestCtx) {
+      if (!user.is2faEnabled || !user.totpSecret) return;
+      await limiter.check([['2fa_user', String(user.id)]]);
+      let ok = false;
+      if (body.code) ok = verifyTotp(totpBox.open(user.totpSecret), body.code, user.totpLastStep) !== null;
+      else if (body.password) ok = await verifyPassword(user.passwordHash, body.password);
+      if (!ok) {
+        await limiter.fail([['2fa_user', String(user.id)]]);
+        await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id, meta: { during: 'disable' } });
+        const msg = body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.wrongPassword;
+        throw badRequest(msg, { [body.code ? 'code' : 'password']: msg });
+      }
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ is2faEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_disabled', entity: 'user', entityId: user.id }, tx);
+      });
+    },
+
+    /**
+     * Always the same answer, in the same time: the lookup and mailing happen after the response.
+     * Returns the background work so tests can await it.
+     */
+    requestReset(email: string, ctx: RequestCtx): Promise<void> {
+      return new Promise<void>((resolve) => {
+        setImmediate(async () => {
+          try {
+            const subjects: [string, string][] = [
+              ['reset_email', email.toLowerCase()],
+              ['reset_ip', ctx.ip],
+            ];
+            if (await limiter.isLocked(subjects)) return;
+            await limiter.fail(subjects); // every request counts towards the limit
+            const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+            if (!user?.isActive) return;
+            const token = await issueToken(user, 'reset');
+            await mailer.send({
+              to: user.email,
+              subject: 'Форпост: смена пароля',
+              text: `Здравствуйте, ${user.name}!\n\nЧтобы задать новый пароль, откройте ссылку (действует 1 час):\n${link(token)}\n\nЕсли вы не запрашивали смену пароля, просто проигнорируйте это письмо.\n\n— Форпост`,
+              html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Чтобы задать новый пароль, откройте ссылку (действует 1 час):</p><p><a href="${escapeHtml(link(token))}">Задать новый пароль</a></p><p>Если вы не запрашивали смену пароля, просто проигнорируйте это письмо.</p><p>— Форпост</p>`,
+            });
+            await audit.record(actorOf(user.id, ctx), { action: 'auth.reset_requested', entity: 'user', entityId: user.id });
+          } catch {
+            // Swallowed on purpose: the caller already got the neutral answer. Failures show in the audit gap.
+          } finally {
+            resolve();
+          }
+        });
+      });
+    },
+
+    async invite(user: { id: number; email: string; name: string }) {
+      const token = await issueToken(user, 'invite');
+      await mailer.send({
+        to: user.email,
+        subject: 'Форпост: приглашение',
+        text: `Здравствуйте, ${user.name}!\n\nДля вас создана учётная запись в консоли «Форпост». Задайте пароль по ссылке (действует 7 дней):\n${link(token)}\n\n— Форпост`,
+        html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Для вас создана учётная запись в консоли «Форпост». Задайте пароль по ссылке (действует 7 дней):</p><p><a href="${escapeHtml(link(token))}">Задать пароль</a></p><p>— Форпост</p>`,
+      });
+    },
+
+    /** Sets the password from a reset/invite token; ends every session of the user. Never signs in (2FA stays). */
+    async setPassword(token: string, password: string, ctx: RequestCtx) {
+      await limiter.check([['setpassword_ip', ctx.ip]]);
+      const hash = await hashPassword(password);
+      const userId = await db.transaction(async (tx) => {
+        const [t] = await tx
+          .update(passwordTokens)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordTokens.tokenHash, sha256(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, sql`now()`)))
+          .returning({ userId: passwordTokens.userId });
+        if (!t) return null;
+        await tx.update(users).set({ passwordHash: hash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, t.userId));
+        await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: 'password_set' }).where(and(eq(sessions.userId, t.userId), isNull(sessions.revokedAt)));
+        await audit.record(actorOf(t.userId, ctx), { action: 'user.password_set', entity: 'user', entityId: t.userId, meta: { via: 'token' } }, tx);
+        return t.userId;
+      });
+      if (!userId) {
+        await limiter.fail([['setpassword_ip', ctx.ip]]);
+        throw badRequest(IDENTITY_MSG.tokenInvalid, { token: IDENTITY_MSG.tokenInvalid });
+      }
+    },
+
+    async updateProfile(a: AuthContext, body: UpdateProfileRequest, ctx: RequestCtx, avatarOk: (docId: number) => Promise<boolean>) {
+      const user = a.user;
+      const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
+      const changes: string[] = [];
+      if (body.name !== undefined) set.name = body.name.trim();
+      if (body.avatar_image_key !== undefined) {
+        if (body.avatar_image_key !== null && !(await avatarOk(body.avatar_image_key))) {
+          throw badRequest('Аватар не найден', { avatar_image_key: 'Аватар не найден' });
+        }
+        set.avatarDocId = body.avatar_image_key;
+      }
+      if (body.password) {
+        if (!(await verifyPassword(user.passwordHash, body.current_password ?? ''))) {
+          await audit.record(actorOf(user.id, ctx), { action: 'user.password_change_failed', entity: 'user', entityId: user.id });
+          throw badRequest(IDENTITY_MSG.wrongPassword, { current_password: IDENTITY_MSG.wrongPassword });
+        }
+        set.passwordHash = await hashPassword(body.password);
+        set.passwordChangedAt = new Date();
+        changes.push('password');
+      }
+      if (body.allowed_ips !== undefined) {
+        if (!ipAllowed(body.allowed_ips, ctx.ip)) {
+          throw badRequest(IDENTITY_MSG.ipSelfLockout(ctx.ip), { allowed_ips: IDENTITY_MSG.ipSelfLockout(ctx.ip) });
+        }
+        set.allowedIps = body.allowed_ips;
+        changes.push('allowed_ips');
+      }
+      await db.transaction(async (tx) => {
+        await tx.update(users).set(set).where(eq(users.id, user.id));
+        if (changes.includes('password')) {
+          await tx
+            .update(sessions)
+            .set({ revokedAt: new Date(), revokedReason: 'password_changed' })
+            .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined));
+          await audit.record(actorOf(user.id, ctx), { action: 'user.password_changed', entity: 'user', entityId: user.id }, tx);
+        }
+        if (changes.includes('allowed_ips')) {
+          await audit.record(actorOf(user.id, ctx), { action: 'user.allowed_ips_changed', entity: 'user', entityId: user.id, before: user.allowedIps, after: body.allowed_ips }, tx);
+        }
+        if (body.name !== undefined || body.avatar_image_key !== undefined) {
+          await audit.record(actorOf(user.id, ctx), { action: 'user.profile_updated', entity: 'user', entityId: user.id, before: { name: user.name, avatar: user.avatarDocId }, after: { name: set.name ?? user.name, avatar: set.avatarDocId ?? user.avatarDocId } }, tx);
+        }
+      });
+      return (await getUser(user.id)) as UserRow;
+    },
+
+    async listSessions(a: AuthContext) {
+      const rows = await db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, a.user.id), isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, sql`now()`), gt(sessions.absoluteExpiresAt, sql`now()`)))
+        .orderBy(desc(sessions.lastSeenAt));
+      return {
+        items: rows.map((s) => ({
+          id: s.id,
+          ip: s.ip,
+          user_agent: s.userAgent,
+          device: deviceOf(s.userAgent),
+          created_at: isoReq(s.createdAt),
+          last_seen_at: isoReq(s.lastSeenAt),
+          current: s.id === a.sessionId,
+        })),
+      };
+    },
+
+    async endSession(a: AuthContext, id: string, ctx: RequestCtx) {
+      const r = await db
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
+        .where(and(eq(sessions.id, id), eq(sessions.userId, a.user.id), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      if (r.length) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id });
+      return r.length === 1;
+    },
+
+    async endOtherSessions(a: AuthContext, ctx: RequestCtx) {
+      const r = await db
+        .update(sessions)
+        .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
+        .where(and(eq(sessions.userId, a.user.id), isNull(sessions.revokedAt), a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined))
+        .returning({ id: sessions.id });
+      await audit.record(actorOf(a.user.id, ctx), { action: 'session.end_others', entity: 'user', entityId: a.user.id, meta: { count: r.length } });
+      return r.length;
+    },
+  };
+}
+export type IdentityService = ReturnType<typeof createIdentityService>;
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}

@@ -1,0 +1,315 @@
+import {
+  type companyDetailResponse,
+  type companyResponse,
+  type createCompanyRequest,
+  type createProductKeyRequest,
+  PRODUCT_KEY_MSG,
+  type productKeyResponse,
+  type updateCompanyRequest,
+} from '@forpost/contract/companies';
+import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import { companies, companyMembers, productKeyActivations, productKeys, users } from '../../db/schema/index';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { randomToken, sha256 } from '../../lib/crypto';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import type { FailureLimiter } from '../auth/limiter';
+
+type CompanyRow = typeof companies.$inferSelect;
+type KeyRow = typeof productKeys.$inferSelect;
+
+export const COMPANY_MSG = {
+  nameTaken: 'Компания с таким названием уже существует',
+  deleteActive: 'Сначала отключите компанию, затем удалите её',
+  unknownUser: 'Пользователь не найден',
+  staffMember: 'Сотрудники видят все компании: добавлять их участниками не нужно',
+} as const;
+
+function toCompany(c: CompanyRow, membersCount: number): z.infer<typeof companyResponse> {
+  return {
+    id: c.id,
+    name: c.name,
+    legal_name: c.legalName,
+    inn: c.inn,
+    ogrn: c.ogrn,
+    contact_name: c.contactName,
+    contact_email: c.contactEmail,
+    contact_phone: c.contactPhone,
+    modules: c.modules,
+    is_active: c.isActive,
+    members_count: membersCount,
+    created_at: isoReq(c.createdAt),
+    updated_at: isoReq(c.updatedAt),
+  };
+}
+
+export function keyStatus(k: KeyRow, now = new Date()): 'active' | 'expired' | 'revoked' | 'exhausted' {
+  if (k.revokedAt) return 'revoked';
+  if (k.validUntil && k.validUntil <= now) return 'expired';
+  if (k.activations >= k.maxActivations) return 'exhausted';
+  return 'active';
+}
+function toKey(k: KeyRow): z.infer<typeof productKeyResponse> {
+  return {
+    id: k.id,
+    company_id: k.companyId,
+    key_prefix: k.keyPrefix,
+    company_role: k.companyRole,
+    modules: k.modules,
+    valid_until: iso(k.validUntil),
+    max_activations: k.maxActivations,
+    activations: k.activations,
+    comment: k.comment,
+    status: keyStatus(k),
+    created_at: isoReq(k.createdAt),
+  };
+}
+
+/** Product key text: FP-XXXXX-XXXXX-XXXXX-XXXXX (Crockford base32, 100 bits). */
+function newProductKey(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = Buffer.from(randomToken(20), 'base64url');
+  let s = '';
+  for (let i = 0; i < 20; i++) s += alphabet[(bytes[i] ?? 0) % 32];
+  return `FP-${s.slice(0, 5)}-${s.slice(5, 10)}-${s.slice(10, 15)}-${s.slice(15, 20)}`;
+}
+const normaliseKey = (k: string) => k.trim().toUpperCase().replace(/\s+/g, '');
+
+export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: FailureLimiter }) {
+  const { db, audit, limiter } = deps;
+
+  /** The company, if the principal may `perm` it; 404 otherwise (never reveal other tenants' ids). */
+  async function visible(p: Principal, id: number, perm: Parameters<typeof can>[1] = 'companies.read') {
+    const [c] = await db.select().from(companies).where(eq(companies.id, id)).limit(1);
+    if (!c || !can(p, perm, id)) {
+      if (c && can(p, 'companies.read', id)) throw forbidden();
+      throw notFound('Компания не найдена');
+    }
+    return c;
+  }
+
+  async function members(companyId: number) {
+    return db
+      .select({ user_id: users.id, name: users.name, email: users.email, role: companyMembers.role })
+      .from(companyMembers)
+      .innerJoin(users, eq(users.id, companyMembers.userId))
+      .where(eq(companyMembers.companyId, companyId))
+      .orderBy(asc(users.name));
+  }
+
+  async function setMembers(tx: Db, companyId: number, list: { user_id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[]) {
+    const ids = [...new Set(list.map((m) => m.user_id))];
+    if (ids.length) {
+      const found = await tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids));
+      if (found.length !== ids.length) throw badRequest(COMPANY_MSG.unknownUser, { members: COMPANY_MSG.unknownUser });
+      if (found.some((u) => u.role !== 'COMPANY_USER')) throw badRequest(COMPANY_MSG.staffMember, { members: COMPANY_MSG.staffMember });
+    }
+    await tx.delete(companyMembers).where(eq(companyMembers.companyId, companyId));
+    if (list.length) await tx.insert(companyMembers).values(list.map((m) => ({ companyId, userId: m.user_id, role: m.role })));
+  }
+
+  async function detail(c: CompanyRow): Promise<z.infer<typeof companyDetailResponse>> {
+    const m = await members(c.id);
+    return { ...toCompany(c, m.length), members: m };
+  }
+
+  return {
+    visible,
+    async list(p: Principal, q: { page: number; page_size: number; q?: string; is_active?: 'true' | 'false' }) {
+      const scope = companiesWith(p, 'companies.read');
+      if (scope !== 'all' && scope.length === 0) return { items: [], total: 0, page: q.page, page_size: q.page_size };
+      const where = and(
+        scope === 'all' ? undefined : inArray(companies.id, scope),
+        q.q ? or(ilike(companies.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`), ilike(companies.inn, `${q.q.replace(/[%_\\]/g, '\\$&')}%`)) : undefined,
+        q.is_active ? eq(companies.isActive, q.is_active === 'true') : undefined,
+      );
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(companies).where(where);
+      const rows = await db
+        .select({ c: companies, m: sql<number>`(SELECT count(*)::int FROM company_members cm WHERE cm.company_id = ${companies.id})` })
+        .from(companies)
+        .where(where)
+        .orderBy(asc(companies.name), asc(companies.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      return { items: rows.map((r) => toCompany(r.c, r.m)), total: n, page: q.page, page_size: q.page_size };
+    },
+
+    async get(p: Principal, id: number) {
+      return detail(await visible(p, id));
+    },
+
+    async create(actor: AuditActor, body: z.infer<typeof createCompanyRequest>) {
+      try {
+        return await db.transaction(async (tx) => {
+          const [c] = await tx
+            .insert(companies)
+            .values({
+              name: body.name,
+              legalName: body.legal_name ?? null,
+              inn: body.inn ?? null,
+              ogrn: body.ogrn ?? null,
+              contactName: body.contact_name ?? null,
+              contactEmail: body.contact_email ?? null,
+              contactPhone: body.contact_phone ?? null,
+              modules: body.modules ?? [],
+              isActive: body.is_active ?? true,
+            })
+            .returning();
+          if (!c) throw new Error('insert returned nothing');
+          if (body.members) await setMembers(tx, c.id, body.members);
+          await audit.record(actor, { action: 'company.create', entity: 'company', entityId: c.id, companyId: c.id, after: body }, tx);
+          return c;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict(COMPANY_MSG.nameTaken, { name: COMPANY_MSG.nameTaken });
+        throw e;
+      }
+    },
+    detail,
+
+    async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateCompanyRequest>) {
+      const before = await visible(p, id, 'companies.update');
+      try {
+        const c = await db.transaction(async (tx) => {
+          const [c] = await tx
+            .update(companies)
+            .set({
+              ...(body.name !== undefined && { name: body.name }),
+              ...(body.legal_name !== undefined && { legalName: body.legal_name }),
+              ...(body.inn !== undefined && { inn: body.inn }),
+              ...(body.ogrn !== undefined && { ogrn: body.ogrn }),
+              ...(body.contact_name !== undefined && { contactName: body.contact_name }),
+              ...(body.contact_email !== undefined && { contactEmail: body.contact_email }),
+              ...(body.contact_phone !== undefined && { contactPhone: body.contact_phone }),
+              ...(body.modules !== undefined && { modules: body.modules }),
+              ...(body.is_active !== undefined && { isActive: body.is_active }),
+              updatedAt: new Date(),
+            })
+            .where(eq(companies.id, id))
+            .returning();
+          if (!c) throw notFound('Компания не найдена');
+          if (body.members) await setMembers(tx, id, body.members);
+          const action =
+            body.is_active === false && before.isActive ? 'company.deactivate' : body.is_active === true && !before.isActive ? 'company.activate' : 'company.update';
+          await audit.record(actor, { action, entity: 'company', entityId: id, companyId: id, before: toCompany(before, 0), after: body }, tx);
+          return c;
+        });
+        return detail(c);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict(COMPANY_MSG.nameTaken, { name: COMPANY_MSG.nameTaken });
+        throw e;
+      }
+    },
+
+    async remove(p: Principal, actor: AuditActor, id: number) {
+      const c = await visible(p, id, 'companies.delete');
+      if (c.isActive) throw conflict(COMPANY_MSG.deleteActive);
+      await db.transaction(async (tx) => {
+        await tx.delete(companies).where(eq(companies.id, id));
+        await audit.record(actor, { action: 'company.delete', entity: 'company', entityId: id, before: toCompany(c, 0) }, tx);
+      });
+    },
+
+    /* Product keys */
+    async listKeys(p: Principal, companyId: number) {
+      await visible(p, companyId, 'companies.keys');
+      const rows = await db.select().from(productKeys).where(eq(productKeys.companyId, companyId)).orderBy(sql`${productKeys.createdAt} desc`);
+      return { items: rows.map(toKey) };
+    },
+
+    async createKey(p: Principal, actor: AuditActor, companyId: number, body: z.infer<typeof createProductKeyRequest>) {
+      await visible(p, companyId, 'companies.keys');
+      const key = newProductKey();
+      const [k] = await db
+        .insert(productKeys)
+        .values({
+          companyId,
+          keyHash: sha256(normaliseKey(key)),
+          keyPrefix: key.slice(0, 8),
+          companyRole: body.company_role,
+          modules: body.modules,
+          validUntil: body.valid_until ? new Date(body.valid_until) : null,
+          maxActivations: body.max_activations,
+          comment: body.comment ?? null,
+          createdBy: actor.userId ?? null,
+        })
+        .returning();
+      if (!k) throw new Error('insert returned nothing');
+      await audit.record(actor, { action: 'product_key.create', entity: 'product_key', entityId: k.id, companyId, after: toKey(k) });
+      return { ...toKey(k), key };
+    },
+
+    async revokeKey(p: Principal, actor: AuditActor, companyId: number, keyId: number) {
+      await visible(p, companyId, 'companies.keys');
+      const [k] = await db
+        .update(productKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(productKeys.id, keyId), eq(productKeys.companyId, companyId)))
+        .returning();
+      if (!k) throw notFound('Ключ не найден');
+      await audit.record(actor, { action: 'product_key.revoke', entity: 'product_key', entityId: k.id, companyId });
+    },
+
+    async activations(userId: number) {
+      const rows = await db
+        .select({ company_id: companies.id, company_name: companies.name, key_prefix: productKeys.keyPrefix, at: productKeyActivations.at })
+        .from(productKeyActivations)
+        .innerJoin(productKeys, eq(productKeys.id, productKeyActivations.keyId))
+        .innerJoin(companies, eq(companies.id, productKeys.companyId))
+        .where(eq(productKeyActivations.userId, userId))
+        .orderBy(sql`${productKeyActivations.at} desc`);
+      return { items: rows.map((r) => ({ company_id: r.company_id, company_name: r.company_name, key_prefix: r.key_prefix, activated_at: isoReq(r.at) })) };
+    },
+
+    /** Activation: distinct messages per failure; attempts limited per user and per IP. */
+    async activate(user: { id: number; role: string }, actor: AuditActor, keyText: string) {
+      const ip = actor.ip ?? 'unknown';
+      await limiter.check([
+        ['activate_user', String(user.id)],
+        ['activate_ip', ip],
+      ]);
+      const fail = async (message: string) => {
+        await limiter.fail([
+          ['activate_user', String(user.id)],
+          ['activate_ip', ip],
+        ]);
+        await audit.record(actor, { action: 'product_key.activate_failed', entity: 'user', entityId: user.id, meta: { reason: message } });
+        return badRequest(message, { key: message });
+      };
+      if (user.role !== 'COMPANY_USER') throw badRequest('Продуктовые ключи активируют пользователи компаний');
+      return db.transaction(async (tx) => {
+        const [k] = await tx.select().from(productKeys).where(eq(productKeys.keyHash, sha256(normaliseKey(keyText)))).for('update').limit(1);
+        if (!k) throw await fail(PRODUCT_KEY_MSG.notFound);
+        const [already] = await tx
+          .select({ id: productKeyActivations.id })
+          .from(productKeyActivations)
+          .where(and(eq(productKeyActivations.keyId, k.id), eq(productKeyActivations.userId, user.id)));
+        if (already) throw await fail(PRODUCT_KEY_MSG.already);
+        const status = keyStatus(k);
+        if (status !== 'active') throw await fail(PRODUCT_KEY_MSG[status]);
+        if (k.validFrom > new Date()) throw await fail(PRODUCT_KEY_MSG.notYetValid);
+        const [c] = await tx.select().from(companies).where(eq(companies.id, k.companyId));
+        if (!c?.isActive) throw await fail(PRODUCT_KEY_MSG.inactiveCompany);
+        await tx.update(productKeys).set({ activations: sql`${productKeys.activations} + 1` }).where(eq(productKeys.id, k.id));
+        await tx.insert(productKeyActivations).values({ keyId: k.id, userId: user.id });
+        await tx
+          .insert(companyMembers)
+          .values({ userId: user.id, companyId: k.companyId, role: k.companyRole })
+          .onConflictDoUpdate({ target: [companyMembers.userId, companyMembers.companyId], set: { role: k.companyRole } });
+        if (k.modules.length) {
+          await tx
+            .update(companies)
+            .set({ modules: sql`ARRAY(SELECT DISTINCT unnest(${companies.modules} || ${k.modules}::text[]))` })
+            .where(eq(companies.id, k.companyId));
+        }
+        await tx.update(users).set({ pendingActivation: false, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await audit.record(actor, { action: 'product_key.activate', entity: 'product_key', entityId: k.id, companyId: k.companyId }, tx);
+        return { company_id: c.id, company_name: c.name, role: k.companyRole };
+      });
+    },
+  };
+}
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

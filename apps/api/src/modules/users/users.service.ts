@@ -1,0 +1,285 @@
+import { generatePassword } from '@forpost/contract/helpers';
+import { type CompanyRole, companiesWith, isStaff, type Principal, type UserRole } from '@forpost/contract/permissions';
+import { type createUserRequest, type updateUserRequest, USER_MSG, type userResponse } from '@forpost/contract/users';
+import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import { apiKeys, companies, companyMembers, recoveryCodes, sessions, users } from '../../db/schema/index';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { isoReq, iso, isUniqueViolation } from '../../lib/serialize';
+
+type UserRow = typeof users.$inferSelect;
+type CompanyLink = { company_id: number; role: CompanyRole };
+const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];
+
+export interface PasswordLinks {
+  /** Issues an invitation (set-password) link and mails it. */
+  invite(user: { id: number; email: string; name: string }): Promise<void>;
+}
+
+export function createUsersService(deps: { db: Db; audit: Audit; links: PasswordLinks }) {
+  const { db, audit } = deps;
+
+  /** Companies whose users the principal manages ('all' for staff admins). */
+  const managed = (p: Principal) => companiesWith(p, 'users.manage');
+  const readable = (p: Principal) => companiesWith(p, 'users.read');
+
+  async function linksOf(ids: number[]) {
+    if (!ids.length) return new Map<number, { company_id: number; name: string; role: CompanyRole }[]>();
+    const rows = await db
+      .select({ userId: companyMembers.userId, company_id: companies.id, name: companies.name, role: companyMembers.role })
+      .from(companyMembers)
+      .innerJoin(companies, eq(companies.id, companyMembers.companyId))
+      .where(inArray(companyMembers.userId, ids))
+      .orderBy(asc(companies.name));
+    const m = new Map<number, { company_id: number; name: string; role: CompanyRole }[]>();
+    for (const r of rows) m.set(r.userId, [...(m.get(r.userId) ?? []), { company_id: r.company_id, name: r.name, role: r.role }]);
+    return m;
+  }
+
+  async function lastLogins(ids: number[]) {
+    if (!ids.length) return new Map<number, Date>();
+    const rows = await db
+      .select({ userId: sessions.userId, at: sql<Date>`max(${sessions.createdAt})` })
+      .from(sessions)
+      .where(inArray(sessions.userId, ids))
+      .groupBy(sessions.userId);
+    return new Map(rows.map((r) => [r.userId, new Date(r.at)]));
+  }
+
+  function toUser(u: UserRow, links: { company_id: number; name: string; role: CompanyRole }[], lastLogin?: Date, visibleCompanies?: 'all' | number[]) {
+    const shown = visibleCompanies && visibleCompanies !== 'all' ? links.filter((l) => visibleCompanies.includes(l.company_id)) : links;
+    return {
+      id: u.id,
+      email: u.email,
+      name: u.name,
+      role: u.role,
+      is_active: u.isActive,
+      is_2fa_enabled: u.is2faEnabled,
+      allowed_ips: u.allowedIps,
+      pending_activation: u.pendingActivation,
+      companies: shown,
+      created_at: isoReq(u.createdAt),
+      last_login_at: iso(lastLogin),
+    } satisfies z.infer<typeof userResponse>;
+  }
+
+  /** The user, if visible to the principal (staff: all; company admins: members of their companies). 404 otherwise. */
+  async function visibleUser(p: Principal, id: number, scope: 'all' | number[]) {
+    const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    if (!u) throw notFound('Пользователь не найден');
+    if (scope === 'all') return u;
+    if (u.role !== 'COMPANY_USER') throw notFound('Пользователь не найден');
+    const [m] = await db
+      .select({ c: companyMembers.companyId })
+      .from(companyMembers)
+      .where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])))
+      .limit(1);
+    if (!m) throw notFound('Пользователь не найден');
+    return u;
+  }
+
+  /** Role rules: only SUPER_ADMIN touches admins; company admins only create company users in their companies. */
+  function checkRoleChange(p: Principal, actorId: number, target: { id?: number; role?: UserRole }, newRole: UserRole) {
+    if ((ADMIN_ROLES.includes(newRole) || (target.role && ADMIN_ROLES.includes(target.role))) && p.role !== 'SUPER_ADMIN') {
+      throw forbidden(USER_MSG.onlySuperAdmin);
+    }
+    if (!isStaff(p.role) && newRole !== 'COMPANY_USER') throw forbidden(USER_MSG.onlySuperAdmin);
+    if (target.id === actorId && target.role && ADMIN_ROLES.includes(target.role) && !ADMIN_ROLES.includes(newRole)) {
+      throw badRequest(USER_MSG.selfDemote);
+    }
+  }
+
+  async function checkCompanies(p: Principal, role: UserRole, links: CompanyLink[]) {
+    if (role !== 'COMPANY_USER' && links.length) throw badRequest(USER_MSG.staffNoCompanies, { companies: USER_MSG.staffNoCompanies });
+    const scope = managed(p);
+    const ids = [...new Set(links.map((l) => l.company_id))];
+    if (scope !== 'all' && ids.some((id) => !scope.includes(id))) throw forbidden(USER_MSG.foreignCompany);
+    if (ids.length) {
+      const found = await db.select({ id: companies.id }).from(companies).where(inArray(companies.id, ids));
+      if (found.length !== ids.length) throw badRequest(USER_MSG.unknownCompany, { companies: USER_MSG.unknownCompany });
+    }
+  }
+
+  async function superAdminsLeft(tx: Db, exceptId: number) {
+    const [r] = await tx
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, 'SUPER_ADMIN'), eq(users.isActive, true), sql`${users.id} <> ${exceptId}`));
+    return r?.n ?? 0;
+  }
+
+  /** Replace the user's memberships within the companies the principal manages (others stay). */
+  async function setLinks(tx: Db, p: Principal, userId: number, links: CompanyLink[]) {
+    const scope = managed(p);
+    await tx
+      .delete(companyMembers)
+      .where(and(eq(companyMembers.userId, userId), scope === 'all' ? undefined : inArray(companyMembers.companyId, scope.length ? scope : [-1])));
+    if (links.length) {
+      await tx
+        .insert(companyMembers)
+        .values(links.map((l) => ({ userId, companyId: l.company_id, role: l.role })))
+        .onConflictDoUpdate({ target: [companyMembers.userId, companyMembers.companyId], set: { role: sql`excluded.role` } });
+    }
+  }
+
+  /** Ending access at once: sessions revoked, API keys switched off. */
+  async function endAccess(tx: Db, userId: number, reason: string) {
+    await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.userId, userId), sql`${sessions.revokedAt} IS NULL`));
+    await tx.update(apiKeys).set({ isActive: false, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, userId));
+  }
+
+  async function one(p: Principal, u: UserRow) {
+    const [links, logins] = await Promise.all([linksOf([u.id]), lastLogins([u.id])]);
+    return toUser(u, links.get(u.id) ?? [], logins.get(u.id), readable(p));
+  }
+
+  return {
+    async list(p: Principal, q: { page: number; page_size: number; q?: string; role?: UserRole; company_id?: number; is_active?: 'true' | 'false' }) {
+      const scope = readable(p);
+      const esc = (s: string) => s.replace(/[%_\\]/g, '\\$&');
+      const inCompanies = (ids: number[]) =>
+        sql`EXISTS (SELECT 1 FROM company_members cm WHERE cm.user_id = ${users.id} AND cm.company_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}))`;
+      if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
+      if (scope !== 'all' && q.company_id && q.company_id > 0 && !scope.includes(q.company_id)) {
+        return { items: [], total: 0, page: q.page, page_size: q.page_size };
+      }
+      const where = and(
+        scope === 'all' ? undefined : and(eq(users.role, 'COMPANY_USER'), inCompanies(scope)),
+        q.company_id && q.company_id > 0 ? inCompanies([q.company_id]) : undefined,
+        q.q ? or(ilike(users.name, `%${esc(q.q)}%`), ilike(users.email, `%${esc(q.q)}%`)) : undefined,
+        q.role ? eq(users.role, q.role) : undefined,
+        q.is_active ? eq(users.isActive, q.is_active === 'true') : undefined,
+      );
+      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users).where(where);
+      const rows = await db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(asc(users.name), asc(users.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      const ids = rows.map((r) => r.id);
+      const [links, logins] = await Promise.all([linksOf(ids), lastLogins(ids)]);
+      return { items: rows.map((u) => toUser(u, links.get(u.id) ?? [], logins.get(u.id), scope)), total: n, page: q.page, page_size: q.page_size };
+    },
+
+    async get(p: Principal, id: number) {
+      return one(p, await visibleUser(p, id, readable(p)));
+    },
+
+    async create(p: Principal, actor: AuditActor & { userId: number }, body: z.infer<typeof createUserRequest>) {
+      checkRoleChange(p, actor.userId, {}, body.role);
+      if (body.role === 'COMPANY_USER' && !body.companies.length && !body.pending_activation && !isStaff(p.role)) {
+        throw badRequest(USER_MSG.companyUserNeedsCompany, { companies: USER_MSG.companyUserNeedsCompany });
+      }
+      await checkCompanies(p, body.role, body.companies);
+      const generated = body.password_mode === 'generate' ? generatePassword(20) : undefined;
+      const hash = generated ? await hashPassword(generated) : null;
+      let u: UserRow;
+      try {
+        u = await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(users)
+            .values({
+              email: body.email,
+              name: body.name,
+              role: body.role,
+              isActive: body.is_active,
+              allowedIps: body.allowed_ips,
+              pendingActivation: body.pending_activation,
+              passwordHash: hash,
+              passwordChangedAt: hash ? new Date() : null,
+            })
+            .returning();
+          if (!row) throw new Error('insert returned nothing');
+          await setLinks(tx, p, row.id, body.companies);
+          const { password_mode, ...logged } = body;
+          await audit.record(actor, { action: 'user.create', entity: 'user', entityId: row.id, after: { ...logged, password_mode } }, tx);
+          return row;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict(USER_MSG.emailTaken, { email: USER_MSG.emailTaken });
+        throw e;
+      }
+      if (body.password_mode === 'invite') await deps.links.invite(u);
+      return { ...(await one(p, u)), ...(generated ? { generated_password: generated } : { invite_sent: true }) };
+    },
+
+    async update(p: Principal, actor: AuditActor & { userId: number }, id: number, body: z.infer<typeof updateUserRequest>) {
+      const before = await visibleUser(p, id, managed(p));
+      const role = body.role ?? before.role;
+      if (body.role || ADMIN_ROLES.includes(before.role)) checkRoleChange(p, actor.userId, before, role);
+      if (body.companies) await checkCompanies(p, role, body.companies);
+      if (body.role && body.role !== 'COMPANY_USER' && !body.companies) {
+        // Staff see every company: memberships are dropped.
+        body = { ...body, companies: [] };
+      }
+      const beforeView = await one(p, before);
+      try {
+        await db.transaction(async (tx) => {
+          if (before.role === 'SUPER_ADMIN' && (role !== 'SUPER_ADMIN' || body.is_active === false) && (await superAdminsLeft(tx, id)) === 0) {
+            throw badRequest(USER_MSG.lastSuperAdmin);
+          }
+          if (id === actor.userId && body.is_active === false) throw badRequest('Нельзя отключить собственную учётную запись');
+          await tx
+            .update(users)
+            .set({
+              ...(body.email !== undefined && { email: body.email }),
+              ...(body.name !== undefined && { name: body.name }),
+              ...(body.role !== undefined && { role: body.role }),
+              ...(body.is_active !== undefined && { isActive: body.is_active }),
+              ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
+              ...(body.pending_activation !== undefined && { pendingActivation: body.pending_activation }),
+              ...(body.reset_2fa && { is2faEnabled: false, totpSecret: null, totpLastStep: null }),
+              updatedAt: new Date(),
+            })
+            .where(eq(users.id, id));
+          if (body.reset_2fa) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
+          if (body.companies) await setLinks(tx, p, id, body.companies);
+          if (body.is_active === false) await endAccess(tx, id, 'deactivated');
+          else if (body.is_active === true && !before.isActive) {
+            await tx.update(apiKeys).set({ isActive: true, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, id));
+          }
+          await audit.record(actor, { action: body.reset_2fa ? 'user.reset_2fa' : 'user.update', entity: 'user', entityId: id, before: beforeView, after: body }, tx);
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw conflict(USER_MSG.emailTaken, { email: USER_MSG.emailTaken });
+        throw e;
+      }
+      const [after] = await db.select().from(users).where(eq(users.id, id));
+      return one(p, after as UserRow);
+    },
+
+    async roles(p: Principal, id: number) {
+      const u = await visibleUser(p, id, readable(p));
+      const view = await one(p, u);
+      return { role: u.role, companies: view.companies.map((c) => ({ company_id: c.company_id, role: c.role })) };
+    },
+
+    async remove(p: Principal, actor: AuditActor & { userId: number }, id: number) {
+      if (id === actor.userId) throw badRequest(USER_MSG.selfDelete);
+      const u = await visibleUser(p, id, managed(p));
+      if (ADMIN_ROLES.includes(u.role) && p.role !== 'SUPER_ADMIN') throw forbidden(USER_MSG.onlySuperAdmin);
+      await db.transaction(async (tx) => {
+        if (u.role === 'SUPER_ADMIN' && (await superAdminsLeft(tx, id)) === 0) throw badRequest(USER_MSG.lastSuperAdmin);
+        // A company admin removes the user from their companies only; the account is deleted when no company is left.
+        const scope = managed(p);
+        if (scope !== 'all') {
+          await tx.delete(companyMembers).where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])));
+          const [left] = await tx.select({ n: count() }).from(companyMembers).where(eq(companyMembers.userId, id));
+          if ((left?.n ?? 0) > 0) {
+            await audit.record(actor, { action: 'user.remove_from_companies', entity: 'user', entityId: id, meta: { companies: scope } }, tx);
+            return;
+          }
+        }
+        await endAccess(tx, id, 'deleted');
+        await tx.delete(users).where(eq(users.id, id));
+        await audit.record(actor, { action: 'user.delete', entity: 'user', entityId: id, before: { email: u.email, role: u.role } }, tx);
+      });
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

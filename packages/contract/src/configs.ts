@@ -1,0 +1,296 @@
+/*
+ * System configurations: a typed registry of run-time settings (SUPER_ADMIN only).
+ * Values live in PostgreSQL; the server reads them through its ConfigsService.
+ */
+import { z } from 'zod';
+import { MSG } from './messages';
+import { isEmail, isUrl } from './validation';
+
+export const CONFIG_TYPES = ['string', 'integer', 'url', 'email', 'secret'] as const;
+export type ConfigType = (typeof CONFIG_TYPES)[number];
+
+export const CONFIG_GROUPS = ['mail', 'files', 'sessions', 'security', 'integrations', 'general'] as const;
+export type ConfigGroup = (typeof CONFIG_GROUPS)[number];
+export const CONFIG_GROUP_LABELS: Record<ConfigGroup, string> = {
+  mail: 'Почта',
+  files: 'Файлы и выгрузки',
+  sessions: 'Сессии',
+  security: 'Защита от подбора пароля',
+  integrations: 'Интеграции',
+  general: 'Общие',
+};
+
+export const CONFIG_MSG = {
+  integer: 'Введите целое число',
+  text: 'Введите строку',
+  min: (n: number) => `Значение должно быть не меньше ${n}`,
+  max: (n: number) => `Значение должно быть не больше ${n}`,
+  smtpUrl: 'Неверный адрес SMTP: ожидается smtp://… или smtps://…',
+  mailFrom: 'Неверный адрес отправителя: укажите email или «Имя <email>»',
+  unknownKey: 'Неизвестная настройка',
+  alreadySet: 'Значение этой настройки уже задано — измените его',
+  notSet: 'Значение этой настройки не задано',
+} as const;
+
+const requiredOr = (msg: string) => (iss: { input?: unknown }) => (iss.input == null ? MSG.required : msg);
+
+const integer = (min: number, max: number) =>
+  z
+    .number({ error: requiredOr(CONFIG_MSG.integer) })
+    .int({ error: CONFIG_MSG.integer })
+    .min(min, { error: CONFIG_MSG.min(min) })
+    .max(max, { error: CONFIG_MSG.max(max) });
+
+const text = (min: number, max: number) =>
+  z
+    .string({ error: requiredOr(CONFIG_MSG.text) })
+    .trim()
+    .min(min, { error: MSG.required })
+    .max(max, { error: MSG.tooLong(max) });
+
+/** '' = not set. */
+const optionalUrl = z
+  .string({ error: requiredOr(MSG.url) })
+  .trim()
+  .max(2000, { error: MSG.tooLong(2000) })
+  .refine((s) => s === '' || isUrl(s), { error: MSG.url });
+
+export function isSmtpUrl(s: string): boolean {
+  if (/\s/.test(s) || !/^smtps?:\/\/[^/?#]/i.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** 'noreply@x.ru' or 'Форпост <noreply@x.ru>'. */
+export function isMailFrom(s: string): boolean {
+  const m = /^([^<>]*)<([^<>]+)>$/.exec(s.trim());
+  if (!m) return isEmail(s.trim());
+  return isEmail((m[2] ?? '').trim());
+}
+
+interface ConfigDef<S extends z.ZodType> {
+  title: string;
+  description: string;
+  group: ConfigGroup;
+  type: ConfigType;
+  schema: S;
+  default: z.output<S>;
+  secret?: boolean;
+  unit?: string;
+  min?: number;
+  max?: number;
+}
+const def = <S extends z.ZodType>(d: ConfigDef<S>) => d;
+const int = (d: Omit<ConfigDef<ReturnType<typeof integer>>, 'schema' | 'type'> & { min: number; max: number }) =>
+  def({ ...d, type: 'integer', schema: integer(d.min, d.max) });
+
+/** The registry: every setting the server reads at run time. A new setting is one entry here. */
+export const CONFIG_REGISTRY = {
+  smtp_url: def({
+    title: 'Адрес SMTP-сервера',
+    description:
+      'smtp://пользователь:пароль@хост:порт или smtps://… Пусто — письма сохраняются как .eml-файлы в каталоге данных. Значение не показывается после сохранения.',
+    group: 'mail',
+    type: 'secret',
+    secret: true,
+    schema: z
+      .string({ error: requiredOr(CONFIG_MSG.smtpUrl) })
+      .trim()
+      .max(2000, { error: MSG.tooLong(2000) })
+      .refine((s) => s === '' || isSmtpUrl(s), { error: CONFIG_MSG.smtpUrl }),
+    default: '',
+  }),
+  mail_from: def({
+    title: 'Адрес отправителя',
+    description: 'От чьего имени уходят письма: email или «Имя <email>».',
+    group: 'mail',
+    type: 'string',
+    schema: text(3, 300).refine(isMailFrom, { error: CONFIG_MSG.mailFrom }),
+    default: 'Форпост <noreply@forpost.local>',
+  }),
+  export_retention_days: int({
+    title: 'Срок хранения выгрузок',
+    description: 'Через сколько дней готовые выгрузки и отчёты удаляются.',
+    group: 'files',
+    unit: 'дн.',
+    min: 1,
+    max: 3650,
+    default: 30,
+  }),
+  upload_screenshot_max_mb: int({
+    title: 'Максимальный размер скриншота',
+    description: 'Ограничение на загрузку одного скриншота.',
+    group: 'files',
+    unit: 'МБ',
+    min: 1,
+    max: 1024,
+    default: 10,
+  }),
+  upload_sample_max_mb: int({
+    title: 'Максимальный размер образца',
+    description: 'Ограничение на загрузку одного образца (файла-доказательства).',
+    group: 'files',
+    unit: 'МБ',
+    min: 1,
+    max: 4096,
+    default: 50,
+  }),
+  upload_avatar_max_mb: int({
+    title: 'Максимальный размер аватара',
+    description: 'Ограничение на загрузку изображения профиля.',
+    group: 'files',
+    unit: 'МБ',
+    min: 1,
+    max: 50,
+    default: 2,
+  }),
+  upload_report_max_mb: int({
+    title: 'Максимальный размер отчёта',
+    description: 'Ограничение на загрузку файла отчёта.',
+    group: 'files',
+    unit: 'МБ',
+    min: 1,
+    max: 4096,
+    default: 50,
+  }),
+  import_file_max_mb: int({
+    title: 'Максимальный размер файла импорта',
+    description: 'Ограничение на размер файла CSV/XLSX при импорте событий.',
+    group: 'files',
+    unit: 'МБ',
+    min: 1,
+    max: 10240,
+    default: 200,
+  }),
+  session_idle_minutes: int({
+    title: 'Время жизни сессии без активности',
+    description: 'Сессия завершается, если пользователь не работал столько минут.',
+    group: 'sessions',
+    unit: 'мин.',
+    min: 5,
+    max: 43_200,
+    default: 720,
+  }),
+  session_absolute_hours: int({
+    title: 'Максимальное время жизни сессии',
+    description: 'После этого срока нужно войти заново, даже при постоянной работе.',
+    group: 'sessions',
+    unit: 'ч',
+    min: 1,
+    max: 8760,
+    default: 336,
+  }),
+  access_token_ttl_seconds: int({
+    title: 'Время жизни токена доступа',
+    description: 'Как часто браузер обновляет короткоживущий токен доступа.',
+    group: 'sessions',
+    unit: 'с',
+    min: 5,
+    max: 86_400,
+    default: 900,
+  }),
+  lockout_max_failures: int({
+    title: 'Неудачных попыток до блокировки',
+    description: 'Сколько неверных паролей подряд блокируют вход для учётной записи или IP.',
+    group: 'security',
+    min: 1,
+    max: 1000,
+    default: 5,
+  }),
+  lockout_window_minutes: int({
+    title: 'Окно подсчёта неудачных попыток',
+    description: 'За какой период считаются неудачные попытки входа.',
+    group: 'security',
+    unit: 'мин.',
+    min: 1,
+    max: 1440,
+    default: 15,
+  }),
+  lockout_minutes: int({
+    title: 'Длительность блокировки',
+    description: 'На сколько минут блокируется вход после превышения порога.',
+    group: 'security',
+    unit: 'мин.',
+    min: 1,
+    max: 1440,
+    default: 15,
+  }),
+  classifier_url: def({
+    title: 'Адрес сервиса классификации (ML)',
+    description: 'HTTP(S)-адрес сервиса машинного обучения. Пусто — классификация отключена.',
+    group: 'integrations',
+    type: 'url',
+    schema: optionalUrl,
+    default: '',
+  }),
+  product_name: def({
+    title: 'Название продукта',
+    description: 'Показывается в заголовке страниц и в письмах.',
+    group: 'general',
+    type: 'string',
+    schema: text(1, 100),
+    default: 'Форпост',
+  }),
+} as const satisfies Record<string, ConfigDef<z.ZodType>>;
+
+export type ConfigKey = keyof typeof CONFIG_REGISTRY;
+export const CONFIG_KEYS = Object.keys(CONFIG_REGISTRY) as [ConfigKey, ...ConfigKey[]];
+export type ConfigValues = { [K in ConfigKey]: z.output<(typeof CONFIG_REGISTRY)[K]['schema']> };
+export type ConfigValue<K extends ConfigKey> = ConfigValues[K];
+
+export const isConfigKey = (k: string): k is ConfigKey => Object.hasOwn(CONFIG_REGISTRY, k);
+
+/** Checks a value against its setting's type; the message is Russian and safe to show. */
+export function validateConfigValue<K extends ConfigKey>(
+  key: K,
+  value: unknown,
+): { ok: true; value: ConfigValue<K> } | { ok: false; message: string } {
+  const r = (CONFIG_REGISTRY[key].schema as z.ZodType).safeParse(value);
+  if (r.success) return { ok: true, value: r.data as ConfigValue<K> };
+  return { ok: false, message: r.error.issues[0]?.message ?? MSG.generic };
+}
+
+/* --- HTTP shapes --- */
+
+export const configValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
+
+export const createConfigRequest = z.strictObject({
+  key: z.enum(CONFIG_KEYS, { error: CONFIG_MSG.unknownKey }),
+  value: configValue,
+});
+export const updateConfigRequest = z.strictObject({ value: configValue });
+/** `{id}` of /configs/{id} is the setting's key, e.g. /configs/product_name. */
+export const configKeyParam = z.object({ id: z.string().max(100) });
+
+export const configResponse = z.object({
+  key: z.string(),
+  title: z.string(),
+  description: z.string(),
+  group: z.enum(CONFIG_GROUPS),
+  type: z.enum(CONFIG_TYPES),
+  unit: z.string().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  is_secret: z.boolean(),
+  /** The effective value; always null for secrets (write-only). */
+  value: configValue,
+  /** The value used when nothing is stored (environment or built-in); null for secrets. */
+  default: configValue,
+  /** A value is stored in the database (for secrets: the only thing revealed). */
+  has_value: z.boolean(),
+  updated_at: z.string().nullable(),
+  updated_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type ConfigItem = z.infer<typeof configResponse>;
+
+export const configListQuery = z.object({ group: z.enum(CONFIG_GROUPS).optional() });
+export const configListResponse = z.object({
+  items: z.array(configResponse),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});

@@ -1,0 +1,101 @@
+/*
+ * The message filter: Telegram messages posted by a collector (API key with messages.collect),
+ * matched against the keyword rules of the channel's company.
+ */
+import { z } from 'zod';
+import { listResponse, pageQuery } from './common';
+import { MSG } from './messages';
+import { channelRefSchema } from './telegram';
+
+export const FILTRATOR_MSG = {
+  unknownChannel: 'Канал не найден: сначала добавьте его в источники Telegram',
+  notFound: 'Сообщение не найдено',
+  dateRange: 'Дата начала позже даты окончания',
+} as const;
+
+export const TEXT_MAX = 100_000;
+
+export const collectMessageRequest = z.strictObject({
+  /** '@username' (or a https://t.me/username link) of a channel registered in Telegram sources. */
+  channel: channelRefSchema,
+  /** The message's id inside its channel. Together with the channel it identifies the message. */
+  message_id: z.number({ error: MSG.required }).int().positive().max(Number.MAX_SAFE_INTEGER),
+  text: z.string({ error: MSG.required }).max(TEXT_MAX, MSG.tooLong(TEXT_MAX)),
+  posted_at: z.iso.datetime({ offset: true, error: 'Неверная дата публикации' }),
+  author: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  url: z.string().trim().max(2000, MSG.tooLong(2000)).nullable().optional(),
+});
+export type CollectMessageRequest = z.infer<typeof collectMessageRequest>;
+
+/** Which keyword rule matched: the channel (item) holding the keyword list and the keyword's position. */
+export const ruleRef = z.object({ item_id: z.number().int(), rule_index: z.number().int() });
+export type RuleRef = z.infer<typeof ruleRef>;
+
+const channelRef = z.object({ id: z.number().int(), username: z.string(), title: z.string().nullable() });
+
+export const messageResponse = z.object({
+  id: z.number().int(),
+  channel: channelRef,
+  company: z.object({ id: z.number().int(), name: z.string() }),
+  message_id: z.number().int(),
+  text: z.string(),
+  author: z.string().nullable(),
+  url: z.string().nullable(),
+  /** Link to the original post: https://t.me/<username>/<message_id>. */
+  link: z.string(),
+  posted_at: z.string(),
+  created_at: z.string(),
+  /** The matched keywords. */
+  rules: z.array(z.string()),
+  rules_map: z.array(ruleRef),
+});
+export type Message = z.infer<typeof messageResponse>;
+
+export const messageListItem = messageResponse.extend({
+  /**
+   * The text (or a fragment of it) HTML-escaped, with the search words — or, without a search,
+   * the matched keywords — wrapped in <mark>…</mark>. The only markup it ever contains is <mark>.
+   */
+  highlight: z.string(),
+});
+export type MessageListItem = z.infer<typeof messageListItem>;
+
+const dateOrDatetime = z
+  .string()
+  .trim()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(s) && !Number.isNaN(Date.parse(s)), {
+    error: 'Неверная дата',
+  });
+
+export const messageListQuery = pageQuery
+  .extend({
+    /** Full-text search (Russian word forms): words, "phrases", -excluded. */
+    q: z.string().trim().max(500).optional(),
+    /** Channel id or @username. */
+    channel: z.string().trim().max(100).optional(),
+    company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
+    /** posted_at ≥ date_from; a bare date means its start (UTC). */
+    date_from: dateOrDatetime.optional(),
+    /** posted_at ≤ date_to; a bare date includes that whole day (UTC). */
+    date_to: dateOrDatetime.optional(),
+    /** Only messages that matched this keyword. */
+    rule: z.string().trim().max(200).optional(),
+    sort: z.enum(['posted_at', '-posted_at', 'created_at', '-created_at']).default('-posted_at'),
+  })
+  .refine((q) => !q.date_from || !q.date_to || dateStart(q.date_from) <= dateEnd(q.date_to), {
+    error: FILTRATOR_MSG.dateRange,
+    path: ['date_to'],
+  });
+export type MessageListQuery = z.infer<typeof messageListQuery>;
+export const messageListResponse = listResponse(messageListItem);
+
+/** Start of a bare date or the instant given. */
+export function dateStart(s: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T00:00:00Z`) : new Date(s);
+}
+/** End of a bare date (inclusive) or the instant given. */
+export function dateEnd(s: string): Date {
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
+}
+
+export const messageIdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

@@ -1,0 +1,59 @@
+import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode } from '../../helpers';
+import { PROVIDER_LABELS, TAKEDOWN_DECISIONS, optionsOf } from '../common';
+import { field } from '../fields';
+import type { ModuleDescriptor } from '../types';
+
+const ZONES = ['ru', 'com', 'online', 'site', 'net'];
+
+export const domains: ModuleDescriptor<'domains'> = {
+  id: 1,
+  code: 'domains',
+  route: '/domains',
+  name: 'Домены',
+  description: 'Похожие и фишинговые домены, использующие бренд компании.',
+  fields: [
+    field.domain('domain', 'Домен', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Домен', 'Доменное имя', 'Адрес', 'domain', 'domain name', 'host', 'hostname'],
+      hint: 'Кириллические домены принимаются как есть или в punycode (xn--…)',
+    }),
+    field.derived('domain_punycode', 'Домен (punycode)', 'string', { search: true, filter: 'eq' }),
+    field.derived('is_cyrillic', 'Кириллический', 'boolean', { filter: 'bool' }),
+    field.url('url', 'URL', { search: true, aliases: ['URL', 'Ссылка', 'link'] }),
+    field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
+    field.string('registrar', 'Регистратор', { search: true, filter: 'contains', aliases: ['Регистратор', 'registrar'] }),
+    field.date('registered_at', 'Дата регистрации', { aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'] }),
+    field.date('expires_at', 'Оплачен до', { aliases: ['Оплачен до', 'Дата окончания', 'expires', 'expiration date', 'expires_at'] }),
+    field.string('hosting', 'Хостинг', { search: true, filter: 'contains', aliases: ['Хостинг', 'Хостинг-провайдер', 'hosting', 'asn'] }),
+    field.string('page_title', 'Заголовок страницы', { search: true, aliases: ['Заголовок страницы', 'page title'] }),
+    field.integer('http_status', 'HTTP-статус', { min: 100, max: 599, filter: 'eq', aliases: ['HTTP-статус', 'Код ответа', 'http status', 'status code'] }),
+    field.integer('similarity', 'Схожесть, %', { min: 0, max: 100, filter: 'range', aliases: ['Схожесть', 'Схожесть, %', 'similarity'] }),
+    field.enum('provider', 'Провайдер', optionsOf(PROVIDER_LABELS), { aliases: ['Провайдер', 'provider'] }),
+  ],
+  columns: ['id', 'domain', 'is_cyrillic', 'ip', 'registrar', 'registered_at', 'status_id', 'priority_id', 'decision_id', 'tags', 'created_at'],
+  fingerprint: ['domain_punycode'],
+  title: (d) => String(d.domain ?? ''),
+  derive: (d) => {
+    if (typeof d.domain !== 'string') return {};
+    const unicode = punycodeToUnicode(d.domain.toLowerCase());
+    return { domain: unicode, domain_punycode: unicodeToPunycode(unicode), is_cyrillic: isCyrillicHost(unicode) };
+  },
+  decisions: TAKEDOWN_DECISIONS,
+  actions: [
+    { code: 'takedown', label: 'Запрос на блокировку' },
+    { code: 'report_netoscope', label: 'Сообщить в Нетоскоп', provider: 'Netoscope' },
+    { code: 'recheck', label: 'Перепроверить' },
+    { code: 'allowlist', label: 'Добавить в список разрешённых' },
+  ],
+  extras: ['decisions', 'actions', 'snapshots', 'allowlist'],
+  sample: (n) => ({
+    domain: n % 3 === 1 ? `сбер-бонус${n}.рф` : `sber-bonus${n}.${ZONES[n % ZONES.length]}`,
+    url: `https://sber-bonus${n}.ru/login`,
+    ip: `185.${(n * 7) % 256}.${(n * 13) % 256}.${(n % 250) + 1}`,
+    registrar: 'REG.RU',
+    registered_at: '2026-01-15',
+    similarity: 80 + (n % 20),
+  }),
+};

@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+
+/** API codes of the sixteen event modules, in the order of the menu. */
+export const MODULE_CODES = [
+  'domains',
+  'brand',
+  'management',
+  'databases',
+  'services',
+  'acquiring',
+  'employees',
+  'firms',
+  'accounts',
+  'leaks',
+  'repositories',
+  'media',
+  'merchant',
+  'endpoints',
+  'consulting',
+  'networkattacks',
+] as const;
+export type ModuleCode = (typeof MODULE_CODES)[number];
+
+/**
+ * What a field holds; drives validation, storage, the console's widget and the filter it gets.
+ * `host` = domain or IP address; `ref` = id in a reference list (`ref` names it).
+ */
+export type FieldType =
+  | 'string'
+  | 'text'
+  | 'domain'
+  | 'host'
+  | 'url'
+  | 'email'
+  | 'ip'
+  | 'phone'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'enum'
+  | 'card'
+  | 'inn'
+  | 'ogrn'
+  | 'string_list'
+  | 'ref';
+
+/**
+ * How a field can be filtered in the list:
+ * `eq` exact (case-insensitive) · `contains` substring · `in` one of the options (comma list) ·
+ * `bool` true/false · `range` `<key>_from` / `<key>_to` (dates and numbers).
+ */
+export type FilterKind = 'eq' | 'contains' | 'in' | 'bool' | 'range';
+
+/** Reference lists a `ref` field may point to. */
+export type RefList = 'media_types' | 'leak_types' | 'leaks';
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export interface FieldDescriptor {
+  /** snake_case key, used on the wire and inside the stored `data`. */
+  key: string;
+  /** Russian label (column header, form label, filter label). */
+  label: string;
+  type: FieldType;
+  /** Validation of a present value (Russian messages); optional fields also accept null. */
+  input: z.ZodType;
+  required: boolean;
+  /** Computed by the server from other fields; read-only, refused on input. */
+  derived: boolean;
+  /** Part of the free-text search (`q`). */
+  search: boolean;
+  filter: FilterKind | null;
+  sortable: boolean;
+  options?: readonly FieldOption[];
+  ref?: RefList;
+  /** Import column headers that map to this field (Russian and English, compared case-insensitively). */
+  aliases: readonly string[];
+  /** Stored encrypted, shown masked (`card`): only the audited reveal endpoint returns the clear value. */
+  sensitive?: 'card';
+  /** Short hint for forms. */
+  hint?: string;
+}
+
+/** One entry of a seeded reference list (statuses, priorities, decisions). */
+export interface RefSeed {
+  code: string;
+  name: string;
+}
+export interface StatusSeed extends RefSeed {
+  /** The event is closed in this status (resolved, false positive). */
+  is_final: boolean;
+  /** Ant Design tag colour name for the console. */
+  color: string;
+}
+export interface PrioritySeed extends RefSeed {
+  /** 1 = lowest. */
+  level: number;
+  color: string;
+}
+
+export interface ActionDescriptor {
+  code: string;
+  label: string;
+  /** Whom the request goes to (e.g. Netoscope), if anyone. */
+  provider?: string;
+}
+
+/** A module's endpoints beyond the common set (each implemented by its own extras file in the API). */
+export type ModuleExtra =
+  | 'decisions'
+  | 'actions'
+  | 'snapshots'
+  | 'allowlist'
+  | 'card_reveal'
+  | 'batch'
+  | 'files'
+  | 'media_types'
+  | 'leak_catalogue'
+  | 'leak_types'
+  | 'linked_leaks'
+  | 'merchant_categories';
+
+export interface ModuleDescriptor<C extends ModuleCode = ModuleCode> {
+  /** Stable numeric id (GET /modules). */
+  id: number;
+  code: C;
+  /** Console route of the list page. */
+  route: `/${string}`;
+  /** Russian name (menu, page title). */
+  name: string;
+  /** One sentence: what an event of this module is. */
+  description: string;
+  /** The module's own fields (common event fields are in COMMON_FIELDS). */
+  fields: readonly FieldDescriptor[];
+  /** List columns, in order: keys of common or module fields. */
+  columns: readonly string[];
+  /** Module fields that identify "the same" event within a company (dedup). */
+  fingerprint: readonly string[];
+  /** Title used when the request gives none. */
+  title: (data: Record<string, unknown>) => string;
+  /** Server-computed fields from the validated input (pure; also usable by the console for previews). */
+  derive?: (data: Record<string, unknown>) => Record<string, unknown>;
+  /** Decisions, for modules that take a decision on an event. */
+  decisions?: readonly RefSeed[];
+  /** Requests an analyst can send about an event (each is recorded on the event history). */
+  actions?: readonly ActionDescriptor[];
+  extras: readonly ModuleExtra[];
+  /** A valid set of module fields; `n` varies the fingerprint (tests, examples, demo data). */
+  sample: (n: number) => Record<string, unknown>;
+}

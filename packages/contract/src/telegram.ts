@@ -1,0 +1,211 @@
+/*
+ * Telegram sources: collector accounts (credentials are write-only secrets) and monitored
+ * channels with the keyword rules their company's messages are matched against.
+ */
+import { z } from 'zod';
+import { listResponse, pageQuery } from './common';
+import { MSG } from './messages';
+
+export const TELEGRAM_ACCOUNT_STATUSES = ['active', 'paused', 'banned'] as const;
+export type TelegramAccountStatus = (typeof TELEGRAM_ACCOUNT_STATUSES)[number];
+export const TELEGRAM_ACCOUNT_STATUS_LABELS: Record<TelegramAccountStatus, string> = {
+  active: 'Активен',
+  paused: 'Приостановлен',
+  banned: 'Заблокирован',
+};
+
+export const TELEGRAM_MSG = {
+  phone: 'Неверный формат телефона: укажите номер в формате +7XXXXXXXXXX или +<код страны><номер>',
+  channel: 'Неверная ссылка на канал: укажите https://t.me/имя или @имя',
+  apiId: 'api_id — это число',
+  phoneTaken: 'Аккаунт с этим номером телефона уже добавлен',
+  channelTaken: 'Этот канал уже добавлен',
+  accountNotFound: 'Аккаунт не найден',
+  channelNotFound: 'Канал не найден',
+  companyNotFound: 'Компания не найдена',
+  keyword: 'Ключевое слово не может быть пустым',
+} as const;
+
+// ---------------------------------------------------------------------------
+// Phones
+// ---------------------------------------------------------------------------
+
+/**
+ * '+7 (912) 345-67-89', '8 912 345 67 89', '79123456789' → '+79123456789'; other countries as
+ * E.164 ('+44 20 7946 0958' → '+442079460958'). Null when it is not a phone number.
+ */
+export function normalisePhone(input: string): string | null {
+  const s = input.trim();
+  if (!/^\+?[\d\s()-]+$/.test(s)) return null;
+  const plus = s.startsWith('+');
+  let digits = s.replace(/\D/g, '');
+  if (!plus) {
+    if (digits.length === 11 && (digits.startsWith('8') || digits.startsWith('7'))) digits = `7${digits.slice(1)}`;
+    else if (digits.length === 10 && digits.startsWith('9')) digits = `7${digits}`;
+    else return null;
+  }
+  if (!/^[1-9]\d{7,14}$/.test(digits)) return null;
+  if (digits.startsWith('7') && digits.length !== 11) return null;
+  return `+${digits}`;
+}
+
+export const phoneSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, { error: MSG.required, abort: true })
+  .transform((s, ctx) => {
+    const p = normalisePhone(s);
+    if (p === null) {
+      ctx.addIssue({ code: 'custom', message: TELEGRAM_MSG.phone });
+      return z.NEVER;
+    }
+    return p;
+  });
+
+// ---------------------------------------------------------------------------
+// Channels
+// ---------------------------------------------------------------------------
+
+const USERNAME = /^[a-z][a-z0-9_]{3,30}[a-z0-9]$/i;
+const RESERVED = new Set(['joinchat', 'addstickers', 'addemoji', 'share', 'proxy', 'socks', 'login', 'iv', 'c', 's']);
+
+/** A public Telegram username: 5–32 of a–z, 0–9, '_', starting with a letter, no '__', not ending in '_'. */
+export function isTelegramUsername(s: string): boolean {
+  return USERNAME.test(s) && !s.includes('__') && !RESERVED.has(s.toLowerCase());
+}
+
+/**
+ * 'https://t.me/Name', 't.me/s/name', 'https://telegram.me/name/', '@Name' → '@name'.
+ * Invite links (t.me/+…, t.me/joinchat/…) and post links are refused: the collector needs the
+ * public username. Null when not a channel reference.
+ */
+export function normaliseChannel(input: string): string | null {
+  const s = input.trim();
+  let name: string | undefined;
+  if (s.startsWith('@')) name = s.slice(1);
+  else {
+    const m = /^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/(?:s\/)?([^/?#]+)\/?(?:\?[^#]*)?$/i.exec(s);
+    name = m?.[1];
+  }
+  if (!name || !isTelegramUsername(name)) return null;
+  return `@${name.toLowerCase()}`;
+}
+
+export const channelRefSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, { error: MSG.required, abort: true })
+  .max(300, { error: TELEGRAM_MSG.channel, abort: true })
+  .transform((s, ctx) => {
+    const c = normaliseChannel(s);
+    if (c === null) {
+      ctx.addIssue({ code: 'custom', message: TELEGRAM_MSG.channel });
+      return z.NEVER;
+    }
+    return c;
+  });
+
+/** '@name' → 'https://t.me/name'; with a message id → the post's link. */
+export const telegramLink = (username: string, messageId?: number | string) =>
+  `https://t.me/${username.replace(/^@/, '')}${messageId === undefined ? '' : `/${messageId}`}`;
+
+export const KEYWORDS_MAX = 500;
+const keyword = z.string().trim().min(1, TELEGRAM_MSG.keyword).max(200, MSG.tooLong(200));
+/** Keyword rules, trimmed; case-insensitive repeats dropped, order kept (rule_index = position). */
+export const keywordsSchema = z
+  .array(keyword)
+  .max(KEYWORDS_MAX, `Не более ${KEYWORDS_MAX} ключевых слов`)
+  .transform((list) => {
+    const seen = new Set<string>();
+    return list.filter((k) => {
+      const key = k.toLowerCase();
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  });
+
+// ---------------------------------------------------------------------------
+// HTTP shapes
+// ---------------------------------------------------------------------------
+
+const secret = (max: number) => z.string().trim().min(1, MSG.required).max(max, MSG.tooLong(max));
+
+export const createTelegramAccountRequest = z.strictObject({
+  name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
+  phone: phoneSchema,
+  status: z.enum(TELEGRAM_ACCOUNT_STATUSES).default('active'),
+  /** Write-only: stored encrypted, never returned. */
+  api_id: secret(20).regex(/^\d+$/, TELEGRAM_MSG.apiId).optional(),
+  api_hash: secret(200).optional(),
+  session: secret(10_000).optional(),
+  comment: z.string().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
+});
+/** A secret set to null is erased; absent keeps what is stored. */
+export const updateTelegramAccountRequest = z.strictObject({
+  name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)).optional(),
+  phone: phoneSchema.optional(),
+  status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional(),
+  api_id: secret(20).regex(/^\d+$/, TELEGRAM_MSG.apiId).nullable().optional(),
+  api_hash: secret(200).nullable().optional(),
+  session: secret(10_000).nullable().optional(),
+  comment: z.string().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
+  last_activity_at: z.iso.datetime({ offset: true }).nullable().optional(),
+});
+export const telegramAccountResponse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  phone: z.string(),
+  status: z.enum(TELEGRAM_ACCOUNT_STATUSES),
+  comment: z.string().nullable(),
+  has_api_id: z.boolean(),
+  has_api_hash: z.boolean(),
+  has_session: z.boolean(),
+  last_activity_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TelegramAccount = z.infer<typeof telegramAccountResponse>;
+export const telegramAccountListQuery = pageQuery.extend({
+  q: z.string().trim().max(200).optional(),
+  status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional(),
+  sort: z.enum(['name', '-name', 'created_at', '-created_at', 'last_activity_at', '-last_activity_at']).default('name'),
+});
+export const telegramAccountListResponse = listResponse(telegramAccountResponse);
+
+export const createTelegramChannelRequest = z.strictObject({
+  /** https://t.me/name or @name; stored as @name. */
+  link: channelRefSchema,
+  title: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  company_id: z.number({ error: MSG.required }).int().positive(),
+  keywords: keywordsSchema.default([]),
+  is_active: z.boolean().default(true),
+});
+export const updateTelegramChannelRequest = z.strictObject({
+  link: channelRefSchema.optional(),
+  title: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  company_id: z.number().int().positive().optional(),
+  keywords: keywordsSchema.optional(),
+  is_active: z.boolean().optional(),
+});
+export const telegramChannelResponse = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  link: z.string(),
+  title: z.string().nullable(),
+  company: z.object({ id: z.number().int(), name: z.string() }),
+  keywords: z.array(z.string()),
+  is_active: z.boolean(),
+  last_message_at: z.string().nullable(),
+  messages_count: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TelegramChannel = z.infer<typeof telegramChannelResponse>;
+export const telegramChannelListQuery = pageQuery.extend({
+  q: z.string().trim().max(200).optional(),
+  company_id: z.coerce.number().int().positive().optional(),
+  is_active: z.enum(['true', 'false']).optional(),
+  sort: z.enum(['username', '-username', 'created_at', '-created_at', 'last_message_at', '-last_message_at']).default('username'),
+});
+export const telegramChannelListResponse = listResponse(telegramChannelResponse);
