@@ -15,6 +15,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createSessionsRepo } from './modules/auth/sessions.repo';
 import { systemRoutes } from './modules/system/system.routes';
+import { configsRoutes, createConfigsService } from './modules/configs/index';
 import { createMailer, type Mailer } from './lib/mailer';
 import { createSecretBox } from './lib/secretbox';
 import { createFailureLimiter } from './modules/auth/limiter';
@@ -104,6 +105,9 @@ export async function buildApp(deps: AppDeps) {
 
   const db = database.db;
   const audit = createAudit({ db });
+  // Run-time settings for every module: `configs.get(key)`, cached, invalidated on all instances via LISTEN/NOTIFY.
+  const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
+  app.addHook('onClose', () => configs.close());
   const limiter = createFailureLimiter(db, () => ({ maxFailures: config.lockoutMaxFailures, windowMinutes: config.lockoutWindowMinutes }));
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const auth = createAuthService({ repo: createSessionsRepo(db), audit, config, limiter });
@@ -112,13 +116,14 @@ export async function buildApp(deps: AppDeps) {
   const usersSvc = createUsersService({ db, audit, links: identity });
   const apiKeysSvc = createApiKeysService({ db, audit });
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
-  registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
+  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
 
   await app.register(
     async (api) => {
       const a = api as unknown as App;
       await systemRoutes(a, { database, openapi: () => app.swagger() });
       await authRoutes(a, { auth, config });
+      await configsRoutes(a, { configs });
       await identityRoutes(a, { auth, identity, config, avatarOk: async () => false });
       await companiesRoutes(a, { companies: companiesSvc });
       await usersRoutes(a, { users: usersSvc });
@@ -130,6 +135,6 @@ export async function buildApp(deps: AppDeps) {
 
   await registerSpa(app, config.consoleDist);
   await app.ready();
-  return Object.assign(app, { services: { auth, audit, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
+  return Object.assign(app, { routeTable, services: { auth, audit, configs, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -133,3 +133,27 @@ export class Client {
     return r;
   }
 }
+
+/** A second server instance on the same database as `ctx` (as in a scaled-out deployment); closed after the file. */
+export async function setupSecondApp(ctx: TestContext): Promise<TestContext> {
+  const database = createDatabase(ctx.url, { warn() {} });
+  const app = await buildApp({ config: ctx.config, database, logger: false });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  return { app, database, config: ctx.config, url: ctx.url };
+}
+
+/** Signs in a new user of the given role (and company memberships) and returns their client. */
+export async function signedIn(
+  ctx: TestContext,
+  email: string,
+  role: (typeof users.$inferInsert)['role'],
+  memberships: { id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[] = [],
+): Promise<Client> {
+  await createUser(ctx, { email, role, companies: memberships });
+  const c = new Client(ctx);
+  await c.login(email, ADMIN.password);
+  return c;
+}

@@ -43,11 +43,20 @@ function originAllowed(req: FastifyRequest, publicUrl: string): boolean {
   return o.host === req.headers.host;
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  permission: RoutePermission;
+  operationId?: string;
+}
+
 export function registerAccess(
   app: FastifyInstance,
   deps: { auth: AuthService; publicUrl: string; bearer?: BearerAuthenticator[] },
-) {
+): RouteEntry[] {
   app.decorateRequest('auth', null);
+  /** Every /api route with its declared permission (for review snapshots and the authorization matrix test). */
+  const table: RouteEntry[] = [];
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
@@ -55,6 +64,9 @@ export function registerAccess(
       throw new Error(`Route ${route.method} ${route.url} declares no permission`);
     }
     const schema = (route.schema ??= {});
+    for (const m of ([] as string[]).concat(route.method)) {
+      if (m !== 'HEAD') table.push({ method: m, url: route.url, permission: route.config.permission, operationId: schema.operationId });
+    }
     if (!(schema as { hide?: boolean }).hide && !schema.operationId) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId`);
     }
@@ -98,4 +110,5 @@ export function registerAccess(
     if (permission === 'authenticated') return;
     if (!can(auth.principal, permission)) throw forbidden();
   });
+  return table;
 }

@@ -302,7 +302,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
         if (k.modules.length) {
           await tx
             .update(companies)
-            .set({ modules: sql`ARRAY(SELECT DISTINCT unnest(${companies.modules} || ${k.modules}::text[]))` })
+            .set({ modules: [...new Set([...c.modules, ...k.modules])] })
             .where(eq(companies.id, k.companyId));
         }
         await tx.update(users).set({ pendingActivation: false, updatedAt: new Date() }).where(eq(users.id, user.id));

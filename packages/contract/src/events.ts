@@ -1,0 +1,366 @@
+/*
+ * Request/response schemas of the event engine. Per-module schemas are generated from the registry
+ * (memoised per descriptor), so the API validates and documents each module's own fields.
+ */
+import { z } from 'zod';
+import { MSG } from './messages';
+import {
+  EVENT_MSG,
+  ML_STATES,
+  SOURCES,
+  WHITELIST_KINDS,
+  datetimeSchema,
+  hasDecisions,
+  inputFields,
+  sortKeysOf,
+  type FieldDescriptor,
+  type ModuleDescriptor,
+} from './modules/index';
+
+export const MAX_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = 20;
+/** Lists count matching rows exactly up to this many; beyond it `total_capped` is true. */
+export const COUNT_CAP = 10_000;
+export const MAX_TAGS_PER_EVENT = 50;
+export const MAX_BATCH = 1000;
+export const MAX_RULES = 10;
+
+const posInt = z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.integer });
+export const idParams = z.object({ id: z.coerce.number({ error: EVENT_MSG.integer }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const noContent = z.null().describe('Нет содержимого');
+
+// ---------------------------------------------------------------------------
+// Query-string helpers (values arrive as strings; arrays are comma-joined)
+// ---------------------------------------------------------------------------
+
+export const csvInts = z
+  .string()
+  .trim()
+  .regex(/^\d{1,10}(,\d{1,10}){0,99}$/, { error: EVENT_MSG.csvInts })
+  .transform((s) => [...new Set(s.split(',').map(Number))]);
+
+export const csvOf = <T extends string>(values: readonly T[]) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .transform((s) => [...new Set(s.split(',').map((x) => x.trim()))])
+    .pipe(z.array(z.enum(values as unknown as [T, ...T[]], { error: EVENT_MSG.option })).max(100));
+
+/** 'YYYY-MM-DD' (a whole day) or an ISO date-time. */
+export const dateBound = z
+  .string()
+  .trim()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) || datetimeSchema.safeParse(s).success, { error: EVENT_MSG.datetime });
+const boolParam = z.enum(['true', 'false'], { error: EVENT_MSG.boolean }).transform((v) => v === 'true');
+const queryInt = z.coerce.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer });
+const numParam = z.coerce.number({ error: EVENT_MSG.number });
+
+export const pageQuery = {
+  page: queryInt.min(1, { error: EVENT_MSG.tooSmall(1) }).default(1),
+  page_size: queryInt
+    .min(1, { error: EVENT_MSG.tooSmall(1) })
+    .max(MAX_PAGE_SIZE, { error: EVENT_MSG.tooBig(MAX_PAGE_SIZE) })
+    .default(DEFAULT_PAGE_SIZE),
+};
+
+// ---------------------------------------------------------------------------
+// Modules and reference lists
+// ---------------------------------------------------------------------------
+
+export const moduleItem = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export const modulesResponse = z.object({ items: z.array(moduleItem) });
+
+export const statusItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  is_final: z.boolean(),
+  color: z.string(),
+  sort: z.number().int(),
+});
+export const priorityItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), level: z.number().int(), color: z.string() });
+export const decisionItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), sort: z.number().int() });
+export const statusesResponse = z.object({ items: z.array(statusItem) });
+export const prioritiesResponse = z.object({ items: z.array(priorityItem) });
+export const decisionsResponse = z.object({ items: z.array(decisionItem) });
+export type StatusItem = z.infer<typeof statusItem>;
+export type PriorityItem = z.infer<typeof priorityItem>;
+export type DecisionItem = z.infer<typeof decisionItem>;
+
+/** Static categories (merchant breach / questionable categories). */
+export const categoriesResponse = z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) });
+
+// ---------------------------------------------------------------------------
+// Per-module event schemas
+// ---------------------------------------------------------------------------
+
+function outputOf(f: FieldDescriptor): z.ZodType {
+  switch (f.type) {
+    case 'integer':
+    case 'number':
+    case 'ref':
+      return z.number().nullable();
+    case 'boolean':
+      return z.boolean().nullable();
+    case 'string_list':
+      return z.array(z.string()).nullable();
+    default:
+      return z.string().nullable();
+  }
+}
+
+const memo = <T>(build: (m: ModuleDescriptor) => T) => {
+  const cache = new WeakMap<ModuleDescriptor, T>();
+  return (m: ModuleDescriptor): T => {
+    let v = cache.get(m);
+    if (v === undefined) {
+      v = build(m);
+      cache.set(m, v);
+    }
+    return v;
+  };
+};
+
+const titleInput = z.string({ error: MSG.required }).trim().min(1, { error: MSG.required }).max(500, { error: MSG.tooLong(500) });
+const tagIds = z.array(posInt, { error: EVENT_MSG.list }).max(MAX_TAGS_PER_EVENT, { error: EVENT_MSG.listTooLong(MAX_TAGS_PER_EVENT) });
+
+/** Common event fields in a response; module fields are added per module. */
+const commonEventShape = {
+  id: z.number().int(),
+  module: z.string(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  title: z.string(),
+  status_id: z.number().int(),
+  priority_id: z.number().int().nullable(),
+  source: z.enum(SOURCES),
+  ml_state: z.enum(ML_STATES),
+  whitelist_kind: z.enum(WHITELIST_KINDS).nullable(),
+  tags: z.array(z.number().int()),
+  detected_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  author_id: z.number().int().nullable(),
+  author_name: z.string().nullable(),
+  import_id: z.number().int().nullable(),
+};
+
+/** One event in a list (common fields + the module's own; card numbers masked). */
+export const eventResponse = memo((m) => {
+  const shape: Record<string, z.ZodType> = { ...commonEventShape };
+  if (hasDecisions(m)) shape.decision_id = z.number().int().nullable();
+  for (const f of m.fields) shape[f.key] = outputOf(f);
+  return z.object(shape).meta({ id: `Event_${m.code}` });
+});
+
+export const attachmentItem = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  name: z.string(),
+  mimetype: z.string(),
+  size: z.number().int(),
+  created_at: z.string(),
+});
+
+/** One event with its attachments and comment count (GET by id, create, patch). */
+export const eventDetailResponse = memo((m) =>
+  (eventResponse(m) as z.ZodObject)
+    .extend({ comments_count: z.number().int(), attachments: z.array(attachmentItem) })
+    .meta({ id: `EventDetail_${m.code}` }),
+);
+
+export const ruleMatch = z.object({ item_id: z.number().int(), rule_index: z.number().int() });
+
+export const eventListResponse = memo((m) =>
+  z.object({
+    items: z.array(eventResponse(m)),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+    /** The filter matched more than COUNT_CAP rows; `total` is COUNT_CAP. */
+    total_capped: z.boolean(),
+    /** Per-status counts of the same filter without the status filter (when `status_counts=true`). */
+    status_counts: z.array(z.object({ status_id: z.number().int(), count: z.number().int() })).optional(),
+    /** The rules the list was filtered by (when `rules` was given), and which rule matched each item. */
+    rules: z.array(z.record(z.string(), z.unknown())).optional(),
+    rules_map: z.array(ruleMatch).optional(),
+  }),
+);
+
+function moduleInputShape(m: ModuleDescriptor, mode: 'create' | 'patch'): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const f of inputFields(m)) {
+    if (mode === 'create') shape[f.key] = f.required ? f.input : f.input.nullish();
+    else shape[f.key] = f.required ? f.input.optional() : f.input.nullish();
+  }
+  return shape;
+}
+
+/** POST /modules/{code}/events: common fields + the module's own; fields of other modules are refused. */
+export const eventCreateRequest = memo((m) => {
+  const shape: Record<string, z.ZodType> = {
+    company_id: posInt.optional(),
+    title: titleInput.optional(),
+    status_id: posInt.optional(),
+    priority_id: posInt.nullish(),
+    source: z.enum(SOURCES, { error: EVENT_MSG.option }).optional(),
+    ml_state: z.enum(ML_STATES, { error: EVENT_MSG.option }).optional(),
+    detected_at: datetimeSchema.nullish(),
+    tags: tagIds.optional(),
+  };
+  if (hasDecisions(m)) shape.decision_id = posInt.nullish();
+  return z
+    .object({ ...shape, ...moduleInputShape(m, 'create') })
+    .strict()
+    .meta({ id: `EventCreate_${m.code}` });
+});
+
+/** PATCH /modules/{code}/events/{id}: any subset; `tags` replaces, `tags_add`/`tags_remove` adjust. */
+export const eventPatchRequest = memo((m) => {
+  const shape: Record<string, z.ZodType> = {
+    title: titleInput.optional(),
+    status_id: posInt.optional(),
+    priority_id: posInt.nullish(),
+    source: z.enum(SOURCES, { error: EVENT_MSG.option }).optional(),
+    ml_state: z.enum(ML_STATES, { error: EVENT_MSG.option }).optional(),
+    detected_at: datetimeSchema.nullish(),
+    tags: tagIds.optional(),
+    tags_add: tagIds.optional(),
+    tags_remove: tagIds.optional(),
+  };
+  if (hasDecisions(m)) shape.decision_id = posInt.nullish();
+  return z
+    .object({ ...shape, ...moduleInputShape(m, 'patch') })
+    .strict()
+    .meta({ id: `EventPatch_${m.code}` });
+});
+
+/** Filter parameters of a module's list (also the shape of one rule in `rules`). */
+export const eventFilterShape = memo((m) => {
+  const shape: Record<string, z.ZodType> = {
+    q: z.string().trim().max(200, { error: MSG.tooLong(200) }).optional(),
+    status: csvInts.optional(),
+    priority: csvInts.optional(),
+    source: csvOf(SOURCES).optional(),
+    ml_state: csvOf(ML_STATES).optional(),
+    whitelist_kind: csvOf([...WHITELIST_KINDS, 'none'] as const).optional(),
+    tags: csvInts.optional(),
+    created_from: dateBound.optional(),
+    created_to: dateBound.optional(),
+    detected_from: dateBound.optional(),
+    detected_to: dateBound.optional(),
+    import_id: queryInt.positive().optional(),
+    author_id: queryInt.positive().optional(),
+  };
+  if (hasDecisions(m)) shape.decision = csvInts.optional();
+  for (const f of m.fields) {
+    if (!f.filter) continue;
+    switch (f.filter) {
+      case 'eq':
+      case 'contains':
+        shape[f.key] = z.string().trim().min(1).max(500, { error: MSG.tooLong(500) }).optional();
+        break;
+      case 'in':
+        shape[f.key] = (f.type === 'ref' ? csvInts : csvOf((f.options ?? []).map((o) => o.value))).optional();
+        break;
+      case 'bool':
+        shape[f.key] = boolParam.optional();
+        break;
+      case 'range': {
+        const bound = f.type === 'date' || f.type === 'datetime' ? dateBound : numParam;
+        shape[`${f.key}_from`] = bound.optional();
+        shape[`${f.key}_to`] = bound.optional();
+        break;
+      }
+    }
+  }
+  return shape;
+});
+
+/** One rule of `rules`: the list's filters (values as in the query string, arrays allowed). */
+export const eventRuleSchema = memo((m) =>
+  z.preprocess(
+    (v) =>
+      v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+              k,
+              Array.isArray(x) ? x.join(',') : typeof x === 'number' || typeof x === 'boolean' ? String(x) : x,
+            ]),
+          )
+        : v,
+    z.object(eventFilterShape(m)).strict(),
+  ),
+);
+
+export const eventListQuery = memo((m) => {
+  const keys = sortKeysOf(m);
+  const sorts = [...keys, ...keys.map((k) => `-${k}`)] as [string, ...string[]];
+  return z
+    .object({
+      ...pageQuery,
+      sort: z.enum(sorts, { error: EVENT_MSG.sortUnknown }).default('-created_at'),
+      company_id: queryInt.min(-1).optional(),
+      status_counts: boolParam.optional(),
+      /** JSON array of rule objects (each: the list's filters); items matching any rule are listed. */
+      rules: z.string().max(20_000, { error: MSG.tooLong(20_000) }).optional(),
+      ...eventFilterShape(m),
+    })
+    .strict();
+});
+
+export type EventListQuery = {
+  page: number;
+  page_size: number;
+  sort: string;
+  company_id?: number;
+  status_counts?: boolean;
+  rules?: string;
+} & Record<string, unknown>;
+
+export const eventHistoryItem = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  action: z.enum(['create', 'update', 'action', 'link', 'unlink']),
+  field: z.string().nullable(),
+  field_label: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  actor_id: z.number().int().nullable(),
+  actor_name: z.string().nullable(),
+});
+export const eventHistoryResponse = z.object({ items: z.array(eventHistoryItem) });
+export type EventHistoryItem = z.infer<typeof eventHistoryItem>;
+
+// ---------------------------------------------------------------------------
+// Batch (employees, repositories, media), actions, card reveal
+// ---------------------------------------------------------------------------
+
+const batchIds = z
+  .array(posInt, { error: EVENT_MSG.list })
+  .min(1, { error: MSG.required })
+  .max(MAX_BATCH, { error: EVENT_MSG.listTooLong(MAX_BATCH) });
+export const batchDeleteRequest = z.object({ ids: batchIds }).strict();
+export const batchPatchRequest = memo((m) => z.object({ ids: batchIds, patch: eventPatchRequest(m) }).strict());
+export const batchResponse = z.object({ ids: z.array(z.number().int()), count: z.number().int() });
+
+export const eventActionRequest = memo((m) => {
+  const codes = (m.actions ?? []).map((a) => a.code) as [string, ...string[]];
+  return z
+    .object({
+      action: z.enum(codes, { error: EVENT_MSG.actionUnknown }),
+      comment: z.string().trim().max(2000, { error: MSG.tooLong(2000) }).optional(),
+    })
+    .strict();
+});
+export const eventActionResponse = z.object({
+  action: z.string(),
+  label: z.string(),
+  at: z.string(),
+  history_id: z.number().int(),
+  /** The allowlist entry created by the `allowlist` action. */
+  allowlist_id: z.number().int().optional(),
+});
+
+export const cardRevealResponse = z.object({ card_number: z.string() });
