@@ -1,0 +1,2 @@
+/* The event module registry (see modules/index.ts). */
+export * from './modules/index';
