@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { listResponse, pageQuery } from './common';
 import { unicodeToPunycode } from './helpers';
 import { MSG } from './messages';
+import { WHITELIST_KINDS } from './modules/common';
 import { isDomain, isEmail, isInn, isIpOrCidr, isIPv4, isIPv6, isUrl } from './validation';
 
 export const WHITELIST_TYPES = ['domain', 'url', 'email', 'ip', 'name', 'inn'] as const;
@@ -19,13 +20,8 @@ export const WHITELIST_TYPE_LABELS: Record<WhitelistType, string> = {
   inn: 'ИНН',
 };
 
-export const WHITELIST_KINDS = ['whitelistClient', 'whitelistPartner', 'undefined'] as const;
-export type WhitelistKind = (typeof WHITELIST_KINDS)[number];
-export const WHITELIST_KIND_LABELS: Record<WhitelistKind, string> = {
-  whitelistClient: 'Клиент',
-  whitelistPartner: 'Партнёр',
-  undefined: 'Не определено',
-};
+// The kinds are an event field too: one definition, in the event modules' common enumerations.
+export { WHITELIST_KIND_LABELS, WHITELIST_KINDS, type WhitelistKind } from './modules/common';
 
 export const WHITELIST_MSG = {
   duplicate: 'Такая запись уже есть в белом списке',

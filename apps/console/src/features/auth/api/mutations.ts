@@ -16,11 +16,11 @@ export function useLoginMutation() {
   });
 }
 
-/** POST /auth/2fa {code}: the second login step. */
+/** POST /auth/2fa {code} or {recovery_code}: the second login step. */
 export function useTwoFactorMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { code: string; email?: string }) =>
+    mutationFn: (body: { code: string } | { recovery_code: string }) =>
       http.post('auth/2fa', { json: body, context: { errorMode: 'silent' } }).json<unknown>(),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: authKeys.me() }),
   });

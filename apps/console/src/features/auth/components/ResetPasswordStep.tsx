@@ -1,10 +1,10 @@
 import { MailOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
+import { IDENTITY_MSG } from '@forpost/contract/profile';
 import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useResetPasswordMutation } from '../api/mutations';
 import { emailRule, requiredRule } from './shared';
 
-export const RESET_SENT_TEXT = 'Если такой пользователь существует, мы отправили письмо со ссылкой для смены пароля';
 
 /** «Забыли пароль?»: email → POST /auth/resetpassword; the answer is neutral either way. */
 export function ResetPasswordStep({ onBack }: { onBack: () => void }) {
@@ -14,7 +14,7 @@ export function ResetPasswordStep({ onBack }: { onBack: () => void }) {
   if (reset.isSuccess) {
     return (
       <>
-        <Alert type="success" showIcon title={RESET_SENT_TEXT} data-testid="reset-sent" />
+        <Alert type="success" showIcon title={IDENTITY_MSG.resetSent} data-testid="reset-sent" />
         <Button type="link" block onClick={onBack} style={{ marginTop: 16 }}>
           Вернуться ко входу
         </Button>

@@ -12,12 +12,13 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
   const { message } = App.useApp();
   const verify = useTwoFactorMutation();
   const [error, setError] = useState<string | null>(null);
+  const [recovery, setRecovery] = useState(false);
   const email = rememberedLoginEmail();
 
-  const onFinish = ({ code }: { code: string }) => {
+  const onFinish = ({ code, recovery_code }: { code?: string; recovery_code?: string }) => {
     setError(null);
     verify.mutate(
-      { code },
+      recovery ? { recovery_code: recovery_code?.trim() ?? '' } : { code: code ?? '' },
       {
         onSuccess: () => {
           forgetLoginEmail();
@@ -29,7 +30,7 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
   };
 
   return (
-    <Form<{ code: string }>
+    <Form<{ code?: string; recovery_code?: string }>
       layout="vertical"
       requiredMark={false}
       onFinish={onFinish}
@@ -37,7 +38,9 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
       disabled={verify.isPending}
     >
       <Typography.Paragraph type="secondary">
-        Введите шестизначный код из приложения-аутентификатора
+        {recovery
+          ? 'Введите один из резервных кодов, полученных при подключении двухфакторной аутентификации'
+          : 'Введите шестизначный код из приложения-аутентификатора'}
         {email ? (
           <>
             {' '}
@@ -46,22 +49,45 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
         ) : null}
         .
       </Typography.Paragraph>
-      <Form.Item
-        name="code"
-        label="Код подтверждения"
-        rules={[
-          { required: true, message: MSG.required },
-          { pattern: /^\d{6}$/, message: 'Код состоит из 6 цифр' },
-        ]}
-      >
-        <Input.OTP length={6} size="large" autoFocus />
-      </Form.Item>
+      {recovery ? (
+        <Form.Item
+          name="recovery_code"
+          label="Резервный код"
+          rules={[
+            { required: true, whitespace: true, message: MSG.required },
+            { min: 6, max: 20, message: 'Резервный код — от 6 до 20 символов' },
+          ]}
+        >
+          <Input size="large" autoComplete="one-time-code" autoFocus />
+        </Form.Item>
+      ) : (
+        <Form.Item
+          name="code"
+          label="Код подтверждения"
+          rules={[
+            { required: true, message: MSG.required },
+            { pattern: /^\d{6}$/, message: 'Код должен состоять из 6 цифр' },
+          ]}
+        >
+          <Input.OTP length={6} size="large" autoFocus />
+        </Form.Item>
+      )}
       <Button type="primary" htmlType="submit" size="large" block loading={verify.isPending}>
         Подтвердить
       </Button>
-      <div style={{ textAlign: 'center', marginTop: 12 }}>
-        <Button type="link" onClick={() => navigate({ to: '/login', search: { redirect } })}>
-          Войти с другим email
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 12 }}>
+        <Button
+          type="link"
+          style={{ paddingInline: 0 }}
+          onClick={() => {
+            setError(null);
+            setRecovery((r) => !r);
+          }}
+        >
+          {recovery ? 'Ввести код из приложения' : 'Использовать резервный код'}
+        </Button>
+        <Button type="link" style={{ paddingInline: 0 }} onClick={() => navigate({ to: '/login', search: { redirect } })}>
+          Войти заново
         </Button>
       </div>
       {error && <Alert type="error" showIcon title={error} data-testid="login-error" style={{ marginTop: 8 }} />}
