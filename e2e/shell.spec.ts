@@ -89,9 +89,7 @@ test.describe('console shell', () => {
       (window as unknown as { __beforeReload?: boolean }).__beforeReload = true;
     });
     await Promise.all([page.waitForEvent('load'), notice.getByRole('button', { name: 'Обновить' }).click()]);
-    expect(
-      await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload),
-    ).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload)).toBeUndefined();
   });
 
   test('the company selector offers «Все компании» first', async ({ page }) => {

@@ -17,9 +17,10 @@ async function ensureChromium() {
 }
 
 const steps = [
+  // The build first: it also regenerates the router's route tree that the type check reads.
+  ['Сборка консоли', async () => (await ensureConsoleBuilt(), 0)],
   ['Проверка типов', () => run('npm', ['run', 'typecheck'])],
   ['Модульные и API-тесты', () => run('npx', ['vitest', 'run'])],
-  ['Сборка консоли', async () => (await ensureConsoleBuilt(), 0)],
   ['Chromium', async () => (await ensureChromium(), 0)],
   ['Playwright', () => run('npx', ['playwright', 'test'])],
 ];

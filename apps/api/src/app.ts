@@ -16,6 +16,7 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createSessionsRepo } from './modules/auth/sessions.repo';
 import { systemRoutes } from './modules/system/system.routes';
 import { configsRoutes, createConfigsService } from './modules/configs/index';
+import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { createMailer, type Mailer } from './lib/mailer';
 import { createSecretBox } from './lib/secretbox';
 import { createFailureLimiter } from './modules/auth/limiter';
@@ -108,6 +109,7 @@ export async function buildApp(deps: AppDeps) {
   // Run-time settings for every module: `configs.get(key)`, cached, invalidated on all instances via LISTEN/NOTIFY.
   const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
   app.addHook('onClose', () => configs.close());
+  const whitelist = createWhitelistService({ db, audit, log: app.log });
   const limiter = createFailureLimiter(db, () => ({ maxFailures: config.lockoutMaxFailures, windowMinutes: config.lockoutWindowMinutes }));
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const auth = createAuthService({ repo: createSessionsRepo(db), audit, config, limiter });
@@ -124,6 +126,7 @@ export async function buildApp(deps: AppDeps) {
       await systemRoutes(a, { database, openapi: () => app.swagger() });
       await authRoutes(a, { auth, config });
       await configsRoutes(a, { configs });
+      await whitelistRoutes(a, { whitelist });
       await identityRoutes(a, { auth, identity, config, avatarOk: async () => false });
       await companiesRoutes(a, { companies: companiesSvc });
       await usersRoutes(a, { users: usersSvc });
@@ -135,6 +138,6 @@ export async function buildApp(deps: AppDeps) {
 
   await registerSpa(app, config.consoleDist);
   await app.ready();
-  return Object.assign(app, { routeTable, services: { auth, audit, configs, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
+  return Object.assign(app, { routeTable, services: { auth, audit, configs, whitelist, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -10,9 +10,10 @@ import './lib/format';
 const THEME = {
   token: {
     colorPrimary: '#2f54eb',
+    colorInfo: '#2f54eb',
+    colorLink: '#2f54eb',
     borderRadius: 6,
-    fontFamily:
-      "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   },
   components: {
     Layout: { siderBg: '#0f1b3d', triggerBg: '#0b1530', headerHeight: 64 },

@@ -1,10 +1,4 @@
-import {
-  ERROR_TOAST_MS,
-  HTTP_RETRY,
-  HTTP_TIMEOUT_MS,
-  isErrorPageStatus,
-  retryDelayMs,
-} from '@forpost/contract/http-constants';
+import { ERROR_TOAST_MS, HTTP_RETRY, HTTP_TIMEOUT_MS, isErrorPageStatus, retryDelayMs } from '@forpost/contract/http-constants';
 import { MSG } from '@forpost/contract/messages';
 import ky, { HTTPError, isHTTPError, isTimeoutError, type KyInstance, type Options, type ResponsePromise } from 'ky';
 import { setGlobalError } from './global-error';
@@ -97,8 +91,7 @@ function refreshSession(): Promise<boolean> {
 
 const isAuthCall = (url: string) => new URL(url, window.location.href).pathname.startsWith(`${API_PREFIX}/auth/`);
 
-const ctxOf = (options: { context: Record<string, unknown> }) =>
-  options.context as HttpContext & Record<string, unknown>;
+const ctxOf = (options: { context: Record<string, unknown> }) => options.context as HttpContext & Record<string, unknown>;
 
 // ---------------------------------------------------------------------------
 // The one ky instance.
@@ -178,9 +171,7 @@ function normalize(options: HttpOptions | undefined): Options | undefined {
   if (context) out.context = { ...context };
   if (searchParams !== undefined) {
     out.searchParams =
-      typeof searchParams === 'string' || searchParams instanceof URLSearchParams
-        ? searchParams
-        : toSearchParams(searchParams);
+      typeof searchParams === 'string' || searchParams instanceof URLSearchParams ? searchParams : toSearchParams(searchParams);
   }
   return out;
 }

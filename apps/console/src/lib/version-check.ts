@@ -1,5 +1,5 @@
 import { RELOAD_GUARD_MS, VERSION_POLL_MS } from '@forpost/contract/http-constants';
-import { session, STORAGE_KEYS } from './storage';
+import { STORAGE_KEYS, session } from './storage';
 
 /** The id of the running build (baked in by vite.config.ts; also written to dist/version.json). */
 export const BUILD_ID: string = import.meta.env.VITE_BUILD_ID ?? 'dev';

@@ -16,6 +16,12 @@ export interface FieldOpts {
 
 const isIp = (s: string) => isIPv4(s) || isIPv6(s);
 
+/** A type error message that still says 'Обязательное поле' when the value is missing. */
+export const typeError =
+  (message: string) =>
+  (iss: { input?: unknown }): string =>
+    iss.input === undefined || iss.input === null ? MSG.required : message;
+
 function isRealDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;
@@ -77,25 +83,25 @@ export const field = {
   ip: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'ip', ipSchema, o),
   phone: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'phone', phoneSchema, o),
   integer: (key: string, label: string, o: FieldOpts & { min?: number; max?: number } = {}) => {
-    let s = z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer });
+    let s = z.number({ error: typeError(EVENT_MSG.integer) }).int({ error: EVENT_MSG.integer });
     s = s.min(o.min ?? 0, { error: EVENT_MSG.tooSmall(o.min ?? 0) });
     s = s.max(o.max ?? Number.MAX_SAFE_INTEGER, { error: EVENT_MSG.tooBig(o.max ?? Number.MAX_SAFE_INTEGER) });
     return base(key, label, 'integer', s, o);
   },
   number: (key: string, label: string, o: FieldOpts & { min?: number; max?: number } = {}) => {
-    let s = z.number({ error: EVENT_MSG.number });
+    let s = z.number({ error: typeError(EVENT_MSG.number) });
     if (o.min !== undefined) s = s.min(o.min, { error: EVENT_MSG.tooSmall(o.min) });
     if (o.max !== undefined) s = s.max(o.max, { error: EVENT_MSG.tooBig(o.max) });
     return base(key, label, 'number', s, o);
   },
   boolean: (key: string, label: string, o: FieldOpts = {}) =>
-    base(key, label, 'boolean', z.boolean({ error: EVENT_MSG.boolean }), { filter: 'bool', ...o }),
+    base(key, label, 'boolean', z.boolean({ error: typeError(EVENT_MSG.boolean) }), { filter: 'bool', ...o }),
   date: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'date', dateSchema, { filter: 'range', ...o }),
   datetime: (key: string, label: string, o: FieldOpts = {}) =>
     base(key, label, 'datetime', datetimeSchema, { filter: 'range', ...o }),
   enum: (key: string, label: string, options: readonly FieldOption[], o: FieldOpts = {}) => {
     const values = options.map((x) => x.value) as [string, ...string[]];
-    return base(key, label, 'enum', z.enum(values, { error: EVENT_MSG.option }), { filter: 'in', ...o }, { options });
+    return base(key, label, 'enum', z.enum(values, { error: typeError(EVENT_MSG.option) }), { filter: 'in', ...o }, { options });
   },
   card: (key: string, label: string, o: FieldOpts = {}) =>
     base(key, label, 'card', cardNumberSchema, { filter: 'eq', ...o }, { sensitive: 'card' }),
@@ -108,12 +114,12 @@ export const field = {
       key,
       label,
       'string_list',
-      z.array(item, { error: EVENT_MSG.list }).max(maxItems, { error: EVENT_MSG.listTooLong(maxItems) }),
+      z.array(item, { error: typeError(EVENT_MSG.list) }).max(maxItems, { error: EVENT_MSG.listTooLong(maxItems) }),
       o,
     );
   },
   ref: (key: string, label: string, ref: RefList, o: FieldOpts = {}) =>
-    base(key, label, 'ref', z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.unknownRef }), { filter: 'in', ...o }, { ref }),
+    base(key, label, 'ref', z.number({ error: typeError(EVENT_MSG.integer) }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.unknownRef }), { filter: 'in', ...o }, { ref }),
   /** A field the server computes (never accepted on input). */
   derived: (key: string, label: string, type: FieldType, o: FieldOpts = {}, extra: Partial<FieldDescriptor> = {}) => ({
     ...base(key, label, type, z.never(), o, extra),

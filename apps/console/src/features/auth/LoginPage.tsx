@@ -50,9 +50,7 @@ export function LoginPage({ search }: { search: LoginSearch }) {
             {SUBTITLES[step]}
           </Typography.Text>
         </Space>
-        {step === 'credentials' && (
-          <CredentialsStep redirect={search.redirect} onForgotPassword={() => setResetMode(true)} />
-        )}
+        {step === 'credentials' && <CredentialsStep redirect={search.redirect} onForgotPassword={() => setResetMode(true)} />}
         {step === 'reset' && <ResetPasswordStep onBack={() => setResetMode(false)} />}
         {step === '2fa' && <TwoFactorStep redirect={search.redirect} />}
         {step === 'new-password' && <NewPasswordStep token={search.token} />}

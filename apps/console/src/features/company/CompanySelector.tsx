@@ -19,9 +19,7 @@ export function CompanySelector() {
   const options = useMemo(
     () => [
       { value: ALL_COMPANIES, label: ALL_COMPANIES_LABEL },
-      ...[...me.companies]
-        .sort((a, b) => a.name.localeCompare(b.name, 'ru'))
-        .map((c) => ({ value: c.id, label: c.name })),
+      ...[...me.companies].sort((a, b) => a.name.localeCompare(b.name, 'ru')).map((c) => ({ value: c.id, label: c.name })),
     ],
     [me.companies],
   );

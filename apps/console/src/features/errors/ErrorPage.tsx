@@ -1,6 +1,6 @@
-import { Button, Result } from 'antd';
-import type { ResultProps } from 'antd';
 import { useNavigate } from '@tanstack/react-router';
+import type { ResultProps } from 'antd';
+import { Button, Result } from 'antd';
 import { usePageTitle } from '../shell/usePageTitle';
 import { ERROR_PAGE_MESSAGES } from './errors';
 

@@ -6,9 +6,9 @@ import { clearGlobalError, useGlobalError } from '../../lib/global-error';
 import { local, STORAGE_KEYS } from '../../lib/storage';
 import { CompanySelector } from '../company/CompanySelector';
 import { ErrorPage } from '../errors/ErrorPage';
-import { PRODUCT_NAME } from './usePageTitle';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
+import { PRODUCT_NAME } from './usePageTitle';
 
 const SIDER_WIDTH = 256;
 const HEADER_HEIGHT = 64;

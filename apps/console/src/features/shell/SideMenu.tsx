@@ -1,6 +1,6 @@
 import { Link, useLocation } from '@tanstack/react-router';
-import { Menu } from 'antd';
 import type { MenuProps } from 'antd';
+import { Menu } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { usePrincipal } from '../auth/useMe';
 import { NAV_GROUPS, type NavGroupKey, type NavItem, navItemForPath, visibleNavItems } from './nav';
@@ -9,6 +9,7 @@ type MenuItem = Required<MenuProps>['items'][number];
 
 function itemNode(item: NavItem): MenuItem {
   const Icon = item.icon;
+  // Nav paths are concrete URLs ('/domains'), not route ids ('/$section'): the typed `to` can't express them.
   return {
     key: item.path,
     icon: <Icon />,

@@ -1,8 +1,8 @@
 import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { USER_ROLE_LABELS } from '@forpost/contract/permissions';
 import { useNavigate } from '@tanstack/react-router';
-import { Avatar, Button, Dropdown, Space, Typography } from 'antd';
 import type { MenuProps } from 'antd';
+import { Avatar, Button, Dropdown, Space, Typography } from 'antd';
 import { useLogoutMutation } from '../auth/api/mutations';
 import { useMe } from '../auth/useMe';
 

@@ -36,6 +36,7 @@ import {
   UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
+import { MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
 import { can, type Permission, type Principal } from '@forpost/contract/permissions';
 import type { ComponentType } from 'react';
 
@@ -75,32 +76,38 @@ export const NAV_GROUPS: readonly NavGroup[] = [
   { key: 'settings', label: 'Настройки', icon: SettingOutlined },
 ];
 
+/** Menu icon of each event module (a missing module is a type error). */
+const MODULE_ICONS: Record<ModuleCode, Icon> = {
+  domains: GlobalOutlined,
+  brand: TrademarkOutlined,
+  management: SolutionOutlined,
+  databases: DatabaseOutlined,
+  services: CloudServerOutlined,
+  acquiring: CreditCardOutlined,
+  employees: IdcardOutlined,
+  firms: BankOutlined,
+  accounts: UserOutlined,
+  leaks: WarningOutlined,
+  repositories: CodeOutlined,
+  media: ReadOutlined,
+  merchant: ShopOutlined,
+  endpoints: ApiOutlined,
+  consulting: BulbOutlined,
+  networkattacks: ThunderboltOutlined,
+};
+
 /**
- * The 16 event sections (spec §2): route segment, Russian name and API module code. Each has
- * /{section}, /{section}/import and /{section}/{id}. To be derived from the contract's module
- * registry once it lands (packages/contract/src/modules/).
+ * The 16 event sections (spec §2), from the contract's module registry: route segment, Russian
+ * name and API module code. Each has /{section}, /{section}/import and /{section}/{id}.
  */
-export const EVENT_SECTIONS = [
-  { section: 'domains', module: 'domains', label: 'Домены', icon: GlobalOutlined },
-  { section: 'brands', module: 'brand', label: 'Бренды', icon: TrademarkOutlined },
-  { section: 'management', module: 'management', label: 'Менеджмент', icon: SolutionOutlined },
-  { section: 'databases', module: 'databases', label: 'Базы данных', icon: DatabaseOutlined },
-  { section: 'services', module: 'services', label: 'Сервисы', icon: CloudServerOutlined },
-  { section: 'acquiring', module: 'acquiring', label: 'Эквайринг', icon: CreditCardOutlined },
-  { section: 'employees', module: 'employees', label: 'Сотрудники', icon: IdcardOutlined },
-  { section: 'firms', module: 'firms', label: 'Юрлица', icon: BankOutlined },
-  { section: 'accounts', module: 'accounts', label: 'Аккаунты', icon: UserOutlined },
-  { section: 'leaks', module: 'leaks', label: 'Утечки', icon: WarningOutlined },
-  { section: 'repositories', module: 'repositories', label: 'Репозитории', icon: CodeOutlined },
-  { section: 'media', module: 'media', label: 'СМИ', icon: ReadOutlined },
-  { section: 'merchants', module: 'merchant', label: 'Мерчанты', icon: ShopOutlined },
-  { section: 'endpoints', module: 'endpoints', label: 'Эндпоинты', icon: ApiOutlined },
-  { section: 'consulting', module: 'consulting', label: 'Консалтинг', icon: BulbOutlined },
-  { section: 'network-attacks', module: 'networkattacks', label: 'Сетевые атаки', icon: ThunderboltOutlined },
-] as const;
+export const EVENT_SECTIONS = MODULE_LIST.map((m) => ({
+  section: m.route.slice(1),
+  module: m.code,
+  label: m.name,
+  icon: MODULE_ICONS[m.code],
+}));
 
 export type EventSection = (typeof EVENT_SECTIONS)[number];
-export type EventSectionKey = EventSection['section'];
 
 export function findEventSection(section: string): EventSection | undefined {
   return EVENT_SECTIONS.find((s) => s.section === section);

@@ -3,7 +3,7 @@ import { MSG } from '@forpost/contract/messages';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { forgetLoginEmail, rememberLoginEmail, rememberedLoginEmail, safeRedirect } from '../../../lib/session';
+import { forgetLoginEmail, rememberedLoginEmail, rememberLoginEmail, safeRedirect } from '../../../lib/session';
 import { useLoginMutation } from '../api/mutations';
 import { emailRule, requiredRule, signInErrorText } from './shared';
 

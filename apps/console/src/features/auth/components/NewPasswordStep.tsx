@@ -64,9 +64,7 @@ export function NewPasswordStep({ token }: { token?: string }) {
           { required: true, message: MSG.required },
           ({ getFieldValue }) => ({
             validator: (_, value: unknown) =>
-              !value || value === getFieldValue('password')
-                ? Promise.resolve()
-                : Promise.reject(new Error(MSG.passwordsDiffer)),
+              !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(MSG.passwordsDiffer)),
           }),
         ]}
       >

@@ -5,7 +5,6 @@ import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useResetPasswordMutation } from '../api/mutations';
 import { emailRule, requiredRule } from './shared';
 
-
 /** «Забыли пароль?»: email → POST /auth/resetpassword; the answer is neutral either way. */
 export function ResetPasswordStep({ onBack }: { onBack: () => void }) {
   const { message } = App.useApp();

@@ -17,16 +17,13 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
 
   const onFinish = ({ code, recovery_code }: { code?: string; recovery_code?: string }) => {
     setError(null);
-    verify.mutate(
-      recovery ? { recovery_code: recovery_code?.trim() ?? '' } : { code: code ?? '' },
-      {
-        onSuccess: () => {
-          forgetLoginEmail();
-          void navigate({ href: safeRedirect(redirect) ?? '/', replace: true });
-        },
-        onError: (e) => setError(signInErrorText(e)),
+    verify.mutate(recovery ? { recovery_code: recovery_code?.trim() ?? '' } : { code: code ?? '' }, {
+      onSuccess: () => {
+        forgetLoginEmail();
+        void navigate({ href: safeRedirect(redirect) ?? '/', replace: true });
       },
-    );
+      onError: (e) => setError(signInErrorText(e)),
+    });
   };
 
   return (

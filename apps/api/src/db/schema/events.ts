@@ -1,0 +1,308 @@
+/*
+ * The event engine: one `events` table for all sixteen modules (module fields in `data` jsonb),
+ * reference lists, history, comments, tags, documents and the module extras' tables.
+ * Sizing and index choices: docs/architecture.md, «Событийный движок».
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { companies, users } from './identity';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Full-text search vector; built by the repo from the module's text fields ('russian' || 'simple'). */
+export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** Statuses per module (seeded at start from the registry; never deleted). */
+export const eventStatuses = pgTable(
+  'event_statuses',
+  {
+    id: serial('id').primaryKey(),
+    module: text('module').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+    isFinal: boolean('is_final').notNull().default(false),
+    color: text('color').notNull().default('default'),
+  },
+  (t) => [uniqueIndex('event_statuses_module_code_uq').on(t.module, t.code)],
+);
+
+export const eventPriorities = pgTable(
+  'event_priorities',
+  {
+    id: serial('id').primaryKey(),
+    module: text('module').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    level: integer('level').notNull(),
+    color: text('color').notNull().default('default'),
+  },
+  (t) => [uniqueIndex('event_priorities_module_code_uq').on(t.module, t.code)],
+);
+
+export const eventDecisions = pgTable(
+  'event_decisions',
+  {
+    id: serial('id').primaryKey(),
+    module: text('module').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (t) => [uniqueIndex('event_decisions_module_code_uq').on(t.module, t.code)],
+);
+
+/** Global tags (reference data); events hold tag ids in `events.tags`. */
+export const tags = pgTable(
+  'tags',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    color: text('color').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tags_name_lower_uq').on(sql`lower(${t.name})`)],
+);
+
+/**
+ * All events of all modules. status/priority/decision ids point at the seeded, append-only
+ * reference tables and are checked by the service (no FK: it would need three more indexes on the
+ * biggest table for deletes that never happen).
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    module: text('module').notNull(),
+    title: text('title').notNull(),
+    statusId: integer('status_id').notNull(),
+    priorityId: integer('priority_id'),
+    decisionId: integer('decision_id'),
+    source: text('source').notNull().default('Other'),
+    mlState: text('ml_state').notNull().default('NotDetermined'),
+    whitelistKind: text('whitelist_kind'),
+    /** sha256 of the module's fingerprint fields: UNIQUE per company and module (dedup). */
+    fingerprint: text('fingerprint').notNull(),
+    tags: integer('tags').array().notNull().default(sql`'{}'::integer[]`),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    search: tsvector('search').notNull(),
+    detectedAt: ts('detected_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorKeyId: integer('author_key_id'),
+    importId: integer('import_id'),
+  },
+  (t) => [
+    uniqueIndex('events_fingerprint_uq').on(t.companyId, t.module, t.fingerprint),
+    index('events_company_module_created_idx').on(t.companyId, t.module, t.createdAt.desc(), t.id.desc()),
+    index('events_module_created_idx').on(t.module, t.createdAt.desc(), t.id.desc()),
+    index('events_company_module_status_idx').on(t.companyId, t.module, t.statusId, t.createdAt.desc(), t.id.desc()),
+    index('events_module_status_idx').on(t.module, t.statusId, t.createdAt.desc(), t.id.desc()),
+    index('events_company_module_priority_idx').on(t.companyId, t.module, t.priorityId, t.createdAt.desc()),
+    index('events_company_module_detected_idx').on(t.companyId, t.module, t.detectedAt.desc()),
+    index('events_search_gin').using('gin', t.search),
+    index('events_tags_gin').using('gin', t.tags),
+    index('events_author_idx').on(t.authorId),
+    index('events_import_idx').on(t.importId).where(sql`${t.importId} IS NOT NULL`),
+  ],
+);
+
+/** Who changed what on an event, field by field. */
+export const eventHistory = pgTable(
+  'event_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull().defaultNow(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorKeyId: integer('actor_key_id'),
+    /** create | update | action | link | unlink */
+    action: text('action').notNull(),
+    field: text('field'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('event_history_event_idx').on(t.eventId, t.id), index('event_history_actor_idx').on(t.actorUserId)],
+);
+
+export const eventComments = pgTable(
+  'event_comments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('event_comments_event_idx').on(t.eventId, t.id), index('event_comments_author_idx').on(t.authorId)],
+);
+
+/** Files: metadata here, bytes in the DocStore under `storage_key` (never the user's file name). */
+export const docs = pgTable(
+  'docs',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind', { enum: ['screenshot', 'sample', 'avatar', 'import', 'report'] }).notNull(),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).references(() => events.id, { onDelete: 'set null' }),
+    ownerUserId: integer('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    mimetype: text('mimetype').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('docs_storage_key_uq').on(t.storageKey),
+    index('docs_company_idx').on(t.companyId),
+    index('docs_event_idx').on(t.eventId),
+    index('docs_owner_idx').on(t.ownerUserId),
+  ],
+);
+
+// --- domains ---------------------------------------------------------------
+
+export const domainSnapshots = pgTable(
+  'domain_snapshots',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    takenAt: ts('taken_at').notNull().defaultNow(),
+    screenshotDocId: integer('screenshot_doc_id').references(() => docs.id, { onDelete: 'set null' }),
+    ip: text('ip'),
+    httpStatus: integer('http_status'),
+    pageTitle: text('page_title'),
+  },
+  (t) => [index('domain_snapshots_event_idx').on(t.eventId, t.takenAt.desc()), index('domain_snapshots_doc_idx').on(t.screenshotDocId)],
+);
+
+/** Domains that never raise an event for the company (exact domain or any subdomain of it). */
+export const domainAllowlist = pgTable(
+  'domain_allowlist',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    domainPunycode: text('domain_punycode').notNull(),
+    comment: text('comment'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('domain_allowlist_company_domain_uq').on(t.companyId, t.domainPunycode), index('domain_allowlist_created_by_idx').on(t.createdBy)],
+);
+
+// --- media, leaks ------------------------------------------------------------
+
+export const mediaTypes = pgTable(
+  'media_types',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('media_types_name_lower_uq').on(sql`lower(${t.name})`)],
+);
+
+export const leakTypes = pgTable(
+  'leak_types',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('leak_types_code_uq').on(t.code)],
+);
+
+/** The leaks catalogue (settings → leaks): known breaches that events and accounts refer to. */
+export const leaks = pgTable(
+  'leaks',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    leakTypeId: integer('leak_type_id').references(() => leakTypes.id, { onDelete: 'set null' }),
+    leakedAt: date('leaked_at', { mode: 'string' }),
+    recordsCount: bigint('records_count', { mode: 'number' }),
+    sourceUrl: text('source_url'),
+    description: text('description'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('leaks_name_lower_uq').on(sql`lower(${t.name})`), index('leaks_type_idx').on(t.leakTypeId)],
+);
+
+/** Accounts module: leaks an account event is linked to. */
+export const accountLeaks = pgTable(
+  'account_leaks',
+  {
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    leakId: integer('leak_id')
+      .notNull()
+      .references(() => leaks.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.leakId] }), index('account_leaks_leak_idx').on(t.leakId), index('account_leaks_created_by_idx').on(t.createdBy)],
+);
+
+// --- repositories --------------------------------------------------------------
+
+export const repositoryFiles = pgTable(
+  'repository_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    url: text('url'),
+    matched: text('matched'),
+    docId: integer('doc_id').references(() => docs.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('repository_files_event_idx').on(t.eventId, t.id), index('repository_files_doc_idx').on(t.docId)],
+);
+
+/** One-time reference seeds already applied (so an admin's deletions are not undone at the next start). */
+export const appSeeds = pgTable('app_seeds', {
+  name: text('name').primaryKey(),
+  appliedAt: ts('applied_at').notNull().defaultNow(),
+});

@@ -1,0 +1,3 @@
+export { whitelistRoutes } from './whitelist.routes';
+export { createWhitelistService, type WhitelistChangeHandler, type WhitelistService } from './whitelist.service';
+export { subjectCandidates } from './whitelist.match';

@@ -1,0 +1,165 @@
+import type { WhitelistListQuery } from '@forpost/contract/whitelist';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { companies, users, whitelistItems } from '../../db/schema/index';
+import type { Candidates } from './whitelist.match';
+
+export type WhitelistRow = typeof whitelistItems.$inferSelect & { createdByName: string | null };
+export type NewWhitelistRow = typeof whitelistItems.$inferInsert;
+/** null = the global whitelist. */
+export type Scope = number | null;
+
+const scopeIs = (companyId: Scope) => (companyId === null ? isNull(whitelistItems.companyId) : eq(whitelistItems.companyId, companyId));
+const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
+
+const SORTS: Record<WhitelistListQuery['sort'], SQL[]> = {
+  created_at: [asc(whitelistItems.createdAt), asc(whitelistItems.id)],
+  '-created_at': [desc(whitelistItems.createdAt), desc(whitelistItems.id)],
+  value: [asc(whitelistItems.value), asc(whitelistItems.id)],
+  '-value': [desc(whitelistItems.value), desc(whitelistItems.id)],
+  type: [asc(whitelistItems.type), asc(whitelistItems.value)],
+  '-type': [desc(whitelistItems.type), asc(whitelistItems.value)],
+  expires_at: [sql`${whitelistItems.expiresAt} asc nulls last`, asc(whitelistItems.id)],
+  '-expires_at': [sql`${whitelistItems.expiresAt} desc nulls last`, asc(whitelistItems.id)],
+};
+
+export function createWhitelistRepo(db: Db) {
+  const select = (tx: Db) =>
+    tx
+      .select({
+        id: whitelistItems.id,
+        companyId: whitelistItems.companyId,
+        type: whitelistItems.type,
+        value: whitelistItems.value,
+        matchKey: whitelistItems.matchKey,
+        kind: whitelistItems.kind,
+        comment: whitelistItems.comment,
+        expiresAt: whitelistItems.expiresAt,
+        createdBy: whitelistItems.createdBy,
+        createdAt: whitelistItems.createdAt,
+        updatedAt: whitelistItems.updatedAt,
+        createdByName: users.name,
+      })
+      .from(whitelistItems)
+      .leftJoin(users, eq(users.id, whitelistItems.createdBy));
+
+  return {
+    async companyExists(id: number, tx: Db = db): Promise<boolean> {
+      const r = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, id)).limit(1);
+      return r.length === 1;
+    },
+
+    async list(companyId: Scope, q: WhitelistListQuery, tx: Db = db): Promise<{ rows: WhitelistRow[]; total: number }> {
+      const where = and(
+        scopeIs(companyId),
+        q.q ? or(ilike(whitelistItems.value, like(q.q)), ilike(whitelistItems.comment, like(q.q))) : undefined,
+        q.type ? eq(whitelistItems.type, q.type) : undefined,
+        q.kind ? eq(whitelistItems.kind, q.kind) : undefined,
+        q.expired === 'true' ? sql`${whitelistItems.expiresAt} <= now()` : undefined,
+        q.expired === 'false' ? sql`(${whitelistItems.expiresAt} IS NULL OR ${whitelistItems.expiresAt} > now())` : undefined,
+      );
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(whitelistItems).where(where);
+      const rows = await select(tx)
+        .where(where)
+        .orderBy(...SORTS[q.sort])
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      return { rows, total: n };
+    },
+
+    async find(companyId: Scope, id: number, tx: Db = db): Promise<WhitelistRow | undefined> {
+      const [r] = await select(tx)
+        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
+        .limit(1);
+      return r;
+    },
+
+    async insert(v: NewWhitelistRow, tx: Db = db): Promise<number> {
+      const [r] = await tx.insert(whitelistItems).values(v).returning({ id: whitelistItems.id });
+      if (!r) throw new Error('insert returned nothing');
+      return r.id;
+    },
+
+    /** Inserts what is new; rows that would duplicate an entry are skipped. Returns the inserted (type, key) → id. */
+    async insertMany(values: NewWhitelistRow[], tx: Db = db): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      for (let i = 0; i < values.length; i += 1000) {
+        const rows = await tx
+          .insert(whitelistItems)
+          .values(values.slice(i, i + 1000))
+          .onConflictDoNothing()
+          .returning({ id: whitelistItems.id, type: whitelistItems.type, matchKey: whitelistItems.matchKey });
+        for (const r of rows) out.set(`${r.type}\u0000${r.matchKey}`, r.id);
+      }
+      return out;
+    },
+
+    /** Which of these (type, key) pairs the scope already has. */
+    async existing(companyId: Scope, pairs: { type: string; key: string }[], tx: Db = db): Promise<Set<string>> {
+      const out = new Set<string>();
+      for (let i = 0; i < pairs.length; i += 1000) {
+        const chunk = pairs.slice(i, i + 1000);
+        const rows = await tx
+          .select({ type: whitelistItems.type, matchKey: whitelistItems.matchKey })
+          .from(whitelistItems)
+          .where(and(scopeIs(companyId), inArray(whitelistItems.matchKey, chunk.map((p) => p.key))));
+        for (const r of rows) out.add(`${r.type}\u0000${r.matchKey}`);
+      }
+      return out;
+    },
+
+    async update(companyId: Scope, id: number, set: Partial<NewWhitelistRow>, tx: Db = db): Promise<boolean> {
+      const r = await tx
+        .update(whitelistItems)
+        .set({ ...set, updatedAt: new Date() })
+        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
+        .returning({ id: whitelistItems.id });
+      return r.length === 1;
+    },
+
+    async remove(companyId: Scope, id: number, tx: Db = db): Promise<boolean> {
+      const r = await tx
+        .delete(whitelistItems)
+        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
+        .returning({ id: whitelistItems.id });
+      return r.length === 1;
+    },
+
+    /**
+     * The first live entry matching any candidate: the company's own entries before global ones,
+     * then the oldest. Expired entries never match.
+     */
+    async match(
+      companyId: number | null,
+      c: Candidates,
+      tx: Db = db,
+    ): Promise<{ id: number; kind: WhitelistRow['kind']; companyId: number | null } | undefined> {
+      const t = whitelistItems;
+      const byType = (type: string, keys: string[]) => (keys.length ? and(eq(t.type, type as 'domain'), inArray(t.matchKey, keys)) : undefined);
+      const anyOf = or(
+        byType('domain', c.domain),
+        byType('url', c.url),
+        byType('email', c.email),
+        byType('inn', c.inn),
+        byType('name', c.name),
+        // CASE keeps the cast away from rows of other types (the planner may reorder an AND).
+        c.ip ? sql`CASE WHEN ${t.type} = 'ip' THEN ${c.ip}::inet <<= ${t.matchKey}::inet ELSE false END` : undefined,
+      );
+      if (!anyOf) return undefined;
+      const [r] = await tx
+        .select({ id: t.id, kind: t.kind, companyId: t.companyId })
+        .from(t)
+        .where(
+          and(
+            companyId === null ? isNull(t.companyId) : or(eq(t.companyId, companyId), isNull(t.companyId)),
+            sql`(${t.expiresAt} IS NULL OR ${t.expiresAt} > now())`,
+            anyOf,
+          ),
+        )
+        .orderBy(sql`${t.companyId} IS NULL`, asc(t.id))
+        .limit(1);
+      return r;
+    },
+  };
+}
+export type WhitelistRepo = ReturnType<typeof createWhitelistRepo>;
