@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 
-const PORT = 8199;
+const PORT = Number(process.env.E2E_PORT ?? 8199);
 
 export default defineConfig({
   testDir: './e2e',

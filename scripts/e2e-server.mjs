@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureConsoleBuilt, startServer } from './lib.mjs';
 
-export const E2E_PORT = 8199;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8199);
 await ensureConsoleBuilt();
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'forpost-e2e-'));
 console.log(`e2e data dir: ${dataDir}`);
