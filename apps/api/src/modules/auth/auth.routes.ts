@@ -14,7 +14,7 @@ export function cookieWriter(config: Config) {
   const base = { httpOnly: true, sameSite: 'strict' as const, secure: config.cookieSecure };
   return {
     set(reply: FastifyReply, t: IssuedTokens) {
-      reply.setCookie(ACCESS_COOKIE, t.access, { ...base, path: '/api', maxAge: config.accessTtlSeconds });
+      reply.setCookie(ACCESS_COOKIE, t.access, { ...base, path: '/api', maxAge: t.accessTtl });
       if (t.refresh)
         reply.setCookie(REFRESH_COOKIE, t.refresh, { ...base, path: '/api/v1/auth', maxAge: config.sessionAbsoluteSeconds });
     },

@@ -16,6 +16,8 @@ export interface RequestCtx {
 }
 export interface IssuedTokens {
   access: string;
+  /** Seconds the access token lives (cookie max-age). */
+  accessTtl: number;
   /** Absent when a racing refresh already rotated the token: keep the cookie the browser has. */
   refresh?: string;
   sessionId: string;
@@ -36,13 +38,30 @@ export function ipAllowed(allowed: readonly string[], ip: string): boolean {
   return allowed.length === 0 || allowed.some((c) => ipInCidr(ip, c));
 }
 
-export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; config: Config; limiter: FailureLimiter }) {
+/** Session lifetimes, read at run time (configs) so a change applies without a restart. */
+export interface Lifetimes {
+  accessTtlSeconds: number;
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
+
+export function createAuthService(deps: {
+  repo: SessionsRepo;
+  audit: Audit;
+  config: Config;
+  limiter: FailureLimiter;
+  lifetimes?: () => Promise<Lifetimes>;
+}) {
   const { repo, audit, config, limiter } = deps;
+  const lifetimes =
+    deps.lifetimes ??
+    (async () => ({ accessTtlSeconds: config.accessTtlSeconds, idleSeconds: config.sessionIdleSeconds, absoluteSeconds: config.sessionAbsoluteSeconds }));
   const sign = (sid: string, exp: number) => hmac(config.secret, `access.${sid}.${exp}`);
 
-  function issueAccess(sid: string): string {
-    const exp = Math.floor(Date.now() / 1000) + config.accessTtlSeconds;
-    return `${sid}.${exp}.${sign(sid, exp)}`;
+  async function issueAccess(sid: string): Promise<{ access: string; accessTtl: number }> {
+    const ttl = (await lifetimes()).accessTtlSeconds;
+    const exp = Math.floor(Date.now() / 1000) + ttl;
+    return { access: `${sid}.${exp}.${sign(sid, exp)}`, accessTtl: ttl };
   }
 
   /** The session id named by a valid, unexpired access token; null otherwise. */
@@ -55,7 +74,7 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
     return sid;
   }
 
-  const idleUntil = () => new Date(Date.now() + config.sessionIdleSeconds * 1000);
+  const idleUntil = async () => new Date(Date.now() + (await lifetimes()).idleSeconds * 1000);
 
   async function createSession(user: UserRow, ctx: RequestCtx): Promise<IssuedTokens> {
     const refresh = randomToken();
@@ -64,10 +83,10 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
       refreshHash: sha256(refresh),
       ip: ctx.ip,
       userAgent: ctx.userAgent?.slice(0, 500) ?? null,
-      idleExpiresAt: idleUntil(),
-      absoluteExpiresAt: new Date(Date.now() + config.sessionAbsoluteSeconds * 1000),
+      idleExpiresAt: await idleUntil(),
+      absoluteExpiresAt: new Date(Date.now() + (await lifetimes()).absoluteSeconds * 1000),
     });
-    return { access: issueAccess(s.id), refresh, sessionId: s.id };
+    return { ...(await issueAccess(s.id)), refresh, sessionId: s.id };
   }
 
   async function principalOf(user: UserRow): Promise<Principal> {
@@ -143,8 +162,8 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
         if (!live || !live.user.isActive) throw unauthorized();
         if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
         const next = randomToken();
-        if (await repo.rotate(current.id, h, sha256(next), idleUntil())) {
-          return { access: issueAccess(current.id), refresh: next, sessionId: current.id };
+        if (await repo.rotate(current.id, h, sha256(next), await idleUntil())) {
+          return { ...(await issueAccess(current.id)), refresh: next, sessionId: current.id };
         }
         // Lost a race with a parallel refresh of the same token: fall through to the grace rule.
       }
@@ -154,7 +173,7 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
       const withinGrace = previous.rotatedAt && Date.now() - previous.rotatedAt.getTime() < REFRESH_GRACE_MS;
       if (live && withinGrace && live.user.isActive) {
         if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
-        return { access: issueAccess(previous.id), sessionId: previous.id };
+        return { ...(await issueAccess(previous.id)), sessionId: previous.id };
       }
       // An old refresh token came back: someone may have stolen it. End the whole chain.
       await repo.revoke(previous.id, 'refresh_reuse');
@@ -181,7 +200,7 @@ export function createAuthService(deps: { repo: SessionsRepo; audit: Audit; conf
       const live = await repo.findLive(sid);
       if (!live || !live.user.isActive) return null;
       if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
-      await repo.touch(sid, idleUntil());
+      await repo.touch(sid, await idleUntil());
       return { user: live.user, sessionId: sid, keyId: null, principal: await principalOf(live.user) };
     },
 

@@ -6,6 +6,8 @@ import { tooManyRequests } from '../../lib/errors';
 export interface LimiterSettings {
   maxFailures: number;
   windowMinutes: number;
+  /** How long a subject stays locked after its last failure once the threshold is reached. */
+  lockoutMinutes: number;
 }
 export type Subject = [scope: string, subject: string];
 
@@ -14,7 +16,8 @@ export const LOCKOUT_MSG = (minutes: number) =>
 
 /**
  * Brute-force limits kept in PostgreSQL, so every server instance shares them: `maxFailures`
- * failures of one subject (an account, an IP) within the window lock it until the window slides.
+ * failures of one subject (an account, an IP) within the window lock it for `lockoutMinutes`
+ * after the last failure. Thresholds are read at run time (configs), so a change applies at once.
  */
 export function createFailureLimiter(db: Db, settings: () => LimiterSettings | Promise<LimiterSettings>) {
   async function retryAfter([scope, subject]: Subject, s: LimiterSettings): Promise<number> {
@@ -26,8 +29,8 @@ export function createFailureLimiter(db: Db, settings: () => LimiterSettings | P
       .orderBy(sql`${authFailures.at} desc`)
       .limit(s.maxFailures);
     if (rows.length < s.maxFailures) return 0;
-    const oldest = rows[rows.length - 1]?.at ?? new Date();
-    return Math.max(1, Math.ceil((oldest.getTime() + s.windowMinutes * 60_000 - Date.now()) / 1000));
+    const newest = rows[0]?.at ?? new Date();
+    return Math.max(0, Math.ceil((newest.getTime() + s.lockoutMinutes * 60_000 - Date.now()) / 1000));
   }
 
   return {
