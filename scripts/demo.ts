@@ -1,0 +1,178 @@
+/**
+ * npm run demo: loads a realistic Russian demo set into the running Forpost database — three
+ * companies, events in every module (bench generator) with tags, comments and screenshots, and a
+ * user of every role whose passwords are printed once. Goes through the API's own services, so every
+ * rule (validation, dedup, whitelist, audit) applies. Run it while `npm start` is running (or with
+ * DATABASE_URL); running it twice adds nothing twice: companies and users found by name are reused.
+ */
+import '@forpost/contract/zod-setup';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MODULES, type ModuleCode, sampleInn } from '@forpost/contract/modules';
+import { generateEvents } from '../bench/generate';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { createDatabase } from '../apps/api/src/db/client';
+import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
+import { runMigrations } from '../apps/api/src/db/migrate';
+
+const COMPANIES = [
+  { name: 'ПАО «Северный Банк»', legal_name: 'Публичное акционерное общество «Северный Банк»', contact_name: 'Ирина Соколова', contact_email: 'soc@severbank.example' },
+  { name: 'ООО «Ромашка Ритейл»', legal_name: 'Общество с ограниченной ответственностью «Ромашка Ритейл»', contact_name: 'Павел Орлов', contact_email: 'security@romashka.example' },
+  { name: 'АО «ТелеКом Плюс»', legal_name: 'Акционерное общество «ТелеКом Плюс»', contact_name: 'Мария Кузнецова', contact_email: 'csirt@telecomplus.example' },
+];
+const TAGS = [
+  { name: 'Фишинг', color: '#f5222d' },
+  { name: 'Срочно', color: '#faad14' },
+  { name: 'Проверено', color: '#52c41a' },
+  { name: 'Руководство', color: '#722ed1' },
+  { name: 'Повтор', color: '#8c8c8c' },
+];
+const COMMENTS = [
+  'Домен зарегистрирован вчера, хостинг за рубежом. Запросили блокировку у регистратора.',
+  'Похоже на ложное срабатывание: это сайт нашего партнёра.',
+  'Передали в отдел по работе с брендом, ждём ответа.',
+  'Проверил вручную: страница входа копирует наш личный кабинет.',
+  'Утечка подтверждена, пароли сброшены у затронутых сотрудников.',
+];
+// A small valid PNG (1×1) used as a demo screenshot.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+async function main() {
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...process.env });
+  let url = config.databaseUrl;
+  if (!url) {
+    const pw = path.join(config.dataDir, 'postgres.password');
+    if (!existsSync(pw)) throw new Error(`Встроенная база в ${config.dataDir} не найдена: сначала запустите npm start`);
+    url = `postgres://postgres:${encodeURIComponent(readFileSync(pw, 'utf8').trim())}@127.0.0.1:${config.embeddedPgPort}/forpost`;
+  }
+  await runMigrations(url).catch(() => {
+    throw new Error('База недоступна: запустите npm start (или задайте DATABASE_URL) и повторите');
+  });
+  const database = createDatabase(url, { warn() {} });
+  await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
+  const app = await buildApp({ config, database, logger: false });
+  const [admin] = await database.pool.query<{ id: number }>("SELECT id FROM users WHERE role = 'SUPER_ADMIN' AND is_active ORDER BY id LIMIT 1").then((r) => r.rows);
+  if (!admin) throw new Error('Нет активного суперадминистратора');
+  const { users } = await import('../apps/api/src/db/schema/index');
+  const { eq } = await import('drizzle-orm');
+  const [row] = await database.db.select().from(users).where(eq(users.id, admin.id));
+  if (!row) throw new Error('Нет активного суперадминистратора');
+  const tokens = await app.services.auth.createSession(row, { ip: '127.0.0.1', userAgent: 'forpost-demo' });
+  const cookie = `fp_access=${tokens.access}`;
+  const call = async <T = unknown>(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown): Promise<T> => {
+    const r = await app.inject({
+      method,
+      url: `/api/v1${url}`,
+      remoteAddress: '127.0.0.1',
+      headers: { cookie, ...(method !== 'GET' ? { origin: config.publicUrl } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (r.statusCode >= 400) throw new Error(`${method} ${url}: ${r.statusCode} ${r.json().message}`);
+    return (r.body ? r.json() : null) as T;
+  };
+
+  // Companies
+  const companyIds: number[] = [];
+  for (const [i, c] of COMPANIES.entries()) {
+    const found = await call<{ items: { id: number; name: string }[] }>('GET', `/companies?q=${encodeURIComponent(c.name)}`);
+    const existing = found.items.find((x) => x.name === c.name);
+    const id = existing?.id ?? (await call<{ id: number }>('POST', '/companies', { ...c, inn: sampleInn(9000 + i), modules: Object.keys(MODULES) })).id;
+    companyIds.push(id);
+  }
+
+  // Users of every role
+  const people = [
+    { email: 'admin.demo@forpost.local', name: 'Алексей Смирнов', role: 'ADMIN' },
+    { email: 'analyst.demo@forpost.local', name: 'Ольга Иванова', role: 'ANALYST' },
+    { email: 'viewer.demo@forpost.local', name: 'Дмитрий Попов', role: 'VIEWER' },
+    { email: 'bank.admin@forpost.local', name: 'Ирина Соколова', role: 'COMPANY_USER', companies: [{ company_id: companyIds[0], role: 'COMPANY_ADMIN' }] },
+    { email: 'bank.analyst@forpost.local', name: 'Сергей Волков', role: 'COMPANY_USER', companies: [{ company_id: companyIds[0], role: 'COMPANY_ANALYST' }] },
+    { email: 'retail.viewer@forpost.local', name: 'Павел Орлов', role: 'COMPANY_USER', companies: [{ company_id: companyIds[1], role: 'COMPANY_VIEWER' }] },
+  ];
+  const printed: string[] = [];
+  for (const p of people) {
+    const found = await call<{ total: number }>('GET', `/users?q=${encodeURIComponent(p.email)}`);
+    if (found.total > 0) {
+      printed.push(`  ${p.email.padEnd(30)} ${p.role.padEnd(13)} (уже был, пароль не менялся)`);
+      continue;
+    }
+    const created = await call<{ generated_password: string }>('POST', '/users', { ...p, password_mode: 'generate' });
+    printed.push(`  ${p.email.padEnd(30)} ${p.role.padEnd(13)} ${created.generated_password}`);
+  }
+
+  // Tags
+  const tagIds: number[] = [];
+  const existingTags = await call<{ items: { id: number; name: string }[] }>('GET', '/tags?page_size=500');
+  for (const t of TAGS) {
+    tagIds.push(existingTags.items.find((x) => x.name === t.name)?.id ?? (await call<{ id: number }>('POST', '/tags', t)).id);
+  }
+
+  // Reference lists per module: status and priority codes → ids
+  const refs = new Map<ModuleCode, { status: Map<string, number>; priority: Map<string, number>; decision: Map<string, number> }>();
+  for (const code of Object.keys(MODULES) as ModuleCode[]) {
+    const s = await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/statuses`);
+    const p = await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/priorities`);
+    const d = MODULES[code].decisions ? await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/decisions`) : { items: [] };
+    refs.set(code, {
+      status: new Map(s.items.map((x) => [x.code, x.id])),
+      priority: new Map(p.items.map((x) => [x.code, x.id])),
+      decision: new Map(d.items.map((x) => [x.code, x.id])),
+    });
+  }
+
+  // Events
+  let created = 0;
+  let skipped = 0;
+  const count = Number(process.env.DEMO_EVENTS ?? 600);
+  for (const e of generateEvents({ seed: 777, count, companies: 3, now: new Date(), days: 90 })) {
+    const r = refs.get(e.module);
+    const body: Record<string, unknown> = {
+      company_id: companyIds[e.company],
+      status_id: r?.status.get(e.status),
+      priority_id: e.priority ? r?.priority.get(e.priority) : null,
+      source: e.source,
+      detected_at: e.detected_at,
+      ...(e.decision && r?.decision.get(e.decision) ? { decision_id: r.decision.get(e.decision) } : {}),
+      ...(created % 4 === 0 ? { tags: [tagIds[created % tagIds.length]] } : {}),
+      ...e.fields,
+    };
+    let ev: { id: number };
+    try {
+      ev = await call<{ id: number }>('POST', `/modules/${e.module}/events`, body);
+    } catch {
+      skipped++; // already loaded by an earlier run (dedup) or refused by a rule such as the allowlist
+      continue;
+    }
+    created++;
+    if (created % 7 === 0) await call('POST', '/comments', { event_id: ev.id, text: COMMENTS[created % COMMENTS.length] });
+    if (e.module === 'domains' && created % 5 === 0) {
+      const boundary = '----forpostdemo';
+      const payload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nscreenshot\r\n--${boundary}\r\nContent-Disposition: form-data; name="event_id"\r\n\r\n${ev.id}\r\n`),
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="screenshot.png"\r\nContent-Type: image/png\r\n\r\n`),
+        PNG,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      await app.inject({
+        method: 'POST',
+        url: '/api/v1/docs',
+        remoteAddress: '127.0.0.1',
+        headers: { cookie, origin: config.publicUrl, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    }
+  }
+
+  await app.close();
+  await database.close();
+  process.stdout.write(
+    `\nДемо-данные загружены: компаний ${companyIds.length}, новых событий ${created} (пропущено ${skipped}), тегов ${tagIds.length}.\n` +
+      `Пользователи (пароли показаны один раз):\n${printed.join('\n')}\n\n`,
+  );
+}
+
+main().catch((e) => {
+  console.error('Демо-данные не загружены:', e instanceof Error ? e.message : e);
+  process.exit(1);
+});
