@@ -1,6 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 8199);
+// The e2e server's DATA_DIR (scripts/e2e-server.mjs honours it): specs read the mail it writes to
+// <E2E_DATA_DIR>/mail. Set here once; Playwright's workers inherit it.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'forpost-e2e-'));
 
 export default defineConfig({
   testDir: './e2e',

@@ -17,6 +17,8 @@ import { createSessionsRepo } from './modules/auth/sessions.repo';
 import { systemRoutes } from './modules/system/system.routes';
 import { configsRoutes, createConfigsService } from './modules/configs/index';
 import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
+import { createTelegramService, telegramRoutes } from './modules/telegram/index';
+import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
 import { createMailer, type Mailer } from './lib/mailer';
 import { createSecretBox } from './lib/secretbox';
 import { createFailureLimiter } from './modules/auth/limiter';
@@ -29,6 +31,12 @@ import { usersRoutes } from './modules/users/users.routes';
 import { createApiKeysService } from './modules/apikeys/apikeys.service';
 import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { analyticsRoutes, createAnalyticsService, createInsightsJobs } from './modules/analytics/index';
+import { classifierRoutes, createClassifierService } from './modules/classifier/index';
+import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
+import { createReportsService, reportsRoutes } from './modules/reports/index';
+import { type EventEngine, registerEventEngine } from './modules/events/index';
+import { createTransfer } from './modules/imports/transfer';
 
 export interface AppDeps {
   config: Config;
@@ -110,13 +118,37 @@ export async function buildApp(deps: AppDeps) {
   const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
   app.addHook('onClose', () => configs.close());
   const whitelist = createWhitelistService({ db, audit, log: app.log });
-  const limiter = createFailureLimiter(db, () => ({ maxFailures: config.lockoutMaxFailures, windowMinutes: config.lockoutWindowMinutes }));
+  app.addHook('onClose', async () => whitelist.remarker?.close());
+  const filtrator = createFiltratorService({ db, audit });
+  const telegram = createTelegramService({ db, audit, secret: config.secret, rematchChannel: filtrator.rematchChannel });
+  const limiter = createFailureLimiter(db, async () => ({
+    maxFailures: await configs.get('lockout_max_failures'),
+    windowMinutes: await configs.get('lockout_window_minutes'),
+    lockoutMinutes: await configs.get('lockout_minutes'),
+  }));
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
-  const auth = createAuthService({ repo: createSessionsRepo(db), audit, config, limiter });
+  const auth = createAuthService({
+    repo: createSessionsRepo(db),
+    audit,
+    config,
+    limiter,
+    lifetimes: async () => ({
+      accessTtlSeconds: await configs.get('access_token_ttl_seconds'),
+      idleSeconds: (await configs.get('session_idle_minutes')) * 60,
+      absoluteSeconds: (await configs.get('session_absolute_hours')) * 3600,
+    }),
+  });
   const identity = createIdentityService({ db, audit, auth, limiter, mailer, totpBox: createSecretBox(config.secret, 'totp'), config });
   const companiesSvc = createCompaniesService({ db, audit, limiter });
   const usersSvc = createUsersService({ db, audit, links: identity });
   const apiKeysSvc = createApiKeysService({ db, audit });
+  const analytics = createAnalyticsService({ db });
+  const classifier = createClassifierService({ db, configs, log: app.log });
+  const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
+  const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
+  const insights = createInsightsJobs({ analytics, classifier, mailings, reports, log: app.log });
+  app.addHook('onClose', () => insights.stop());
+  const transfer = createTransfer({ db, pool: database.pool, audit, configs, dataDir: config.dataDir, secret: config.secret, log: app.log });
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
 
@@ -127,17 +159,29 @@ export async function buildApp(deps: AppDeps) {
       await authRoutes(a, { auth, config });
       await configsRoutes(a, { configs });
       await whitelistRoutes(a, { whitelist });
-      await identityRoutes(a, { auth, identity, config, avatarOk: async () => false });
+      await telegramRoutes(a, { telegram });
+      await filtratorRoutes(a, { filtrator });
+      // The avatar check needs the docs service, which the event engine (registered below) creates.
+      let docsRef: EventEngine['docs'] | undefined;
+      await identityRoutes(a, { auth, identity, config, avatarOk: async (userId, docId) => Boolean(await docsRef?.avatarOk(userId, docId)) });
       await companiesRoutes(a, { companies: companiesSvc });
       await usersRoutes(a, { users: usersSvc });
       await apiKeysRoutes(a, { apiKeys: apiKeysSvc });
       await auditRoutes(a, { db });
+      await analyticsRoutes(a, { analytics });
+      await classifierRoutes(a, { classifier });
+      await mailingsRoutes(a, { mailings });
+      await reportsRoutes(a, { reports });
+      const engine = await registerEventEngine(a, { database, config, audit, whitelistKindFor: whitelist.kindForEvent });
+      docsRef = engine.docs;
+      filtrator.useEvents(engine.events);
+      await transfer.mount(a, engine);
     },
     { prefix: API_PREFIX },
   );
 
   await registerSpa(app, config.consoleDist);
   await app.ready();
-  return Object.assign(app, { routeTable, services: { auth, audit, configs, whitelist, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc } });
+  return Object.assign(app, { routeTable, services: { transfer, auth, audit, configs, whitelist, telegram, filtrator, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc, analytics, classifier, mailings, reports, insights } });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -28,8 +28,11 @@ async function main() {
   } else if (admin.created) log.info({ email: config.adminEmail }, 'super admin created from ADMIN_PASSWORD');
 
   const boss = await startJobs(url, log, config.role !== 'api');
-  const app = config.role === 'worker' ? undefined : await buildApp({ config, database });
-  if (app) {
+  // A worker builds the app for its services (job handlers) but does not listen.
+  const app = await buildApp({ config, database });
+  await app.services.transfer.attach(boss, { work: config.role !== 'api' });
+  await app.services.insights.attach(boss, { work: config.role !== 'api' });
+  if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     log.info(`Форпост: ${config.publicUrl}`);
   }

@@ -51,31 +51,56 @@ describe('configs: registry and values', () => {
     expect(body.items.map((i: { key: string }) => i.key)).toEqual(CONFIG_KEYS);
     expect(body.total).toBe(CONFIG_KEYS.length);
     const byKey = Object.fromEntries(body.items.map((i: { key: string }) => [i.key, i]));
-    expect(byKey.export_retention_days).toMatchObject({ type: 'integer', value: 30, default: 30, has_value: false, min: 1, unit: 'дн.' });
+    expect(byKey.export_retention_days).toMatchObject({
+      type: 'integer',
+      value: 30,
+      default: 30,
+      has_value: false,
+      min: 1,
+      unit: 'дн.',
+    });
     expect(byKey.product_name).toMatchObject({ type: 'string', value: 'Форпост', is_secret: false });
     expect(byKey.smtp_url).toMatchObject({ is_secret: true, value: null, default: null, has_value: false });
     // Environment-provided defaults (SESSION_IDLE_SECONDS default 12 h).
     expect(byKey.session_idle_minutes.value).toBe(720);
+    expect(byKey.lockout_max_failures).toMatchObject({
+      value: ctx.config.lockoutMaxFailures,
+      default: ctx.config.lockoutMaxFailures,
+    });
     for (const i of body.items) expect(i.title).toMatch(/[а-яё]/i);
   });
 
   it('filters by group', async () => {
     const r = await sa.get('/configs?group=security');
-    expect(r.json().items.map((i: { key: string }) => i.key)).toEqual(['lockout_max_failures', 'lockout_window_minutes', 'lockout_minutes']);
+    expect(r.json().items.map((i: { key: string }) => i.key)).toEqual([
+      'lockout_max_failures',
+      'lockout_window_minutes',
+      'lockout_minutes',
+    ]);
     expect((await sa.get('/configs?group=nope')).statusCode).toBe(400);
   });
 
   it('PATCH changes a value, records who and audits it; DELETE resets to the default', async () => {
     const r = await sa.patch('/configs/export_retention_days', { value: 45 });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toMatchObject({ key: 'export_retention_days', value: 45, default: 30, has_value: true, updated_by: { name: expect.any(String) } });
+    expect(r.json()).toMatchObject({
+      key: 'export_retention_days',
+      value: 45,
+      default: 30,
+      has_value: true,
+      updated_by: { name: expect.any(String) },
+    });
     expect(r.json().updated_at).toMatch(/^\d{4}-/);
     expect(await ctx.app.services.configs.get('export_retention_days')).toBe(45);
     const audits = await ctx.database.db.select().from(auditLog).where(eq(auditLog.action, 'config.update'));
     expect(audits.at(-1)).toMatchObject({ entity: 'config', entityId: 'export_retention_days', after: { value: 45 } });
 
     expect((await sa.del('/configs/export_retention_days')).statusCode).toBe(204);
-    expect((await sa.get('/configs/export_retention_days')).json()).toMatchObject({ value: 30, has_value: false, updated_by: null });
+    expect((await sa.get('/configs/export_retention_days')).json()).toMatchObject({
+      value: 30,
+      has_value: false,
+      updated_by: null,
+    });
     expect(await ctx.app.services.configs.get('export_retention_days')).toBe(30);
     const again = await sa.del('/configs/export_retention_days');
     expect(again.statusCode).toBe(404);
@@ -173,14 +198,29 @@ describe('configs: a change reaches every instance without a restart', () => {
     // …but a change made through the API on the first instance is.
     const r = await sa.patch('/configs/product_name', { value: 'Форпост-2' });
     expect(r.statusCode).toBe(200);
-    expect(await eventually(() => other.get('product_name'), (v) => v === 'Форпост-2')).toBe('Форпост-2');
+    expect(
+      await eventually(
+        () => other.get('product_name'),
+        (v) => v === 'Форпост-2',
+      ),
+    ).toBe('Форпост-2');
     // And back through the second instance's own API, seen by the first.
     const sa2 = new Client(second);
     await sa2.login(ADMIN.email, ADMIN.password);
     expect((await sa2.patch('/configs/product_name', { value: 'Форпост-3' })).statusCode).toBe(200);
-    expect(await eventually(() => ctx.app.services.configs.get('product_name'), (v) => v === 'Форпост-3')).toBe('Форпост-3');
+    expect(
+      await eventually(
+        () => ctx.app.services.configs.get('product_name'),
+        (v) => v === 'Форпост-3',
+      ),
+    ).toBe('Форпост-3');
     expect((await sa2.del('/configs/product_name')).statusCode).toBe(204);
-    expect(await eventually(() => ctx.app.services.configs.get('product_name'), (v) => v === 'Форпост')).toBe('Форпост');
+    expect(
+      await eventually(
+        () => ctx.app.services.configs.get('product_name'),
+        (v) => v === 'Форпост',
+      ),
+    ).toBe('Форпост');
   });
 
   it('after losing its LISTEN connection an instance stops trusting its cache and reconnects', async () => {
@@ -191,7 +231,12 @@ describe('configs: a change reaches every instance without a restart', () => {
     );
     // A silent write while the listener is down must still be seen (no cache without LISTEN).
     await ctx.database.db.insert(systemConfigs).values({ key: 'lockout_window_minutes', value: 20 });
-    expect(await eventually(() => other.get('lockout_window_minutes'), (v) => v === 20)).toBe(20);
+    expect(
+      await eventually(
+        () => other.get('lockout_window_minutes'),
+        (v) => v === 20,
+      ),
+    ).toBe(20);
     // Reconnected: changes through the API propagate again.
     const listening = async () => {
       const r = await ctx.database.pool.query(
@@ -201,7 +246,12 @@ describe('configs: a change reaches every instance without a restart', () => {
     };
     expect(await eventually(listening, (n) => n >= 2, 10_000)).toBeGreaterThanOrEqual(2);
     expect((await sa.patch('/configs/lockout_window_minutes', { value: 25 })).statusCode).toBe(200);
-    expect(await eventually(() => other.get('lockout_window_minutes'), (v) => v === 25)).toBe(25);
+    expect(
+      await eventually(
+        () => other.get('lockout_window_minutes'),
+        (v) => v === 25,
+      ),
+    ).toBe(25);
   });
 
   it('getAll returns every key typed', async () => {

@@ -272,3 +272,66 @@ it('never writes a password, code or token into the audit log', async () => {
   expect(rows.length).toBeGreaterThan(10);
   expect(API_MSG.invalidCredentials).toBeTruthy();
 });
+
+/** A multipart body by hand: form fields first, then the file part. */
+function multipart(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }) {
+  const boundary = `----forpost${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+// A valid 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+describe('avatar', () => {
+  async function upload(c: Client, file: { name: string; type: string; data: Buffer }) {
+    const m = multipart({ kind: 'avatar' }, file);
+    return ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/docs',
+      remoteAddress: '127.0.0.1',
+      headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: 'http://localhost:8080', 'content-type': m.contentType },
+      payload: m.payload,
+    });
+  }
+
+  it('a PNG avatar is stored as a doc of kind avatar and shown in the profile', async () => {
+    const u = await newUser();
+    const c = new Client(ctx);
+    await c.login(u.email, ADMIN.password);
+    const up = await upload(c, { name: 'me.png', type: 'image/png', data: PNG });
+    expect(up.statusCode).toBe(201);
+    const doc = up.json();
+    expect(doc.kind).toBe('avatar');
+    const r = await c.patch('/me', { avatar_image_key: doc.id });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().avatar_url).toBe(`/api/v1/docs/${doc.id}/content`);
+    const img = await c.get(`/docs/${doc.id}/content`);
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['x-content-type-options']).toBe('nosniff');
+    expect(img.rawPayload.equals(PNG)).toBe(true);
+  });
+
+  it("a non-image, an oversized file or someone else's doc is refused and nothing changes", async () => {
+    const u = await newUser();
+    const c = new Client(ctx);
+    await c.login(u.email, ADMIN.password);
+    const html = await upload(c, { name: 'evil.png', type: 'image/png', data: Buffer.from('<html><script>alert(1)</script></html>') });
+    expect(html.statusCode).toBe(400);
+    expect(html.json().message).toMatch(/[а-я]/i);
+    const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);
+    const large = await upload(c, { name: 'big.png', type: 'image/png', data: big });
+    expect(large.statusCode).toBe(413);
+    const other = await newUser();
+    const o = new Client(ctx);
+    await o.login(other.email, ADMIN.password);
+    const theirs = (await upload(o, { name: 'o.png', type: 'image/png', data: PNG })).json();
+    const steal = await c.patch('/me', { avatar_image_key: theirs.id });
+    expect(steal.statusCode).toBe(400);
+    expect((await c.get('/me')).json().avatar_url).toBeNull();
+  });
+});

@@ -57,7 +57,11 @@ describe('whitelist: values are validated and normalised', () => {
   });
 
   it('normalises for comparison', () => {
-    expect(normaliseWhitelistValue('domain', ' Пример.РФ. ')).toEqual({ ok: true, value: 'пример.рф', key: 'xn--e1afmkfd.xn--p1ai' });
+    expect(normaliseWhitelistValue('domain', ' Пример.РФ. ')).toEqual({
+      ok: true,
+      value: 'пример.рф',
+      key: 'xn--e1afmkfd.xn--p1ai',
+    });
     expect(normaliseWhitelistValue('url', 'HTTPS://Alfa.RU/Login/#x')).toMatchObject({ ok: true, key: 'alfa.ru/Login' });
     expect(normaliseWhitelistValue('name', ' ООО  «Ёлка» ')).toMatchObject({ ok: true, value: 'ООО «Ёлка»', key: 'ооо елка' });
     expect(normaliseWhitelistValue('inn', '7707083893')).toMatchObject({ ok: true });
@@ -78,10 +82,23 @@ describe('whitelist: values are validated and normalised', () => {
 
 describe('whitelist: permissions and tenant scope', () => {
   it('a COMPANY_ADMIN manages their own company’s whitelist', async () => {
-    const c = await adminA.post(wl(A.id), { type: 'domain', value: 'Alfa-Bank.ru', kind: 'whitelistClient', comment: 'Основной домен' });
+    const c = await adminA.post(wl(A.id), {
+      type: 'domain',
+      value: 'Alfa-Bank.ru',
+      kind: 'whitelistClient',
+      comment: 'Основной домен',
+    });
     expect(c.statusCode).toBe(201);
     const item = c.json();
-    expect(item).toMatchObject({ company_id: A.id, type: 'domain', value: 'alfa-bank.ru', kind: 'whitelistClient', comment: 'Основной домен', is_expired: false, expires_at: null });
+    expect(item).toMatchObject({
+      company_id: A.id,
+      type: 'domain',
+      value: 'alfa-bank.ru',
+      kind: 'whitelistClient',
+      comment: 'Основной домен',
+      is_expired: false,
+      expires_at: null,
+    });
     expect(item.created_by.name).toBeTruthy();
     expect((await adminA.get(`${wl(A.id)}/${item.id}`)).json()).toEqual(item);
     const list = await adminA.get(wl(A.id));
@@ -93,7 +110,10 @@ describe('whitelist: permissions and tenant scope', () => {
     expect((await adminA.del(`${wl(A.id)}/${item.id}`)).statusCode).toBe(204);
     expect((await adminA.get(`${wl(A.id)}/${item.id}`)).statusCode).toBe(404);
     const actions = (
-      await ctx.database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'whitelist_item'), eq(auditLog.entityId, String(item.id))))
+      await ctx.database.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.entity, 'whitelist_item'), eq(auditLog.entityId, String(item.id))))
     ).map((a) => a.action);
     expect(actions).toEqual(['whitelist.create', 'whitelist.update', 'whitelist.delete']);
   });
@@ -178,7 +198,9 @@ describe('whitelist: bad input and duplicates', () => {
   it('refuses unknown types and kinds, bad dates and extra fields', async () => {
     expect((await adminA.post(wl(A.id), { type: 'phone', value: '+7999' })).statusCode).toBe(400);
     expect((await adminA.post(wl(A.id), { type: 'domain', value: 'k.ru', kind: 'friend' })).statusCode).toBe(400);
-    expect((await adminA.post(wl(A.id), { type: 'domain', value: 'k.ru', expires_at: 'завтра' })).json().data.fields.expires_at).toBe('Неверная дата');
+    expect(
+      (await adminA.post(wl(A.id), { type: 'domain', value: 'k.ru', expires_at: 'завтра' })).json().data.fields.expires_at,
+    ).toBe('Неверная дата');
     expect((await adminA.post(wl(A.id), { type: 'domain', value: 'k.ru', company_id: B.id })).statusCode).toBe(400);
   });
 
@@ -246,12 +268,23 @@ describe('whitelist: bulk paste', () => {
       [11, 'domain', false],
       [13, 'inn', false],
     ]);
-    const errors = Object.fromEntries(body.items.filter((i: { ok: boolean }) => !i.ok).map((i: { line: number; error: string }) => [i.line, i.error]));
-    expect(errors).toEqual({ 4: MSG.domain, 9: WHITELIST_MSG.duplicateInText, 10: MSG.ip, 11: WHITELIST_MSG.duplicate, 13: MSG.inn });
+    const errors = Object.fromEntries(
+      body.items.filter((i: { ok: boolean }) => !i.ok).map((i: { line: number; error: string }) => [i.line, i.error]),
+    );
+    expect(errors).toEqual({
+      4: MSG.domain,
+      9: WHITELIST_MSG.duplicateInText,
+      10: MSG.ip,
+      11: WHITELIST_MSG.duplicate,
+      13: MSG.inn,
+    });
     expect(body.created).toBe(6);
     expect(body.failed).toBe(5);
     for (const i of body.items.filter((x: { ok: boolean }) => x.ok)) expect(i.id).toEqual(expect.any(Number));
-    const saved = await ctx.database.db.select().from(whitelistItems).where(and(eq(whitelistItems.companyId, A.id), eq(whitelistItems.comment, 'Вставка')));
+    const saved = await ctx.database.db
+      .select()
+      .from(whitelistItems)
+      .where(and(eq(whitelistItems.companyId, A.id), eq(whitelistItems.comment, 'Вставка')));
     expect(saved).toHaveLength(6);
     expect(saved.every((s) => s.kind === 'whitelistClient')).toBe(true);
 
@@ -269,7 +302,10 @@ describe('whitelist: bulk paste', () => {
       { line: 1, value: 'typed.ru', type: 'domain', ok: true, id: expect.any(Number) },
       { line: 2, value: '10.0.0.1', type: 'domain', ok: false, error: MSG.domain },
     ]);
-    const g = await ctx.database.db.select().from(whitelistItems).where(and(isNull(whitelistItems.companyId), like(whitelistItems.value, 'typed%')));
+    const g = await ctx.database.db
+      .select()
+      .from(whitelistItems)
+      .where(and(isNull(whitelistItems.companyId), like(whitelistItems.value, 'typed%')));
     expect(g).toHaveLength(1);
   });
 
@@ -307,7 +343,8 @@ describe('whitelistKindFor', () => {
     const kindFor = ctx.app.services.whitelist.whitelistKindFor;
     const C = await createCompany(ctx, 'Гамма');
     const D = await createCompany(ctx, 'Дельта');
-    const add = (company: number | 'global', body: object) => sa.post(wl(company), body).then((r) => expect(r.statusCode).toBe(201));
+    const add = (company: number | 'global', body: object) =>
+      sa.post(wl(company), body).then((r) => expect(r.statusCode).toBe(201));
     await add(C.id, { type: 'domain', value: 'gamma.ru', kind: 'whitelistClient' });
     await add('global', { type: 'domain', value: 'gamma.ru', kind: 'whitelistPartner' });
     await add(C.id, { type: 'ip', value: '10.0.0.0/8', kind: 'whitelistClient' });
@@ -316,8 +353,18 @@ describe('whitelistKindFor', () => {
     await add(C.id, { type: 'email', value: 'CEO@gamma-corp.ru', kind: 'whitelistClient' });
     await add(C.id, { type: 'inn', value: '7707083893', kind: 'whitelistPartner' });
     await add(C.id, { type: 'name', value: 'ООО «Ёлка»', kind: 'whitelistClient' });
-    await add(C.id, { type: 'domain', value: 'old.ru', kind: 'whitelistClient', expires_at: new Date(Date.now() - 1000).toISOString() });
-    await add(C.id, { type: 'domain', value: 'later.ru', kind: 'whitelistClient', expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    await add(C.id, {
+      type: 'domain',
+      value: 'old.ru',
+      kind: 'whitelistClient',
+      expires_at: new Date(Date.now() - 1000).toISOString(),
+    });
+    await add(C.id, {
+      type: 'domain',
+      value: 'later.ru',
+      kind: 'whitelistClient',
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
 
     expect(await kindFor(C.id, { domain: 'gamma.ru' })).toBe('whitelistClient');
     expect(await kindFor(D.id, { domain: 'gamma.ru' })).toBe('whitelistPartner');
@@ -342,5 +389,118 @@ describe('whitelistKindFor', () => {
     // Another company's entries never apply.
     expect(await kindFor(D.id, { ip: '10.1.2.3' })).toBeNull();
     expect(await kindFor(D.id, { inn: '7707083893' })).toBeNull();
+  });
+});
+
+describe('whitelist ↔ events', () => {
+  const idle = () => ctx.app.services.whitelist.remarker?.idle();
+  const kindOf = async (module: string, id: number) => (await sa.get(`/modules/${module}/events/${id}`)).json().whitelist_kind;
+
+  it('a new event gets the kind of a matching entry; entries added or removed re-mark existing events', async () => {
+    const E = await createCompany(ctx, 'Эпсилон');
+    const Z = await createCompany(ctx, 'Зета');
+    const mk = async (company_id: number, module: string, body: object) => {
+      const r = await sa.post(`/modules/${module}/events`, { company_id, ...body });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json();
+    };
+    const phish = await mk(E.id, 'domains', { domain: 'login.epsilon-bank.ru' });
+    const other = await mk(E.id, 'domains', { domain: 'other-site.ru', ip: '10.9.8.7' });
+    const firm = await mk(E.id, 'firms', { firm_name: 'ООО «Эпсилон Партнёр»', inn: '7707083893' });
+    const foreign = await mk(Z.id, 'domains', { domain: 'login.epsilon-bank.ru' });
+    expect(phish.whitelist_kind).toBeNull();
+
+    const entry = (await sa.post(wl(E.id), { type: 'domain', value: 'epsilon-bank.ru', kind: 'whitelistClient' })).json();
+    await idle();
+    expect(await kindOf('domains', phish.id)).toBe('whitelistClient');
+    expect(await kindOf('domains', other.id)).toBeNull();
+    expect(await kindOf('domains', foreign.id)).toBeNull();
+    // A new event is marked at creation (the event engine's hook).
+    expect((await mk(E.id, 'domains', { domain: 'pay.epsilon-bank.ru' })).whitelist_kind).toBe('whitelistClient');
+
+    await sa.post(wl(E.id), { type: 'ip', value: '10.9.0.0/16', kind: 'whitelistPartner' });
+    await sa.post(wl(E.id), { type: 'inn', value: '7707083893', kind: 'whitelistPartner' });
+    await idle();
+    expect(await kindOf('domains', other.id)).toBe('whitelistPartner');
+    expect(await kindOf('firms', firm.id)).toBe('whitelistPartner');
+
+    expect((await sa.del(`${wl(E.id)}/${entry.id}`)).statusCode).toBe(204);
+    await idle();
+    expect(await kindOf('domains', phish.id)).toBeNull();
+
+    // A global entry re-marks every company's events.
+    const g = (await sa.post(wl('global'), { type: 'domain', value: 'epsilon-bank.ru', kind: 'whitelistPartner' })).json();
+    await idle();
+    expect(await kindOf('domains', phish.id)).toBe('whitelistPartner');
+    expect(await kindOf('domains', foreign.id)).toBe('whitelistPartner');
+    // Bulk additions and edits re-mark too.
+    await sa.patch(`${wl('global')}/${g.id}`, { kind: 'whitelistClient' });
+    await idle();
+    expect(await kindOf('domains', foreign.id)).toBe('whitelistClient');
+    await sa.post(`${wl(Z.id)}/bulk`, { text: 'login.epsilon-bank.ru', kind: 'undefined' });
+    await idle();
+    expect(await kindOf('domains', foreign.id)).toBe('undefined');
+  });
+
+  it('the in-memory matcher used for re-marking agrees with the database query', async () => {
+    const { matchIn, subjectOfEvent } = await import('../src/modules/whitelist/whitelist.events');
+    expect(subjectOfEvent('domains', { domain: 'a.ru', url: 'https://b.ru/x', ip: '1.2.3.4' })).toEqual({
+      domain: 'a.ru',
+      url: 'https://b.ru/x',
+      ip: '1.2.3.4',
+    });
+    expect(subjectOfEvent('services', { host: '10.0.0.1' })).toEqual({ ip: '10.0.0.1' });
+    expect(subjectOfEvent('services', { host: 'db.alfa.ru' })).toEqual({ domain: 'db.alfa.ru' });
+    expect(subjectOfEvent('firms', { firm_name: 'ООО Ёлка', inn: '7707083893' })).toEqual({
+      inn: '7707083893',
+      name: 'ООО Ёлка',
+    });
+    const entries = [
+      { id: 1, companyId: 5, type: 'ip', matchKey: '10.0.0.0/8', kind: 'whitelistClient' as const },
+      { id: 2, companyId: null, type: 'domain', matchKey: 'alfa.ru', kind: 'whitelistPartner' as const },
+    ];
+    const { subjectCandidates: cands } = await import('../src/modules/whitelist/whitelist.match');
+    expect(matchIn(entries, cands({ ip: '::ffff:10.2.3.4' }))).toBe('whitelistClient');
+    expect(matchIn(entries, cands({ url: 'https://x.alfa.ru/' }))).toBe('whitelistPartner');
+    expect(matchIn(entries, cands({ domain: 'beta.ru' }))).toBeNull();
+  });
+});
+
+describe('whitelist: bulk matcher for imports', () => {
+  it('gives the same answers as the per-event query', async () => {
+    const H = await createCompany(ctx, 'Эта');
+    await sa.post(wl(H.id), { type: 'domain', value: 'eta.ru', kind: 'whitelistClient' });
+    await sa.post(wl(H.id), { type: 'ip', value: '172.16.0.0/12', kind: 'whitelistPartner' });
+    await sa.post(wl(H.id), { type: 'url', value: 'https://t.me/eta_official', kind: 'whitelistClient' });
+    await sa.post(wl(H.id), { type: 'inn', value: '7707083893', kind: 'undefined' });
+    await sa.post(wl(H.id), { type: 'domain', value: 'gone-eta.ru', expires_at: new Date(Date.now() - 1000).toISOString() });
+    const svc = ctx.app.services.whitelist;
+    const match = await svc.eventMatcher(H.id);
+    const cases: [Parameters<typeof match>[0], Record<string, unknown>][] = [
+      ['domains', { domain: 'shop.eta.ru' }],
+      ['domains', { domain: 'gone-eta.ru' }],
+      ['domains', { domain: 'x.ru', ip: '172.20.1.1' }],
+      ['services', { host: '172.31.255.255' }],
+      ['services', { host: '172.32.0.1' }],
+      ['brand', { url: 'https://t.me/eta_official/15' }],
+      ['firms', { firm_name: 'ООО Эта', inn: '7707083893' }],
+      ['domains', { domain: 'gosuslugi.ru' }],
+      ['media', { url: 'https://news.eta.ru/a' }],
+    ];
+    for (const [module, data] of cases) {
+      expect(match(module, data), `${module} ${JSON.stringify(data)}`).toBe(await svc.kindForEvent(H.id, module, data));
+    }
+    expect(cases.map(([m, d]) => match(m, d))).toEqual([
+      'whitelistClient',
+      null,
+      'whitelistPartner',
+      'whitelistPartner',
+      null,
+      'whitelistClient',
+      'undefined',
+      // A global entry from an earlier test.
+      'whitelistPartner',
+      'whitelistClient',
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { Route as AuthProductKeysActivationRouteImport } from './routes/_auth/pr
 import { Route as AuthAppIndexRouteImport } from './routes/_auth/_app/index'
 import { Route as AuthAppSplatRouteImport } from './routes/_auth/_app/$'
 import { Route as AuthAppSectionRouteRouteImport } from './routes/_auth/_app/$section/route'
+import { Route as AuthAppAuditRouteImport } from './routes/_auth/_app/audit'
 import { Route as AuthAppExportsRouteImport } from './routes/_auth/_app/exports'
 import { Route as AuthAppProfileRouteImport } from './routes/_auth/_app/profile'
 import { Route as AuthAppReportsRouteImport } from './routes/_auth/_app/reports'
@@ -87,6 +88,11 @@ const AuthAppSplatRoute = AuthAppSplatRouteImport.update({
 const AuthAppSectionRouteRoute = AuthAppSectionRouteRouteImport.update({
   id: '/$section',
   path: '/$section',
+  getParentRoute: () => AuthAppRoute,
+} as any)
+const AuthAppAuditRoute = AuthAppAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
   getParentRoute: () => AuthAppRoute,
 } as any)
 const AuthAppExportsRoute = AuthAppExportsRouteImport.update({
@@ -236,6 +242,7 @@ export interface FileRoutesByFullPath {
   '/product-keys-activation': typeof AuthProductKeysActivationRoute
   '/$section': typeof AuthAppSectionRouteRouteWithChildren
   '/$': typeof AuthAppSplatRoute
+  '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
@@ -270,6 +277,7 @@ export interface FileRoutesByTo {
   '/api-docs': typeof AuthApiDocsRoute
   '/product-keys-activation': typeof AuthProductKeysActivationRoute
   '/$': typeof AuthAppSplatRoute
+  '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
@@ -307,6 +315,7 @@ export interface FileRoutesById {
   '/_auth/product-keys-activation': typeof AuthProductKeysActivationRoute
   '/_auth/_app/$section': typeof AuthAppSectionRouteRouteWithChildren
   '/_auth/_app/$': typeof AuthAppSplatRoute
+  '/_auth/_app/audit': typeof AuthAppAuditRoute
   '/_auth/_app/exports': typeof AuthAppExportsRoute
   '/_auth/_app/profile': typeof AuthAppProfileRoute
   '/_auth/_app/reports': typeof AuthAppReportsRoute
@@ -345,6 +354,7 @@ export interface FileRouteTypes {
     | '/product-keys-activation'
     | '/$section'
     | '/$'
+    | '/audit'
     | '/exports'
     | '/profile'
     | '/reports'
@@ -379,6 +389,7 @@ export interface FileRouteTypes {
     | '/api-docs'
     | '/product-keys-activation'
     | '/$'
+    | '/audit'
     | '/exports'
     | '/profile'
     | '/reports'
@@ -415,6 +426,7 @@ export interface FileRouteTypes {
     | '/_auth/product-keys-activation'
     | '/_auth/_app/$section'
     | '/_auth/_app/$'
+    | '/_auth/_app/audit'
     | '/_auth/_app/exports'
     | '/_auth/_app/profile'
     | '/_auth/_app/reports'
@@ -513,6 +525,13 @@ declare module '@tanstack/react-router' {
       path: '/$section'
       fullPath: '/$section'
       preLoaderRoute: typeof AuthAppSectionRouteRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
+    '/_auth/_app/audit': {
+      id: '/_auth/_app/audit'
+      path: '/audit'
+      fullPath: '/audit'
+      preLoaderRoute: typeof AuthAppAuditRouteImport
       parentRoute: typeof AuthAppRoute
     }
     '/_auth/_app/exports': {
@@ -718,6 +737,7 @@ const AuthAppSectionRouteRouteWithChildren =
 interface AuthAppRouteChildren {
   AuthAppSectionRouteRoute: typeof AuthAppSectionRouteRouteWithChildren
   AuthAppSplatRoute: typeof AuthAppSplatRoute
+  AuthAppAuditRoute: typeof AuthAppAuditRoute
   AuthAppExportsRoute: typeof AuthAppExportsRoute
   AuthAppProfileRoute: typeof AuthAppProfileRoute
   AuthAppReportsRoute: typeof AuthAppReportsRoute
@@ -747,6 +767,7 @@ interface AuthAppRouteChildren {
 const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppSectionRouteRoute: AuthAppSectionRouteRouteWithChildren,
   AuthAppSplatRoute: AuthAppSplatRoute,
+  AuthAppAuditRoute: AuthAppAuditRoute,
   AuthAppExportsRoute: AuthAppExportsRoute,
   AuthAppProfileRoute: AuthAppProfileRoute,
   AuthAppReportsRoute: AuthAppReportsRoute,

@@ -31,8 +31,17 @@ export const commentItem = z.object({
 });
 export type Comment = z.infer<typeof commentItem>;
 export const commentListQuery = z
-  .object({ event_id: z.coerce.number({ error: MSG.required }).int().positive(), ...pageQuery, page_size: pageQuery.page_size.default(100) })
+  .object({
+    event_id: z.coerce.number({ error: MSG.required }).int().positive(),
+    ...pageQuery,
+    page_size: pageQuery.page_size.default(100),
+  })
   .strict();
-export const commentListResponse = z.object({ items: z.array(commentItem), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
+export const commentListResponse = z.object({
+  items: z.array(commentItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
 export const commentCreateRequest = z.object({ event_id: z.number().int().positive(), text }).strict();
 export const commentPatchRequest = z.object({ text }).strict();

@@ -221,10 +221,24 @@ export const CONFIG_REGISTRY = {
   }),
   classifier_url: def({
     title: 'Адрес сервиса классификации (ML)',
-    description: 'HTTP(S)-адрес сервиса машинного обучения. Пусто — классификация отключена.',
+    description:
+      'HTTP(S)-адрес внешнего сервиса машинного обучения (POST JSON, ответ за 10 с). Пусто — работает встроенный классификатор (тональность СМИ, фишинговые домены).',
     group: 'integrations',
     type: 'url',
     schema: optionalUrl,
+    default: '',
+  }),
+  classifier_modules: def({
+    title: 'Модули для внешнего классификатора',
+    description:
+      'Коды модулей через запятую (например: domains,media), события которых отправляются во внешний сервис. Пусто — все модули.',
+    group: 'integrations',
+    type: 'string',
+    schema: z
+      .string({ error: requiredOr(CONFIG_MSG.text) })
+      .trim()
+      .max(500, { error: MSG.tooLong(500) })
+      .refine((s) => s === '' || /^[a-z]+(\s*,\s*[a-z]+)*$/.test(s), { error: 'Ожидаются коды модулей через запятую' }),
     default: '',
   }),
   product_name: def({
@@ -256,7 +270,15 @@ export function validateConfigValue<K extends ConfigKey>(
 
 /* --- HTTP shapes --- */
 
-export const configValue = z.union([z.string().max(5000), z.number(), z.boolean(), z.null()]);
+export const configValue = z.union([
+  z
+    .string()
+    .max(5000, { error: MSG.tooLong(5000) })
+    .refine((v) => !v.includes('\u0000'), { error: 'Недопустимый символ в тексте' }),
+  z.number(),
+  z.boolean(),
+  z.null(),
+]);
 
 export const createConfigRequest = z.strictObject({
   key: z.enum(CONFIG_KEYS, { error: CONFIG_MSG.unknownKey }),

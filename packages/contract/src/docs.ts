@@ -58,11 +58,22 @@ export const docUploadFields = z
     kind: z.enum(DOC_KINDS, { error: DOC_MSG.badKind }),
     event_id: z.coerce.number().int().positive().optional(),
     company_id: z.coerce.number().int().positive().optional(),
-    name: z.string().trim().min(1).max(255, { error: MSG.tooLong(255) }).optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255, { error: MSG.tooLong(255) })
+      .optional(),
   })
   .strict();
 export type DocUploadFields = z.infer<typeof docUploadFields>;
 
 export const docPatchRequest = z
-  .object({ name: z.string({ error: MSG.required }).trim().min(1, { error: MSG.required }).max(255, { error: MSG.tooLong(255) }) })
+  .object({
+    name: z
+      .string({ error: MSG.required })
+      .trim()
+      .min(1, { error: MSG.required })
+      .max(255, { error: MSG.tooLong(255) }),
+  })
   .strict();

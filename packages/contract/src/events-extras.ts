@@ -2,12 +2,22 @@
 import { z } from 'zod';
 import { pageQuery } from './events';
 import { MSG } from './messages';
-import { EVENT_MSG, dateSchema, ipSchema } from './modules/index';
+import { dateSchema, EVENT_MSG, ipSchema } from './modules/index';
 import { domainSchema, urlSchema } from './validation';
 
 const posInt = z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.integer });
-const name = (max = 200) => z.string({ error: MSG.required }).trim().min(1, { error: MSG.required }).max(max, { error: MSG.tooLong(max) });
-const optText = (max: number) => z.string().trim().max(max, { error: MSG.tooLong(max) }).nullish();
+const name = (max = 200) =>
+  z
+    .string({ error: MSG.required })
+    .trim()
+    .min(1, { error: MSG.required })
+    .max(max, { error: MSG.tooLong(max) });
+const optText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: MSG.tooLong(max) })
+    .nullish();
 const listOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
 
@@ -31,7 +41,12 @@ export const snapshotCreateRequest = z
     taken_at: z.iso.datetime({ offset: true, error: EVENT_MSG.datetime }).optional(),
     screenshot_doc_id: posInt.nullish(),
     ip: ipSchema.nullish(),
-    http_status: z.number().int().min(100, { error: EVENT_MSG.tooSmall(100) }).max(599, { error: EVENT_MSG.tooBig(599) }).nullish(),
+    http_status: z
+      .number()
+      .int()
+      .min(100, { error: EVENT_MSG.tooSmall(100) })
+      .max(599, { error: EVENT_MSG.tooBig(599) })
+      .nullish(),
     page_title: optText(500),
   })
   .strict();
@@ -64,7 +79,12 @@ export const mediaTypePatchRequest = z.object({ name: name(100).optional() }).st
 
 // --- leak types (seeded; name and description editable) ---------------------
 
-export const leakTypeItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), description: z.string().nullable() });
+export const leakTypeItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+});
 export const leakTypeListResponse = z.object({ items: z.array(leakTypeItem) });
 export const leakTypePatchRequest = z.object({ name: name(100).optional(), description: optText(1000) }).strict();
 
@@ -86,7 +106,11 @@ export const leakListQuery = refListQuery.extend({ leak_type_id: z.coerce.number
 const leakFields = {
   leak_type_id: posInt.nullish(),
   leaked_at: dateSchema.nullish(),
-  records_count: z.number().int({ error: EVENT_MSG.integer }).min(0, { error: EVENT_MSG.tooSmall(0) }).nullish(),
+  records_count: z
+    .number()
+    .int({ error: EVENT_MSG.integer })
+    .min(0, { error: EVENT_MSG.tooSmall(0) })
+    .nullish(),
   source_url: urlSchema.nullish(),
   description: optText(5000),
 };
@@ -97,8 +121,12 @@ export const leakPatchRequest = z.object({ name: name(300).optional(), ...leakFi
 
 export const linkLeakRequest = z.object({ leak_id: posInt }).strict();
 export const unlinkLeakQuery = z.object({ leak_id: z.coerce.number().int().positive() }).strict();
-export const linkedLeaksResponse = z.object({ items: z.array(z.object({ id: z.number().int(), name: z.string(), linked_at: z.string() })) });
-export const leakNamesQuery = z.object({ q: z.string().trim().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) }).strict();
+export const linkedLeaksResponse = z.object({
+  items: z.array(z.object({ id: z.number().int(), name: z.string(), linked_at: z.string() })),
+});
+export const leakNamesQuery = z
+  .object({ q: z.string().trim().max(200).optional(), limit: z.coerce.number().int().min(1).max(500).default(50) })
+  .strict();
 export const leakNamesResponse = z.object({ items: z.array(z.object({ id: z.number().int(), name: z.string() })) });
 
 // --- repositories: files ------------------------------------------------------

@@ -5,28 +5,32 @@
 import { z } from 'zod';
 import { MSG } from './messages';
 import {
-  EVENT_MSG,
-  ML_STATES,
-  SOURCES,
-  WHITELIST_KINDS,
   datetimeSchema,
+  EVENT_MSG,
+  type FieldDescriptor,
   hasDecisions,
   inputFields,
-  sortKeysOf,
-  type FieldDescriptor,
+  ML_STATES,
   type ModuleDescriptor,
+  SOURCES,
+  sortKeysOf,
+  WHITELIST_KINDS,
 } from './modules/index';
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 20;
 /** Lists count matching rows exactly up to this many; beyond it `total_capped` is true. */
 export const COUNT_CAP = 10_000;
+/** With a free-text `q` the count stops earlier (each match costs a row read; a search is for finding). */
+export const SEARCH_COUNT_CAP = 1_000;
 export const MAX_TAGS_PER_EVENT = 50;
 export const MAX_BATCH = 1000;
 export const MAX_RULES = 10;
 
 const posInt = z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.integer });
-export const idParams = z.object({ id: z.coerce.number({ error: EVENT_MSG.integer }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const idParams = z.object({
+  id: z.coerce.number({ error: EVENT_MSG.integer }).int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 export const noContent = z.null().describe('Нет содержимого');
 
 // ---------------------------------------------------------------------------
@@ -79,7 +83,13 @@ export const statusItem = z.object({
   color: z.string(),
   sort: z.number().int(),
 });
-export const priorityItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), level: z.number().int(), color: z.string() });
+export const priorityItem = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  level: z.number().int(),
+  color: z.string(),
+});
 export const decisionItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), sort: z.number().int() });
 export const statusesResponse = z.object({ items: z.array(statusItem) });
 export const prioritiesResponse = z.object({ items: z.array(priorityItem) });
@@ -122,11 +132,17 @@ const memo = <T>(build: (m: ModuleDescriptor) => T) => {
   };
 };
 
-const titleInput = z.string({ error: MSG.required }).trim().min(1, { error: MSG.required }).max(500, { error: MSG.tooLong(500) });
-const tagIds = z.array(posInt, { error: EVENT_MSG.list }).max(MAX_TAGS_PER_EVENT, { error: EVENT_MSG.listTooLong(MAX_TAGS_PER_EVENT) });
+const titleInput = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, { error: MSG.required })
+  .max(500, { error: MSG.tooLong(500) });
+const tagIds = z
+  .array(posInt, { error: EVENT_MSG.list })
+  .max(MAX_TAGS_PER_EVENT, { error: EVENT_MSG.listTooLong(MAX_TAGS_PER_EVENT) });
 
 /** Common event fields in a response; module fields are added per module. */
-const commonEventShape = {
+export const commonEventShape = {
   id: z.number().int(),
   module: z.string(),
   company_id: z.number().int(),
@@ -178,7 +194,7 @@ export const eventListResponse = memo((m) =>
     total: z.number().int(),
     page: z.number().int(),
     page_size: z.number().int(),
-    /** The filter matched more than COUNT_CAP rows; `total` is COUNT_CAP. */
+    /** The filter matched more than COUNT_CAP rows (SEARCH_COUNT_CAP with `q`); `total` is that cap. */
     total_capped: z.boolean(),
     /** Per-status counts of the same filter without the status filter (when `status_counts=true`). */
     status_counts: z.array(z.object({ status_id: z.number().int(), count: z.number().int() })).optional(),
@@ -239,7 +255,11 @@ export const eventPatchRequest = memo((m) => {
 /** Filter parameters of a module's list (also the shape of one rule in `rules`). */
 export const eventFilterShape = memo((m) => {
   const shape: Record<string, z.ZodType> = {
-    q: z.string().trim().max(200, { error: MSG.tooLong(200) }).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(200, { error: MSG.tooLong(200) })
+      .optional(),
     status: csvInts.optional(),
     priority: csvInts.optional(),
     source: csvOf(SOURCES).optional(),
@@ -259,7 +279,12 @@ export const eventFilterShape = memo((m) => {
     switch (f.filter) {
       case 'eq':
       case 'contains':
-        shape[f.key] = z.string().trim().min(1).max(500, { error: MSG.tooLong(500) }).optional();
+        shape[f.key] = z
+          .string()
+          .trim()
+          .min(1)
+          .max(500, { error: MSG.tooLong(500) })
+          .optional();
         break;
       case 'in':
         shape[f.key] = (f.type === 'ref' ? csvInts : csvOf((f.options ?? []).map((o) => o.value))).optional();
@@ -304,7 +329,10 @@ export const eventListQuery = memo((m) => {
       company_id: queryInt.min(-1).optional(),
       status_counts: boolParam.optional(),
       /** JSON array of rule objects (each: the list's filters); items matching any rule are listed. */
-      rules: z.string().max(20_000, { error: MSG.tooLong(20_000) }).optional(),
+      rules: z
+        .string()
+        .max(20_000, { error: MSG.tooLong(20_000) })
+        .optional(),
       ...eventFilterShape(m),
     })
     .strict();
@@ -350,7 +378,11 @@ export const eventActionRequest = memo((m) => {
   return z
     .object({
       action: z.enum(codes, { error: EVENT_MSG.actionUnknown }),
-      comment: z.string().trim().max(2000, { error: MSG.tooLong(2000) }).optional(),
+      comment: z
+        .string()
+        .trim()
+        .max(2000, { error: MSG.tooLong(2000) })
+        .optional(),
     })
     .strict();
 });

@@ -5,25 +5,39 @@
 import { z } from 'zod';
 import { listResponse, pageQuery } from './common';
 import { MSG } from './messages';
+import { MODULE_CODES } from './modules/types';
 import { channelRefSchema } from './telegram';
+import { isUrl } from './validation';
 
 export const FILTRATOR_MSG = {
   unknownChannel: 'Канал не найден: сначала добавьте его в источники Telegram',
   notFound: 'Сообщение не найдено',
   dateRange: 'Дата начала позже даты окончания',
+  unknownField: (key: string) => `Поле «${key}» не относится к выбранному модулю`,
+  eventsUnavailable: 'Создание событий недоступно',
+  badChar: 'Недопустимый символ в тексте',
 } as const;
 
 export const TEXT_MAX = 100_000;
+
+const text = () => z.string().refine((s) => !s.includes('\u0000'), { error: FILTRATOR_MSG.badChar });
 
 export const collectMessageRequest = z.strictObject({
   /** '@username' (or a https://t.me/username link) of a channel registered in Telegram sources. */
   channel: channelRefSchema,
   /** The message's id inside its channel. Together with the channel it identifies the message. */
   message_id: z.number({ error: MSG.required }).int().positive().max(Number.MAX_SAFE_INTEGER),
+  /** NUL characters (which PostgreSQL text cannot hold) are removed by the server. */
   text: z.string({ error: MSG.required }).max(TEXT_MAX, MSG.tooLong(TEXT_MAX)),
   posted_at: z.iso.datetime({ offset: true, error: 'Неверная дата публикации' }),
   author: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
-  url: z.string().trim().max(2000, MSG.tooLong(2000)).nullable().optional(),
+  url: z
+    .string()
+    .trim()
+    .max(2000, MSG.tooLong(2000))
+    .refine((s) => s === '' || isUrl(s), { error: MSG.url })
+    .nullable()
+    .optional(),
 });
 export type CollectMessageRequest = z.infer<typeof collectMessageRequest>;
 
@@ -70,16 +84,16 @@ const dateOrDatetime = z
 export const messageListQuery = pageQuery
   .extend({
     /** Full-text search (Russian word forms): words, "phrases", -excluded. */
-    q: z.string().trim().max(500).optional(),
+    q: text().trim().max(500).optional(),
     /** Channel id or @username. */
-    channel: z.string().trim().max(100).optional(),
+    channel: text().trim().max(100).optional(),
     company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
     /** posted_at ≥ date_from; a bare date means its start (UTC). */
     date_from: dateOrDatetime.optional(),
     /** posted_at ≤ date_to; a bare date includes that whole day (UTC). */
     date_to: dateOrDatetime.optional(),
     /** Only messages that matched this keyword. */
-    rule: z.string().trim().max(200).optional(),
+    rule: text().trim().max(200).optional(),
     sort: z.enum(['posted_at', '-posted_at', 'created_at', '-created_at']).default('-posted_at'),
   })
   .refine((q) => !q.date_from || !q.date_to || dateStart(q.date_from) <= dateEnd(q.date_to), {
@@ -99,3 +113,23 @@ export function dateEnd(s: string): Date {
 }
 
 export const messageIdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** POST /modules/filtrator/messages/{id}/to-event: make an event of `module` from the message. */
+export const messageToEventRequest = z.strictObject({
+  module: z.enum(MODULE_CODES, { error: 'Неизвестный модуль' }),
+  /** Default: the first line of the message. */
+  title: z.string().trim().min(1, MSG.required).max(500, MSG.tooLong(500)).optional(),
+  /**
+   * The module's own fields. Unless given here, the link to the post fills the module's first URL
+   * field and the message text its first text field; company, source (Telegram) and detection time
+   * come from the message.
+   */
+  fields: z.record(z.string(), z.unknown()).optional(),
+});
+export type MessageToEventRequest = z.infer<typeof messageToEventRequest>;
+export const messageToEventResponse = z.object({
+  module: z.enum(MODULE_CODES),
+  event_id: z.number().int(),
+  /** Console route of the new event, e.g. /domains/15. */
+  route: z.string(),
+});

@@ -8,6 +8,8 @@ export const TAG_COLORS = ['#1677ff', '#52c41a', '#faad14', '#f5222d', '#722ed1'
 export const TAG_MSG = {
   notFound: 'Тег не найден',
   duplicate: 'Тег с таким названием уже есть',
+  mergeSame: 'Выберите другой тег: тег нельзя объединить сам с собой',
+  mergeTarget: 'Тег, в который объединяют, не найден',
 } as const;
 
 const colorSchema = z
@@ -29,3 +31,9 @@ export const tagListQuery = z.object({ q: z.string().trim().max(64).optional(), 
 export const tagListResponse = z.object({ items: z.array(tagItem), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
 export const tagCreateRequest = z.object({ name: nameSchema, color: colorSchema.default(TAG_COLORS[0]) }).strict();
 export const tagPatchRequest = z.object({ name: nameSchema.optional(), color: colorSchema.optional() }).strict();
+
+/** GET /tags/usage: how many events (of the companies the caller may read) carry each tag; unused tags are absent. */
+export const tagUsageResponse = z.object({ items: z.array(z.object({ id: z.number().int(), events_count: z.number().int() })) });
+/** POST /tags/{id}/merge: every event with tag {id} gets `target_id` instead; tag {id} is deleted. */
+export const tagMergeRequest = z.object({ target_id: z.number({ error: MSG.required }).int().positive() }).strict();
+export const tagMergeResponse = z.object({ target: tagItem, events_updated: z.number().int() });

@@ -24,7 +24,11 @@ export const TELEGRAM_MSG = {
   channelNotFound: 'Канал не найден',
   companyNotFound: 'Компания не найдена',
   keyword: 'Ключевое слово не может быть пустым',
+  badChar: 'Недопустимый символ в тексте',
 } as const;
+
+/** PostgreSQL text cannot hold NUL: refuse it instead of failing at the database. */
+const text = () => z.string().refine((s) => !s.includes('\u0000'), { error: TELEGRAM_MSG.badChar });
 
 // ---------------------------------------------------------------------------
 // Phones
@@ -110,7 +114,7 @@ export const telegramLink = (username: string, messageId?: number | string) =>
   `https://t.me/${username.replace(/^@/, '')}${messageId === undefined ? '' : `/${messageId}`}`;
 
 export const KEYWORDS_MAX = 500;
-const keyword = z.string().trim().min(1, TELEGRAM_MSG.keyword).max(200, MSG.tooLong(200));
+const keyword = text().trim().min(1, TELEGRAM_MSG.keyword).max(200, MSG.tooLong(200));
 /** Keyword rules, trimmed; case-insensitive repeats dropped, order kept (rule_index = position). */
 export const keywordsSchema = z
   .array(keyword)
@@ -132,24 +136,24 @@ export const keywordsSchema = z
 const secret = (max: number) => z.string().trim().min(1, MSG.required).max(max, MSG.tooLong(max));
 
 export const createTelegramAccountRequest = z.strictObject({
-  name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
+  name: text().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
   phone: phoneSchema,
   status: z.enum(TELEGRAM_ACCOUNT_STATUSES).default('active'),
   /** Write-only: stored encrypted, never returned. */
   api_id: secret(20).regex(/^\d+$/, TELEGRAM_MSG.apiId).optional(),
   api_hash: secret(200).optional(),
   session: secret(10_000).optional(),
-  comment: z.string().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
+  comment: text().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
 });
 /** A secret set to null is erased; absent keeps what is stored. */
 export const updateTelegramAccountRequest = z.strictObject({
-  name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)).optional(),
+  name: text().trim().min(1, MSG.required).max(200, MSG.tooLong(200)).optional(),
   phone: phoneSchema.optional(),
   status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional(),
   api_id: secret(20).regex(/^\d+$/, TELEGRAM_MSG.apiId).nullable().optional(),
   api_hash: secret(200).nullable().optional(),
   session: secret(10_000).nullable().optional(),
-  comment: z.string().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
+  comment: text().trim().max(1000, MSG.tooLong(1000)).nullable().optional(),
   last_activity_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 export const telegramAccountResponse = z.object({
@@ -167,7 +171,7 @@ export const telegramAccountResponse = z.object({
 });
 export type TelegramAccount = z.infer<typeof telegramAccountResponse>;
 export const telegramAccountListQuery = pageQuery.extend({
-  q: z.string().trim().max(200).optional(),
+  q: text().trim().max(200).optional(),
   status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional(),
   sort: z.enum(['name', '-name', 'created_at', '-created_at', 'last_activity_at', '-last_activity_at']).default('name'),
 });
@@ -176,14 +180,14 @@ export const telegramAccountListResponse = listResponse(telegramAccountResponse)
 export const createTelegramChannelRequest = z.strictObject({
   /** https://t.me/name or @name; stored as @name. */
   link: channelRefSchema,
-  title: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  title: text().trim().max(300, MSG.tooLong(300)).nullable().optional(),
   company_id: z.number({ error: MSG.required }).int().positive(),
   keywords: keywordsSchema.default([]),
   is_active: z.boolean().default(true),
 });
 export const updateTelegramChannelRequest = z.strictObject({
   link: channelRefSchema.optional(),
-  title: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  title: text().trim().max(300, MSG.tooLong(300)).nullable().optional(),
   company_id: z.number().int().positive().optional(),
   keywords: keywordsSchema.optional(),
   is_active: z.boolean().optional(),
@@ -203,7 +207,7 @@ export const telegramChannelResponse = z.object({
 });
 export type TelegramChannel = z.infer<typeof telegramChannelResponse>;
 export const telegramChannelListQuery = pageQuery.extend({
-  q: z.string().trim().max(200).optional(),
+  q: text().trim().max(200).optional(),
   company_id: z.coerce.number().int().positive().optional(),
   is_active: z.enum(['true', 'false']).optional(),
   sort: z.enum(['username', '-username', 'created_at', '-created_at', 'last_message_at', '-last_message_at']).default('username'),

@@ -7,7 +7,7 @@ import { listResponse, pageQuery } from './common';
 import { unicodeToPunycode } from './helpers';
 import { MSG } from './messages';
 import { WHITELIST_KINDS } from './modules/common';
-import { isDomain, isEmail, isInn, isIpOrCidr, isIPv4, isIPv6, isUrl } from './validation';
+import { isDomain, isEmail, isInn, isIPv4, isIPv6, isIpOrCidr, isUrl } from './validation';
 
 export const WHITELIST_TYPES = ['domain', 'url', 'email', 'ip', 'name', 'inn'] as const;
 export type WhitelistType = (typeof WHITELIST_TYPES)[number];
@@ -29,6 +29,7 @@ export const WHITELIST_MSG = {
   name: 'Наименование должно содержать буквы',
   tooManyLines: (n: number) => `Не более ${n} строк за один раз`,
   notFound: 'Запись белого списка не найдена',
+  badChar: 'Недопустимый символ в тексте',
   companyNotFound: 'Компания не найдена',
   emptyText: 'Вставьте хотя бы одну строку',
 } as const;
@@ -160,6 +161,7 @@ export type NormalisedEntry = { ok: true; value: string; key: string } | { ok: f
 export function normaliseWhitelistValue(type: WhitelistType, raw: string): NormalisedEntry {
   const s = raw.trim();
   if (s === '') return { ok: false, error: MSG.required };
+  if (s.includes('\u0000')) return { ok: false, error: WHITELIST_MSG.badChar };
   if (s.length > VALUE_MAX) return { ok: false, error: MSG.tooLong(VALUE_MAX) };
   switch (type) {
     case 'domain': {
@@ -207,7 +209,10 @@ export function detectWhitelistType(raw: string): WhitelistType {
 // HTTP shapes
 // ---------------------------------------------------------------------------
 
-const comment = z.string().trim().max(1000, MSG.tooLong(1000));
+/** PostgreSQL text cannot hold NUL: refuse it instead of failing at the database. */
+const noNul = (s: string) => !s.includes('\u0000');
+const text = () => z.string().refine(noNul, { error: WHITELIST_MSG.badChar });
+const comment = text().trim().max(1000, MSG.tooLong(1000));
 const expiresAt = z.iso.datetime({ offset: true, error: 'Неверная дата' });
 
 /** Adds the value's own message to `value` when it does not fit its type. */
@@ -280,10 +285,19 @@ export const whitelistItemResponse = z.object({
 });
 export type WhitelistItem = z.infer<typeof whitelistItemResponse>;
 
-export const WHITELIST_SORTS = ['created_at', '-created_at', 'value', '-value', 'type', '-type', 'expires_at', '-expires_at'] as const;
+export const WHITELIST_SORTS = [
+  'created_at',
+  '-created_at',
+  'value',
+  '-value',
+  'type',
+  '-type',
+  'expires_at',
+  '-expires_at',
+] as const;
 
 export const whitelistListQuery = pageQuery.extend({
-  q: z.string().trim().max(200).optional(),
+  q: text().trim().max(200).optional(),
   type: z.enum(WHITELIST_TYPES).optional(),
   kind: z.enum(WHITELIST_KINDS).optional(),
   /** true: only expired, false: only active; absent: both. */

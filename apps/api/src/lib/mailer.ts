@@ -8,6 +8,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 export interface Mailer {
   send(m: MailMessage): Promise<{ messageId: string; file?: string }>;
@@ -34,13 +35,11 @@ export function createMailer(opts: {
       const to = Array.isArray(m.to) ? m.to : [m.to];
       for (const x of [...to, m.subject]) assertHeaderSafe(x);
       const smtp = typeof opts.smtpUrl === 'function' ? opts.smtpUrl() : opts.smtpUrl;
-      const message = { from: opts.from, to, subject: m.subject, text: m.text, html: m.html };
+      const message = { from: opts.from, to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
       if (smtp) {
-        const transport = nodemailer.createTransport(smtp, {
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 20_000,
-        } as never);
+        // Timeouts are transport options (the second argument of createTransport is message defaults);
+        // parameters in the URL's query string still override them.
+        const transport = nodemailer.createTransport({ url: smtp, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
         const info = await transport.sendMail(message);
         transport.close();
         return { messageId: String(info.messageId) };

@@ -24,7 +24,8 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: dist,
-      index: false,
+      // The root URL itself is the console (without an index, GET / was a 403 "directory" response).
+      index: 'index.html',
       wildcard: true,
       setHeaders(res, file) {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');

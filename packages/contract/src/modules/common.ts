@@ -123,4 +123,9 @@ export const EVENT_MSG = {
   mediaTypeDuplicate: 'Тип СМИ с таким названием уже есть',
   mediaTypeInUse: 'Тип СМИ используется в событиях',
   snapshotNotFound: 'Снимок не найден',
+  leakInUse: 'Утечка используется в событиях — сначала измените их',
+  leakAlreadyLinked: 'Утечка уже привязана к аккаунту',
+  leakNotLinked: 'Утечка не привязана к аккаунту',
+  avatarPlacement: 'Аватар не привязывается к событию или компании',
+  companyMismatch: 'Компания не совпадает с компанией события',
 } as const;

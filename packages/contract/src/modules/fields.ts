@@ -1,7 +1,17 @@
 /* Field builders: one call per module field, carrying its label, validation and list/filter/import metadata. */
 import { z } from 'zod';
 import { MSG } from '../messages';
-import { cardNumberSchema, domainSchema, emailSchema, innSchema, isDomain, isIPv4, isIPv6, ogrnSchema, urlSchema } from '../validation';
+import {
+  cardNumberSchema,
+  domainSchema,
+  emailSchema,
+  innSchema,
+  isDomain,
+  isIPv4,
+  isIPv6,
+  ogrnSchema,
+  urlSchema,
+} from '../validation';
 import { EVENT_MSG } from './common';
 import type { FieldDescriptor, FieldOption, FieldType, FilterKind, RefList } from './types';
 
@@ -42,7 +52,14 @@ export const dateSchema = str().refine(isRealDate, { error: EVENT_MSG.date });
 /** ISO 8601 date-time with an offset (`2026-03-01T10:00:00Z`, `…+03:00`). */
 export const datetimeSchema = z.iso.datetime({ offset: true, error: EVENT_MSG.datetime });
 
-function base(key: string, label: string, type: FieldType, input: z.ZodType, o: FieldOpts = {}, extra: Partial<FieldDescriptor> = {}): FieldDescriptor {
+function base(
+  key: string,
+  label: string,
+  type: FieldType,
+  input: z.ZodType,
+  o: FieldOpts = {},
+  extra: Partial<FieldDescriptor> = {},
+): FieldDescriptor {
   const unsortable = type === 'text' || type === 'string_list' || type === 'card';
   return {
     key,
@@ -78,7 +95,13 @@ export const field = {
   domain: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'domain', domainSchema, o),
   host: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'host', hostSchema, o),
   url: (key: string, label: string, o: FieldOpts = {}) =>
-    base(key, label, 'url', urlSchema.refine((s) => s.length <= 2000, { error: MSG.tooLong(2000) }), o),
+    base(
+      key,
+      label,
+      'url',
+      urlSchema.refine((s) => s.length <= 2000, { error: MSG.tooLong(2000) }),
+      o,
+    ),
   email: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'email', emailSchema, o),
   ip: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'ip', ipSchema, o),
   phone: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'phone', phoneSchema, o),
@@ -119,7 +142,17 @@ export const field = {
     );
   },
   ref: (key: string, label: string, ref: RefList, o: FieldOpts = {}) =>
-    base(key, label, 'ref', z.number({ error: typeError(EVENT_MSG.integer) }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.unknownRef }), { filter: 'in', ...o }, { ref }),
+    base(
+      key,
+      label,
+      'ref',
+      z
+        .number({ error: typeError(EVENT_MSG.integer) })
+        .int({ error: EVENT_MSG.integer })
+        .positive({ error: EVENT_MSG.unknownRef }),
+      { filter: 'in', ...o },
+      { ref },
+    ),
   /** A field the server computes (never accepted on input). */
   derived: (key: string, label: string, type: FieldType, o: FieldOpts = {}, extra: Partial<FieldDescriptor> = {}) => ({
     ...base(key, label, type, z.never(), o, extra),

@@ -3,14 +3,7 @@
  * every entry; the console renders list, filters, detail and import pages from it.
  * Adding a module = one descriptor in defs/ plus its extras; a missing entry here is a type error.
  */
-import {
-  DEFAULT_PRIORITIES,
-  DEFAULT_STATUSES,
-  ML_STATE_LABELS,
-  SOURCE_LABELS,
-  WHITELIST_KIND_LABELS,
-  optionsOf,
-} from './common';
+import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, ML_STATE_LABELS, optionsOf, SOURCE_LABELS, WHITELIST_KIND_LABELS } from './common';
 import { accounts } from './defs/accounts';
 import { acquiring } from './defs/acquiring';
 import { brand } from './defs/brand';
@@ -28,23 +21,23 @@ import { networkattacks } from './defs/networkattacks';
 import { repositories } from './defs/repositories';
 import { services } from './defs/services';
 import {
-  MODULE_CODES,
   type FieldDescriptor,
   type FieldOption,
   type FieldType,
   type FilterKind,
+  MODULE_CODES,
   type ModuleCode,
   type ModuleDescriptor,
   type PrioritySeed,
   type StatusSeed,
 } from './types';
 
-export * from './types';
 export * from './common';
-export { field, PLATFORM_OPTIONS, ipSchema, hostSchema, phoneSchema, dateSchema, datetimeSchema } from './fields';
-export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
 export { PAYMENT_SYSTEMS, paymentSystemOf } from './defs/acquiring';
-export { sampleCard, sampleInn, sampleOgrn, luhnCheckDigit } from './samples';
+export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
+export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, PLATFORM_OPTIONS, phoneSchema } from './fields';
+export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
+export * from './types';
 
 export const MODULES: { readonly [C in ModuleCode]: ModuleDescriptor<C> } = {
   domains,
@@ -84,7 +77,18 @@ export const fieldOf = (m: ModuleDescriptor, key: string): FieldDescriptor | und
 // Common event fields: what every module's events have (columns, filters, import headers)
 // ---------------------------------------------------------------------------
 
-export type CommonFieldType = 'id' | 'company' | 'string' | 'status' | 'priority' | 'decision' | 'enum' | 'tags' | 'datetime' | 'user' | 'import';
+export type CommonFieldType =
+  | 'id'
+  | 'company'
+  | 'string'
+  | 'status'
+  | 'priority'
+  | 'decision'
+  | 'enum'
+  | 'tags'
+  | 'datetime'
+  | 'user'
+  | 'import';
 
 export interface CommonFieldDescriptor {
   key: string;
@@ -102,17 +106,49 @@ export const COMMON_FIELDS: readonly CommonFieldDescriptor[] = [
   { key: 'status_id', label: 'Статус', type: 'status', sortable: true, aliases: ['Статус', 'status'] },
   { key: 'priority_id', label: 'Приоритет', type: 'priority', sortable: true, aliases: ['Приоритет', 'Критичность', 'priority'] },
   { key: 'decision_id', label: 'Решение', type: 'decision', sortable: true, aliases: ['Решение', 'decision'] },
-  { key: 'source', label: 'Источник', type: 'enum', sortable: true, options: optionsOf(SOURCE_LABELS), aliases: ['Источник события', 'Канал', 'source'] },
-  { key: 'ml_state', label: 'Состояние ML', type: 'enum', sortable: true, options: optionsOf(ML_STATE_LABELS), aliases: ['ML', 'ml_state'] },
-  { key: 'whitelist_kind', label: 'Белый список', type: 'enum', sortable: false, options: optionsOf(WHITELIST_KIND_LABELS), aliases: [] },
+  {
+    key: 'source',
+    label: 'Источник',
+    type: 'enum',
+    sortable: true,
+    options: optionsOf(SOURCE_LABELS),
+    aliases: ['Источник события', 'Канал', 'source'],
+  },
+  {
+    key: 'ml_state',
+    label: 'Состояние ML',
+    type: 'enum',
+    sortable: true,
+    options: optionsOf(ML_STATE_LABELS),
+    aliases: ['ML', 'ml_state'],
+  },
+  {
+    key: 'whitelist_kind',
+    label: 'Белый список',
+    type: 'enum',
+    sortable: false,
+    options: optionsOf(WHITELIST_KIND_LABELS),
+    aliases: [],
+  },
   { key: 'tags', label: 'Теги', type: 'tags', sortable: false, aliases: ['Теги', 'Метки', 'tags'] },
-  { key: 'detected_at', label: 'Обнаружено', type: 'datetime', sortable: true, aliases: ['Дата обнаружения', 'Обнаружено', 'detected', 'detected_at', 'found at'] },
+  {
+    key: 'detected_at',
+    label: 'Обнаружено',
+    type: 'datetime',
+    sortable: true,
+    aliases: ['Дата обнаружения', 'Обнаружено', 'detected', 'detected_at', 'found at'],
+  },
   { key: 'created_at', label: 'Создано', type: 'datetime', sortable: true, aliases: [] },
   { key: 'updated_at', label: 'Изменено', type: 'datetime', sortable: true, aliases: [] },
   { key: 'author_id', label: 'Автор', type: 'user', sortable: false, aliases: [] },
   { key: 'import_id', label: 'Импорт', type: 'import', sortable: false, aliases: [] },
 ];
-export const COMMON_KEYS: ReadonlySet<string> = new Set([...COMMON_FIELDS.map((f) => f.key), 'company_name', 'author_name', 'module']);
+export const COMMON_KEYS: ReadonlySet<string> = new Set([
+  ...COMMON_FIELDS.map((f) => f.key),
+  'company_name',
+  'author_name',
+  'module',
+]);
 
 // ---------------------------------------------------------------------------
 // Columns
@@ -131,7 +167,18 @@ export interface ColumnDescriptor {
 
 /** Keys that `sort` accepts (with or without a leading '-'). */
 export function sortKeysOf(m: ModuleDescriptor): string[] {
-  const keys = new Set<string>(['id', 'title', 'status_id', 'priority_id', 'source', 'ml_state', 'detected_at', 'created_at', 'updated_at', 'company_id']);
+  const keys = new Set<string>([
+    'id',
+    'title',
+    'status_id',
+    'priority_id',
+    'source',
+    'ml_state',
+    'detected_at',
+    'created_at',
+    'updated_at',
+    'company_id',
+  ]);
   if (hasDecisions(m)) keys.add('decision_id');
   for (const f of m.fields) if (f.sortable) keys.add(f.key);
   return [...keys];
@@ -142,10 +189,25 @@ export function columnsOf(m: ModuleDescriptor): ColumnDescriptor[] {
   const sortable = new Set(sortKeysOf(m));
   return m.columns.map((key) => {
     const mf = fieldOf(m, key);
-    if (mf) return { key, label: mf.label, type: mf.type, sortable: sortable.has(key), common: false, ...(mf.options ? { options: mf.options } : {}) };
+    if (mf)
+      return {
+        key,
+        label: mf.label,
+        type: mf.type,
+        sortable: sortable.has(key),
+        common: false,
+        ...(mf.options ? { options: mf.options } : {}),
+      };
     const cf = COMMON_FIELDS.find((c) => c.key === key);
     if (!cf) throw new Error(`column ${key} of module ${m.code} is not a field`);
-    return { key, label: cf.label, type: cf.type, sortable: sortable.has(key), common: true, ...(cf.options ? { options: cf.options } : {}) };
+    return {
+      key,
+      label: cf.label,
+      type: cf.type,
+      sortable: sortable.has(key),
+      common: true,
+      ...(cf.options ? { options: cf.options } : {}),
+    };
   });
 }
 
@@ -178,7 +240,14 @@ export function commonFiltersOf(m: ModuleDescriptor): FilterDescriptor[] {
   out.push(
     { param: 'source', label: 'Источник', kind: 'in', type: 'enum', options: optionsOf(SOURCE_LABELS), common: true },
     { param: 'ml_state', label: 'Состояние ML', kind: 'in', type: 'enum', options: optionsOf(ML_STATE_LABELS), common: true },
-    { param: 'whitelist_kind', label: 'Белый список', kind: 'in', type: 'enum', options: optionsOf(WHITELIST_KIND_LABELS), common: true },
+    {
+      param: 'whitelist_kind',
+      label: 'Белый список',
+      kind: 'in',
+      type: 'enum',
+      options: optionsOf(WHITELIST_KIND_LABELS),
+      common: true,
+    },
     { param: 'tags', label: 'Теги', kind: 'tags', common: true },
     { param: 'created', label: 'Создано', kind: 'range', type: 'datetime', common: true },
     { param: 'detected', label: 'Обнаружено', kind: 'range', type: 'datetime', common: true },
@@ -207,7 +276,12 @@ export function filtersOf(m: ModuleDescriptor): FilterDescriptor[] {
 // Import headers
 // ---------------------------------------------------------------------------
 
-const normHeader = (s: string) => s.trim().toLowerCase().replace(/ё/g, 'е').replace(/[\s_]+/g, ' ');
+const normHeader = (s: string) =>
+  s
+    .trim()
+    .toLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[\s_]+/g, ' ');
 
 /**
  * Import header → field key for a module (case-, `ё`- and `_`-insensitive): the module's fields

@@ -2,22 +2,22 @@ import '../zod-setup';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventCreateRequest, eventListQuery, eventPatchRequest, eventResponse } from '../events';
+import { isCardNumber, isInn, isOgrn } from '../validation';
 import {
   COMMON_KEYS,
-  MODULE_CODES,
-  MODULE_LIST,
-  MODULES,
   columnsOf,
   filtersOf,
   headerKey,
   inputFields,
+  MODULE_CODES,
+  MODULE_LIST,
+  MODULES,
   moduleByRoute,
   paymentSystemOf,
   sampleCard,
   sampleInn,
   sampleOgrn,
 } from './index';
-import { isCardNumber, isInn, isOgrn } from '../validation';
 
 describe('module registry', () => {
   it('has the sixteen modules of the design, with unique ids, codes and routes', () => {
@@ -52,7 +52,7 @@ describe('module registry', () => {
         expect(a.error?.issues ?? []).toEqual([]);
         const b = eventCreateRequest(m).safeParse({ company_id: 1, ...m.sample(2) });
         expect(b.success).toBe(true);
-        const fp = (d: Record<string, unknown>) => JSON.stringify(m.fingerprint.map((k) => d[k] ?? (m.derive?.(d)[k] ?? null)));
+        const fp = (d: Record<string, unknown>) => JSON.stringify(m.fingerprint.map((k) => d[k] ?? m.derive?.(d)[k] ?? null));
         expect(fp(a.data as Record<string, unknown>)).not.toBe(fp(b.data as Record<string, unknown>));
         expect(m.title(a.data as Record<string, unknown>).length).toBeGreaterThan(0);
       });

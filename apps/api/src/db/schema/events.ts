@@ -114,13 +114,38 @@ export const events = pgTable(
   },
   (t) => [
     uniqueIndex('events_fingerprint_uq').on(t.companyId, t.module, t.fingerprint),
-    index('events_company_module_created_idx').on(t.companyId, t.module, t.createdAt.desc(), t.id.desc()),
-    index('events_module_created_idx').on(t.module, t.createdAt.desc(), t.id.desc()),
-    index('events_company_module_status_idx').on(t.companyId, t.module, t.statusId, t.createdAt.desc(), t.id.desc()),
-    index('events_module_status_idx').on(t.module, t.statusId, t.createdAt.desc(), t.id.desc()),
-    index('events_company_module_priority_idx').on(t.companyId, t.module, t.priorityId, t.createdAt.desc()),
-    index('events_company_module_detected_idx').on(t.companyId, t.module, t.detectedAt.desc()),
-    index('events_search_gin').using('gin', t.search),
+    // Ordered first pages; the trailing columns let the capped counts run as index-only scans.
+    index('events_company_module_created_idx').on(
+      t.companyId,
+      t.module,
+      t.createdAt.desc(),
+      t.id.desc(),
+      t.statusId,
+      t.priorityId,
+    ),
+    index('events_module_created_idx').on(t.module, t.createdAt.desc(), t.id.desc(), t.companyId, t.statusId, t.priorityId),
+    index('events_company_module_status_idx').on(
+      t.companyId,
+      t.module,
+      t.statusId,
+      t.createdAt.desc(),
+      t.id.desc(),
+      t.priorityId,
+      t.decisionId,
+    ),
+    index('events_module_status_idx').on(t.module, t.statusId, t.createdAt.desc(), t.id.desc(), t.companyId, t.priorityId),
+    index('events_company_module_priority_idx').on(
+      t.companyId,
+      t.module,
+      t.priorityId,
+      t.createdAt.desc(),
+      t.id.desc(),
+      t.statusId,
+    ),
+    index('events_company_module_detected_idx').on(t.companyId, t.module, t.detectedAt.desc(), t.id.desc()),
+    index('events_module_detected_idx').on(t.module, t.detectedAt.desc(), t.id.desc(), t.companyId),
+    // Needs btree_gin (migration 0010): module and company narrow the search inside the GIN index.
+    index('events_search_gin').using('gin', t.module, t.companyId, t.search),
     index('events_tags_gin').using('gin', t.tags),
     index('events_author_idx').on(t.authorId),
     index('events_import_idx').on(t.importId).where(sql`${t.importId} IS NOT NULL`),
@@ -202,7 +227,10 @@ export const domainSnapshots = pgTable(
     httpStatus: integer('http_status'),
     pageTitle: text('page_title'),
   },
-  (t) => [index('domain_snapshots_event_idx').on(t.eventId, t.takenAt.desc()), index('domain_snapshots_doc_idx').on(t.screenshotDocId)],
+  (t) => [
+    index('domain_snapshots_event_idx').on(t.eventId, t.takenAt.desc()),
+    index('domain_snapshots_doc_idx').on(t.screenshotDocId),
+  ],
 );
 
 /** Domains that never raise an event for the company (exact domain or any subdomain of it). */
@@ -220,7 +248,10 @@ export const domainAllowlist = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('domain_allowlist_company_domain_uq').on(t.companyId, t.domainPunycode), index('domain_allowlist_created_by_idx').on(t.createdBy)],
+  (t) => [
+    uniqueIndex('domain_allowlist_company_domain_uq').on(t.companyId, t.domainPunycode),
+    index('domain_allowlist_created_by_idx').on(t.createdBy),
+  ],
 );
 
 // --- media, leaks ------------------------------------------------------------
@@ -279,7 +310,11 @@ export const accountLeaks = pgTable(
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.leakId] }), index('account_leaks_leak_idx').on(t.leakId), index('account_leaks_created_by_idx').on(t.createdBy)],
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.leakId] }),
+    index('account_leaks_leak_idx').on(t.leakId),
+    index('account_leaks_created_by_idx').on(t.createdBy),
+  ],
 );
 
 // --- repositories --------------------------------------------------------------

@@ -1,3 +1,5 @@
 export * from './identity';
 export * from './settings';
 export * from './events';
+export * from './transfer';
+export * from './insights';

@@ -1,40 +1,12 @@
+import { auditEntry, auditQuery } from '@forpost/contract/audit';
 import { listResponse } from '@forpost/contract/common';
 import { companiesWith } from '@forpost/contract/permissions';
 import { and, count, desc, eq, gte, ilike, inArray, lte, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { auditLog, users } from '../../db/schema/index';
 import type { App } from '../../lib/routes';
 import { isoReq } from '../../lib/serialize';
 import { requireAuth } from '../../plugins/access';
-
-export const auditQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  page_size: z.coerce.number().int().min(1).max(500).default(50),
-  action: z.string().max(100).optional(),
-  entity: z.string().max(50).optional(),
-  entity_id: z.string().max(100).optional(),
-  actor_user_id: z.coerce.number().int().positive().optional(),
-  company_id: z.coerce.number().int().min(-1).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-});
-export const auditEntry = z.object({
-  id: z.number().int(),
-  at: z.string(),
-  actor_user_id: z.number().int().nullable(),
-  actor_name: z.string().nullable(),
-  actor_key_id: z.number().int().nullable(),
-  action: z.string(),
-  entity: z.string().nullable(),
-  entity_id: z.string().nullable(),
-  company_id: z.number().int().nullable(),
-  ip: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  before: z.unknown(),
-  after: z.unknown(),
-  meta: z.unknown(),
-});
 
 /** The audit log, newest first, for admins. */
 export async function auditRoutes(app: App, deps: { db: Db }) {

@@ -51,7 +51,13 @@ export async function configsRoutes(app: App, deps: { configs: ConfigsService })
     '/configs/:id',
     {
       config: { permission },
-      schema: { operationId: 'getConfig', tags, summary: 'Настройка по ключу', params: configKeyParam, response: { 200: configResponse } },
+      schema: {
+        operationId: 'getConfig',
+        tags,
+        summary: 'Настройка по ключу',
+        params: configKeyParam,
+        response: { 200: configResponse },
+      },
     },
     async (req) => svc.item(req.params.id),
   );

@@ -36,6 +36,8 @@ export function envDefaults(config: Config): Partial<ConfigValues> {
     session_idle_minutes: Math.max(1, Math.round(config.sessionIdleSeconds / 60)),
     session_absolute_hours: Math.max(1, Math.round(config.sessionAbsoluteSeconds / 3600)),
     access_token_ttl_seconds: config.accessTtlSeconds,
+    lockout_max_failures: config.lockoutMaxFailures,
+    lockout_window_minutes: config.lockoutWindowMinutes,
   };
 }
 
@@ -199,7 +201,9 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
 
     async list(q: { group?: ConfigGroup } = {}) {
       const rows = new Map((await repo.list()).map((r) => [r.key, r]));
-      const items = CONFIG_KEYS.filter((k) => !q.group || CONFIG_REGISTRY[k].group === q.group).map((k) => toItem(k, rows.get(k)));
+      const items = CONFIG_KEYS.filter((k) => !q.group || CONFIG_REGISTRY[k].group === q.group).map((k) =>
+        toItem(k, rows.get(k)),
+      );
       return { items, total: items.length, page: 1, page_size: Math.max(items.length, 1) };
     },
 
@@ -215,7 +219,11 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
         if (!(await repo.insert(key, encode(key, value), actor.userId ?? null, tx))) {
           throw conflict(CONFIG_MSG.alreadySet, { key: CONFIG_MSG.alreadySet });
         }
-        await audit.record(actor, { action: 'config.create', entity: 'config', entityId: key, after: { value: shown(key, value) } }, tx);
+        await audit.record(
+          actor,
+          { action: 'config.create', entity: 'config', entityId: key, after: { value: shown(key, value) } },
+          tx,
+        );
         await repo.notify(key, tx);
       });
       invalidate(key);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { maskCardNumber } from '@forpost/contract/helpers';
-import { inputFields, type FieldDescriptor, type ModuleDescriptor } from '@forpost/contract/modules';
+import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
 import { hmac } from '../../lib/crypto';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 
@@ -88,23 +88,36 @@ export function fingerprintOf(m: ModuleDescriptor, data: Data): string {
     if (v == null) return null;
     return typeof v === 'string' ? v.trim().toLowerCase() : v;
   });
-  return createHash('sha256').update(JSON.stringify([m.code, ...parts])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([m.code, ...parts]))
+    .digest('hex');
 }
 
-const SPLITTABLE = new Set(['domain', 'host', 'url', 'email']);
+/**
+ * Words for full-text search: letters and digits only, letter/digit runs apart
+ * ('sber-bonus12.ru' → 'sber bonus 12 ru', 'CVE-2019-0708' → 'cve 2019 0708'). Indexing words
+ * rather than whole host names, URLs and e-mails keeps the set of distinct lexemes small, so
+ * prefix queries stay cheap, and finds a domain by any of its parts.
+ */
+export function searchWords(s: string): string[] {
+  return (
+    s
+      .toLowerCase()
+      .replace(/(\p{L})(?=\p{N})|(\p{N})(?=\p{L})/gu, '$1$2 ')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).map((w) => w.slice(0, 100));
+}
 
-/** The text indexed for `q`: title + the module's search fields; hosts, URLs and e-mails also word by word. */
+/** The text indexed for `q`: the title and the module's search fields, as words. */
 export function searchTextOf(m: ModuleDescriptor, title: string, data: Data): string {
   const parts: string[] = [title];
   for (const f of m.fields) {
     if (!f.search || isSensitive(f)) continue;
     const v = data[f.key];
     if (v == null) continue;
-    const s = Array.isArray(v) ? v.join(' ') : String(v);
-    parts.push(s);
-    if (SPLITTABLE.has(f.type)) parts.push(s.replace(/[./:@_?=&#%+~-]+/g, ' '));
+    parts.push(Array.isArray(v) ? v.join(' ') : String(v));
   }
-  return parts.join(' \n ').slice(0, 200_000);
+  return searchWords(parts.join(' ')).join(' ').slice(0, 200_000);
 }
 
 /** Module fields as the API shows them (sealed fields as their mask). */

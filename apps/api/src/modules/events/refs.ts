@@ -3,7 +3,7 @@
  * (one upsert per table), then cached in memory — they are append-only reference data.
  */
 import type { DecisionItem, PriorityItem, StatusItem } from '@forpost/contract/events';
-import { MODULE_LIST, prioritiesOf, statusesOf, INITIAL_STATUS, type ModuleCode } from '@forpost/contract/modules';
+import { INITIAL_STATUS, MODULE_LIST, type ModuleCode, prioritiesOf, statusesOf } from '@forpost/contract/modules';
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appSeeds, eventDecisions, eventPriorities, eventStatuses, leakTypes, mediaTypes } from '../../db/schema/index';
@@ -17,17 +17,34 @@ const LEAK_TYPES = [
   { code: 'cards', name: 'Платёжные карты', description: 'Номера карт и данные держателей' },
   { code: 'other', name: 'Прочее', description: null },
 ];
-const MEDIA_TYPES = ['Федеральные СМИ', 'Региональные СМИ', 'Отраслевые СМИ', 'Блоги', 'Социальные сети', 'Telegram-каналы', 'Форумы'];
+const MEDIA_TYPES = [
+  'Федеральные СМИ',
+  'Региональные СМИ',
+  'Отраслевые СМИ',
+  'Блоги',
+  'Социальные сети',
+  'Telegram-каналы',
+  'Форумы',
+];
 
 /** Idempotent and cheap: three upserts that change nothing when the registry did not change. */
 export async function seedEventReference(db: Db): Promise<void> {
   const statuses = MODULE_LIST.flatMap((m) =>
-    statusesOf(m).map((s, i) => ({ module: m.code, code: s.code, name: s.name, sort: i + 1, isFinal: s.is_final, color: s.color })),
+    statusesOf(m).map((s, i) => ({
+      module: m.code,
+      code: s.code,
+      name: s.name,
+      sort: i + 1,
+      isFinal: s.is_final,
+      color: s.color,
+    })),
   );
   const priorities = MODULE_LIST.flatMap((m) =>
     prioritiesOf(m).map((p) => ({ module: m.code, code: p.code, name: p.name, level: p.level, color: p.color })),
   );
-  const decisions = MODULE_LIST.flatMap((m) => (m.decisions ?? []).map((d, i) => ({ module: m.code, code: d.code, name: d.name, sort: i + 1 })));
+  const decisions = MODULE_LIST.flatMap((m) =>
+    (m.decisions ?? []).map((d, i) => ({ module: m.code, code: d.code, name: d.name, sort: i + 1 })),
+  );
   await db
     .insert(eventStatuses)
     .values(statuses)
@@ -94,7 +111,8 @@ export async function loadRefs(db: Db): Promise<Refs> {
   const statuses = by(s, (r) => ({ id: r.id, code: r.code, name: r.name, is_final: r.isFinal, color: r.color, sort: r.sort }));
   const priorities = by(p, (r) => ({ id: r.id, code: r.code, name: r.name, level: r.level, color: r.color }));
   const decisions = by(d, (r) => ({ id: r.id, code: r.code, name: r.name, sort: r.sort }));
-  const has = <T extends { id: number }>(m: Map<string, T[]>, module: string, id: number) => Boolean(m.get(module)?.some((x) => x.id === id));
+  const has = <T extends { id: number }>(m: Map<string, T[]>, module: string, id: number) =>
+    Boolean(m.get(module)?.some((x) => x.id === id));
   return {
     statuses: (module) => statuses.get(module) ?? [],
     priorities: (module) => priorities.get(module) ?? [],

@@ -1,3 +1,3 @@
+export { subjectCandidates } from './whitelist.match';
 export { whitelistRoutes } from './whitelist.routes';
 export { createWhitelistService, type WhitelistChangeHandler, type WhitelistService } from './whitelist.service';
-export { subjectCandidates } from './whitelist.match';

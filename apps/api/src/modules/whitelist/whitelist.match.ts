@@ -1,5 +1,5 @@
-import { canonicalIp, domainKey, emailKey, nameKey, urlKey, type WhitelistSubject } from '@forpost/contract/whitelist';
 import { isDomain, isEmail, isIPv4, isIPv6 } from '@forpost/contract/validation';
+import { canonicalIp, domainKey, emailKey, nameKey, urlKey, type WhitelistSubject } from '@forpost/contract/whitelist';
 
 /** The match keys an event's subject is compared with, per entry type. */
 export interface Candidates {

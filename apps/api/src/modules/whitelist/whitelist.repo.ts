@@ -9,7 +9,8 @@ export type NewWhitelistRow = typeof whitelistItems.$inferInsert;
 /** null = the global whitelist. */
 export type Scope = number | null;
 
-const scopeIs = (companyId: Scope) => (companyId === null ? isNull(whitelistItems.companyId) : eq(whitelistItems.companyId, companyId));
+const scopeIs = (companyId: Scope) =>
+  companyId === null ? isNull(whitelistItems.companyId) : eq(whitelistItems.companyId, companyId);
 const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
 
 const SORTS: Record<WhitelistListQuery['sort'], SQL[]> = {
@@ -102,7 +103,15 @@ export function createWhitelistRepo(db: Db) {
         const rows = await tx
           .select({ type: whitelistItems.type, matchKey: whitelistItems.matchKey })
           .from(whitelistItems)
-          .where(and(scopeIs(companyId), inArray(whitelistItems.matchKey, chunk.map((p) => p.key))));
+          .where(
+            and(
+              scopeIs(companyId),
+              inArray(
+                whitelistItems.matchKey,
+                chunk.map((p) => p.key),
+              ),
+            ),
+          );
         for (const r of rows) out.add(`${r.type}\u0000${r.matchKey}`);
       }
       return out;
@@ -135,7 +144,8 @@ export function createWhitelistRepo(db: Db) {
       tx: Db = db,
     ): Promise<{ id: number; kind: WhitelistRow['kind']; companyId: number | null } | undefined> {
       const t = whitelistItems;
-      const byType = (type: string, keys: string[]) => (keys.length ? and(eq(t.type, type as 'domain'), inArray(t.matchKey, keys)) : undefined);
+      const byType = (type: string, keys: string[]) =>
+        keys.length ? and(eq(t.type, type as 'domain'), inArray(t.matchKey, keys)) : undefined;
       const anyOf = or(
         byType('domain', c.domain),
         byType('url', c.url),

@@ -1,3 +1,4 @@
+import { idParam } from '@forpost/contract/common';
 import {
   bulkWhitelistRequest,
   bulkWhitelistResponse,
@@ -9,7 +10,6 @@ import {
   whitelistListQuery,
   whitelistListResponse,
 } from '@forpost/contract/whitelist';
-import { idParam } from '@forpost/contract/common';
 import { z } from 'zod';
 import { actorOf } from '../../lib/actor';
 import type { App } from '../../lib/routes';
@@ -32,7 +32,13 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     '/companies/global/whitelist',
     {
       config: { permission: 'global_whitelist.read' },
-      schema: { operationId: 'listGlobalWhitelist', tags, summary: 'Глобальный белый список', querystring: whitelistListQuery, response: { 200: whitelistListResponse } },
+      schema: {
+        operationId: 'listGlobalWhitelist',
+        tags,
+        summary: 'Глобальный белый список',
+        querystring: whitelistListQuery,
+        response: { 200: whitelistListResponse },
+      },
     },
     async (req) => svc.list(p(req), null, req.query),
   );
@@ -68,7 +74,13 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     '/companies/global/whitelist/:id',
     {
       config: { permission: 'global_whitelist.read' },
-      schema: { operationId: 'getGlobalWhitelistItem', tags, summary: 'Запись глобального белого списка', params: idParam, response: { 200: whitelistItemResponse } },
+      schema: {
+        operationId: 'getGlobalWhitelistItem',
+        tags,
+        summary: 'Запись глобального белого списка',
+        params: idParam,
+        response: { 200: whitelistItemResponse },
+      },
     },
     async (req) => svc.get(p(req), null, req.params.id),
   );
@@ -91,7 +103,13 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     '/companies/global/whitelist/:id',
     {
       config: { permission: 'global_whitelist.manage' },
-      schema: { operationId: 'deleteGlobalWhitelistItem', tags, summary: 'Удалить запись глобального белого списка', params: idParam, response: { 204: noContent } },
+      schema: {
+        operationId: 'deleteGlobalWhitelistItem',
+        tags,
+        summary: 'Удалить запись глобального белого списка',
+        params: idParam,
+        response: { 204: noContent },
+      },
     },
     async (req, reply) => {
       await svc.remove(p(req), actorOf(req), null, req.params.id);
@@ -149,7 +167,13 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     '/companies/:id/whitelist/:itemId',
     {
       config: { permission: 'whitelist.read' },
-      schema: { operationId: 'getCompanyWhitelistItem', tags, summary: 'Запись белого списка компании', params: whitelistItemParams, response: { 200: whitelistItemResponse } },
+      schema: {
+        operationId: 'getCompanyWhitelistItem',
+        tags,
+        summary: 'Запись белого списка компании',
+        params: whitelistItemParams,
+        response: { 200: whitelistItemResponse },
+      },
     },
     async (req) => svc.get(p(req), req.params.id, req.params.itemId),
   );
@@ -172,7 +196,13 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     '/companies/:id/whitelist/:itemId',
     {
       config: { permission: 'whitelist.manage' },
-      schema: { operationId: 'deleteCompanyWhitelistItem', tags, summary: 'Удалить запись белого списка компании', params: whitelistItemParams, response: { 204: noContent } },
+      schema: {
+        operationId: 'deleteCompanyWhitelistItem',
+        tags,
+        summary: 'Удалить запись белого списка компании',
+        params: whitelistItemParams,
+        response: { 204: noContent },
+      },
     },
     async (req, reply) => {
       await svc.remove(p(req), actorOf(req), req.params.id, req.params.itemId);

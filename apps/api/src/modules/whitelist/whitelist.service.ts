@@ -1,4 +1,5 @@
 import { can, type Principal } from '@forpost/contract/permissions';
+import type { bulkWhitelistLine } from '@forpost/contract/whitelist';
 import {
   type BulkWhitelistRequest,
   type CreateWhitelistItem,
@@ -13,18 +14,18 @@ import {
   type WhitelistSubject,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import type { bulkWhitelistLine } from '@forpost/contract/whitelist';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
 import { hasCandidates, subjectCandidates } from './whitelist.match';
 import { createWhitelistRepo, type Scope, type WhitelistRepo, type WhitelistRow } from './whitelist.repo';
 
 type BulkLine = z.infer<typeof bulkWhitelistLine>;
 
-/** Told after every committed change (to re-mark the events of that company, or of all for the global list). */
+/** Told after every committed change of a company list (companyId) or of the global one (null). */
 export type WhitelistChangeHandler = (change: { companyId: Scope; actor: AuditActor }) => void | Promise<void>;
 
 function toItem(r: WhitelistRow, now = Date.now()): WhitelistItem {
@@ -57,6 +58,8 @@ export interface WhitelistServiceDeps {
   audit: Audit;
   repo?: WhitelistRepo;
   onChange?: WhitelistChangeHandler;
+  /** Re-marks existing events after a change; by default one running in this process (null: none). */
+  remarker?: EventsRemarker | null;
   log?: { warn(obj: unknown, msg?: string): void };
 }
 
@@ -68,8 +71,10 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createWhitelistRepo(db);
   let onChange = deps.onChange;
+  const remarker = deps.remarker === undefined ? createEventsRemarker({ db, log: deps.log }) : deps.remarker;
 
   async function changed(companyId: Scope, actor: AuditActor) {
+    remarker?.schedule(companyId);
     if (!onChange) return;
     try {
       await onChange({ companyId, actor });
@@ -84,7 +89,8 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       if (!can(p, manage ? 'global_whitelist.manage' : 'global_whitelist.read')) throw forbidden();
       return;
     }
-    if (!can(p, 'whitelist.read', companyId) || !(await repo.companyExists(companyId))) throw notFound(WHITELIST_MSG.companyNotFound);
+    if (!can(p, 'whitelist.read', companyId) || !(await repo.companyExists(companyId)))
+      throw notFound(WHITELIST_MSG.companyNotFound);
     if (manage && !can(p, 'whitelist.manage', companyId)) throw forbidden();
   }
 
@@ -102,8 +108,18 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
 
   const duplicate = () => conflict(WHITELIST_MSG.duplicate, { value: WHITELIST_MSG.duplicate });
 
+  /**
+   * The whitelist kind of an event's subject in a company: the company's live entries first,
+   * then the global list; null when nothing matches. Expired entries are ignored.
+   */
+  async function whitelistKindFor(companyId: number | null, subject: WhitelistSubject): Promise<WhitelistKind | null> {
+    const c = subjectCandidates(subject);
+    if (!hasCandidates(c)) return null;
+    return (await repo.match(companyId, c))?.kind ?? null;
+  }
+
   return {
-    /** Plug the events re-marking in once the event engine exists (see index.ts). */
+    /** A further listener to committed changes (the events re-marking is built in). */
     setChangeHandler(fn: WhitelistChangeHandler | undefined) {
       onChange = fn;
     },
@@ -146,7 +162,13 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
               entity: 'whitelist_item',
               entityId: id,
               companyId,
-              after: { type: body.type, value: n.value, kind: body.kind, comment: body.comment ?? null, expires_at: body.expires_at ?? null },
+              after: {
+                type: body.type,
+                value: n.value,
+                kind: body.kind,
+                comment: body.comment ?? null,
+                expires_at: body.expires_at ?? null,
+              },
             },
             tx,
           );
@@ -160,7 +182,13 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       return toItem(await load(companyId, id));
     },
 
-    async update(p: Principal, actor: AuditActor, companyId: Scope, id: number, body: UpdateWhitelistItem): Promise<WhitelistItem> {
+    async update(
+      p: Principal,
+      actor: AuditActor,
+      companyId: Scope,
+      id: number,
+      body: UpdateWhitelistItem,
+    ): Promise<WhitelistItem> {
       await authorize(p, companyId, true);
       const before = await load(companyId, id);
       const type = body.type ?? before.type;
@@ -179,7 +207,18 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
             tx,
           );
           if (!ok) throw notFound(WHITELIST_MSG.notFound);
-          await audit.record(actor, { action: 'whitelist.update', entity: 'whitelist_item', entityId: id, companyId, before: audited(before), after: body }, tx);
+          await audit.record(
+            actor,
+            {
+              action: 'whitelist.update',
+              entity: 'whitelist_item',
+              entityId: id,
+              companyId,
+              before: audited(before),
+              after: body,
+            },
+            tx,
+          );
         });
       } catch (e) {
         if (isUniqueViolation(e)) throw duplicate();
@@ -194,7 +233,11 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       await db.transaction(async (tx) => {
         const before = await repo.find(companyId, id, tx);
         if (!before || !(await repo.remove(companyId, id, tx))) throw notFound(WHITELIST_MSG.notFound);
-        await audit.record(actor, { action: 'whitelist.delete', entity: 'whitelist_item', entityId: id, companyId, before: audited(before) }, tx);
+        await audit.record(
+          actor,
+          { action: 'whitelist.delete', entity: 'whitelist_item', entityId: id, companyId, before: audited(before) },
+          tx,
+        );
       });
       await changed(companyId, actor);
     },
@@ -234,7 +277,11 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
 
       const created = await db.transaction(async (tx) => {
         const candidates = results.filter((r) => r.ok);
-        const exists = await repo.existing(companyId, candidates.map((r) => ({ type: r.type, key: r.key as string })), tx);
+        const exists = await repo.existing(
+          companyId,
+          candidates.map((r) => ({ type: r.type, key: r.key as string })),
+          tx,
+        );
         for (const r of candidates) {
           if (exists.has(pairKey(r.type, r.key as string))) Object.assign(r, { ok: false, error: WHITELIST_MSG.duplicate });
         }
@@ -277,15 +324,16 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       return { items, created, failed: items.filter((r) => !r.ok).length };
     },
 
-    /**
-     * The whitelist kind of an event's subject in a company: the company's live entries first,
-     * then the global list; null when nothing matches. Expired entries are ignored.
-     */
-    async whitelistKindFor(companyId: number | null, subject: WhitelistSubject): Promise<WhitelistKind | null> {
-      const c = subjectCandidates(subject);
-      if (!hasCandidates(c)) return null;
-      return (await repo.match(companyId, c))?.kind ?? null;
-    },
+    /** The events engine's `whitelistKindFor` hook: (companyId, module, data) → kind. */
+    kindForEvent: kindForEvent(whitelistKindFor),
+
+    whitelistKindFor,
+
+    /** For bulk work (imports): the company's entries loaded once, matched in memory. */
+    eventMatcher: (companyId: number) => loadEventMatcher(db, companyId),
+
+    /** Background re-marking of events after changes (tests wait on `idle()`; the app closes it). */
+    remarker,
 
     /** Like whitelistKindFor, with the entry that matched. */
     async matchEntry(companyId: number | null, subject: WhitelistSubject) {

@@ -1,6 +1,7 @@
 import {
   ApartmentOutlined,
   ApiOutlined,
+  AuditOutlined,
   BankOutlined,
   BellOutlined,
   BookOutlined,
@@ -144,6 +145,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/users', label: 'Пользователи', icon: TeamOutlined, group: 'admin', permission: 'users.read' },
   { path: '/api-keys', label: 'API-ключи', icon: KeyOutlined, group: 'admin', permission: 'apikeys.read' },
   { path: '/api-docs', label: 'Документация API', icon: BookOutlined, group: 'admin', permission: null },
+  { path: '/audit', label: 'Журнал аудита', icon: AuditOutlined, group: 'admin', permission: 'audit.read' },
 
   {
     path: '/settings/configs',

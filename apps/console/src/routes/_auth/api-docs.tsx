@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { BlankLayout } from '../../features/shell/BlankLayout';
-import { SectionPending } from '../../features/shell/SectionPending';
+import { ApiDocsPage } from '../../features/apidocs/ApiDocsPage';
 
 export const Route = createFileRoute('/_auth/api-docs')({
-  component: () => (
-    <BlankLayout>
-      <SectionPending title="Документация API" backHome />
-    </BlankLayout>
-  ),
+  component: ApiDocsPage,
 });

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { ActivationPending } from '../../features/auth/ActivationPending';
+import { ActivationPage } from '../../features/activation/ActivationPage';
 
 export const Route = createFileRoute('/_auth/product-keys-activation')({
-  component: ActivationPending,
+  component: ActivationPage,
 });

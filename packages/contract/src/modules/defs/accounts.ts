@@ -8,7 +8,13 @@ export const accounts: ModuleDescriptor<'accounts'> = {
   name: 'Аккаунты',
   description: 'Учётные записи клиентов и сотрудников, найденные в утечках.',
   fields: [
-    field.string('login', 'Логин', { required: true, max: 320, search: true, filter: 'contains', aliases: ['Логин', 'Учётная запись', 'login', 'username', 'user'] }),
+    field.string('login', 'Логин', {
+      required: true,
+      max: 320,
+      search: true,
+      filter: 'contains',
+      aliases: ['Логин', 'Учётная запись', 'login', 'username', 'user'],
+    }),
     field.email('email', 'Email', { search: true, filter: 'contains', aliases: ['Email', 'Почта', 'e-mail'] }),
     field.phone('phone', 'Телефон', { filter: 'contains', aliases: ['Телефон', 'phone'] }),
     field.enum(
@@ -21,7 +27,11 @@ export const accounts: ModuleDescriptor<'accounts'> = {
       ],
       { aliases: ['Пароль', 'Тип пароля', 'password', 'password type'] },
     ),
-    field.string('leak_name', 'Утечка', { search: true, filter: 'contains', aliases: ['Утечка', 'Название утечки', 'Источник утечки', 'leak', 'leak name', 'breach'] }),
+    field.string('leak_name', 'Утечка', {
+      search: true,
+      filter: 'contains',
+      aliases: ['Утечка', 'Название утечки', 'Источник утечки', 'leak', 'leak name', 'breach'],
+    }),
     field.string('service', 'Сервис', { search: true, filter: 'contains', aliases: ['Сервис', 'Ресурс', 'service', 'site'] }),
     field.date('leaked_at', 'Дата утечки', { aliases: ['Дата утечки', 'leak date', 'breach date'] }),
   ],

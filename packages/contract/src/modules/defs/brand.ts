@@ -1,5 +1,5 @@
 import { TAKEDOWN_DECISIONS } from '../common';
-import { PLATFORM_OPTIONS, field } from '../fields';
+import { field, PLATFORM_OPTIONS } from '../fields';
 import type { ModuleDescriptor } from '../types';
 
 export const brand: ModuleDescriptor<'brand'> = {
@@ -9,14 +9,34 @@ export const brand: ModuleDescriptor<'brand'> = {
   name: 'Бренды',
   description: 'Незаконное использование бренда: поддельные страницы, аккаунты, приложения и реклама.',
   fields: [
-    field.string('brand_name', 'Бренд', { required: true, search: true, filter: 'contains', aliases: ['Бренд', 'Торговая марка', 'brand', 'brand name'] }),
+    field.string('brand_name', 'Бренд', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Бренд', 'Торговая марка', 'brand', 'brand name'],
+    }),
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link', 'url'] }),
     field.enum('platform', 'Площадка', PLATFORM_OPTIONS, { aliases: ['Площадка', 'Платформа', 'platform'] }),
-    field.string('account_name', 'Аккаунт / страница', { search: true, filter: 'contains', aliases: ['Аккаунт', 'Страница', 'account', 'page'] }),
+    field.string('account_name', 'Аккаунт / страница', {
+      search: true,
+      filter: 'contains',
+      aliases: ['Аккаунт', 'Страница', 'account', 'page'],
+    }),
     field.integer('followers', 'Подписчики', { filter: 'range', aliases: ['Подписчики', 'followers', 'subscribers'] }),
     field.text('description', 'Описание', { search: true, aliases: ['Описание', 'Комментарий', 'description'] }),
   ],
-  columns: ['id', 'brand_name', 'url', 'platform', 'account_name', 'status_id', 'priority_id', 'decision_id', 'tags', 'created_at'],
+  columns: [
+    'id',
+    'brand_name',
+    'url',
+    'platform',
+    'account_name',
+    'status_id',
+    'priority_id',
+    'decision_id',
+    'tags',
+    'created_at',
+  ],
   fingerprint: ['url'],
   title: (d) => `${String(d.brand_name ?? '')}: ${String(d.url ?? '')}`,
   decisions: TAKEDOWN_DECISIONS,

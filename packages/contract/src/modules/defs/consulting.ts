@@ -8,7 +8,12 @@ export const consulting: ModuleDescriptor<'consulting'> = {
   name: 'Консалтинг',
   description: 'Запросы компании на расследование и аналитику и ответы по ним.',
   fields: [
-    field.string('subject', 'Тема', { required: true, search: true, filter: 'contains', aliases: ['Тема', 'Запрос', 'subject', 'topic'] }),
+    field.string('subject', 'Тема', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Тема', 'Запрос', 'subject', 'topic'],
+    }),
     field.enum(
       'consulting_type',
       'Вид работ',

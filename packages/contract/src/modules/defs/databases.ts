@@ -8,7 +8,12 @@ export const databases: ModuleDescriptor<'databases'> = {
   name: 'Базы данных',
   description: 'Открытые в интернет или выложенные базы данных с данными компании.',
   fields: [
-    field.string('db_name', 'Название базы', { required: true, search: true, filter: 'contains', aliases: ['База', 'Название базы', 'database', 'db name', 'db'] }),
+    field.string('db_name', 'Название базы', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['База', 'Название базы', 'database', 'db name', 'db'],
+    }),
     field.enum(
       'db_type',
       'СУБД',

@@ -1,5 +1,5 @@
 import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode } from '../../helpers';
-import { PROVIDER_LABELS, TAKEDOWN_DECISIONS, optionsOf } from '../common';
+import { optionsOf, PROVIDER_LABELS, TAKEDOWN_DECISIONS } from '../common';
 import { field } from '../fields';
 import type { ModuleDescriptor } from '../types';
 
@@ -24,15 +24,45 @@ export const domains: ModuleDescriptor<'domains'> = {
     field.url('url', 'URL', { search: true, aliases: ['URL', 'Ссылка', 'link'] }),
     field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
     field.string('registrar', 'Регистратор', { search: true, filter: 'contains', aliases: ['Регистратор', 'registrar'] }),
-    field.date('registered_at', 'Дата регистрации', { aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'] }),
-    field.date('expires_at', 'Оплачен до', { aliases: ['Оплачен до', 'Дата окончания', 'expires', 'expiration date', 'expires_at'] }),
-    field.string('hosting', 'Хостинг', { search: true, filter: 'contains', aliases: ['Хостинг', 'Хостинг-провайдер', 'hosting', 'asn'] }),
+    field.date('registered_at', 'Дата регистрации', {
+      aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'],
+    }),
+    field.date('expires_at', 'Оплачен до', {
+      aliases: ['Оплачен до', 'Дата окончания', 'expires', 'expiration date', 'expires_at'],
+    }),
+    field.string('hosting', 'Хостинг', {
+      search: true,
+      filter: 'contains',
+      aliases: ['Хостинг', 'Хостинг-провайдер', 'hosting', 'asn'],
+    }),
     field.string('page_title', 'Заголовок страницы', { search: true, aliases: ['Заголовок страницы', 'page title'] }),
-    field.integer('http_status', 'HTTP-статус', { min: 100, max: 599, filter: 'eq', aliases: ['HTTP-статус', 'Код ответа', 'http status', 'status code'] }),
-    field.integer('similarity', 'Схожесть, %', { min: 0, max: 100, filter: 'range', aliases: ['Схожесть', 'Схожесть, %', 'similarity'] }),
+    field.integer('http_status', 'HTTP-статус', {
+      min: 100,
+      max: 599,
+      filter: 'eq',
+      aliases: ['HTTP-статус', 'Код ответа', 'http status', 'status code'],
+    }),
+    field.integer('similarity', 'Схожесть, %', {
+      min: 0,
+      max: 100,
+      filter: 'range',
+      aliases: ['Схожесть', 'Схожесть, %', 'similarity'],
+    }),
     field.enum('provider', 'Провайдер', optionsOf(PROVIDER_LABELS), { aliases: ['Провайдер', 'provider'] }),
   ],
-  columns: ['id', 'domain', 'is_cyrillic', 'ip', 'registrar', 'registered_at', 'status_id', 'priority_id', 'decision_id', 'tags', 'created_at'],
+  columns: [
+    'id',
+    'domain',
+    'is_cyrillic',
+    'ip',
+    'registrar',
+    'registered_at',
+    'status_id',
+    'priority_id',
+    'decision_id',
+    'tags',
+    'created_at',
+  ],
   fingerprint: ['domain_punycode'],
   title: (d) => String(d.domain ?? ''),
   derive: (d) => {

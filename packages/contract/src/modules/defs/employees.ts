@@ -8,11 +8,24 @@ export const employees: ModuleDescriptor<'employees'> = {
   name: 'Сотрудники',
   description: 'Данные сотрудников в открытом доступе: учётные данные, резюме, профили, персональные данные.',
   fields: [
-    field.string('full_name', 'ФИО', { required: true, search: true, filter: 'contains', aliases: ['ФИО', 'Сотрудник', 'Имя', 'full name', 'name', 'employee'] }),
-    field.email('email', 'Email', { search: true, filter: 'contains', aliases: ['Email', 'Почта', 'Электронная почта', 'e-mail', 'email'] }),
+    field.string('full_name', 'ФИО', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['ФИО', 'Сотрудник', 'Имя', 'full name', 'name', 'employee'],
+    }),
+    field.email('email', 'Email', {
+      search: true,
+      filter: 'contains',
+      aliases: ['Email', 'Почта', 'Электронная почта', 'e-mail', 'email'],
+    }),
     field.phone('phone', 'Телефон', { filter: 'contains', aliases: ['Телефон', 'phone', 'mobile'] }),
     field.string('position', 'Должность', { search: true, filter: 'contains', aliases: ['Должность', 'position', 'job title'] }),
-    field.string('department', 'Подразделение', { search: true, filter: 'contains', aliases: ['Подразделение', 'Отдел', 'department'] }),
+    field.string('department', 'Подразделение', {
+      search: true,
+      filter: 'contains',
+      aliases: ['Подразделение', 'Отдел', 'department'],
+    }),
     field.enum(
       'exposure',
       'Тип находки',

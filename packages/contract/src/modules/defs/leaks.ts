@@ -8,7 +8,12 @@ export const leaks: ModuleDescriptor<'leaks'> = {
   name: 'Утечки',
   description: 'Утечки данных компании: дампы баз, документы, логи стилеров.',
   fields: [
-    field.string('leak_name', 'Название утечки', { required: true, search: true, filter: 'contains', aliases: ['Утечка', 'Название', 'Название утечки', 'leak', 'name'] }),
+    field.string('leak_name', 'Название утечки', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Утечка', 'Название', 'Название утечки', 'leak', 'name'],
+    }),
     field.ref('leak_type_id', 'Тип утечки', 'leak_types', { aliases: ['Тип', 'Тип утечки', 'leak type', 'type'] }),
     field.ref('leak_id', 'Утечка из каталога', 'leaks', { aliases: ['ID утечки', 'leak id'] }),
     field.integer('records_count', 'Записей', { filter: 'range', aliases: ['Записей', 'Количество записей', 'records'] }),

@@ -1,5 +1,5 @@
 import { TAKEDOWN_DECISIONS } from '../common';
-import { PLATFORM_OPTIONS, field } from '../fields';
+import { field, PLATFORM_OPTIONS } from '../fields';
 import type { ModuleDescriptor } from '../types';
 
 export const management: ModuleDescriptor<'management'> = {
@@ -9,7 +9,12 @@ export const management: ModuleDescriptor<'management'> = {
   name: 'Менеджмент',
   description: 'Поддельные аккаунты и публикации от имени руководителей компании.',
   fields: [
-    field.string('person_name', 'ФИО руководителя', { required: true, search: true, filter: 'contains', aliases: ['ФИО', 'Руководитель', 'ФИО руководителя', 'person', 'full name', 'name'] }),
+    field.string('person_name', 'ФИО руководителя', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['ФИО', 'Руководитель', 'ФИО руководителя', 'person', 'full name', 'name'],
+    }),
     field.string('position', 'Должность', { search: true, filter: 'contains', aliases: ['Должность', 'position', 'title'] }),
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link'] }),
     field.enum('platform', 'Площадка', PLATFORM_OPTIONS, { aliases: ['Площадка', 'Платформа', 'platform'] }),

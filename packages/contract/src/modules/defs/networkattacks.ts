@@ -17,9 +17,22 @@ export const networkattacks: ModuleDescriptor<'networkattacks'> = {
   name: 'Сетевые атаки',
   description: 'Сетевые атаки на инфраструктуру компании: DDoS, сканирование, подбор паролей.',
   fields: [
-    field.enum('attack_type', 'Тип атаки', ATTACK_TYPES, { required: true, aliases: ['Тип атаки', 'Тип', 'attack type', 'type'] }),
-    field.ip('source_ip', 'IP источника', { required: true, filter: 'eq', search: true, aliases: ['IP источника', 'Источник', 'source ip', 'src ip', 'attacker'] }),
-    field.host('target', 'Цель', { required: true, search: true, filter: 'contains', aliases: ['Цель', 'Хост', 'target', 'dst'] }),
+    field.enum('attack_type', 'Тип атаки', ATTACK_TYPES, {
+      required: true,
+      aliases: ['Тип атаки', 'Тип', 'attack type', 'type'],
+    }),
+    field.ip('source_ip', 'IP источника', {
+      required: true,
+      filter: 'eq',
+      search: true,
+      aliases: ['IP источника', 'Источник', 'source ip', 'src ip', 'attacker'],
+    }),
+    field.host('target', 'Цель', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Цель', 'Хост', 'target', 'dst'],
+    }),
     field.integer('target_port', 'Порт', { min: 1, max: 65535, filter: 'eq', aliases: ['Порт', 'port', 'dst port'] }),
     field.enum(
       'protocol',
@@ -32,7 +45,19 @@ export const networkattacks: ModuleDescriptor<'networkattacks'> = {
     field.number('peak_gbps', 'Пик, Гбит/с', { min: 0, filter: 'range', aliases: ['Пик', 'Пиковая нагрузка', 'peak', 'gbps'] }),
     field.string('country', 'Страна источника', { filter: 'contains', aliases: ['Страна', 'country'] }),
   ],
-  columns: ['id', 'attack_type', 'source_ip', 'target', 'target_port', 'attack_started_at', 'peak_gbps', 'status_id', 'priority_id', 'tags', 'created_at'],
+  columns: [
+    'id',
+    'attack_type',
+    'source_ip',
+    'target',
+    'target_port',
+    'attack_started_at',
+    'peak_gbps',
+    'status_id',
+    'priority_id',
+    'tags',
+    'created_at',
+  ],
   fingerprint: ['attack_type', 'source_ip', 'target', 'attack_started_at'],
   title: (d) =>
     `${ATTACK_TYPES.find((a) => a.value === d.attack_type)?.label ?? 'Атака'}: ${String(d.source_ip ?? '')} → ${String(d.target ?? '')}`,

@@ -10,7 +10,12 @@ export const services: ModuleDescriptor<'services'> = {
   name: 'Сервисы',
   description: 'Сервисы компании, доступные из интернета: открытые порты, уязвимое ПО, панели управления.',
   fields: [
-    field.host('host', 'Хост', { required: true, search: true, filter: 'contains', aliases: ['Хост', 'Адрес', 'IP', 'host', 'ip'] }),
+    field.host('host', 'Хост', {
+      required: true,
+      search: true,
+      filter: 'contains',
+      aliases: ['Хост', 'Адрес', 'IP', 'host', 'ip'],
+    }),
     field.integer('port', 'Порт', { required: true, min: 1, max: 65535, filter: 'eq', aliases: ['Порт', 'port'] }),
     field.enum(
       'protocol',
@@ -22,10 +27,18 @@ export const services: ModuleDescriptor<'services'> = {
       { aliases: ['Протокол', 'protocol', 'transport'] },
     ),
     field.string('service_name', 'Сервис', { search: true, filter: 'contains', aliases: ['Сервис', 'Служба', 'service'] }),
-    field.string('product', 'ПО и версия', { search: true, filter: 'contains', aliases: ['ПО', 'Продукт', 'Версия', 'product', 'software'] }),
+    field.string('product', 'ПО и версия', {
+      search: true,
+      filter: 'contains',
+      aliases: ['ПО', 'Продукт', 'Версия', 'product', 'software'],
+    }),
     field.stringList('vulnerabilities', 'Уязвимости (CVE)', {
       search: true,
-      item: z.string().trim().toUpperCase().regex(/^CVE-\d{4}-\d{4,7}$/, { error: EVENT_MSG.cve }),
+      item: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .regex(/^CVE-\d{4}-\d{4,7}$/, { error: EVENT_MSG.cve }),
       aliases: ['Уязвимости', 'CVE', 'vulnerabilities', 'cves'],
     }),
     field.text('banner', 'Баннер', { search: true, aliases: ['Баннер', 'banner'] }),

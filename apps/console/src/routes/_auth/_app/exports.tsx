@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../features/auth/guards';
-import { SectionPending } from '../../../features/shell/SectionPending';
+import { ExportsPage } from '../../../features/exports/ExportsPage';
 
 export const Route = createFileRoute('/_auth/_app/exports')({
   beforeLoad: requirePermission('events.export'),
-  component: () => <SectionPending title="Мои экспорты" />,
+  component: ExportsPage,
 });

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SectionPending } from '../../../features/shell/SectionPending';
+import { ProfilePage } from '../../../features/profile/ProfilePage';
 
 export const Route = createFileRoute('/_auth/_app/profile')({
-  component: () => <SectionPending title="Профиль" />,
+  component: ProfilePage,
 });

@@ -1,8 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../features/auth/guards';
-import { SectionPending } from '../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../features/profile/ui/listSearch';
+import { ReportsPage } from '../../../features/reports/ReportsPage';
+import { parseReportsSearch } from '../../../features/reports/search';
 
 export const Route = createFileRoute('/_auth/_app/reports')({
+  validateSearch: parseReportsSearch,
   beforeLoad: requirePermission('reports.read'),
-  component: () => <SectionPending title="Отчёты" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return <ReportsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />;
+}

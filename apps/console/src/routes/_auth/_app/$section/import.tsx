@@ -1,13 +1,31 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { z } from 'zod';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { ImportPage } from '../../../../features/imports/ImportPage';
+import { searchInt } from '../../../../features/profile/ui/listSearch';
+
+const searchSchema = z.object({ id: searchInt() });
 
 export const Route = createFileRoute('/_auth/_app/$section/import')({
   beforeLoad: requirePermission('events.import'),
+  validateSearch: (s: Record<string, unknown>) => searchSchema.parse(s),
   component: Page,
 });
 
 function Page() {
   const { section } = Route.useRouteContext();
-  return <SectionPending title={`${section.label}: импорт`} />;
+  const { id } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <ImportPage
+      key={section.section}
+      target={{ kind: 'module', code: section.module }}
+      title={`${section.label}: импорт`}
+      subtitle="Загрузка событий из файла CSV или Excel"
+      back={{ to: '/$section', params: { section: section.section }, label: `К списку «${section.label}»` }}
+      section={section.section}
+      currentId={id}
+      onCurrent={(next) => void navigate({ search: next === undefined ? {} : { id: next } })}
+    />
+  );
 }

@@ -1,8 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { ApiKeysPage } from '../../../../features/apikeys/ApiKeysPage';
+import { parseApiKeysSearch } from '../../../../features/apikeys/search';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/api-keys/')({
+  validateSearch: parseApiKeysSearch,
   beforeLoad: requirePermission('apikeys.read'),
-  component: () => <SectionPending title="API-ключи" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <ApiKeysPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
+}

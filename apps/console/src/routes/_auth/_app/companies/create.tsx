@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { CompanyCreatePage } from '../../../../features/companies/CompanyEditPage';
 
 export const Route = createFileRoute('/_auth/_app/companies/create')({
   beforeLoad: requirePermission('companies.create'),
-  component: () => <SectionPending title="Новая компания" />,
+  component: CompanyCreatePage,
 });

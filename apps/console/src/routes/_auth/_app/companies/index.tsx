@@ -1,8 +1,22 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { CompaniesPage } from '../../../../features/companies/CompaniesPage';
+import { parseCompaniesSearch } from '../../../../features/companies/search';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/companies/')({
+  validateSearch: parseCompaniesSearch,
   beforeLoad: requirePermission('companies.read'),
-  component: () => <SectionPending title="Компании" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <CompaniesPage
+      search={search}
+      onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })}
+    />
+  );
+}

@@ -1,8 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { MessagesPage } from '../../../../features/messages/MessagesPage';
+import { parseMessagesSearch } from '../../../../features/messages/search';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/messages/')({
+  validateSearch: parseMessagesSearch,
   beforeLoad: requirePermission('messages.read'),
-  component: () => <SectionPending title="Сообщения" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <MessagesPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
+}

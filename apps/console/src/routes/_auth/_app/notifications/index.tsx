@@ -1,8 +1,17 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { MailingsPage } from '../../../../features/notifications/MailingsPage';
+import { parseMailingsSearch } from '../../../../features/notifications/search';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/notifications/')({
+  validateSearch: parseMailingsSearch,
   beforeLoad: requirePermission('mailings.read'),
-  component: () => <SectionPending title="Уведомления" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return <MailingsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />;
+}

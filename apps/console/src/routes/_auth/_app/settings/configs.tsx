@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { ConfigsPage } from '../../../../features/settings/configs/ConfigsPage';
 
 export const Route = createFileRoute('/_auth/_app/settings/configs')({
   beforeLoad: requirePermission('configs.manage'),
-  component: () => <SectionPending title="Конфигурация" />,
+  component: ConfigsPage,
 });

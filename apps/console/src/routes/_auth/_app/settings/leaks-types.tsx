@@ -1,8 +1,22 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
+import { LeakTypesPage } from '../../../../features/settings/leak-types/LeakTypesPage';
+import { parseQSearch } from '../../../../features/settings/search';
 
 export const Route = createFileRoute('/_auth/_app/settings/leaks-types')({
+  validateSearch: parseQSearch,
   beforeLoad: requirePermission('settings.read'),
-  component: () => <SectionPending title="Типы утечек" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <LeakTypesPage
+      search={search}
+      onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })}
+    />
+  );
+}

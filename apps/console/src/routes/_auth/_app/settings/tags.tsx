@@ -1,8 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
+import { parseTagsSearch } from '../../../../features/settings/search';
+import { TagsPage } from '../../../../features/settings/tags/TagsPage';
 
 export const Route = createFileRoute('/_auth/_app/settings/tags')({
+  validateSearch: parseTagsSearch,
   beforeLoad: requirePermission('settings.read'),
-  component: () => <SectionPending title="Теги" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <TagsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
+}

@@ -1,8 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
+import { AccountsPage } from '../../../../features/telegram/AccountsPage';
+import { parseAccountsSearch } from '../../../../features/telegram/search';
 
 export const Route = createFileRoute('/_auth/_app/telegram/accounts')({
+  validateSearch: parseAccountsSearch,
   beforeLoad: requirePermission('telegram.read'),
-  component: () => <SectionPending title="Аккаунты Telegram" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <AccountsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
+}

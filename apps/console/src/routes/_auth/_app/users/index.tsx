@@ -1,8 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../features/auth/guards';
-import { SectionPending } from '../../../../features/shell/SectionPending';
+import { cleanSearch } from '../../../../features/profile/ui/listSearch';
+import { parseUsersSearch } from '../../../../features/users/search';
+import { UsersPage } from '../../../../features/users/UsersPage';
 
 export const Route = createFileRoute('/_auth/_app/users/')({
+  validateSearch: parseUsersSearch,
   beforeLoad: requirePermission('users.read'),
-  component: () => <SectionPending title="Пользователи" />,
+  component: Page,
 });
+
+function Page() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <UsersPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
+}

@@ -1,13 +1,35 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, notFound, redirect } from '@tanstack/react-router';
 import { requirePermission } from '../../../../../features/auth/guards';
-import { SectionPending } from '../../../../../features/shell/SectionPending';
+import { CompanyEditPage } from '../../../../../features/companies/CompanyEditPage';
+import { parseCompanyEditSearch } from '../../../../../features/companies/search';
 
 export const Route = createFileRoute('/_auth/_app/companies/{-$id}/edit')({
-  beforeLoad: requirePermission('companies.update'),
+  validateSearch: parseCompanyEditSearch,
+  params: {
+    parse: ({ id }) => {
+      if (id !== undefined && !/^\d+$/.test(id)) throw notFound();
+      return { id };
+    },
+    stringify: ({ id }) => ({ id }),
+  },
+  beforeLoad: (opts) => {
+    requirePermission('companies.update')(opts);
+    // Without an id this is the «new company» form.
+    if (opts.params.id === undefined) throw redirect({ to: '/companies/create', replace: true });
+  },
   component: Page,
 });
 
 function Page() {
   const { id } = Route.useParams();
-  return <SectionPending title={id ? 'Редактирование компании' : 'Новая компания'} />;
+  const { tab } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <CompanyEditPage
+      key={id}
+      id={Number(id)}
+      tab={tab}
+      onTab={(t) => void navigate({ search: { tab: t === 'main' ? undefined : t }, replace: true })}
+    />
+  );
 }

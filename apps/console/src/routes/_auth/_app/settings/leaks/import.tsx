@@ -1,8 +1,28 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { z } from 'zod';
 import { requirePermission } from '../../../../../features/auth/guards';
-import { SectionPending } from '../../../../../features/shell/SectionPending';
+import { ImportPage } from '../../../../../features/imports/ImportPage';
+import { searchInt } from '../../../../../features/profile/ui/listSearch';
+
+const searchSchema = z.object({ id: searchInt() });
 
 export const Route = createFileRoute('/_auth/_app/settings/leaks/import')({
   beforeLoad: requirePermission('settings.manage'),
-  component: () => <SectionPending title="Импорт утечек (справочник)" />,
+  validateSearch: (s: Record<string, unknown>) => searchSchema.parse(s),
+  component: Page,
 });
+
+function Page() {
+  const { id } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <ImportPage
+      target={{ kind: 'catalogue' }}
+      title="Импорт каталога утечек"
+      subtitle="Известные утечки из файла CSV или Excel: название, тип, дата, число записей, источник"
+      back={{ to: '/settings/leaks', label: 'К каталогу утечек' }}
+      currentId={id}
+      onCurrent={(next) => void navigate({ search: next === undefined ? {} : { id: next } })}
+    />
+  );
+}

@@ -1,13 +1,21 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, notFound } from '@tanstack/react-router';
 import { requirePermission } from '../../../../../features/auth/guards';
-import { SectionPending } from '../../../../../features/shell/SectionPending';
+import { UserEditPage } from '../../../../../features/users/UserEditPage';
 
 export const Route = createFileRoute('/_auth/_app/users/{-$id}/edit')({
   beforeLoad: requirePermission('users.manage'),
+  params: {
+    parse: ({ id }) => {
+      if (id === undefined) return { id: undefined };
+      if (!/^\d+$/.test(id)) throw notFound();
+      return { id };
+    },
+    stringify: ({ id }) => ({ id }),
+  },
   component: Page,
 });
 
 function Page() {
   const { id } = Route.useParams();
-  return <SectionPending title={id ? 'Редактирование пользователя' : 'Новый пользователь'} />;
+  return <UserEditPage key={id ?? 'new'} id={id === undefined ? undefined : Number(id)} />;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "imports" ADD COLUMN "sample" jsonb DEFAULT '[]'::jsonb NOT NULL;

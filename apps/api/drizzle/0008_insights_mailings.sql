@@ -1,0 +1,1 @@
+ALTER TABLE "mailings" ADD COLUMN "collected_until" timestamp with time zone;

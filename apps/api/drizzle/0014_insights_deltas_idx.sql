@@ -1,0 +1,1 @@
+CREATE INDEX "event_count_deltas_day_idx" ON "event_count_deltas" USING btree ("day");

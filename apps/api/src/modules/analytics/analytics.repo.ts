@@ -1,0 +1,242 @@
+/*
+ * SQL of the dashboards. Counts come from the rollups `event_day_counts` (company × module × day, the
+ * priority and sentiment split as columns) and `event_day_status_counts` (… × status), plus the not yet
+ * folded `event_count_deltas` (all three maintained by triggers on `events`) — never from `events`.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+export interface RollupFilter {
+  from: string;
+  to: string;
+  /** 'all' = every company; otherwise these ids (never empty: the service answers empty itself). */
+  companies: 'all' | number[];
+  /** Module codes (never empty). */
+  modules: string[];
+}
+
+/** The count columns of `event_day_counts`. */
+export const COUNT_COLUMNS = [
+  'total',
+  'p_none',
+  'p_low',
+  'p_medium',
+  'p_high',
+  'p_critical',
+  'c_positive',
+  'c_negative',
+  'c_neutral',
+  'c_undefined',
+] as const;
+export type CountColumn = (typeof COUNT_COLUMNS)[number];
+export type Counts = Record<CountColumn, number>;
+export type DayGroup = 'day' | 'module';
+export type StatusGroup = 'day' | 'module' | 'status_id';
+
+const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+/** Module codes are [a-z]+ (checked by the contract), safe inside an array literal. */
+const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
+
+function whereOf(f: RollupFilter, alias = ''): SQL {
+  const c = (col: string) => sql.raw(alias ? `${alias}.${col}` : col);
+  const parts: SQL[] = [sql`${c('day')} BETWEEN ${f.from}::date AND ${f.to}::date`];
+  if (f.companies !== 'all') parts.push(f.companies.length === 1 ? sql`${c('company_id')} = ${f.companies[0]}` : sql`${c('company_id')} = ANY(${intArray(f.companies)})`);
+  parts.push(f.modules.length === 1 ? sql`${c('module')} = ${f.modules[0]}` : sql`${c('module')} = ANY(${textArray(f.modules)})`);
+  return sql.join(parts, sql` AND `);
+}
+
+/** Each count column from a row of `event_count_deltas d` (priority code from `p`). */
+const DELTA_EXPR: Record<CountColumn, string> = {
+  total: 'd.delta AS total',
+  p_none: 'CASE WHEN p.code IS NULL THEN d.delta ELSE 0 END AS p_none',
+  p_low: "CASE WHEN p.code = 'low' THEN d.delta ELSE 0 END AS p_low",
+  p_medium: "CASE WHEN p.code = 'medium' THEN d.delta ELSE 0 END AS p_medium",
+  p_high: "CASE WHEN p.code = 'high' THEN d.delta ELSE 0 END AS p_high",
+  p_critical: "CASE WHEN p.code = 'critical' THEN d.delta ELSE 0 END AS p_critical",
+  c_positive: "CASE WHEN d.connotation = 'Positive' THEN d.delta ELSE 0 END AS c_positive",
+  c_negative: "CASE WHEN d.connotation = 'Negative' THEN d.delta ELSE 0 END AS c_negative",
+  c_neutral: "CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral",
+  c_undefined: "CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined",
+};
+
+/** The same pivot as the fold, for rows of `event_count_deltas d` (priority code from `p`). */
+const DELTA_PIVOT = sql.raw(`
+  d.delta AS total,
+  CASE WHEN p.code IS NULL THEN d.delta ELSE 0 END AS p_none,
+  CASE WHEN p.code = 'low' THEN d.delta ELSE 0 END AS p_low,
+  CASE WHEN p.code = 'medium' THEN d.delta ELSE 0 END AS p_medium,
+  CASE WHEN p.code = 'high' THEN d.delta ELSE 0 END AS p_high,
+  CASE WHEN p.code = 'critical' THEN d.delta ELSE 0 END AS p_critical,
+  CASE WHEN d.connotation = 'Positive' THEN d.delta ELSE 0 END AS c_positive,
+  CASE WHEN d.connotation = 'Negative' THEN d.delta ELSE 0 END AS c_negative,
+  CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral,
+  CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined`);
+
+
+/** Advisory lock key of the fold (one folder at a time across instances). */
+const FOLD_LOCK = 7_320_114_101;
+
+export function createAnalyticsRepo(db: Db) {
+  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+
+  return {
+    /** Counts (total, per priority, per sentiment) grouped by day and/or module; `only` limits the columns summed. */
+    async counts<G extends DayGroup>(
+      f: RollupFilter,
+      group: readonly G[],
+      only: readonly CountColumn[] = COUNT_COLUMNS,
+    ): Promise<(Record<G, string> & Counts)[]> {
+      const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
+      const outer = group.length ? sql.raw(`${group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', ')}, `) : sql``;
+      const cols = sql.raw(only.join(', '));
+      const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
+      const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
+      return rows(sql`
+        SELECT ${outer}${total} FROM (
+          SELECT ${inner}${cols} FROM event_day_counts r WHERE ${whereOf(f, 'r')}
+          UNION ALL
+          SELECT ${group.length ? sql.raw(`${group.map((x) => `d.${x}`).join(', ')}, `) : sql``}${pivot}
+          FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}
+        ) t${group.length ? sql.raw(` GROUP BY ${group.join(', ')}`) : sql``}`);
+    },
+
+    /** Counts per status, grouped by day and/or module. */
+    async statusCounts<G extends StatusGroup>(f: RollupFilter, group: readonly G[]): Promise<(Record<G, string | number> & { n: number })[]> {
+      const g = sql.raw(group.join(', '));
+      const outer = sql.raw(group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', '));
+      return rows(sql`
+        SELECT ${outer}, sum(n)::bigint AS n FROM (
+          SELECT ${sql.raw(group.map((x) => `r.${x}`).join(', '))}, r.n FROM event_day_status_counts r WHERE ${whereOf(f, 'r')}
+          UNION ALL
+          SELECT ${sql.raw(group.map((x) => `d.${x}`).join(', '))}, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}
+        ) t GROUP BY ${g}`);
+    },
+
+    /** The same figures straight from `events` (the benchmark's baseline and the tests' cross-check). */
+    async countsFromEvents(f: RollupFilter & { tz: string }, group: readonly DayGroup[]): Promise<Record<string, unknown>[]> {
+      const expr: Record<DayGroup, string> = {
+        day: `to_char((e.created_at AT TIME ZONE '${f.tz.replace(/'/g, '')}')::date, 'YYYY-MM-DD') AS day`,
+        module: 'e.module',
+      };
+      const conn = "coalesce(e.data ->> 'connotation', 'Undefined')";
+      const media = "e.module = 'media'";
+      const pivot = sql.raw(`count(*)::bigint AS total,
+        count(*) FILTER (WHERE p.code IS NULL)::bigint AS p_none, count(*) FILTER (WHERE p.code = 'low')::bigint AS p_low,
+        count(*) FILTER (WHERE p.code = 'medium')::bigint AS p_medium, count(*) FILTER (WHERE p.code = 'high')::bigint AS p_high,
+        count(*) FILTER (WHERE p.code = 'critical')::bigint AS p_critical,
+        count(*) FILTER (WHERE ${media} AND ${conn} = 'Positive')::bigint AS c_positive,
+        count(*) FILTER (WHERE ${media} AND ${conn} = 'Negative')::bigint AS c_negative,
+        count(*) FILTER (WHERE ${media} AND ${conn} = 'Neutral')::bigint AS c_neutral,
+        count(*) FILTER (WHERE ${media} AND ${conn} = 'Undefined')::bigint AS c_undefined`);
+      const where: SQL[] = [
+        sql`e.created_at >= (${f.from}::date::timestamp AT TIME ZONE ${f.tz})`,
+        sql`e.created_at < ((${f.to}::date + 1)::timestamp AT TIME ZONE ${f.tz})`,
+        sql`e.module = ANY(${textArray(f.modules)})`,
+      ];
+      if (f.companies !== 'all') where.push(sql`e.company_id = ANY(${intArray(f.companies)})`);
+      const sel = group.length ? sql.raw(`${group.map((x) => expr[x]).join(', ')}, `) : sql``;
+      const by = group.length ? sql.raw(` GROUP BY ${group.map((_, i) => String(i + 1)).join(', ')}`) : sql``;
+      return rows(sql`SELECT ${sel}${pivot} FROM events e LEFT JOIN event_priorities p ON p.id = e.priority_id WHERE ${sql.join(where, sql` AND `)}${by}`);
+    },
+
+    /** Per status from `events` (cross-check of statusCounts). */
+    async statusCountsFromEvents(f: RollupFilter & { tz: string }): Promise<{ day: string; module: string; status_id: number; n: number }[]> {
+      const where: SQL[] = [
+        sql`e.created_at >= (${f.from}::date::timestamp AT TIME ZONE ${f.tz})`,
+        sql`e.created_at < ((${f.to}::date + 1)::timestamp AT TIME ZONE ${f.tz})`,
+        sql`e.module = ANY(${textArray(f.modules)})`,
+      ];
+      if (f.companies !== 'all') where.push(sql`e.company_id = ANY(${intArray(f.companies)})`);
+      return rows(sql`
+        SELECT to_char((e.created_at AT TIME ZONE ${f.tz})::date, 'YYYY-MM-DD') AS day, e.module, e.status_id, count(*)::bigint AS n
+        FROM events e WHERE ${sql.join(where, sql` AND `)} GROUP BY 1, 2, 3`);
+    },
+
+    /**
+     * Folds pending deltas into both rollups in one transaction (readers see either the deltas or
+     * their sum, never both). Rows that drop to zero are removed. Returns the number of deltas folded.
+     */
+    async fold(limit = 200_000): Promise<number> {
+      return db.transaction(async (tx) => {
+        const [lock] = await rows<{ ok: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`, tx);
+        if (!lock?.ok) return 0;
+        const [r] = await rows<{ n: number }>(
+          sql`
+          WITH moved AS (
+            DELETE FROM event_count_deltas WHERE id IN (SELECT id FROM event_count_deltas ORDER BY id LIMIT ${limit})
+            RETURNING company_id, module, day, priority_id, status_id, connotation, delta
+          ), live AS (
+            SELECT d.* FROM moved d JOIN companies c ON c.id = d.company_id
+          ), days AS (
+            INSERT INTO event_day_counts AS r (company_id, module, day, ${sql.raw(COUNT_COLUMNS.join(', '))})
+            SELECT company_id, module, day, ${sql.raw(COUNT_COLUMNS.map((c) => `sum(${c})`).join(', '))}
+            FROM (SELECT d.company_id, d.module, d.day, ${DELTA_PIVOT} FROM live d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
+            GROUP BY 1, 2, 3
+            ORDER BY 1, 2, 3
+            ON CONFLICT (company_id, module, day) DO UPDATE SET ${sql.raw(COUNT_COLUMNS.map((c) => `${c} = r.${c} + EXCLUDED.${c}`).join(', '))}
+            RETURNING 1
+          ), statuses AS (
+            INSERT INTO event_day_status_counts AS r (company_id, module, day, status_id, n)
+            SELECT company_id, module, day, status_id, sum(delta) FROM live GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
+            ORDER BY 1, 2, 3, 4
+            ON CONFLICT (company_id, module, day, status_id) DO UPDATE SET n = r.n + EXCLUDED.n
+            RETURNING 1
+          )
+          SELECT count(*)::int AS n FROM moved`,
+          tx,
+        );
+        await tx.execute(sql`DELETE FROM event_day_counts WHERE total = 0 AND p_none = 0 AND p_low = 0 AND p_medium = 0 AND p_high = 0 AND p_critical = 0`);
+        await tx.execute(sql`DELETE FROM event_day_status_counts WHERE n = 0`);
+        return r?.n ?? 0;
+      });
+    },
+
+    /**
+     * Rebuilds the rollups from `events` (first start after the upgrade, or after a repair). Holds a
+     * SHARE lock on events meanwhile, so no write slips between the count and the reset of the deltas.
+     */
+    async rebuild(tz: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`LOCK TABLE events IN SHARE MODE`);
+        await tx.execute(sql`DELETE FROM event_count_deltas`);
+        await tx.execute(sql`DELETE FROM event_day_counts`);
+        await tx.execute(sql`DELETE FROM event_day_status_counts`);
+        await tx.execute(sql`
+          INSERT INTO event_count_deltas (company_id, module, day, priority_id, status_id, connotation, delta)
+          SELECT company_id, module, (created_at AT TIME ZONE ${tz})::date, coalesce(priority_id, 0), status_id,
+                 CASE WHEN module = 'media' THEN coalesce(data ->> 'connotation', 'Undefined') ELSE '' END, count(*)
+          FROM events GROUP BY 1, 2, 3, 4, 5, 6`);
+        const [n] = await rows<{ n: number }>(sql`SELECT count(*)::bigint AS n FROM events`, tx);
+        return Number(n?.n ?? 0);
+      });
+    },
+
+    /** Reclaims the folded deltas' space (VACUUM cannot run inside a transaction: a plain statement). */
+    async vacuumDeltas(): Promise<void> {
+      await db.execute(sql`VACUUM (ANALYZE) event_count_deltas`);
+    },
+
+    async seeded(name: string): Promise<boolean> {
+      return (await rows(sql`SELECT 1 FROM app_seeds WHERE name = ${name}`)).length > 0;
+    },
+    async markSeeded(name: string): Promise<void> {
+      await db.execute(sql`INSERT INTO app_seeds (name) VALUES (${name}) ON CONFLICT DO NOTHING`);
+    },
+
+    async refs(): Promise<{
+      statuses: { id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }[];
+      priorities: { id: number; module: string; code: string; name: string; color: string; level: number }[];
+    }> {
+      const [statuses, priorities] = await Promise.all([
+        rows<{ id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }>(
+          sql`SELECT id, module, code, name, color, sort, is_final FROM event_statuses ORDER BY module, sort`,
+        ),
+        rows<{ id: number; module: string; code: string; name: string; color: string; level: number }>(
+          sql`SELECT id, module, code, name, color, level FROM event_priorities ORDER BY module, level`,
+        ),
+      ]);
+      return { statuses, priorities };
+    },
+  };
+}
+export type AnalyticsRepo = ReturnType<typeof createAnalyticsRepo>;

@@ -1,0 +1,46 @@
+/* GET /modules/analytics/dashboard/…: the home page's charts. */
+import { analyticsQuery, matrixResponse, timeSeriesResponse } from '@forpost/contract/analytics';
+import type { App } from '../../lib/routes';
+import { callerOf } from '../events/access';
+import type { AnalyticsService } from './analytics.service';
+
+const BASE = '/modules/analytics/dashboard';
+const DESCRIPTION =
+  'Период: `period=7d|30d|90d` (по умолчанию 30d, заканчивается сегодня) или `from`/`to` (ГГГГ-ММ-ДД, включительно, дни по Москве). ' +
+  '`company_id` (-1 или нет — все доступные компании), `modules` — коды модулей через запятую. ' +
+  'Каждая серия содержит `link` — куда ведёт клик по графику (путь и фильтры списка событий).';
+
+export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsService }) {
+  const svc = deps.analytics;
+  const tags = ['analytics'];
+  const series = (path: string, operationId: string, summary: string, fn: keyof Pick<AnalyticsService, 'newEvents' | 'criticalEvents' | 'connotationEvents' | 'domainEvents' | 'accountEvents'>) =>
+    app.get(
+      `${BASE}/${path}`,
+      {
+        config: { permission: 'events.read' },
+        schema: { operationId, tags, summary, description: DESCRIPTION, querystring: analyticsQuery, response: { 200: timeSeriesResponse } },
+      },
+      async (req) => svc[fn](callerOf(req), req.query),
+    );
+
+  series('common/newevents', 'getDashboardNewEvents', 'Новые события по дням и модулям', 'newEvents');
+  series('common/criticalevents', 'getDashboardCriticalEvents', 'Критические события по дням и модулям', 'criticalEvents');
+  series('media/connotationevents', 'getDashboardConnotationEvents', 'Публикации СМИ по тональности', 'connotationEvents');
+  series('domains/events', 'getDashboardDomainEvents', 'Домены по дням и статусам', 'domainEvents');
+  series('account/events', 'getDashboardAccountEvents', 'Аккаунты по дням и статусам', 'accountEvents');
+  app.get(
+    `${BASE}/common/priorityevents`,
+    {
+      config: { permission: 'events.read' },
+      schema: {
+        operationId: 'getDashboardPriorityEvents',
+        tags,
+        summary: 'События по модулям и приоритетам',
+        description: DESCRIPTION,
+        querystring: analyticsQuery,
+        response: { 200: matrixResponse },
+      },
+    },
+    async (req) => svc.priorityEvents(callerOf(req), req.query),
+  );
+}

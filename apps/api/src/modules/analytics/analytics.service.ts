@@ -1,0 +1,194 @@
+/*
+ * Home dashboard figures, from the rollups only (constant cost per day and dimension, whatever the
+ * number of events). Tenant scope from the caller's principal; modules limited by API key roles.
+ */
+import {
+  ANALYTICS_TZ,
+  NO_PRIORITY,
+  type AnalyticsQuery,
+  type ChartLink,
+  type MatrixResponse,
+  type TimeSeries,
+  type TimeSeriesResponse,
+  daysBetween,
+  resolvePeriod,
+} from '@forpost/contract/analytics';
+import { CONNOTATIONS, CONNOTATION_LABELS, DEFAULT_PRIORITIES, MODULE_CODES, getModule, type ModuleCode } from '@forpost/contract/modules';
+import type { Db } from '../../db/client';
+import { type Caller, scopeFor } from '../events/access';
+import { type AnalyticsRepo, type CountColumn, type RollupFilter, createAnalyticsRepo } from './analytics.repo';
+
+type Refs = Awaited<ReturnType<AnalyticsRepo['refs']>>;
+
+const CONNOTATION_COLORS: Record<(typeof CONNOTATIONS)[number], string> = {
+  Positive: 'green',
+  Negative: 'red',
+  Neutral: 'blue',
+  Undefined: 'default',
+};
+
+const ROLLUP_SEED = 'analytics.rollup.v2';
+
+interface Resolved {
+  filter: RollupFilter;
+  days: string[];
+  empty: boolean;
+}
+
+export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now?: () => Date }) {
+  const repo = deps.repo ?? createAnalyticsRepo(deps.db);
+  const now = deps.now ?? (() => new Date());
+  let refsCache: { at: number; refs: Refs } | null = null;
+
+  async function refs(): Promise<Refs> {
+    if (refsCache && Date.now() - refsCache.at < 60_000 && refsCache.refs.statuses.length) return refsCache.refs;
+    refsCache = { at: Date.now(), refs: await repo.refs() };
+    return refsCache.refs;
+  }
+
+  /** Period, companies and modules of a request; `empty` when the caller may see nothing of it. */
+  function resolve(c: Caller, q: AnalyticsQuery, only?: readonly ModuleCode[]): Resolved {
+    const { from, to } = resolvePeriod(q, now());
+    const days = daysBetween(from, to);
+    const companies = scopeFor(c, 'events.read', q.company_id);
+    const keyModules = c.auth.principal.keyModules;
+    let modules: string[] = q.modules?.length ? [...q.modules] : [...MODULE_CODES];
+    if (only) modules = modules.filter((m) => only.includes(m as ModuleCode));
+    if (keyModules && !keyModules.includes('*')) modules = modules.filter((m) => keyModules.includes(m));
+    const empty = modules.length === 0 || (companies !== 'all' && companies.length === 0);
+    return { filter: { from, to, companies, modules }, days, empty };
+  }
+
+  const dayIndex = (days: string[]) => new Map(days.map((d, i) => [d, i]));
+  const zeros = (n: number) => new Array<number>(n).fill(0);
+
+  /** Rows (day, key, n) → one series per key, in `order`. */
+  function series(
+    days: string[],
+    rows: { day: string | number; key: string | number; n: number }[],
+    order: { key: string; name: string; color: string | null; link: ChartLink }[],
+    keepEmpty: boolean,
+  ): TimeSeries[] {
+    const idx = dayIndex(days);
+    const data = new Map(order.map((o) => [o.key, zeros(days.length)]));
+    for (const r of rows) {
+      const arr = data.get(String(r.key));
+      const i = idx.get(String(r.day));
+      if (arr && i !== undefined) arr[i] = (arr[i] ?? 0) + Number(r.n);
+    }
+    return order
+      .map((o) => {
+        const d = data.get(o.key) ?? zeros(days.length);
+        return { key: o.key, name: o.name, color: o.color, total: d.reduce((a, b) => a + b, 0), data: d, link: o.link };
+      })
+      .filter((s) => keepEmpty || s.total > 0);
+  }
+
+  const emptySeries = (r: Resolved): TimeSeriesResponse => ({ from: r.filter.from, to: r.filter.to, days: r.days, series: [], total: 0 });
+  const sum = (s: { total: number }[]) => s.reduce((a, b) => a + b.total, 0);
+  const moduleLink = (m: string, query: Record<string, string> = {}): ChartLink => ({ path: getModule(m as ModuleCode).route, query });
+
+  /** Events of one module per day, one series per status (domains, accounts). */
+  async function byStatus(c: Caller, q: AnalyticsQuery, module: ModuleCode): Promise<TimeSeriesResponse> {
+    const r = resolve(c, q, [module]);
+    if (r.empty) return emptySeries(r);
+    const [rows, rf] = await Promise.all([repo.statusCounts(r.filter, ['day', 'status_id'] as const), refs()]);
+    const statuses = rf.statuses.filter((s) => s.module === module);
+    const s = series(
+      r.days,
+      rows.map((x) => ({ day: x.day, key: String(x.status_id), n: Number(x.n) })),
+      statuses.map((st) => ({ key: String(st.id), name: st.name, color: st.color, link: moduleLink(module, { status: st.code }) })),
+      false,
+    );
+    return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+  }
+
+  return {
+    /** New events per day, one series per module. */
+    async newEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
+      const r = resolve(c, q);
+      if (r.empty) return emptySeries(r);
+      const rows = await repo.counts(r.filter, ['day', 'module'] as const, ['total']);
+      const s = series(
+        r.days,
+        rows.map((x) => ({ day: x.day, key: String(x.module), n: Number(x.total) })),
+        r.filter.modules.map((m) => ({ key: m, name: getModule(m as ModuleCode).name, color: null, link: moduleLink(m) })),
+        false,
+      );
+      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+    },
+
+    /** Critical-priority events per day, one series per module. */
+    async criticalEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
+      const r = resolve(c, q);
+      if (r.empty) return emptySeries(r);
+      const rows = await repo.counts(r.filter, ['day', 'module'] as const, ['p_critical']);
+      const s = series(
+        r.days,
+        rows.map((x) => ({ day: x.day, key: String(x.module), n: Number(x.p_critical) })),
+        r.filter.modules.map((m) => ({
+          key: m,
+          name: getModule(m as ModuleCode).name,
+          color: null,
+          link: moduleLink(m, { priority: 'critical' }),
+        })),
+        false,
+      );
+      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+    },
+
+    /** Events per module (categories) and priority (series), over the period. */
+    async priorityEvents(c: Caller, q: AnalyticsQuery): Promise<MatrixResponse> {
+      const r = resolve(c, q);
+      const base = { from: r.filter.from, to: r.filter.to };
+      if (r.empty) return { ...base, categories: [], series: [], total: 0 };
+      const rows = await repo.counts(r.filter, ['module'] as const, ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical']);
+      const byModule = new Map(rows.map((x) => [String(x.module), x]));
+      const categories = r.filter.modules.filter((m) => Number(byModule.get(m)?.total ?? 0) > 0).map((m) => ({ key: m, name: getModule(m as ModuleCode).name }));
+      const levels = [...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level);
+      const out = [...levels.map((p) => ({ key: p.code, name: p.name, color: p.color })), { ...NO_PRIORITY }].map((p) => {
+        const col = `p_${p.key}` as CountColumn;
+        const data = categories.map((cat) => Number(byModule.get(cat.key)?.[col] ?? 0));
+        const links = categories.map((cat) => (p.key === NO_PRIORITY.key ? null : moduleLink(cat.key, { priority: p.key })));
+        return { key: p.key, name: p.name, color: p.color, total: data.reduce((a, b) => a + b, 0), data, links };
+      });
+      const series = out.filter((s) => s.total > 0);
+      return { ...base, categories, series, total: sum(series) };
+    },
+
+    /** Media publications per day by sentiment. */
+    async connotationEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
+      const r = resolve(c, q, ['media']);
+      if (r.empty) return emptySeries(r);
+      const rows = await repo.counts(r.filter, ['day'] as const, ['c_positive', 'c_negative', 'c_neutral', 'c_undefined']);
+      const s = series(
+        r.days,
+        rows.flatMap((x) => CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) }))),
+        CONNOTATIONS.map((k) => ({
+          key: k,
+          name: CONNOTATION_LABELS[k],
+          color: CONNOTATION_COLORS[k],
+          link: moduleLink('media', k === 'Undefined' ? {} : { connotation: k }),
+        })),
+        false,
+      );
+      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+    },
+
+    domainEvents: (c: Caller, q: AnalyticsQuery) => byStatus(c, q, 'domains'),
+    accountEvents: (c: Caller, q: AnalyticsQuery) => byStatus(c, q, 'accounts'),
+
+    /** Folds pending count deltas into the rollups (worker). */
+    fold: () => repo.fold(),
+    vacuumDeltas: () => repo.vacuumDeltas(),
+    /** Builds the rollup from the events once, on the first start with this feature (worker). */
+    async backfillOnce(): Promise<number | null> {
+      if (await repo.seeded(ROLLUP_SEED)) return null;
+      const n = await repo.rebuild(ANALYTICS_TZ);
+      await repo.markSeeded(ROLLUP_SEED);
+      return n;
+    },
+    repo,
+  };
+}
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

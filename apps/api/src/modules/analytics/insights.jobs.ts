@@ -1,0 +1,41 @@
+/*
+ * Background work of the dashboards, classification, mailings and reports. `attach` from main.ts once
+ * pg-boss is up: every role can queue report jobs; ROLE=all|worker also runs the workers.
+ */
+import type PgBoss from 'pg-boss';
+import { startClassifierWorker, type ClassifierService } from '../classifier/index';
+import { startMailingsWorker, type MailingsService } from '../mailings/index';
+import type { ReportsService } from '../reports/index';
+import { startAnalyticsWorker } from './analytics.jobs';
+import type { AnalyticsService } from './analytics.service';
+
+interface Logger {
+  warn(o: unknown, m?: string): void;
+  info(o: unknown, m?: string): void;
+}
+
+export function createInsightsJobs(deps: {
+  analytics: AnalyticsService;
+  classifier: ClassifierService;
+  mailings: MailingsService;
+  reports: ReportsService;
+  log: Logger;
+}) {
+  const workers: { stop(): Promise<void> }[] = [];
+  let sweep: NodeJS.Timeout | undefined;
+  return {
+    async attach(boss: PgBoss, opts: { work: boolean }) {
+      await deps.reports.attach(boss, opts);
+      if (!opts.work) return;
+      workers.push(startAnalyticsWorker({ analytics: deps.analytics, log: deps.log }));
+      workers.push(startClassifierWorker({ classifier: deps.classifier, log: deps.log }));
+      workers.push(startMailingsWorker({ mailings: deps.mailings, log: deps.log }));
+      sweep = setInterval(() => void deps.reports.sweep().catch((err) => deps.log.warn({ err: { message: (err as Error).message } }, 'report sweep failed')), 60_000);
+      sweep.unref();
+    },
+    async stop() {
+      clearInterval(sweep);
+      await Promise.all(workers.splice(0).map((w) => w.stop()));
+    },
+  };
+}

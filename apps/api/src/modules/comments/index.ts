@@ -1,0 +1,4 @@
+/* Comments on events. */
+
+export { commentsRoutes } from './comments.routes';
+export { type CommentsService, createCommentsService } from './comments.service';

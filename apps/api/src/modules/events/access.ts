@@ -1,0 +1,59 @@
+/* Tenant scope of event operations, from the principal only (never from the request body). */
+import { API_MSG } from '@forpost/contract/errors';
+import { EVENT_MSG } from '@forpost/contract/modules';
+import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
+import type { AuditActor } from '../../lib/audit';
+import { ApiError, notFound } from '../../lib/errors';
+import type { AuthContext } from '../auth/auth.service';
+
+/** Who calls: the authenticated principal and the audit actor. */
+export interface Caller {
+  auth: AuthContext;
+  actor: AuditActor;
+}
+
+export function callerOf(req: { auth: AuthContext | null; ip: string; headers: { 'user-agent'?: string } }): Caller {
+  if (!req.auth) throw new ApiError(401, API_MSG.unauthorized);
+  return {
+    auth: req.auth,
+    actor: { userId: req.auth.user.id, keyId: req.auth.keyId, ip: req.ip, userAgent: req.headers['user-agent'] ?? null },
+  };
+}
+
+/** An API key limited to some modules reaches no other module. */
+export function assertModule(c: Caller, module: string): void {
+  const km = c.auth.principal.keyModules;
+  if (km && !km.includes(module) && !km.includes('*')) throw new ApiError(403, API_MSG.forbidden);
+}
+
+/**
+ * Companies a list may cover: the selected one (`company_id`; absent or -1 = all the caller may see).
+ * Selecting a company outside the caller's reach answers 404, as for any other object of another company.
+ */
+export function scopeFor(c: Caller, perm: Permission, companyId?: number | null): 'all' | number[] {
+  const all = companiesWith(c.auth.principal, perm);
+  if (companyId == null || companyId === -1) return all;
+  if (all === 'all' || all.includes(companyId)) return [companyId];
+  throw notFound(EVENT_MSG.companyNotFound);
+}
+
+/**
+ * May the caller do `perm` on an object of `companyId`? Objects the caller cannot even read are
+ * "not found" (their existence is not revealed); readable ones without the right are 403.
+ */
+export function assertOn(c: Caller, perm: Permission, companyId: number, notFoundMessage: string): void {
+  if (!can(c.auth.principal, 'events.read', companyId)) throw notFound(notFoundMessage);
+  if (!can(c.auth.principal, perm, companyId)) throw new ApiError(403, API_MSG.forbidden);
+}
+
+/** The company of a new object: the given one, or the caller's only company with `perm`. */
+export function targetCompany(c: Caller, perm: Permission, companyId: number | undefined): number {
+  if (companyId !== undefined) {
+    if (!can(c.auth.principal, 'events.read', companyId)) throw notFound(EVENT_MSG.companyNotFound);
+    if (!can(c.auth.principal, perm, companyId)) throw new ApiError(403, API_MSG.forbidden);
+    return companyId;
+  }
+  const all = companiesWith(c.auth.principal, perm);
+  if (all !== 'all' && all.length === 1 && all[0] !== undefined) return all[0];
+  throw new ApiError(400, EVENT_MSG.companyRequired, { fields: { company_id: EVENT_MSG.companyRequired } });
+}

@@ -1,0 +1,185 @@
+/*
+ * List filters and sorting → SQL over `events e`. Module fields live in `e.data` (jsonb); common
+ * fields are columns with composite indexes (see the schema). Everything is parameterised.
+ */
+import { EVENT_MSG, type FieldDescriptor, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
+import { type SQL, sql } from 'drizzle-orm';
+import { badRequest } from '../../lib/errors';
+import { type CardVault, hashKey, searchWords } from './event-data';
+
+type Query = Record<string, unknown>;
+
+const NOT_NULL_COLUMNS: Record<string, SQL> = {
+  id: sql`e.id`,
+  title: sql`e.title`,
+  status_id: sql`e.status_id`,
+  source: sql`e.source`,
+  ml_state: sql`e.ml_state`,
+  created_at: sql`e.created_at`,
+  updated_at: sql`e.updated_at`,
+  company_id: sql`e.company_id`,
+};
+const NULLABLE_COLUMNS: Record<string, SQL> = {
+  priority_id: sql`e.priority_id`,
+  decision_id: sql`e.decision_id`,
+  detected_at: sql`e.detected_at`,
+};
+
+const jsonText = (key: string) => sql`(e.data ->> ${key})`;
+
+function fieldExpr(f: FieldDescriptor): SQL {
+  if (f.type === 'integer' || f.type === 'number' || f.type === 'ref') return sql`(e.data ->> ${f.key})::numeric`;
+  if (f.type === 'boolean') return sql`(e.data ->> ${f.key})::boolean`;
+  return jsonText(f.key);
+}
+
+/**
+ * ORDER BY for `sort` ('-created_at', 'domain', …), always ending with `e.id` for a stable order.
+ * Directions and NULLS placement match the indexes (DESC NULLS LAST, or its backward scan).
+ */
+export function orderBy(m: ModuleDescriptor, sort: string): SQL {
+  const desc = sort.startsWith('-');
+  const key = desc ? sort.slice(1) : sort;
+  const idOrder = desc ? sql`e.id DESC NULLS LAST` : sql`e.id ASC NULLS FIRST`;
+  if (key === 'id') return idOrder;
+  const notNull = NOT_NULL_COLUMNS[key];
+  if (notNull) return desc ? sql`${notNull} DESC NULLS LAST, ${idOrder}` : sql`${notNull} ASC NULLS FIRST, ${idOrder}`;
+  const f = fieldOf(m, key);
+  const expr = NULLABLE_COLUMNS[key] ?? (f ? fieldExpr(f) : undefined);
+  if (!expr) throw badRequest(EVENT_MSG.sortUnknown, { sort: EVENT_MSG.sortUnknown });
+  return desc ? sql`${expr} DESC NULLS LAST, ${idOrder}` : sql`${expr} ASC NULLS LAST, ${idOrder}`;
+}
+
+/**
+ * Words of `q` (split like the indexed text) as a tsquery, all required. A word matches by its
+ * Russian/English stem or exactly; the last word, from three letters on, also as a prefix
+ * ('sber' finds 'sberbank' — search as you type). Prefixes only on the last word: each one makes
+ * the GIN index read every posting list it covers.
+ */
+export function tsQueryOf(q: string): SQL | null {
+  const words = [...new Set(searchWords(q))].slice(0, 8).map((w) => w.slice(0, 64));
+  if (!words.length) return null;
+  return sql.join(
+    words.map((w, i) =>
+      /^\p{N}+$/u.test(w)
+        ? sql`to_tsquery('simple', ${w})`
+        : i === words.length - 1 && w.length >= 3
+          ? sql`(plainto_tsquery('russian', ${w}) || to_tsquery('simple', ${`${w}:*`}))`
+          : sql`(plainto_tsquery('russian', ${w}) || to_tsquery('simple', ${w}))`,
+    ),
+    sql` && `,
+  );
+}
+
+/** The vector stored in `events.search` for a text (both configurations: stemmed and exact words). */
+export const searchVector = (text: string) => sql`(to_tsvector('russian', ${text}) || to_tsvector('simple', ${text}))`;
+
+const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
+
+/** `_from` inclusive; `_to` inclusive of the whole day when only a date is given. */
+function timeRange(col: SQL, from: unknown, to: unknown): SQL[] {
+  const out: SQL[] = [];
+  if (typeof from === 'string')
+    out.push(sql`${col} >= ${new Date(isDateOnly(from) ? `${from}T00:00:00Z` : from).toISOString()}::timestamptz`);
+  if (typeof to === 'string')
+    out.push(
+      isDateOnly(to) ? sql`${col} < ${nextDay(to)}::timestamptz` : sql`${col} <= ${new Date(to).toISOString()}::timestamptz`,
+    );
+  return out;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const anyInt = (col: SQL, ids: number[]) =>
+  ids.length === 1 ? sql`${col} = ${ids[0]}` : sql`${col} = ANY(${`{${ids.join(',')}}`}::int[])`;
+/** A text[] parameter (drizzle would expand a JS array into a row). */
+export const textArray = (values: string[]) =>
+  sql`${`{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+const anyText = (col: SQL, values: string[]) =>
+  values.length === 1 ? sql`${col} = ${values[0]}` : sql`${col} = ANY(${textArray(values)})`;
+
+function moduleFieldFilter(f: FieldDescriptor, q: Query, vault: CardVault): SQL[] {
+  const out: SQL[] = [];
+  const v = q[f.key];
+  switch (f.filter) {
+    case 'eq': {
+      if (typeof v !== 'string') break;
+      if (f.sensitive === 'card') {
+        out.push(sql`${jsonText(hashKey(f.key))} = ${vault.hash(v.replace(/[\s-]/g, ''))}`);
+      } else if (f.type === 'integer' || f.type === 'number') {
+        const n = Number(v);
+        if (!Number.isFinite(n)) throw badRequest(EVENT_MSG.number, { [f.key]: EVENT_MSG.number });
+        out.push(sql`${fieldExpr(f)} = ${n}`);
+      } else out.push(sql`lower(${jsonText(f.key)}) = ${v.toLowerCase()}`);
+      break;
+    }
+    case 'contains':
+      if (typeof v === 'string') out.push(sql`${jsonText(f.key)} ILIKE ${`%${likeEscape(v)}%`}`);
+      break;
+    case 'in':
+      if (Array.isArray(v) && v.length) out.push(anyText(jsonText(f.key), v.map(String)));
+      break;
+    case 'bool':
+      if (typeof v === 'boolean') out.push(sql`e.data @> ${JSON.stringify({ [f.key]: v })}::jsonb`);
+      break;
+    case 'range': {
+      const from = q[`${f.key}_from`];
+      const to = q[`${f.key}_to`];
+      if (f.type === 'date') {
+        if (typeof from === 'string') out.push(sql`${jsonText(f.key)} >= ${from.slice(0, 10)}`);
+        if (typeof to === 'string') out.push(sql`${jsonText(f.key)} <= ${to.slice(0, 10)}`);
+      } else if (f.type === 'datetime') {
+        if (typeof from === 'string')
+          out.push(sql`${jsonText(f.key)} >= ${new Date(isDateOnly(from) ? `${from}T00:00:00Z` : from).toISOString()}`);
+        if (typeof to === 'string')
+          out.push(
+            isDateOnly(to) ? sql`${jsonText(f.key)} < ${nextDay(to)}` : sql`${jsonText(f.key)} <= ${new Date(to).toISOString()}`,
+          );
+      } else {
+        if (typeof from === 'number') out.push(sql`${fieldExpr(f)} >= ${from}`);
+        if (typeof to === 'number') out.push(sql`${fieldExpr(f)} <= ${to}`);
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** Conditions for one set of filters (the list's own, or one rule of `rules`). */
+export function filterConditions(m: ModuleDescriptor, q: Query, vault: CardVault, opts: { skipStatus?: boolean } = {}): SQL[] {
+  const w: SQL[] = [];
+  const ints = (k: string) => (Array.isArray(q[k]) && (q[k] as unknown[]).length ? (q[k] as number[]) : null);
+  const texts = (k: string) => (Array.isArray(q[k]) && (q[k] as unknown[]).length ? (q[k] as string[]) : null);
+  const status = ints('status');
+  if (status && !opts.skipStatus) w.push(anyInt(sql`e.status_id`, status));
+  const priority = ints('priority');
+  if (priority) w.push(anyInt(sql`e.priority_id`, priority));
+  const decision = ints('decision');
+  if (decision) w.push(anyInt(sql`e.decision_id`, decision));
+  const source = texts('source');
+  if (source) w.push(anyText(sql`e.source`, source));
+  const ml = texts('ml_state');
+  if (ml) w.push(anyText(sql`e.ml_state`, ml));
+  const wl = texts('whitelist_kind');
+  if (wl) {
+    const kinds = wl.filter((k) => k !== 'none');
+    const parts: SQL[] = [];
+    if (kinds.length) parts.push(anyText(sql`e.whitelist_kind`, kinds));
+    if (wl.includes('none')) parts.push(sql`e.whitelist_kind IS NULL`);
+    w.push(sql`(${sql.join(parts, sql` OR `)})`);
+  }
+  const tagIds = ints('tags');
+  if (tagIds) w.push(sql`e.tags && ${`{${tagIds.join(',')}}`}::int[]`);
+  w.push(...timeRange(sql`e.created_at`, q.created_from, q.created_to));
+  w.push(...timeRange(sql`e.detected_at`, q.detected_from, q.detected_to));
+  if (typeof q.import_id === 'number') w.push(sql`e.import_id = ${q.import_id}`);
+  if (typeof q.author_id === 'number') w.push(sql`e.author_id = ${q.author_id}`);
+  if (typeof q.q === 'string') {
+    const ts = tsQueryOf(q.q);
+    if (ts) w.push(sql`e.search @@ (${ts})`);
+  }
+  for (const f of m.fields) if (f.filter) w.push(...moduleFieldFilter(f, q, vault));
+  return w;
+}
+
+export const and = (parts: SQL[]): SQL => (parts.length ? sql.join(parts, sql` AND `) : sql`TRUE`);

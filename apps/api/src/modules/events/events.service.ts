@@ -1,0 +1,478 @@
+/*
+ * The generic event service: one implementation for every module descriptor. Tenant scope comes from
+ * the caller's principal; every change is written to event_history field by field.
+ */
+import { API_MSG } from '@forpost/contract/errors';
+import {
+  COUNT_CAP,
+  type EventHistoryItem,
+  type EventListQuery,
+  eventRuleSchema,
+  MAX_RULES,
+  SEARCH_COUNT_CAP,
+} from '@forpost/contract/events';
+import { COMMON_FIELDS, EVENT_MSG, fieldOf, hasDecisions, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
+import { can } from '@forpost/contract/permissions';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import type { DocStore } from '../../lib/docstore';
+import { ApiError, badRequest, notFound } from '../../lib/errors';
+import { isUniqueViolation } from '../../lib/serialize';
+import { assertModule, assertOn, type Caller, scopeFor, targetCompany } from './access';
+import {
+  applyInput,
+  type CardVault,
+  type Data,
+  fingerprintOf,
+  historyValue,
+  pickModuleInput,
+  searchTextOf,
+  viewOf,
+} from './event-data';
+import { and, filterConditions, orderBy } from './events.query';
+import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
+import type { CreateGuards, WhitelistKindFor } from './hooks';
+import type { Refs } from './refs';
+
+export interface EventsServiceDeps {
+  db: Db;
+  repo: EventsRepo;
+  refs: Refs;
+  audit: Audit;
+  vault: CardVault;
+  docstore: DocStore;
+  whitelistKindFor: WhitelistKindFor;
+  guards: CreateGuards;
+}
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const REF_TABLE: Record<RefList, 'media_types' | 'leak_types' | 'leaks'> = {
+  media_types: 'media_types',
+  leak_types: 'leak_types',
+  leaks: 'leaks',
+};
+
+export function createEventsService(deps: EventsServiceDeps) {
+  const { db, repo, refs, audit, vault } = deps;
+
+  /** Event as the API shows it (list item). */
+  function toView(m: ModuleDescriptor, r: EventRow): Data {
+    const v: Data = {
+      id: r.id,
+      module: r.module,
+      company_id: r.company_id,
+      company_name: r.company_name,
+      title: r.title,
+      status_id: r.status_id,
+      priority_id: r.priority_id,
+      source: r.source,
+      ml_state: r.ml_state,
+      whitelist_kind: r.whitelist_kind,
+      tags: r.tags ?? [],
+      detected_at: iso(r.detected_at),
+      created_at: iso(r.created_at),
+      updated_at: iso(r.updated_at),
+      author_id: r.author_id,
+      author_name: r.author_name,
+      import_id: r.import_id,
+    };
+    if (hasDecisions(m)) v.decision_id = r.decision_id;
+    return { ...v, ...viewOf(m, r.data ?? {}) };
+  }
+
+  async function toDetail(m: ModuleDescriptor, r: EventRow): Promise<Data> {
+    const [comments, atts] = await Promise.all([repo.commentsCount(r.id), repo.attachments(r.id)]);
+    return { ...toView(m, r), comments_count: comments, attachments: atts.map((a) => ({ ...a, created_at: iso(a.created_at) })) };
+  }
+
+  /** Loads an event of the module; 404 if absent or of a company the caller cannot read, 403 without `perm`. */
+  async function load(
+    c: Caller,
+    m: ModuleDescriptor,
+    id: number,
+    perm: 'events.read' | 'events.write' | 'events.delete',
+    tx: Db = db,
+    forUpdate = false,
+  ) {
+    assertModule(c, m.code);
+    const r = await repo.findById(m.code, id, tx, forUpdate);
+    if (!r) throw notFound(EVENT_MSG.eventNotFound);
+    assertOn(c, perm, r.company_id, EVENT_MSG.eventNotFound);
+    return r;
+  }
+
+  /** Checks ids of statuses, priorities, decisions, tags and reference fields against their lists. */
+  async function validateRefs(m: ModuleDescriptor, body: Data, moduleInput: Data): Promise<void> {
+    const fields: Record<string, string> = {};
+    if (typeof body.status_id === 'number' && !refs.isStatus(m.code, body.status_id)) fields.status_id = EVENT_MSG.unknownStatus;
+    if (typeof body.priority_id === 'number' && !refs.isPriority(m.code, body.priority_id))
+      fields.priority_id = EVENT_MSG.unknownPriority;
+    if (typeof body.decision_id === 'number' && !refs.isDecision(m.code, body.decision_id))
+      fields.decision_id = EVENT_MSG.unknownDecision;
+    const tagIds = [...new Set([...((body.tags as number[]) ?? []), ...((body.tags_add as number[]) ?? [])])];
+    if (tagIds.length) {
+      const found = await repo.existingIds('tags', tagIds);
+      if (tagIds.some((t) => !found.has(t))) fields[body.tags ? 'tags' : 'tags_add'] = EVENT_MSG.unknownTag;
+    }
+    for (const f of m.fields) {
+      if (f.type !== 'ref' || !f.ref || typeof moduleInput[f.key] !== 'number') continue;
+      const found = await repo.existingIds(REF_TABLE[f.ref], [moduleInput[f.key] as number]);
+      if (!found.size) fields[f.key] = EVENT_MSG.unknownRef;
+    }
+    const first = Object.values(fields)[0];
+    if (first) throw badRequest(Object.keys(fields).length === 1 ? first : API_MSG.validation, fields);
+  }
+
+  const fieldLabel = (m: ModuleDescriptor, key: string) =>
+    fieldOf(m, key)?.label ?? COMMON_FIELDS.find((f) => f.key === key)?.label ?? (key === 'tags' ? 'Теги' : null);
+
+  async function duplicate(companyId: number, m: ModuleDescriptor, fp: string, tx: Db = db): Promise<never> {
+    const existing = await repo.idByFingerprint(companyId, m.code, fp, tx);
+    throw new ApiError(
+      409,
+      existing ? `${EVENT_MSG.duplicate} (№${existing})` : EVENT_MSG.duplicate,
+      existing ? { id: existing } : undefined,
+    );
+  }
+
+  /** Applies a validated patch body to a locked row; returns the history entries (nothing written yet). */
+  async function patchRow(c: Caller, m: ModuleDescriptor, r: EventRow, body: Data, tx: Db): Promise<HistoryEntry[]> {
+    const input = pickModuleInput(m, body);
+    await validateRefs(m, body, input);
+    const data = Object.keys(input).length ? applyInput(m, r.data, input, vault) : r.data;
+    let tags = r.tags ?? [];
+    if (Array.isArray(body.tags)) tags = [...new Set(body.tags as number[])];
+    if (Array.isArray(body.tags_add)) tags = [...new Set([...tags, ...(body.tags_add as number[])])];
+    if (Array.isArray(body.tags_remove)) tags = tags.filter((t) => !(body.tags_remove as number[]).includes(t));
+    const next = {
+      title: (body.title as string | undefined) ?? r.title,
+      statusId: (body.status_id as number | undefined) ?? r.status_id,
+      priorityId: body.priority_id === undefined ? r.priority_id : (body.priority_id as number | null),
+      decisionId: body.decision_id === undefined ? r.decision_id : (body.decision_id as number | null),
+      source: (body.source as string | undefined) ?? r.source,
+      mlState: (body.ml_state as string | undefined) ?? r.ml_state,
+      detectedAt: body.detected_at === undefined ? iso(r.detected_at) : iso(body.detected_at as string | null),
+      tags,
+      data,
+    };
+    const entry = (field: string, before: unknown, after: unknown): HistoryEntry => ({
+      eventId: r.id,
+      actorUserId: c.actor.userId ?? null,
+      actorKeyId: c.actor.keyId ?? null,
+      action: 'update',
+      field,
+      before,
+      after,
+    });
+    const changes: HistoryEntry[] = [];
+    const common: [string, unknown, unknown][] = [
+      ['title', r.title, next.title],
+      ['status_id', r.status_id, next.statusId],
+      ['priority_id', r.priority_id, next.priorityId],
+      ['decision_id', r.decision_id, next.decisionId],
+      ['source', r.source, next.source],
+      ['ml_state', r.ml_state, next.mlState],
+      ['detected_at', iso(r.detected_at), next.detectedAt],
+      ['tags', [...(r.tags ?? [])].sort((a, b) => a - b), [...tags].sort((a, b) => a - b)],
+    ];
+    for (const [k, a, b] of common) if (!same(a, b)) changes.push(entry(k, a, b));
+    for (const key of Object.keys(input)) {
+      const f = fieldOf(m, key);
+      const a = historyValue(f, r.data, key);
+      const b = historyValue(f, data, key);
+      if (!same(a, b)) changes.push(entry(key, a, b));
+    }
+    if (!changes.length) return [];
+    const moduleChanged = Object.keys(input).length > 0;
+    const fingerprint = moduleChanged ? fingerprintOf(m, data) : r.fingerprint;
+    const whitelistKind = moduleChanged ? await deps.whitelistKindFor(r.company_id, m.code, data) : r.whitelist_kind;
+    try {
+      await tx.execute(sql`SAVEPOINT event_patch`);
+      await repo.update(r.id, { ...next, fingerprint, whitelistKind, searchText: searchTextOf(m, next.title, data) }, tx);
+      await tx.execute(sql`RELEASE SAVEPOINT event_patch`);
+    } catch (e) {
+      if (!isUniqueViolation(e, 'events_fingerprint_uq')) throw e;
+      await tx.execute(sql`ROLLBACK TO SAVEPOINT event_patch`);
+      return duplicate(r.company_id, m, fingerprint, tx);
+    }
+    return changes;
+  }
+
+  /** Rows of a batch, all or nothing: any id absent or unreadable → 404, any without the right → 403. */
+  async function lockBatch(c: Caller, m: ModuleDescriptor, ids: number[], perm: 'events.write' | 'events.delete', tx: Db) {
+    assertModule(c, m.code);
+    const unique = [...new Set(ids)];
+    const rows = await repo.findByIdsForUpdate(m.code, unique, tx);
+    const p = c.auth.principal;
+    const visible = new Map(rows.filter((r) => can(p, 'events.read', r.company_id)).map((r) => [r.id, r]));
+    const missing = unique.filter((id) => !visible.has(id));
+    if (missing.length) throw new ApiError(404, EVENT_MSG.batchNotFound, { ids: missing });
+    const denied = rows.filter((r) => !can(p, perm, r.company_id)).map((r) => r.id);
+    if (denied.length) throw new ApiError(403, EVENT_MSG.batchForbidden, { ids: denied });
+    return rows;
+  }
+
+  async function removeRows(c: Caller, m: ModuleDescriptor, rows: EventRow[], tx: Db): Promise<string[]> {
+    const ids = rows.map((r) => r.id);
+    const docsOf = await repo.docKeysOfEvents(ids, tx);
+    await repo.deleteDocs(
+      docsOf.map((d) => d.id),
+      tx,
+    );
+    await repo.deleteByIds(ids, tx);
+    for (const r of rows) {
+      await audit.record(
+        c.actor,
+        { action: 'event.delete', entity: `event.${m.code}`, entityId: r.id, companyId: r.company_id, before: toView(m, r) },
+        tx,
+      );
+    }
+    return docsOf.map((d) => d.storage_key);
+  }
+
+  async function get(c: Caller, m: ModuleDescriptor, id: number) {
+    return toDetail(m, await load(c, m, id, 'events.read'));
+  }
+
+  const dropFiles = async (keys: string[]) => {
+    for (const k of keys) await deps.docstore.delete(k).catch(() => undefined);
+  };
+
+  return {
+    toView,
+    load,
+
+    async list(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
+      assertModule(c, m.code);
+      const scope = scopeFor(c, 'events.read', q.company_id);
+      const page = q.page;
+      const pageSize = q.page_size;
+      const empty = { items: [], total: 0, page, page_size: pageSize, total_capped: false };
+      if (scope !== 'all' && scope.length === 0) return empty;
+      const base: SQL[] = [sql`e.module = ${m.code}`];
+      if (scope !== 'all')
+        base.push(
+          scope.length === 1 ? sql`e.company_id = ${scope[0]}` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`,
+        );
+
+      let rules: Record<string, unknown>[] | undefined;
+      let ruleConds: SQL[] | undefined;
+      if (q.rules !== undefined) {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(q.rules);
+        } catch {
+          throw badRequest(EVENT_MSG.badRules, { rules: EVENT_MSG.badRules });
+        }
+        if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > MAX_RULES)
+          throw badRequest(EVENT_MSG.badRules, { rules: EVENT_MSG.badRules });
+        rules = [];
+        ruleConds = [];
+        for (const [i, raw] of parsed.entries()) {
+          const r = eventRuleSchema(m).safeParse(raw);
+          if (!r.success) {
+            const issue = r.error.issues[0];
+            throw badRequest(EVENT_MSG.badRules, {
+              [`rules.${i}${issue?.path.length ? `.${String(issue.path[0])}` : ''}`]: issue?.message ?? EVENT_MSG.badRules,
+            });
+          }
+          rules.push(raw as Record<string, unknown>);
+          ruleConds.push(sql`(${and(filterConditions(m, r.data as Record<string, unknown>, vault))})`);
+        }
+      }
+      const own = filterConditions(m, q, vault);
+      const anyRule = ruleConds ? [sql`(${sql.join(ruleConds, sql` OR `)})`] : [];
+      const where = and([...base, ...own, ...anyRule]);
+      const ruleCase = ruleConds
+        ? sql`CASE ${sql.join(
+            ruleConds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
+            sql` `,
+          )} END`
+        : undefined;
+      const searching = typeof q.q === 'string' || (rules ?? []).some((r) => typeof r.q === 'string');
+      const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
+      const offset = (page - 1) * pageSize;
+      const [rows, statusCounts] = await Promise.all([
+        repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, ruleCase }),
+        q.status_counts
+          ? repo.statusCounts(and([...base, ...filterConditions(m, q, vault, { skipStatus: true }), ...anyRule]))
+          : undefined,
+      ]);
+      // A page that is not full ends the list: its total is known without counting.
+      const counted =
+        rows.length < pageSize && (rows.length > 0 || offset === 0) ? offset + rows.length : await repo.countCapped(where, cap);
+      return {
+        items: rows.map((r) => toView(m, r)),
+        total: Math.min(counted, cap),
+        page,
+        page_size: pageSize,
+        total_capped: counted > cap,
+        ...(statusCounts ? { status_counts: statusCounts } : {}),
+        ...(rules
+          ? {
+              rules,
+              rules_map: rows
+                .filter((r) => r.rule_index != null)
+                .map((r) => ({ item_id: r.id, rule_index: Number(r.rule_index) })),
+            }
+          : {}),
+      };
+    },
+
+    get,
+
+    async create(c: Caller, m: ModuleDescriptor, body: Data, opts: { importId?: number } = {}) {
+      assertModule(c, m.code);
+      const companyId = targetCompany(c, 'events.write', body.company_id as number | undefined);
+      if (!(await repo.companyExists(companyId))) throw notFound(EVENT_MSG.companyNotFound);
+      const input = pickModuleInput(m, body);
+      await validateRefs(m, body, input);
+      const data = applyInput(m, {}, input, vault);
+      const plain = { ...input, ...(m.derive?.(input) ?? {}) };
+      const title = (body.title as string | undefined) ?? (m.title(plain).trim().slice(0, 500) || m.name);
+      const fingerprint = fingerprintOf(m, data);
+      const whitelistKind = await deps.whitelistKindFor(companyId, m.code, data);
+      const id = await db.transaction(async (tx) => {
+        for (const g of deps.guards[m.code] ?? []) await g({ companyId, module: m.code, data, tx });
+        const newId = await repo.insert(
+          {
+            companyId,
+            module: m.code,
+            title,
+            statusId: (body.status_id as number | undefined) ?? refs.initialStatus(m.code),
+            priorityId: (body.priority_id as number | null | undefined) ?? null,
+            decisionId: (body.decision_id as number | null | undefined) ?? null,
+            source: (body.source as string | undefined) ?? 'Other',
+            mlState: (body.ml_state as string | undefined) ?? 'NotDetermined',
+            whitelistKind,
+            fingerprint,
+            tags: [...new Set((body.tags as number[] | undefined) ?? [])],
+            data,
+            searchText: searchTextOf(m, title, data),
+            detectedAt: iso(body.detected_at as string | null | undefined),
+            authorId: c.actor.userId ?? null,
+            authorKeyId: c.actor.keyId ?? null,
+            importId: opts.importId ?? null,
+          },
+          tx,
+        );
+        if (newId === null) return duplicate(companyId, m, fingerprint, tx);
+        await repo.insertHistory(
+          [
+            {
+              eventId: newId,
+              actorUserId: c.actor.userId ?? null,
+              actorKeyId: c.actor.keyId ?? null,
+              action: 'create',
+              field: null,
+              after: { title },
+            },
+          ],
+          tx,
+        );
+        return newId;
+      });
+      const r = await repo.findById(m.code, id);
+      if (!r) throw notFound(EVENT_MSG.eventNotFound);
+      return toDetail(m, r);
+    },
+
+    async patch(c: Caller, m: ModuleDescriptor, id: number, body: Data) {
+      await db.transaction(async (tx) => {
+        const r = await load(c, m, id, 'events.write', tx, true);
+        const changes = await patchRow(c, m, r, body, tx);
+        await repo.insertHistory(changes, tx);
+      });
+      return get(c, m, id);
+    },
+
+    async remove(c: Caller, m: ModuleDescriptor, id: number) {
+      const keys = await db.transaction(async (tx) => {
+        const r = await load(c, m, id, 'events.delete', tx, true);
+        return removeRows(c, m, [r], tx);
+      });
+      await dropFiles(keys);
+    },
+
+    /** All or nothing: one id that is not the caller's to change refuses the whole batch. */
+    async batchPatch(c: Caller, m: ModuleDescriptor, ids: number[], patch: Data) {
+      const done = await db.transaction(async (tx) => {
+        const rows = await lockBatch(c, m, ids, 'events.write', tx);
+        const all: HistoryEntry[] = [];
+        for (const r of rows) all.push(...(await patchRow(c, m, r, patch, tx)));
+        await repo.insertHistory(all, tx);
+        await audit.record(
+          c.actor,
+          { action: 'event.batch_update', entity: `event.${m.code}`, meta: { ids: rows.map((r) => r.id), patch } },
+          tx,
+        );
+        return rows.map((r) => r.id);
+      });
+      return { ids: done, count: done.length };
+    },
+
+    async batchDelete(c: Caller, m: ModuleDescriptor, ids: number[]) {
+      const { done, keys } = await db.transaction(async (tx) => {
+        const rows = await lockBatch(c, m, ids, 'events.delete', tx);
+        const keys = await removeRows(c, m, rows, tx);
+        return { done: rows.map((r) => r.id), keys };
+      });
+      await dropFiles(keys);
+      return { ids: done, count: done.length };
+    },
+
+    async history(c: Caller, m: ModuleDescriptor, id: number): Promise<{ items: EventHistoryItem[] }> {
+      await load(c, m, id, 'events.read');
+      const rows = await repo.history(id);
+      return {
+        items: rows.map((h) => ({
+          id: h.id,
+          at: iso(h.at) as string,
+          action: h.action,
+          field: h.field,
+          field_label: h.field
+            ? (fieldLabel(m, h.field) ?? (m.actions ?? []).find((a) => a.code === h.field)?.label ?? null)
+            : null,
+          before: h.before ?? null,
+          after: h.after ?? null,
+          actor_id: h.actor_id,
+          actor_name: h.actor_name,
+        })),
+      };
+    },
+
+    /** Writes history entries of an extra (actions, links) for an event the caller may write. */
+    async recordHistory(
+      c: Caller,
+      eventId: number,
+      entries: Omit<HistoryEntry, 'eventId' | 'actorUserId' | 'actorKeyId'>[],
+      tx: Db = db,
+    ) {
+      return repo.insertHistory(
+        entries.map((e) => ({ ...e, eventId, actorUserId: c.actor.userId ?? null, actorKeyId: c.actor.keyId ?? null })),
+        tx,
+      );
+    },
+
+    /** The clear card number, for callers with events.card_reveal in the event's company; audited. */
+    async reveal(c: Caller, m: ModuleDescriptor, id: number) {
+      const r = await load(c, m, id, 'events.read');
+      if (!can(c.auth.principal, 'events.card_reveal', r.company_id)) throw new ApiError(403, API_MSG.forbidden);
+      const f = m.fields.find((x) => x.sensitive === 'card');
+      const sealed = f ? r.data[f.key] : undefined;
+      if (!f || typeof sealed !== 'string') throw notFound(EVENT_MSG.noCard);
+      const clear = vault.open(sealed);
+      await audit.record(c.actor, {
+        action: 'event.card_reveal',
+        entity: `event.${m.code}`,
+        entityId: r.id,
+        companyId: r.company_id,
+        meta: { mask: r.data[`${f.key}_mask`] },
+      });
+      return { card_number: clear };
+    },
+  };
+}
+export type EventsService = ReturnType<typeof createEventsService>;

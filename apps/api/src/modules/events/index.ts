@@ -1,0 +1,89 @@
+/*
+ * Wiring of the event engine and the areas around every event (tags, comments, docs): seeds the
+ * reference lists, builds the services, mounts the common endpoints of every module and each
+ * module's extras. Called once from buildApp inside the /api/v1 scope.
+ */
+import path from 'node:path';
+import { MODULE_LIST, type ModuleExtra } from '@forpost/contract/modules';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import { createLocalDocStore, type DocStore } from '../../lib/docstore';
+import type { App } from '../../lib/routes';
+import { commentsRoutes, createCommentsService } from '../comments/index';
+import { createDocsService, docsRoutes } from '../docs/index';
+import { tagsRoutes } from '../tags/index';
+import { linkedLeaksExtra } from './accounts.extras';
+import { cardRevealExtra } from './acquiring.extras';
+import { actionsExtra } from './actions.extras';
+import { batchExtra } from './batch.extras';
+import { allowlistExtra, snapshotsExtra } from './domains.extras';
+import { createCardVault } from './event-data';
+import { createEventsRepo } from './events.repo';
+import { eventRoutes } from './events.routes';
+import { createEventsService } from './events.service';
+import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras';
+import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './hooks';
+import { leakCatalogueExtra, leakTypesExtra } from './leaks.extras';
+import { mediaTypesExtra } from './media.extras';
+import { merchantCategoriesExtra } from './merchant.extras';
+import { loadRefs, seedEventReference } from './refs';
+import { filesExtra } from './repositories.extras';
+
+/** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
+export const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
+  decisions: () => undefined, // mounted by the common routes (GET …/decisions)
+  actions: actionsExtra,
+  snapshots: snapshotsExtra,
+  allowlist: allowlistExtra,
+  card_reveal: cardRevealExtra,
+  batch: batchExtra,
+  files: filesExtra,
+  media_types: mediaTypesExtra,
+  leak_catalogue: leakCatalogueExtra,
+  leak_types: leakTypesExtra,
+  linked_leaks: linkedLeaksExtra,
+  merchant_categories: merchantCategoriesExtra,
+};
+
+export interface EventEngineDeps {
+  database: Database;
+  config: Config;
+  audit: Audit;
+  /** Where document bytes go (default: DATA_DIR/files on local disk). */
+  docstore?: DocStore;
+  /** The whitelist matcher from the settings area (default: nothing matches). */
+  whitelistKindFor?: WhitelistKindFor;
+}
+
+export async function registerEventEngine(app: App, deps: EventEngineDeps) {
+  const db = deps.database.db;
+  await seedEventReference(db);
+  const refs = await loadRefs(db);
+  const store = deps.docstore ?? createLocalDocStore(path.join(deps.config.dataDir, 'files'));
+  const guards: CreateGuards = {};
+  const actionHandlers = new Map<string, ActionHandler>();
+  const repo = createEventsRepo(db);
+  const events = createEventsService({
+    db,
+    repo,
+    refs,
+    audit: deps.audit,
+    vault: createCardVault(deps.config.secret),
+    docstore: store,
+    whitelistKindFor: deps.whitelistKindFor ?? noWhitelist,
+    guards,
+  });
+  const docs = createDocsService({ db, store, audit: deps.audit });
+  const comments = createCommentsService({ db, audit: deps.audit });
+
+  await eventRoutes(app, { events, refs });
+  const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers };
+  for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
+  tagsRoutes(app, { db, audit: deps.audit });
+  commentsRoutes(app, { comments });
+  await docsRoutes(app, { docs });
+
+  return { events, docs, comments, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
+}
+export type EventEngine = Awaited<ReturnType<typeof registerEventEngine>>;

@@ -1,0 +1,86 @@
+/*
+ * Leaks: the catalogue of known leaks (/modules/leaks, CRUD with settings.manage) and the seeded
+ * leak types (/modules/leaks/events/types: list, get, rename).
+ */
+import {
+  leakCreateRequest,
+  leakItem,
+  leakListQuery,
+  leakPatchRequest,
+  leakTypeItem,
+  leakTypePatchRequest,
+  refListQuery,
+} from '@forpost/contract/events-extras';
+import { EVENT_MSG } from '@forpost/contract/modules';
+import { sql } from 'drizzle-orm';
+import { leaks, leakTypes } from '../../db/schema/index';
+import { badRequest, conflict } from '../../lib/errors';
+import { eventsPath, tagsOf } from './events.routes';
+import type { ExtraRegistrar } from './extras';
+import { refListRoutes } from './reflist';
+
+const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d == null ? null : String(d));
+
+export const leakCatalogueExtra: ExtraRegistrar = (app, m, ctx) => {
+  refListRoutes(app, ctx.db, ctx.audit, {
+    path: `/modules/${m.code}`,
+    one: 'Leak',
+    many: 'Leaks',
+    label: 'каталог утечек',
+    tags: [...tagsOf(m), 'leaks'],
+    table: leaks,
+    entity: 'leak',
+    item: leakItem,
+    query: leakListQuery,
+    create: leakCreateRequest,
+    patch: leakPatchRequest,
+    read: 'events.read',
+    write: 'settings.manage',
+    messages: { notFound: EVENT_MSG.leakNotFound, duplicate: EVENT_MSG.leakDuplicate },
+    where: (q) => (typeof q.leak_type_id === 'number' ? sql`${leaks.leakTypeId} = ${q.leak_type_id}` : undefined),
+    toItem: (r) => ({
+      id: r.id,
+      name: r.name,
+      leak_type_id: r.leakTypeId ?? null,
+      leaked_at: r.leakedAt ?? null,
+      records_count: r.recordsCount ?? null,
+      source_url: r.sourceUrl ?? null,
+      description: r.description ?? null,
+      created_at: iso(r.createdAt),
+      updated_at: iso(r.updatedAt),
+    }),
+    // The type of a leak must exist.
+    validate: async (body) => {
+      if (typeof body.leak_type_id !== 'number') return;
+      const r = await ctx.db.execute(sql`SELECT 1 FROM leak_types WHERE id = ${body.leak_type_id}`);
+      if (!r.rows.length) throw badRequest(EVENT_MSG.leakTypeNotFound, { leak_type_id: EVENT_MSG.leakTypeNotFound });
+    },
+    // Events of the leaks module may point at a catalogue entry.
+    beforeDelete: async (id, tx) => {
+      const used = await tx.execute(
+        sql`SELECT 1 FROM events WHERE module = ${m.code} AND data ->> 'leak_id' = ${String(id)} LIMIT 1`,
+      );
+      if (used.rows.length) throw conflict(EVENT_MSG.leakInUse);
+    },
+  });
+};
+
+export const leakTypesExtra: ExtraRegistrar = (app, m, ctx) => {
+  refListRoutes(app, ctx.db, ctx.audit, {
+    path: `${eventsPath(m)}/types`,
+    one: 'LeakType',
+    many: 'LeakTypes',
+    label: 'типы утечек',
+    tags: [...tagsOf(m), 'leaks'],
+    table: leakTypes,
+    entity: 'leak_type',
+    item: leakTypeItem,
+    query: refListQuery.extend({ page_size: refListQuery.shape.page_size.default(500) }),
+    patch: leakTypePatchRequest,
+    paged: false,
+    read: 'events.read',
+    write: 'settings.manage',
+    messages: { notFound: EVENT_MSG.leakTypeNotFound, duplicate: EVENT_MSG.leakTypeNotFound },
+    toItem: (r) => ({ id: r.id, code: r.code, name: r.name, description: r.description ?? null }),
+  });
+};

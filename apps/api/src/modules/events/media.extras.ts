@@ -1,0 +1,37 @@
+/* /modules/media/types — media types reference list (CRUD); a type in use by events cannot be deleted. */
+import { mediaTypeCreateRequest, mediaTypeItem, mediaTypePatchRequest, refListQuery } from '@forpost/contract/events-extras';
+import { EVENT_MSG } from '@forpost/contract/modules';
+import { sql } from 'drizzle-orm';
+import { mediaTypes } from '../../db/schema/index';
+import { conflict } from '../../lib/errors';
+import { tagsOf } from './events.routes';
+import type { ExtraRegistrar } from './extras';
+import { refListRoutes } from './reflist';
+
+export const mediaTypesExtra: ExtraRegistrar = (app, m, ctx) => {
+  const refField = m.fields.find((f) => f.ref === 'media_types');
+  refListRoutes(app, ctx.db, ctx.audit, {
+    path: `/modules/${m.code}/types`,
+    one: 'MediaType',
+    many: 'MediaTypes',
+    label: 'типы СМИ',
+    tags: tagsOf(m),
+    table: mediaTypes,
+    entity: 'media_type',
+    item: mediaTypeItem,
+    query: refListQuery,
+    create: mediaTypeCreateRequest,
+    patch: mediaTypePatchRequest,
+    read: 'events.read',
+    write: 'settings.manage',
+    messages: { notFound: EVENT_MSG.mediaTypeNotFound, duplicate: EVENT_MSG.mediaTypeDuplicate },
+    toItem: (r) => ({ id: r.id, name: r.name }),
+    beforeDelete: async (id, tx) => {
+      if (!refField) return;
+      const used = await tx.execute(
+        sql`SELECT 1 FROM events WHERE module = ${m.code} AND data ->> ${refField.key} = ${String(id)} LIMIT 1`,
+      );
+      if (used.rows.length) throw conflict(EVENT_MSG.mediaTypeInUse);
+    },
+  });
+};

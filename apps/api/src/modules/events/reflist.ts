@@ -1,0 +1,238 @@
+/*
+ * Simple reference lists (tags, media types, leak types, the leaks catalogue) from one generator:
+ * list with `q` and pages, get, and — where the list allows — create, update, delete; unique names,
+ * Russian messages, audit. A list's own rules plug in through `beforeDelete` and `toItem`.
+ */
+import { noContent } from '@forpost/contract/events';
+import type { Permission } from '@forpost/contract/permissions';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import { conflict, notFound } from '../../lib/errors';
+import type { App } from '../../lib/routes';
+import { isUniqueViolation } from '../../lib/serialize';
+import { callerOf } from './access';
+
+type Row = Record<string, unknown> & { id: number };
+type Table = PgTable & { id: PgColumn; name: PgColumn; updatedAt: PgColumn };
+
+export interface RefListSpec {
+  /** Route of the collection, e.g. '/tags'. */
+  path: string;
+  /** Singular and plural operation names: 'Tag' / 'Tags' → listTags, getTag, createTag, updateTag, deleteTag. */
+  one: string;
+  many: string;
+  /** Russian name for summaries: 'теги'. */
+  label: string;
+  tags: string[];
+  table: Table;
+  entity: string;
+  toItem: (r: Row) => Record<string, unknown>;
+  item: z.ZodType;
+  query: z.ZodType<{ q?: string; page: number; page_size: number } & Record<string, unknown>>;
+  create?: z.ZodType;
+  patch?: z.ZodType;
+  /** Extra list filter from the query (besides `q` on the name). */
+  where?: (q: Record<string, unknown>) => ReturnType<typeof sql> | undefined;
+  read: Permission;
+  write: Permission;
+  messages: { notFound: string; duplicate: string };
+  /** Map the request body to column values (default: snake_case keys → the same-named camelCase columns). */
+  toColumns?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** Extra checks of a create/update body (throw a Russian 400 to refuse). */
+  validate?: (body: Record<string, unknown>) => Promise<void>;
+  /** Refuse (throw) or clean up before a delete, inside its transaction. */
+  beforeDelete?: (id: number, tx: Db) => Promise<void>;
+  /** Whether to paginate the list response ({items,total,page,page_size}) or return {items} only. */
+  paged?: boolean;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+const defaultColumns = (body: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(body)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [camel(k), v]),
+  );
+
+export function refListService(db: Db, audit: Audit, spec: RefListSpec) {
+  const t = spec.table;
+  const toCols = spec.toColumns ?? defaultColumns;
+  const get = async (id: number) => {
+    const [r] = await db.select().from(t).where(eq(t.id, id)).limit(1);
+    if (!r) throw notFound(spec.messages.notFound);
+    return r as Row;
+  };
+  const unique = async <T>(f: () => Promise<T>): Promise<T> => {
+    try {
+      return await f();
+    } catch (e) {
+      if (isUniqueViolation(e)) throw conflict(spec.messages.duplicate, { name: spec.messages.duplicate });
+      throw e;
+    }
+  };
+  return {
+    async list(q: { q?: string; page: number; page_size: number } & Record<string, unknown>) {
+      const conds = [
+        q.q ? sql`${t.name} ILIKE ${`%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
+        spec.where?.(q),
+      ].filter(Boolean);
+      const where = conds.length ? sql.join(conds as ReturnType<typeof sql>[], sql` AND `) : undefined;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(t)
+          .where(where)
+          .orderBy(asc(t.name), asc(t.id))
+          .limit(q.page_size)
+          .offset((q.page - 1) * q.page_size),
+        db.select({ n: count() }).from(t).where(where),
+      ]);
+      return { items: (rows as Row[]).map(spec.toItem), total: total?.n ?? 0, page: q.page, page_size: q.page_size };
+    },
+    get: async (id: number) => spec.toItem(await get(id)),
+    async create(actor: Parameters<Audit['record']>[0], body: Record<string, unknown>) {
+      await spec.validate?.(body);
+      return unique(async () => {
+        const [r] = await db
+          .insert(t)
+          .values(toCols(body) as never)
+          .returning();
+        await audit.record(actor, { action: `${spec.entity}.create`, entity: spec.entity, entityId: (r as Row).id, after: body });
+        return spec.toItem(r as Row);
+      });
+    },
+    async update(actor: Parameters<Audit['record']>[0], id: number, body: Record<string, unknown>) {
+      const before = await get(id);
+      await spec.validate?.(body);
+      const cols = toCols(body);
+      if (!Object.keys(cols).length) return spec.toItem(before);
+      return unique(async () => {
+        const [r] = await db
+          .update(t)
+          .set({ ...cols, updatedAt: new Date() } as never)
+          .where(eq(t.id, id))
+          .returning();
+        await audit.record(actor, {
+          action: `${spec.entity}.update`,
+          entity: spec.entity,
+          entityId: id,
+          before: spec.toItem(before),
+          after: body,
+        });
+        return spec.toItem(r as Row);
+      });
+    },
+    async remove(actor: Parameters<Audit['record']>[0], id: number) {
+      await db.transaction(async (tx) => {
+        const [r] = await tx.select().from(t).where(eq(t.id, id)).for('update').limit(1);
+        if (!r) throw notFound(spec.messages.notFound);
+        await spec.beforeDelete?.(id, tx);
+        await tx.delete(t).where(eq(t.id, id));
+        await audit.record(
+          actor,
+          { action: `${spec.entity}.delete`, entity: spec.entity, entityId: id, before: spec.toItem(r as Row) },
+          tx,
+        );
+      });
+    },
+  };
+}
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec) {
+  const svc = refListService(db, audit, spec);
+  const listResponse =
+    spec.paged === false
+      ? z.object({ items: z.array(spec.item) })
+      : z.object({ items: z.array(spec.item), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
+  const actor = (req: Parameters<typeof callerOf>[0]) => callerOf(req).actor;
+
+  app.get(
+    spec.path,
+    {
+      config: { permission: spec.read },
+      schema: {
+        operationId: `list${spec.many}`,
+        tags: spec.tags,
+        summary: `Справочник: ${spec.label}`,
+        querystring: spec.query,
+        response: { 200: listResponse },
+      },
+    },
+    async (req) => {
+      const r = await svc.list(req.query as never);
+      return spec.paged === false ? { items: r.items } : r;
+    },
+  );
+  app.get(
+    `${spec.path}/:id`,
+    {
+      config: { permission: spec.read },
+      schema: {
+        operationId: `get${spec.one}`,
+        tags: spec.tags,
+        summary: `Справочник: ${spec.label} — запись`,
+        params: idParams,
+        response: { 200: spec.item },
+      },
+    },
+    async (req) => svc.get(req.params.id),
+  );
+  if (spec.create) {
+    app.post(
+      spec.path,
+      {
+        config: { permission: spec.write },
+        schema: {
+          operationId: `create${spec.one}`,
+          tags: spec.tags,
+          summary: `Справочник: ${spec.label} — добавить`,
+          body: spec.create,
+          response: { 201: spec.item },
+        },
+      },
+      async (req, reply) => reply.code(201).send(await svc.create(actor(req), req.body as Record<string, unknown>)),
+    );
+  }
+  if (spec.patch) {
+    app.patch(
+      `${spec.path}/:id`,
+      {
+        config: { permission: spec.write },
+        schema: {
+          operationId: `update${spec.one}`,
+          tags: spec.tags,
+          summary: `Справочник: ${spec.label} — изменить`,
+          params: idParams,
+          body: spec.patch,
+          response: { 200: spec.item },
+        },
+      },
+      async (req) => svc.update(actor(req), req.params.id, req.body as Record<string, unknown>),
+    );
+  }
+  if (spec.create) {
+    app.delete(
+      `${spec.path}/:id`,
+      {
+        config: { permission: spec.write },
+        schema: {
+          operationId: `delete${spec.one}`,
+          tags: spec.tags,
+          summary: `Справочник: ${spec.label} — удалить`,
+          params: idParams,
+          response: { 204: noContent },
+        },
+      },
+      async (req, reply) => {
+        await svc.remove(actor(req), req.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  }
+  return svc;
+}

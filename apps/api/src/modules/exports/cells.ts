@@ -1,0 +1,171 @@
+/*
+ * An event row → the cells of an export: Russian labels instead of codes and ids (status, source,
+ * options, references, tags, company), dates as dd.MM.yyyy (Moscow time for date-times), numbers as
+ * numbers. Card numbers are masked unless the user may reveal them in the row's company. Every text
+ * cell is neutralised against formula injection.
+ */
+import { neutraliseCell } from '@forpost/contract/exports';
+import {
+  COMMON_FIELDS,
+  type FieldDescriptor,
+  fieldOf,
+  ML_STATE_LABELS,
+  type ModuleDescriptor,
+  SOURCE_LABELS,
+  WHITELIST_KIND_LABELS,
+} from '@forpost/contract/modules';
+import type { CardVault } from '../events/event-data';
+import type { Refs } from '../events/refs';
+
+export type Cell = string | number | null;
+
+export interface ExportRow {
+  id: number;
+  company_id: number;
+  company_name: string;
+  title: string;
+  status_id: number;
+  priority_id: number | null;
+  decision_id: number | null;
+  source: string;
+  ml_state: string;
+  whitelist_kind: string | null;
+  tags: number[] | null;
+  data: Record<string, unknown>;
+  detected_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  author_id: number | null;
+  author_name: string | null;
+  import_id: number | null;
+}
+
+const MSK_MS = 3 * 3600_000;
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** 'dd.MM.yyyy HH:mm' in Moscow time (UTC+3 all year). */
+export function mskDateTime(d: Date | string | null | undefined): string | null {
+  if (d == null) return null;
+  const t = (d instanceof Date ? d.getTime() : Date.parse(d)) + MSK_MS;
+  if (!Number.isFinite(t)) return null;
+  const x = new Date(t);
+  return `${pad(x.getUTCDate())}.${pad(x.getUTCMonth() + 1)}.${x.getUTCFullYear()} ${pad(x.getUTCHours())}:${pad(x.getUTCMinutes())}`;
+}
+
+/** 'YYYY-MM-DD' → 'dd.MM.yyyy'. */
+export function ruDate(s: unknown): string | null {
+  if (typeof s !== 'string') return null;
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : s;
+}
+
+const text = (v: unknown): Cell => (v == null || v === '' ? null : neutraliseCell(String(v)));
+
+export interface CellContext {
+  refs: Refs;
+  vault: CardVault;
+  tagNames: Map<number, string>;
+  /** Names of reference lists by list ('leak_types' …) and id. */
+  refNames: Partial<Record<string, Map<number, string>>>;
+  /** May card numbers of this company be exported in clear? */
+  reveal: (companyId: number) => boolean;
+}
+
+/** One formatter per selected field, built once per export. */
+export function cellFormatters(m: ModuleDescriptor, keys: readonly string[], ctx: CellContext): ((r: ExportRow) => Cell)[] {
+  const statuses = new Map(ctx.refs.statuses(m.code).map((s) => [s.id, s.name]));
+  const priorities = new Map(ctx.refs.priorities(m.code).map((s) => [s.id, s.name]));
+  const decisions = new Map(ctx.refs.decisions(m.code).map((s) => [s.id, s.name]));
+  return keys.map((key): ((r: ExportRow) => Cell) => {
+    switch (key) {
+      case 'id':
+        return (r) => r.id;
+      case 'company_id':
+        return (r) => text(r.company_name);
+      case 'title':
+        return (r) => text(r.title);
+      case 'status_id':
+        return (r) => text(statuses.get(r.status_id));
+      case 'priority_id':
+        return (r) => (r.priority_id == null ? null : text(priorities.get(r.priority_id)));
+      case 'decision_id':
+        return (r) => (r.decision_id == null ? null : text(decisions.get(r.decision_id)));
+      case 'source':
+        return (r) => text(SOURCE_LABELS[r.source as keyof typeof SOURCE_LABELS] ?? r.source);
+      case 'ml_state':
+        return (r) => text(ML_STATE_LABELS[r.ml_state as keyof typeof ML_STATE_LABELS] ?? r.ml_state);
+      case 'whitelist_kind':
+        return (r) =>
+          r.whitelist_kind
+            ? text(WHITELIST_KIND_LABELS[r.whitelist_kind as keyof typeof WHITELIST_KIND_LABELS] ?? r.whitelist_kind)
+            : null;
+      case 'tags':
+        return (r) => (r.tags?.length ? text(r.tags.map((t) => ctx.tagNames.get(t) ?? `#${t}`).join(', ')) : null);
+      case 'detected_at':
+        return (r) => mskDateTime(r.detected_at);
+      case 'created_at':
+        return (r) => mskDateTime(r.created_at);
+      case 'updated_at':
+        return (r) => mskDateTime(r.updated_at);
+      case 'author_id':
+        return (r) => text(r.author_name);
+      case 'import_id':
+        return (r) => r.import_id;
+    }
+    const f = fieldOf(m, key);
+    if (!f) return () => null;
+    return moduleFormatter(f, ctx);
+  });
+}
+
+function moduleFormatter(f: FieldDescriptor, ctx: CellContext): (r: ExportRow) => Cell {
+  const key = f.key;
+  switch (f.type) {
+    case 'card':
+      return (r) => {
+        const sealed = r.data[key];
+        if (typeof sealed !== 'string') return null;
+        if (ctx.reveal(r.company_id)) {
+          try {
+            return text(ctx.vault.open(sealed));
+          } catch {
+            return text(r.data[`${key}_mask`]);
+          }
+        }
+        return text(r.data[`${key}_mask`]);
+      };
+    case 'integer':
+    case 'number':
+      return (r) => {
+        const v = r.data[key];
+        return typeof v === 'number' ? v : v == null ? null : text(v);
+      };
+    case 'boolean':
+      return (r) => (r.data[key] === true ? 'Да' : r.data[key] === false ? 'Нет' : null);
+    case 'date':
+      return (r) => ruDate(r.data[key]);
+    case 'datetime':
+      return (r) => (typeof r.data[key] === 'string' ? mskDateTime(r.data[key] as string) : null);
+    case 'enum': {
+      const labels = new Map((f.options ?? []).map((o) => [o.value, o.label]));
+      return (r) => (r.data[key] == null ? null : text(labels.get(String(r.data[key])) ?? r.data[key]));
+    }
+    case 'ref': {
+      const names = f.ref ? ctx.refNames[f.ref] : undefined;
+      return (r) => {
+        const v = r.data[key];
+        if (typeof v !== 'number') return null;
+        return text(names?.get(v) ?? v);
+      };
+    }
+    case 'string_list':
+      return (r) => (Array.isArray(r.data[key]) ? text((r.data[key] as unknown[]).join(', ')) : null);
+    default:
+      return (r) => text(r.data[key]);
+  }
+}
+
+/** Column titles of the selected fields (Russian labels). */
+export function headerLabels(m: ModuleDescriptor, keys: readonly string[]): string[] {
+  return keys.map((k) => fieldOf(m, k)?.label ?? COMMON_FIELDS.find((c) => c.key === k)?.label ?? k);
+}

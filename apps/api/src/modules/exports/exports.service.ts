@@ -1,0 +1,420 @@
+/*
+ * «Мои экспорты». A request fixes what the export covers (module, fields, the list's filters and
+ * sort, the companies the user may export from and those whose card numbers they may see); a job
+ * streams the rows from a server-side cursor straight into the file (constant memory) and stores it;
+ * a scheduled job deletes files older than the retention period (configs: export_retention_days).
+ */
+
+import { API_MSG } from '@forpost/contract/errors';
+import { type EventListQuery, eventListQuery } from '@forpost/contract/events';
+import {
+  EXPORT_MSG,
+  type ExportCreateRequest,
+  type ExportFormat,
+  type ExportItem,
+  exportFieldsOf,
+} from '@forpost/contract/exports';
+import { getModule, isModuleCode, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
+import { companiesWith } from '@forpost/contract/permissions';
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import type PgBoss from 'pg-boss';
+import type { Db } from '../../db/client';
+import { dataExports } from '../../db/schema/index';
+import type { Audit } from '../../lib/audit';
+import type { DocStore } from '../../lib/docstore';
+import { ApiError, badRequest, notFound } from '../../lib/errors';
+import type { ConfigsService } from '../configs/index';
+import { assertModule, type Caller, scopeFor } from '../events/access';
+import type { CardVault } from '../events/event-data';
+import { and as andAll, filterConditions, orderBy } from '../events/events.query';
+import type { Refs } from '../events/refs';
+import { createBossSlot, isLocked, LOCK_EXPORT, onClient, withJobLock } from '../imports/jobs-kit';
+import { cellFormatters, type ExportRow, headerLabels, mskDateTime } from './cells';
+import { EXPORT_MIME, writerFor } from './writers';
+
+export const EXPORT_QUEUE = 'exports-run';
+export const EXPORTS_MAINTENANCE = 'exports-maintenance';
+const FETCH = 2000;
+const MAX_ATTEMPTS = 5;
+const STALE_SECONDS = 120;
+const DAY_MS = 86_400_000;
+
+export interface ExportsDeps {
+  db: Db;
+  pool: pg.Pool;
+  audit: Audit;
+  configs: Pick<ConfigsService, 'get'>;
+  store: DocStore;
+  refs: Refs;
+  vault: CardVault;
+  log: { warn(obj: unknown, msg?: string): void };
+}
+
+type ExportRowDb = typeof dataExports.$inferSelect;
+
+export interface ExportRunOptions {
+  /** Called after each fetched page with the rows written so far (a throw stops the run like a crash). */
+  onPage?: (rowsWritten: number) => void | Promise<void>;
+}
+
+const dialect = new PgDialect();
+const IGNORED_FILTERS = new Set(['page', 'page_size', 'status_counts']);
+
+/** The list's query as the list would send it (arrays comma-joined), validated by the list's own schema. */
+export function parseExportFilters(code: ModuleCode, filters: Record<string, unknown>): EventListQuery {
+  const raw: Record<string, string> = {};
+  for (const [k, v] of Object.entries(filters)) {
+    if (IGNORED_FILTERS.has(k) || v === undefined || v === null || v === '') continue;
+    if (k === 'rules')
+      throw badRequest('Экспорт по набору правил не поддерживается', {
+        'filters.rules': 'Экспорт по набору правил не поддерживается',
+      });
+    raw[k] = Array.isArray(v) ? v.join(',') : String(v);
+  }
+  const r = eventListQuery(getModule(code)).safeParse(raw);
+  if (!r.success) {
+    const fields = Object.fromEntries(r.error.issues.map((i) => [`filters.${i.path.join('.')}`, i.message]));
+    const first = r.error.issues[0];
+    throw badRequest(r.error.issues.length === 1 && first ? first.message : API_MSG.validation, fields);
+  }
+  return r.data as EventListQuery;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: strip control characters from file names
+const UNSAFE_NAME = /[\u0000-\u001f\u007f/\\:*?"<>|]/g;
+const fileSafe = (s: string) => s.replace(UNSAFE_NAME, '_').trim().slice(0, 150) || 'export';
+
+export function createExportsService(deps: ExportsDeps) {
+  const { db, pool, audit, store } = deps;
+  const boss = createBossSlot(EXPORT_MSG.queueUnavailable);
+
+  const retentionMs = async () => (await deps.configs.get('export_retention_days')) * DAY_MS;
+
+  function toItem(r: ExportRowDb, retention: number): ExportItem {
+    const m = isModuleCode(r.module) ? getModule(r.module) : undefined;
+    const expires = r.finishedAt && r.status === 'done' ? new Date(r.finishedAt.getTime() + retention) : null;
+    return {
+      id: r.id,
+      module: r.module,
+      module_name: m?.name ?? r.module,
+      name: r.name,
+      format: r.format,
+      fields: r.fields,
+      filters: r.filters,
+      status: r.status,
+      message: r.message,
+      rows_total: r.rowsTotal,
+      rows_written: r.rowsWritten,
+      size: r.size,
+      file_name: `${fileSafe(r.name)}.${r.format}`,
+      created_at: r.createdAt.toISOString(),
+      finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
+      expires_at: expires ? expires.toISOString() : null,
+      url: r.status === 'done' ? `/api/v1/modules/exports/${r.id}/download` : null,
+    };
+  }
+
+  /** Only the user's own exports (through an API key: only that key's). */
+  function ownWhere(c: Caller): SQL {
+    const own = eq(dataExports.userId, c.auth.user.id);
+    return (c.auth.keyId ? and(own, eq(dataExports.keyId, c.auth.keyId)) : own) as SQL;
+  }
+
+  async function load(c: Caller, id: number): Promise<ExportRowDb> {
+    const [r] = await db
+      .select()
+      .from(dataExports)
+      .where(and(eq(dataExports.id, id), ownWhere(c)))
+      .limit(1);
+    if (!r) throw notFound(EXPORT_MSG.notFound);
+    return r;
+  }
+
+  async function fail(id: number, message: string) {
+    await db
+      .update(dataExports)
+      .set({ status: 'failed', message, finishedAt: new Date(), updatedAt: new Date() })
+      .where(and(eq(dataExports.id, id), inArray(dataExports.status, ['queued', 'running'])));
+  }
+
+  async function lookups() {
+    const tagRows = (await db.execute(sql`SELECT id, name FROM tags`)).rows as { id: number; name: string }[];
+    const named = async (table: string) =>
+      new Map(
+        ((await db.execute(sql`SELECT id, name FROM ${sql.identifier(table)}`)).rows as { id: number; name: string }[]).map(
+          (x) => [x.id, x.name],
+        ),
+      );
+    return {
+      tagNames: new Map(tagRows.map((t) => [t.id, t.name])),
+      refNames: { leak_types: await named('leak_types'), media_types: await named('media_types'), leaks: await named('leaks') },
+    };
+  }
+
+  /** The job: streams the selected rows into the file. A retry starts over (the file is written anew). */
+  async function run(id: number, opts: ExportRunOptions = {}): Promise<void> {
+    await withJobLock(pool, LOCK_EXPORT, id, async (client) => {
+      const [r] = await db.select().from(dataExports).where(eq(dataExports.id, id)).limit(1);
+      if (!r || (r.status !== 'queued' && r.status !== 'running')) return;
+      if (r.attempts >= MAX_ATTEMPTS) return fail(id, EXPORT_MSG.crashed);
+      if (!isModuleCode(r.module)) return fail(id, EXPORT_MSG.moduleUnknown);
+      await db
+        .update(dataExports)
+        .set({
+          status: 'running',
+          attempts: r.attempts + 1,
+          startedAt: new Date(),
+          heartbeatAt: new Date(),
+          rowsWritten: 0,
+          updatedAt: new Date(),
+        })
+        .where(eq(dataExports.id, id));
+      const m = getModule(r.module);
+      const q = parseExportFilters(r.module, r.filters);
+      const conds: SQL[] = [sql`e.module = ${m.code}`];
+      if (r.scope) conds.push(sql`e.company_id = ANY(${`{${r.scope.join(',')}}`}::int[])`);
+      conds.push(...filterConditions(m, q, deps.vault));
+      const where = andAll(conds);
+      const [{ n }] = (await db.execute(sql`SELECT count(*)::int AS n FROM events e WHERE ${where}`)).rows as [{ n: number }];
+      await db.update(dataExports).set({ rowsTotal: n }).where(eq(dataExports.id, id));
+
+      const { tagNames, refNames } = await lookups();
+      const reveal =
+        r.revealScope === null
+          ? () => true
+          : (
+              (s: Set<number>) => (cid: number) =>
+                s.has(cid)
+            )(new Set(r.revealScope));
+      const format = cellFormatters(m, r.fields, { refs: deps.refs, vault: deps.vault, tagNames, refNames, reveal });
+      const writer = writerFor(r.format as ExportFormat, headerLabels(m, r.fields));
+      const stored = store.put(writer.output);
+      stored.catch(() => undefined);
+
+      const query = dialect.sqlToQuery(sql`
+        SELECT e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state,
+               e.whitelist_kind, e.tags, e.data, e.detected_at, e.created_at, e.updated_at, e.author_id, u.name AS author_name, e.import_id
+          FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id
+         WHERE ${where} ORDER BY ${orderBy(m, q.sort)}`);
+      let written = 0;
+      let aborted = false;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.sql}`, query.params);
+        for (;;) {
+          const page = (await client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`)).rows;
+          if (!page.length) break;
+          for (const row of page) await writer.write(format.map((f) => f(row)));
+          written += page.length;
+          const still = await db
+            .update(dataExports)
+            .set({ rowsWritten: written, heartbeatAt: new Date() })
+            .where(eq(dataExports.id, id))
+            .returning({ id: dataExports.id });
+          if (!still.length) {
+            aborted = true; // deleted meanwhile
+            break;
+          }
+          await opts.onPage?.(written);
+        }
+        await client.query('COMMIT');
+        if (aborted) throw new Error('export deleted');
+        await writer.end();
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        writer.abort(e as Error);
+        await stored.catch(() => undefined);
+        if (aborted) return;
+        throw e;
+      }
+      const { key, size } = await stored;
+      const done = await db
+        .update(dataExports)
+        .set({
+          status: 'done',
+          storageKey: key,
+          size,
+          rowsWritten: written,
+          finishedAt: new Date(),
+          updatedAt: new Date(),
+          message: null,
+        })
+        .where(and(eq(dataExports.id, id), eq(dataExports.status, 'running')))
+        .returning({ id: dataExports.id });
+      if (!done.length) await store.delete(key).catch(() => undefined);
+    });
+  }
+
+  /** Deletes expired files and re-queues exports whose worker died. */
+  async function maintain(): Promise<{ expired: number; requeued: number }> {
+    const retention = await retentionMs();
+    const old = await db
+      .delete(dataExports)
+      .where(
+        sql`coalesce(${dataExports.finishedAt}, ${dataExports.createdAt}) < ${new Date(Date.now() - retention)} AND ${dataExports.status} NOT IN ('queued', 'running')`,
+      )
+      .returning({ id: dataExports.id, key: dataExports.storageKey });
+    for (const o of old) if (o.key) await store.delete(o.key).catch(() => undefined);
+    let requeued = 0;
+    const stale = (
+      await db.execute(
+        sql`SELECT id FROM exports WHERE status IN ('queued', 'running') AND coalesce(heartbeat_at, updated_at) < now() - make_interval(secs => ${STALE_SECONDS})`,
+      )
+    ).rows as { id: number }[];
+    for (const { id } of stale) {
+      if (await isLocked(pool, LOCK_EXPORT, id)) continue;
+      await boss.get().send(EXPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
+      requeued++;
+    }
+    return { expired: old.length, requeued };
+  }
+
+  return {
+    run,
+    maintain,
+
+    async attach(b: PgBoss, opts: { work: boolean }) {
+      boss.set(b);
+      await b.createQueue(EXPORT_QUEUE, { name: EXPORT_QUEUE, retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
+      await b.createQueue(EXPORTS_MAINTENANCE, { name: EXPORTS_MAINTENANCE, retryLimit: 0, expireInSeconds: 600 });
+      if (!opts.work) return;
+      await b.work<{ id: number }>(
+        EXPORT_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+        async ([job]) => {
+          if (!job) return;
+          try {
+            await run(job.data.id);
+          } catch (e) {
+            deps.log.warn(
+              { err: { message: (e as Error).message, code: (e as { code?: string }).code }, exportId: job.data.id },
+              'export job failed',
+            );
+            if (job.retryCount >= job.retryLimit) await fail(job.data.id, EXPORT_MSG.failed);
+            throw e;
+          }
+        },
+      );
+      await b.work(EXPORTS_MAINTENANCE, { pollingIntervalSeconds: 10 }, async () => {
+        await maintain();
+      });
+      await b.schedule(EXPORTS_MAINTENANCE, '*/5 * * * *');
+    },
+
+    fields(c: Caller, module?: ModuleCode) {
+      const km = c.auth.principal.keyModules;
+      const list = module ? [getModule(module)] : MODULE_LIST;
+      return {
+        items: list
+          .filter((m) => !km || km.includes(m.code) || km.includes('*'))
+          .map((m) => ({ module: m.code, name: m.name, fields: exportFieldsOf(m) })),
+      };
+    },
+
+    async create(c: Caller, body: ExportCreateRequest & { filters: Record<string, unknown> }): Promise<ExportItem> {
+      const m = getModule(body.module);
+      assertModule(c, m.code);
+      const allowed = new Set(exportFieldsOf(m).map((f) => f.key));
+      const fields = [...new Set(body.fields)];
+      const unknown = fields.filter((f) => !allowed.has(f));
+      if (unknown.length)
+        throw badRequest(EXPORT_MSG.fieldUnknown, { fields: `${EXPORT_MSG.fieldUnknown}: ${unknown.join(', ')}` });
+      const q = parseExportFilters(m.code, body.filters);
+      const scope = scopeFor(c, 'events.export', q.company_id);
+      const revealAll = companiesWith(c.auth.principal, 'events.card_reveal');
+      const name = body.name?.trim() || `${m.name} — ${mskDateTime(new Date())}`;
+      const b = boss.get();
+      const client = await pool.connect();
+      let id: number;
+      try {
+        await client.query('BEGIN');
+        const ins = await client.query<{ id: number }>(
+          `INSERT INTO exports (user_id, key_id, module, name, format, fields, filters, scope, reveal_scope, status)
+           VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::int[], $9::int[], 'queued') RETURNING id`,
+          [
+            c.auth.user.id,
+            c.auth.keyId ?? null,
+            m.code,
+            name.slice(0, 200),
+            body.format,
+            JSON.stringify(fields),
+            JSON.stringify(body.filters),
+            scope === 'all' ? null : scope,
+            revealAll === 'all' ? null : revealAll,
+          ],
+        );
+        id = ins.rows[0]?.id as number;
+        await b.send(EXPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600, db: onClient(client) });
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+      const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
+      await audit.record(c.actor, {
+        action: 'export.create',
+        entity: 'export',
+        entityId: id,
+        meta: {
+          module: m.code,
+          format: body.format,
+          fields,
+          filters: body.filters,
+          cards_in_clear: sensitive && revealAll !== 'all' ? revealAll : sensitive,
+        },
+      });
+      return toItem(await load(c, id), await retentionMs());
+    },
+
+    async list(c: Caller, q: { page: number; page_size: number; module?: ModuleCode }) {
+      const where = q.module ? (and(ownWhere(c), eq(dataExports.module, q.module)) as SQL) : ownWhere(c);
+      const rows = await db
+        .select(getTableColumns(dataExports))
+        .from(dataExports)
+        .where(where)
+        .orderBy(desc(dataExports.createdAt), desc(dataExports.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      const [t] = await db.select({ n: sql<number>`count(*)::int` }).from(dataExports).where(where);
+      const retention = await retentionMs();
+      return { items: rows.map((r) => toItem(r, retention)), total: t?.n ?? 0, page: q.page, page_size: q.page_size };
+    },
+
+    async get(c: Caller, id: number) {
+      return toItem(await load(c, id), await retentionMs());
+    },
+
+    async remove(c: Caller, id: number): Promise<void> {
+      const r = await load(c, id);
+      await db.delete(dataExports).where(eq(dataExports.id, r.id));
+      if (r.storageKey) await store.delete(r.storageKey).catch(() => undefined);
+      await audit.record(c.actor, {
+        action: 'export.delete',
+        entity: 'export',
+        entityId: r.id,
+        before: { module: r.module, name: r.name },
+      });
+    },
+
+    async download(c: Caller, id: number) {
+      const r = await load(c, id);
+      if (r.status !== 'done' || !r.storageKey) throw new ApiError(409, EXPORT_MSG.notReady);
+      const retention = await retentionMs();
+      if (r.finishedAt && r.finishedAt.getTime() + retention < Date.now()) throw notFound(EXPORT_MSG.expired);
+      let stream: Awaited<ReturnType<DocStore['get']>>;
+      try {
+        stream = await store.get(r.storageKey);
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ENOENT') throw notFound(EXPORT_MSG.expired);
+        throw e;
+      }
+      const item = toItem(r, retention);
+      return { fileName: item.file_name, mime: EXPORT_MIME[r.format as ExportFormat], size: r.size, stream };
+    },
+  };
+}
+export type ExportsService = ReturnType<typeof createExportsService>;

@@ -1,0 +1,86 @@
+/*
+ * Streaming writers of an export file: rows go out as they come, with backpressure, so memory stays
+ * flat whatever the row count. CSV: UTF-8 with BOM, `;`, CRLF, decimal comma (what Russian Excel
+ * opens as a table). XLSX: exceljs' streaming WorkbookWriter, inline strings (never formulas),
+ * numbers as numbers, a new sheet every XLSX_ROWS_PER_SHEET rows.
+ */
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EXPORT_CSV_DELIMITER, type ExportFormat, XLSX_ROWS_PER_SHEET } from '@forpost/contract/exports';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { Cell } from './cells';
+
+export interface SheetWriter {
+  /** The file's bytes, to hand to the DocStore. */
+  output: Readable;
+  write(cells: Cell[]): Promise<void>;
+  end(): Promise<void>;
+  abort(err: Error): void;
+}
+
+const csvNumber = (n: number) => String(n).replace('.', ',');
+
+export function csvWriter(header: readonly string[]): SheetWriter {
+  const s = stringify({ delimiter: EXPORT_CSV_DELIMITER, bom: true, record_delimiter: '\r\n', quoted_match: /^\s|\s$/ });
+  s.write([...header]);
+  return {
+    output: s,
+    async write(cells) {
+      const row = cells.map((c) => (c === null ? '' : typeof c === 'number' ? csvNumber(c) : c));
+      if (!s.write(row)) await once(s, 'drain');
+    },
+    async end() {
+      s.end();
+    },
+    abort: (err) => s.destroy(err),
+  };
+}
+
+/** Buffered bytes above which the producer waits for the consumer. */
+const HIGH_WATER = 8 * 1024 * 1024;
+
+export function xlsxWriter(header: readonly string[], rowsPerSheet = XLSX_ROWS_PER_SHEET): SheetWriter {
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const widths = header.map((h) => Math.min(50, Math.max(12, h.length + 4)));
+  let sheetNo = 0;
+  let inSheet = 0;
+  let ws: ExcelJS.Worksheet | undefined;
+
+  const newSheet = () => {
+    ws?.commit();
+    sheetNo++;
+    ws = wb.addWorksheet(sheetNo === 1 ? 'Данные' : `Данные ${sheetNo}`, { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = widths.map((width) => ({ width }));
+    const h = ws.addRow([...header]);
+    h.font = { bold: true };
+    h.commit();
+    inSheet = 0;
+  };
+  newSheet();
+
+  return {
+    output: out,
+    async write(cells) {
+      if (inSheet >= rowsPerSheet) newSheet();
+      (ws as ExcelJS.Worksheet).addRow(cells).commit();
+      inSheet++;
+      if ((inSheet & 255) === 0) while (out.readableLength + out.writableLength > HIGH_WATER && !out.destroyed) await sleep(2);
+    },
+    async end() {
+      ws?.commit();
+      await wb.commit();
+    },
+    abort: (err) => out.destroy(err),
+  };
+}
+
+export const writerFor = (format: ExportFormat, header: readonly string[]): SheetWriter =>
+  format === 'csv' ? csvWriter(header) : xlsxWriter(header);
+
+export const EXPORT_MIME: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};

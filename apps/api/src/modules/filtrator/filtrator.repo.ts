@@ -1,0 +1,201 @@
+import { dateEnd, dateStart, type MessageListQuery, type RuleRef } from '@forpost/contract/filtrator';
+import { normaliseChannel } from '@forpost/contract/telegram';
+import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { companies, filtratorMessages, telegramChannels } from '../../db/schema/index';
+
+export type MessageRow = typeof filtratorMessages.$inferSelect;
+export type NewMessageRow = typeof filtratorMessages.$inferInsert;
+export interface MessageView {
+  m: Omit<MessageRow, 'search'>;
+  channel: { id: number; username: string; title: string | null };
+  company: { id: number; name: string };
+  highlight?: string;
+}
+export interface RuleHit extends RuleRef {
+  keyword: string;
+}
+
+/** The text as HTML with every special character escaped (before ts_headline adds its <mark> tags). */
+const escapedText = (col: SQL | typeof filtratorMessages.text) =>
+  sql`replace(replace(replace(replace(replace(${col}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
+
+/** One excerpt around the best match (short messages come back whole). */
+export const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=45, MinWords=20';
+
+/** OR of the message's matched keywords as one tsquery (empty when none): what the list highlights without a search. */
+const rulesQuery = sql`coalesce((
+  SELECT string_agg('(' || plainto_tsquery('russian', r)::text || ')', ' | ')
+  FROM unnest(${filtratorMessages.rules}) AS r
+  WHERE numnode(plainto_tsquery('russian', r)) > 0
+), '')::tsquery`;
+
+const SORTS: Record<MessageListQuery['sort'], SQL[]> = {
+  posted_at: [asc(filtratorMessages.postedAt), asc(filtratorMessages.id)],
+  '-posted_at': [desc(filtratorMessages.postedAt), desc(filtratorMessages.id)],
+  created_at: [asc(filtratorMessages.createdAt), asc(filtratorMessages.id)],
+  '-created_at': [desc(filtratorMessages.createdAt), desc(filtratorMessages.id)],
+};
+
+/**
+ * Keyword hits of `text` against every keyword list of the company's channels: Russian word forms
+ * aware (to_tsvector('russian') @@ plainto_tsquery('russian', keyword)), ordered by channel and position.
+ */
+function hitsSql(companyId: number | SQL, text: string | SQL) {
+  return sql`
+    SELECT c.id AS item_id, (k.ord - 1)::int AS rule_index, k.kw AS keyword
+    FROM ${telegramChannels} c
+    CROSS JOIN LATERAL unnest(c.keywords) WITH ORDINALITY AS k(kw, ord)
+    WHERE c.company_id = ${companyId}
+      AND to_tsvector('russian', ${text}) @@ plainto_tsquery('russian', k.kw)
+    ORDER BY c.id, k.ord`;
+}
+
+export function createFiltratorRepo(db: Db) {
+  const columns = {
+    m: {
+      id: filtratorMessages.id,
+      channelId: filtratorMessages.channelId,
+      companyId: filtratorMessages.companyId,
+      messageId: filtratorMessages.messageId,
+      text: filtratorMessages.text,
+      author: filtratorMessages.author,
+      url: filtratorMessages.url,
+      postedAt: filtratorMessages.postedAt,
+      rules: filtratorMessages.rules,
+      rulesMap: filtratorMessages.rulesMap,
+      collectedByUserId: filtratorMessages.collectedByUserId,
+      collectedByKeyId: filtratorMessages.collectedByKeyId,
+      createdAt: filtratorMessages.createdAt,
+    },
+    channel: { id: telegramChannels.id, username: telegramChannels.username, title: telegramChannels.title },
+    company: { id: companies.id, name: companies.name },
+  };
+  const base = (tx: Db, extra: Record<string, SQL> = {}) =>
+    tx
+      .select({ ...columns, ...extra })
+      .from(filtratorMessages)
+      .innerJoin(telegramChannels, eq(telegramChannels.id, filtratorMessages.channelId))
+      .innerJoin(companies, eq(companies.id, filtratorMessages.companyId));
+
+  return {
+    async channelByUsername(username: string, tx: Db = db) {
+      const [r] = await tx
+        .select({ id: telegramChannels.id, username: telegramChannels.username, companyId: telegramChannels.companyId })
+        .from(telegramChannels)
+        .where(eq(telegramChannels.username, username))
+        .limit(1);
+      return r;
+    },
+
+    async matchRules(companyId: number, text: string, tx: Db = db): Promise<RuleHit[]> {
+      const r = await tx.execute<{ item_id: number; rule_index: number; keyword: string }>(hitsSql(companyId, text));
+      return r.rows.map((x) => ({ item_id: Number(x.item_id), rule_index: Number(x.rule_index), keyword: x.keyword }));
+    },
+
+    /** Inserts unless (channel, message_id) exists; the new row's id, or undefined when it existed. */
+    async insert(v: NewMessageRow, tx: Db = db): Promise<number | undefined> {
+      const [r] = await tx.insert(filtratorMessages).values(v).onConflictDoNothing().returning({ id: filtratorMessages.id });
+      return r?.id;
+    },
+
+    async idOf(channelId: number, messageId: number, tx: Db = db): Promise<number | undefined> {
+      const [r] = await tx
+        .select({ id: filtratorMessages.id })
+        .from(filtratorMessages)
+        .where(and(eq(filtratorMessages.channelId, channelId), eq(filtratorMessages.messageId, messageId)))
+        .limit(1);
+      return r?.id;
+    },
+
+    async touchChannel(channelId: number, postedAt: Date, tx: Db = db) {
+      await tx
+        .update(telegramChannels)
+        .set({ lastMessageAt: sql`greatest(coalesce(${telegramChannels.lastMessageAt}, ${postedAt}), ${postedAt})` })
+        .where(eq(telegramChannels.id, channelId));
+    },
+
+    async find(id: number, tx: Db = db): Promise<MessageView | undefined> {
+      const [r] = await base(tx).where(eq(filtratorMessages.id, id)).limit(1);
+      return r;
+    },
+
+    /** `companyIds` 'all' or the ids the caller may read (never empty here). */
+    async list(companyIds: 'all' | number[], q: MessageListQuery, tx: Db = db): Promise<{ rows: MessageView[]; total: number }> {
+      const search = q.q ? sql`websearch_to_tsquery('russian', ${q.q})` : undefined;
+      let channelCond: SQL | undefined;
+      if (q.channel) {
+        if (/^\d+$/.test(q.channel)) channelCond = eq(filtratorMessages.channelId, Number(q.channel));
+        else
+          channelCond = eq(
+            telegramChannels.username,
+            normaliseChannel(q.channel.startsWith('@') ? q.channel : `@${q.channel}`) ?? '',
+          );
+      }
+      const where = and(
+        companyIds === 'all' ? undefined : inArray(filtratorMessages.companyId, companyIds),
+        q.company_id !== undefined && q.company_id !== -1 ? eq(filtratorMessages.companyId, q.company_id) : undefined,
+        channelCond,
+        q.date_from ? gte(filtratorMessages.postedAt, dateStart(q.date_from)) : undefined,
+        q.date_to ? lte(filtratorMessages.postedAt, dateEnd(q.date_to)) : undefined,
+        q.rule ? sql`${filtratorMessages.rules} @> ARRAY[${q.rule}]::text[]` : undefined,
+        search ? sql`${filtratorMessages.search} @@ ${search}` : undefined,
+      );
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: count() })
+        .from(filtratorMessages)
+        .innerJoin(telegramChannels, eq(telegramChannels.id, filtratorMessages.channelId))
+        .where(where);
+      const highlight = sql<string>`ts_headline('russian', ${escapedText(filtratorMessages.text)}, ${search ?? rulesQuery}, ${HEADLINE_OPTIONS})`;
+      const rows = await base(tx, { highlight })
+        .where(where)
+        .orderBy(...SORTS[q.sort])
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      return { rows: rows as MessageView[], total: n };
+    },
+
+    async remove(id: number, tx: Db = db): Promise<boolean> {
+      const r = await tx.delete(filtratorMessages).where(eq(filtratorMessages.id, id)).returning({ id: filtratorMessages.id });
+      return r.length === 1;
+    },
+
+    /**
+     * Moves a channel's messages to the channel's (new) company and re-matches them against that
+     * company's keyword rules, in one statement. Returns how many messages it touched.
+     */
+    async rematchChannel(channelId: number, tx: Db = db): Promise<number> {
+      const r = await tx.execute(sql`
+        WITH ch AS (SELECT company_id FROM ${telegramChannels} WHERE id = ${channelId}),
+        rules AS (
+          SELECT c.id AS item_id, (k.ord - 1)::int AS rule_index, k.kw
+          FROM ${telegramChannels} c CROSS JOIN LATERAL unnest(c.keywords) WITH ORDINALITY AS k(kw, ord)
+          WHERE c.company_id = (SELECT company_id FROM ch)
+        ),
+        hits AS (
+          SELECT m.id, r.item_id, r.rule_index, r.kw
+          FROM ${filtratorMessages} m JOIN rules r ON m.search @@ plainto_tsquery('russian', r.kw)
+          WHERE m.channel_id = ${channelId}
+        ),
+        maps AS (
+          SELECT id, jsonb_agg(jsonb_build_object('item_id', item_id, 'rule_index', rule_index) ORDER BY item_id, rule_index) AS rules_map
+          FROM hits GROUP BY id
+        ),
+        words AS (
+          SELECT id, array_agg(kw ORDER BY item_id, rule_index) AS rules FROM (
+            SELECT DISTINCT ON (id, lower(kw)) id, kw, item_id, rule_index FROM hits ORDER BY id, lower(kw), item_id, rule_index
+          ) d GROUP BY id
+        )
+        UPDATE ${filtratorMessages} AS t
+        SET company_id = (SELECT company_id FROM ch),
+            rules = coalesce(words.rules, '{}'::text[]),
+            rules_map = coalesce(maps.rules_map, '[]'::jsonb)
+        FROM ${filtratorMessages} AS s
+        LEFT JOIN maps ON maps.id = s.id
+        LEFT JOIN words ON words.id = s.id
+        WHERE t.id = s.id AND t.channel_id = ${channelId}`);
+      return r.rowCount ?? 0;
+    },
+  };
+}
+export type FiltratorRepo = ReturnType<typeof createFiltratorRepo>;

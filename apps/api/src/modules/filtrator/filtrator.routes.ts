@@ -1,0 +1,103 @@
+import {
+  collectMessageRequest,
+  messageIdParam,
+  messageListQuery,
+  messageListResponse,
+  messageResponse,
+  messageToEventRequest,
+  messageToEventResponse,
+} from '@forpost/contract/filtrator';
+import { z } from 'zod';
+import { actorOf } from '../../lib/actor';
+import type { App } from '../../lib/routes';
+import { requireAuth } from '../../plugins/access';
+import { callerOf } from '../events/access';
+import type { FiltratorService } from './filtrator.service';
+
+const noContent = z.null().describe('Нет содержимого');
+
+/** The message filter: collected Telegram messages matched against the company's keyword rules. */
+export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorService }) {
+  const svc = deps.filtrator;
+  const tags = ['filtrator'];
+
+  app.get(
+    '/modules/filtrator/messages',
+    {
+      config: { permission: 'messages.read' },
+      schema: {
+        operationId: 'listFiltratorMessages',
+        tags,
+        summary: 'Сообщения фильтратора: поиск с учётом словоформ, фильтры по каналу, компании, датам и правилу',
+        querystring: messageListQuery,
+        response: { 200: messageListResponse },
+      },
+    },
+    async (req) => svc.list(requireAuth(req).principal, req.query),
+  );
+  app.post(
+    '/modules/filtrator/messages',
+    {
+      config: { permission: 'messages.collect' },
+      schema: {
+        operationId: 'collectFiltratorMessage',
+        tags,
+        summary:
+          'Передать сообщение канала (API-ключ сборщика). 201 — сохранено; 200 — такое сообщение (канал + message_id) уже есть, возвращается сохранённое без изменений; 404 — канал не зарегистрирован',
+        body: collectMessageRequest,
+        response: { 200: messageResponse, 201: messageResponse },
+      },
+    },
+    async (req, reply) => {
+      const r = await svc.collect(requireAuth(req).principal, actorOf(req), req.body);
+      return reply.code(r.created ? 201 : 200).send(r.message);
+    },
+  );
+  app.get(
+    '/modules/filtrator/messages/:id',
+    {
+      config: { permission: 'messages.read' },
+      schema: {
+        operationId: 'getFiltratorMessage',
+        tags,
+        summary: 'Сообщение: текст, канал, ссылка на оригинал, сработавшие правила',
+        params: messageIdParam,
+        response: { 200: messageResponse },
+      },
+    },
+    async (req) => svc.get(requireAuth(req).principal, req.params.id),
+  );
+  app.delete(
+    '/modules/filtrator/messages/:id',
+    {
+      config: { permission: 'messages.delete' },
+      schema: {
+        operationId: 'deleteFiltratorMessage',
+        tags,
+        summary: 'Удалить сообщение',
+        params: messageIdParam,
+        response: { 204: noContent },
+      },
+    },
+    async (req, reply) => {
+      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/modules/filtrator/messages/:id/to-event',
+    {
+      config: { permission: 'events.write' },
+      schema: {
+        operationId: 'filtratorMessageToEvent',
+        tags,
+        summary:
+          'Создать событие выбранного модуля из сообщения: компания, источник Telegram, ссылка на пост и текст подставляются; недостающие поля модуля — в fields',
+        params: messageIdParam,
+        body: messageToEventRequest,
+        response: { 201: messageToEventResponse },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await svc.toEvent(callerOf(req), req.params.id, req.body)),
+  );
+}

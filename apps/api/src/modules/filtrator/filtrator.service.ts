@@ -1,0 +1,263 @@
+import { eventCreateRequest } from '@forpost/contract/events';
+import {
+  type CollectMessageRequest,
+  FILTRATOR_MSG,
+  type Message,
+  type MessageListItem,
+  type MessageListQuery,
+  type MessageToEventRequest,
+  type RuleRef,
+} from '@forpost/contract/filtrator';
+import { getModule, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
+import { companiesWith, type Principal } from '@forpost/contract/permissions';
+import { telegramLink } from '@forpost/contract/telegram';
+import type { Db } from '../../db/client';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { ApiError, badRequest, notFound } from '../../lib/errors';
+import { isoReq } from '../../lib/serialize';
+import type { Caller } from '../events/access';
+import { createFiltratorRepo, type FiltratorRepo, type MessageView, type RuleHit } from './filtrator.repo';
+
+const escapeHtml = (s: string) =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+/**
+ * The highlight is built from escaped text, so its only tags are <mark> and </mark>. Checked here
+ * once more: anything else falls back to the plainly escaped text (never unescaped markup).
+ */
+export function safeHighlight(highlight: string | undefined, text: string): string {
+  if (highlight !== undefined && !/[<>]/.test(highlight.replaceAll('<mark>', '').replaceAll('</mark>', ''))) return highlight;
+  return escapeHtml(text.slice(0, 500));
+}
+
+/** Matched keywords (each once, first occurrence first) and where each came from. */
+export function rulesOf(hits: RuleHit[]): { rules: string[]; rulesMap: RuleRef[] } {
+  const seen = new Set<string>();
+  const rules: string[] = [];
+  for (const h of hits) {
+    const k = h.keyword.toLowerCase();
+    if (!seen.has(k)) {
+      seen.add(k);
+      rules.push(h.keyword);
+    }
+  }
+  return { rules, rulesMap: hits.map((h) => ({ item_id: h.item_id, rule_index: h.rule_index })) };
+}
+
+function toMessage(v: MessageView): Message {
+  return {
+    id: v.m.id,
+    channel: v.channel,
+    company: v.company,
+    message_id: v.m.messageId,
+    text: v.m.text,
+    author: v.m.author,
+    url: v.m.url,
+    link: telegramLink(v.channel.username, v.m.messageId),
+    posted_at: isoReq(v.m.postedAt),
+    created_at: isoReq(v.m.createdAt),
+    rules: v.m.rules,
+    rules_map: v.m.rulesMap,
+  };
+}
+
+// PostgreSQL text cannot hold NUL; collectors sometimes send it.
+const clean = (s: string) => s.replaceAll('\u0000', '');
+
+/** What to-event needs of the event engine (its service's create). */
+export interface EventCreator {
+  create(c: Caller, m: ModuleDescriptor, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+/** The first line of the message (up to 200 characters) as the event title. */
+export function titleOf(text: string, fallback: string): string {
+  const line =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
+  return (line.length > 200 ? `${line.slice(0, 199)}…` : line) || fallback;
+}
+
+export interface FiltratorServiceDeps {
+  db: Db;
+  audit: Audit;
+  repo?: FiltratorRepo;
+}
+
+/**
+ * The message filter. Collectors (messages.collect, an API key limited to its company) post
+ * messages of registered channels; readers see the messages of the companies they may read.
+ */
+export function createFiltratorService(deps: FiltratorServiceDeps) {
+  const { db, audit } = deps;
+  const repo = deps.repo ?? createFiltratorRepo(db);
+  let events: EventCreator | null = null;
+
+  async function view(id: number) {
+    const v = await repo.find(id);
+    if (!v) throw notFound(FILTRATOR_MSG.notFound);
+    return v;
+  }
+  /** The message if the principal may `perm` in its company; 404 otherwise (never reveal other tenants' ids). */
+  async function visible(p: Principal, id: number, perm: 'messages.read' | 'messages.delete') {
+    const v = await view(id);
+    const scope = companiesWith(p, perm);
+    if (scope !== 'all' && !scope.includes(v.m.companyId)) throw notFound(FILTRATOR_MSG.notFound);
+    return v;
+  }
+
+  return {
+    repo,
+
+    /**
+     * Stores a collected message, matched against its company's keyword rules. A repeat of
+     * (channel, message_id) stores nothing and returns the existing message with `created: false`.
+     */
+    async collect(p: Principal, actor: AuditActor, body: CollectMessageRequest): Promise<{ created: boolean; message: Message }> {
+      const channel = await repo.channelByUsername(body.channel);
+      const scope = companiesWith(p, 'messages.collect');
+      if (!channel || (scope !== 'all' && !scope.includes(channel.companyId))) throw notFound(FILTRATOR_MSG.unknownChannel);
+      const existing = await repo.idOf(channel.id, body.message_id);
+      if (existing !== undefined) return { created: false, message: toMessage(await view(existing)) };
+
+      const text = clean(body.text);
+      const postedAt = new Date(body.posted_at);
+      const id = await db.transaction(async (tx) => {
+        const { rules, rulesMap } = rulesOf(await repo.matchRules(channel.companyId, text, tx));
+        const id = await repo.insert(
+          {
+            channelId: channel.id,
+            companyId: channel.companyId,
+            messageId: body.message_id,
+            text,
+            author: body.author ? clean(body.author) || null : null,
+            url: body.url || null,
+            postedAt,
+            rules,
+            rulesMap,
+            collectedByUserId: actor.userId ?? null,
+            collectedByKeyId: actor.keyId ?? null,
+          },
+          tx,
+        );
+        if (id === undefined) return undefined; // a concurrent post of the same message won
+        await repo.touchChannel(channel.id, postedAt, tx);
+        await audit.record(
+          actor,
+          {
+            action: 'message.collect',
+            entity: 'filtrator_message',
+            entityId: id,
+            companyId: channel.companyId,
+            meta: { channel: channel.username, message_id: body.message_id, rules },
+          },
+          tx,
+        );
+        return id;
+      });
+      if (id === undefined) {
+        const again = await repo.idOf(channel.id, body.message_id);
+        if (again === undefined) throw notFound(FILTRATOR_MSG.notFound);
+        return { created: false, message: toMessage(await view(again)) };
+      }
+      return { created: true, message: toMessage(await view(id)) };
+    },
+
+    async list(
+      p: Principal,
+      q: MessageListQuery,
+    ): Promise<{ items: MessageListItem[]; total: number; page: number; page_size: number }> {
+      const scope = companiesWith(p, 'messages.read');
+      const empty = { items: [], total: 0, page: q.page, page_size: q.page_size };
+      if (scope !== 'all' && scope.length === 0) return empty;
+      // Another company's id in the filter is not an error: it simply has nothing the caller may see.
+      if (scope !== 'all' && q.company_id !== undefined && q.company_id !== -1 && !scope.includes(q.company_id)) return empty;
+      const { rows, total } = await repo.list(scope, q);
+      return {
+        items: rows.map((v) => ({ ...toMessage(v), highlight: safeHighlight(v.highlight, v.m.text) })),
+        total,
+        page: q.page,
+        page_size: q.page_size,
+      };
+    },
+
+    async get(p: Principal, id: number): Promise<Message> {
+      return toMessage(await visible(p, id, 'messages.read'));
+    },
+
+    async remove(p: Principal, actor: AuditActor, id: number): Promise<void> {
+      const v = await visible(p, id, 'messages.delete');
+      await db.transaction(async (tx) => {
+        if (!(await repo.remove(id, tx))) throw notFound(FILTRATOR_MSG.notFound);
+        await audit.record(
+          actor,
+          {
+            action: 'message.delete',
+            entity: 'filtrator_message',
+            entityId: id,
+            companyId: v.m.companyId,
+            before: { channel: v.channel.username, message_id: v.m.messageId, text: v.m.text.slice(0, 1000), rules: v.m.rules },
+          },
+          tx,
+        );
+      });
+    },
+
+    /** Plugs in the event engine (registered after the filtrator routes). */
+    useEvents(e: EventCreator) {
+      events = e;
+    },
+
+    /**
+     * Makes an event of `module` from a message the caller may read, in the message's company
+     * (the event engine checks events.write there). The post's link and text prefill the module's
+     * first URL and text fields; `fields` adds or overrides module fields.
+     */
+    async toEvent(c: Caller, id: number, body: MessageToEventRequest) {
+      if (!events) throw new ApiError(503, FILTRATOR_MSG.eventsUnavailable);
+      const v = await visible(c.auth.principal, id, 'messages.read');
+      const m = getModule(body.module);
+      const own = new Set(inputFields(m).map((f) => f.key));
+      for (const key of Object.keys(body.fields ?? {})) {
+        if (!own.has(key))
+          throw badRequest(FILTRATOR_MSG.unknownField(key), { [`fields.${key}`]: FILTRATOR_MSG.unknownField(key) });
+      }
+      const link = telegramLink(v.channel.username, v.m.messageId);
+      const prefill: Record<string, unknown> = {};
+      const urlField = inputFields(m).find((f) => f.type === 'url');
+      const textField = inputFields(m).find((f) => f.type === 'text');
+      if (urlField) prefill[urlField.key] = link;
+      if (textField && v.m.text.trim()) prefill[textField.key] = v.m.text.trim().slice(0, 2000);
+      const request = {
+        company_id: v.m.companyId,
+        title: body.title ?? titleOf(v.m.text, `Сообщение ${v.channel.username} №${v.m.messageId}`),
+        source: 'Telegram',
+        detected_at: v.m.postedAt.toISOString(),
+        ...prefill,
+        ...body.fields,
+      };
+      const parsed = eventCreateRequest(m).safeParse(request);
+      if (!parsed.success) {
+        const fields: Record<string, string> = {};
+        for (const i of parsed.error.issues) fields[`fields.${i.path.map(String).join('.')}`] ??= i.message;
+        const list = Object.values(fields);
+        throw badRequest(list.length === 1 ? (list[0] as string) : 'Заполните поля события выбранного модуля', fields);
+      }
+      const ev = await events.create(c, m, parsed.data as Record<string, unknown>);
+      const eventId = Number(ev.id);
+      await audit.record(c.actor, {
+        action: 'message.to_event',
+        entity: 'filtrator_message',
+        entityId: id,
+        companyId: v.m.companyId,
+        meta: { module: m.code, event_id: eventId, link },
+      });
+      return { module: m.code, event_id: eventId, route: `${m.route}/${eventId}` };
+    },
+
+    /** For a channel's move to another company (telegram). */
+    rematchChannel: (channelId: number, tx: Db) => repo.rematchChannel(channelId, tx),
+  };
+}
+export type FiltratorService = ReturnType<typeof createFiltratorService>;

@@ -1,0 +1,2 @@
+export { filtratorRoutes } from './filtrator.routes';
+export { createFiltratorService, type FiltratorService } from './filtrator.service';

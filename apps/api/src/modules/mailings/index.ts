@@ -1,0 +1,3 @@
+export { mailingsRoutes } from './mailings.routes';
+export { createMailingsService, type MailingsService } from './mailings.service';
+export { startMailingsWorker } from './mailings.jobs';

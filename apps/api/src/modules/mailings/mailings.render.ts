@@ -1,0 +1,122 @@
+/* The digest email: Russian subject, HTML and text bodies with each event's key fields and a link. */
+import { formatDateTime } from '@forpost/contract/format';
+import { MODULE_CODES, SOURCE_LABELS, fieldOf, getModule, type ModuleCode, type Source } from '@forpost/contract/modules';
+
+export interface DigestEvent {
+  id: number;
+  module: string;
+  title: string;
+  company_name: string;
+  status_name: string | null;
+  priority_name: string | null;
+  priority_level: number | null;
+  source: string;
+  created_at: Date | string;
+  data: Record<string, unknown>;
+}
+
+export interface Digest {
+  productName: string;
+  mailingName: string;
+  publicUrl: string;
+  /** Events listed (at most the mailing's cap). */
+  events: DigestEvent[];
+  /** All events of this message, listed or not. */
+  total: number;
+  frequencyLabel: string;
+}
+
+/** 1 событие, 2 события, 5 событий. */
+export function plural(n: number, one: string, few: string, many: string): string {
+  const m10 = n % 10;
+  const m100 = n % 100;
+  if (m10 === 1 && m100 !== 11) return one;
+  if (m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14)) return few;
+  return many;
+}
+export const eventsWord = (n: number) => plural(n, 'событие', 'события', 'событий');
+export const newWord = (n: number) => plural(n, 'новое', 'новых', 'новых');
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, ' ').trim();
+/** Dates in the mail are Moscow time, as in the console. */
+const moscow = (d: Date | string) => {
+  const t = new Date(d);
+  return `${formatDateTime(new Date(t.getTime() + (t.getTimezoneOffset() + 180) * 60_000))} МСК`;
+};
+
+/** Up to three of the module's own list columns, as label: value. */
+export function keyFields(e: DigestEvent): [string, string][] {
+  if (!(MODULE_CODES as readonly string[]).includes(e.module)) return [];
+  const m = getModule(e.module as ModuleCode);
+  const out: [string, string][] = [];
+  for (const key of m.columns) {
+    const f = fieldOf(m, key);
+    if (!f || f.type === 'ref' || f.type === 'text') continue;
+    let v: unknown = f.sensitive ? e.data[`${key}_mask`] : e.data[key];
+    if (v == null || v === '') continue;
+    if (typeof v === 'boolean') v = v ? 'Да' : 'Нет';
+    if (Array.isArray(v)) v = v.join(', ');
+    if (f.options) v = f.options.find((o) => o.value === v)?.label ?? v;
+    out.push([f.label, oneLine(String(v)).slice(0, 200)]);
+    if (out.length >= 3) break;
+  }
+  return out;
+}
+
+export const eventLink = (publicUrl: string, e: Pick<DigestEvent, 'module' | 'id'>) => {
+  const route = (MODULE_CODES as readonly string[]).includes(e.module) ? getModule(e.module as ModuleCode).route : `/${e.module}`;
+  return `${publicUrl.replace(/\/$/, '')}${route}/${e.id}`;
+};
+
+export function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total'>): string {
+  return oneLine(`[${d.productName}] ${d.mailingName}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`).slice(0, 250);
+}
+
+const moduleName = (code: string) => ((MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code);
+
+export function renderDigest(d: Digest): { subject: string; text: string; html: string } {
+  const subject = digestSubject(d);
+  const rest = d.total - d.events.length;
+  const more = rest > 0 ? `и ещё ${rest} ${eventsWord(rest)}` : null;
+
+  const lines: string[] = [`Рассылка «${oneLine(d.mailingName)}» (${d.frequencyLabel.toLowerCase()}): ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}.`, ''];
+  d.events.forEach((e, i) => {
+    lines.push(`${i + 1}. ${oneLine(e.title)}`);
+    lines.push(`   Модуль: ${moduleName(e.module)} · Компания: ${oneLine(e.company_name)}`);
+    lines.push(
+      `   Приоритет: ${e.priority_name ?? 'не задан'} · Статус: ${e.status_name ?? '—'} · Источник: ${SOURCE_LABELS[e.source as Source] ?? e.source} · Создано: ${moscow(e.created_at)}`,
+    );
+    for (const [k, v] of keyFields(e)) lines.push(`   ${k}: ${v}`);
+    lines.push(`   ${eventLink(d.publicUrl, e)}`);
+    lines.push('');
+  });
+  if (more) lines.push(`…${more}. Откройте консоль, чтобы увидеть все: ${d.publicUrl}`, '');
+  lines.push('—', `${d.productName}. Вы получили это письмо, потому что указаны получателем рассылки «${oneLine(d.mailingName)}».`);
+  const text = lines.join('\n');
+
+  const color = (level: number | null) => (level === 4 ? '#cf1322' : level === 3 ? '#d46b08' : level === 2 ? '#1677ff' : '#595959');
+  const items = d.events
+    .map((e) => {
+      const fields = keyFields(e)
+        .map(([k, v]) => `<div style="color:#595959;font-size:13px">${esc(k)}: <b>${esc(v)}</b></div>`)
+        .join('');
+      return `<tr><td style="padding:12px 0;border-bottom:1px solid #f0f0f0">
+<div style="font-size:15px;margin-bottom:4px"><a href="${esc(eventLink(d.publicUrl, e))}" style="color:#1677ff;text-decoration:none">${esc(oneLine(e.title))}</a></div>
+<div style="font-size:13px;color:#595959">${esc(moduleName(e.module))} · ${esc(oneLine(e.company_name))} · ${esc(moscow(e.created_at))}</div>
+<div style="font-size:13px"><span style="color:${color(e.priority_level)};font-weight:600">${esc(e.priority_name ?? 'Приоритет не задан')}</span> · ${esc(e.status_name ?? '—')} · ${esc(SOURCE_LABELS[e.source as Source] ?? e.source)}</div>
+${fields}
+</td></tr>`;
+    })
+    .join('\n');
+  const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;color:#262626">
+<table role="presentation" width="100%" style="max-width:720px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
+<h2 style="margin:0 0 4px;font-size:20px">${esc(d.productName)}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}</h2>
+<div style="color:#595959;margin-bottom:12px">Рассылка «${esc(oneLine(d.mailingName))}» · ${esc(d.frequencyLabel)}</div>
+<table role="presentation" width="100%">${items}</table>
+${more ? `<p style="margin:16px 0 0;font-weight:600">…${esc(more)}. <a href="${esc(d.publicUrl)}" style="color:#1677ff">Открыть консоль</a></p>` : ''}
+<p style="margin-top:24px;color:#8c8c8c;font-size:12px">Вы получили это письмо, потому что указаны получателем рассылки «${esc(oneLine(d.mailingName))}».</p>
+</td></tr></table></body></html>`;
+  return { subject, text, html };
+}

@@ -1,0 +1,373 @@
+/*
+ * Notification mailings. CRUD is company-scoped (mailings.read / mailings.manage); a mailing of every
+ * company (company_id null) is staff-only. The background `tick` collects matching new events into
+ * the ledger, builds one delivery per digest and sends it, retrying failures with backoff.
+ */
+import { API_MSG } from '@forpost/contract/errors';
+import {
+  MAILING_FORMAT_LABELS,
+  MAILING_FREQUENCY_LABELS,
+  MAILING_MAX_ATTEMPTS,
+  MAILING_MAX_EVENTS_LIMIT,
+  MAILING_MSG,
+  MAILING_PREVIEW_DAYS,
+  MAILING_TZ,
+  type CreateMailingRequest,
+  type Delivery,
+  type Mailing,
+  type MailingFilterOptions,
+  type MailingFilters,
+  type MailingParamOptions,
+  type MailingParams,
+  type MailingPreview,
+  type PatchMailingRequest,
+  mailingFilters,
+  mailingParams,
+  mailingRetryDelayMs,
+} from '@forpost/contract/mailings';
+import { WEEKDAYS_RU } from '@forpost/contract/format';
+import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, MODULE_LIST, SOURCE_LABELS, SOURCES } from '@forpost/contract/modules';
+import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import { ApiError, badRequest, notFound } from '../../lib/errors';
+import { createMailer, type Mailer } from '../../lib/mailer';
+import { iso, isoReq } from '../../lib/serialize';
+import type { ConfigsService } from '../configs/index';
+import type { Caller } from '../events/access';
+import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
+import { renderDigest } from './mailings.render';
+import { isQuiet, nextDigestAt } from './mailings.schedule';
+
+interface Logger {
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+}
+
+export interface MailingsServiceDeps {
+  db: Db;
+  audit: Audit;
+  configs: Pick<ConfigsService, 'get'>;
+  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
+  log: Logger;
+  /** A fixed mailer (tests); by default one is made per message from the SMTP settings in configs. */
+  mailer?: Mailer;
+  repo?: MailingsRepo;
+  /** Events taken into the ledger per mailing per pass. */
+  collectCap?: number;
+  /** A send that takes longer than this is abandoned and retried. */
+  sendTimeoutMs?: number;
+}
+
+/** An instant mailing sends at most one message per this interval (the rest waits for the next one). */
+export const INSTANT_MIN_INTERVAL_MS = 60_000;
+const PREVIEW_CAP = 10_000;
+
+export function createMailingsService(deps: MailingsServiceDeps) {
+  const { db, audit, configs, config, log } = deps;
+  const repo = deps.repo ?? createMailingsRepo(db);
+  const collectCap = deps.collectCap ?? 10_000;
+
+  async function mailer(): Promise<Mailer> {
+    if (deps.mailer) return deps.mailer;
+    const smtp = String(await configs.get('smtp_url')).trim();
+    const from = String(await configs.get('mail_from')) || config.mailFrom;
+    return createMailer({ smtpUrl: smtp || undefined, from, dataDir: config.dataDir, log });
+  }
+
+  const parseFilters = (v: unknown): MailingFilters => mailingFilters.parse(v ?? {});
+  const parseParams = (v: unknown): MailingParams => mailingParams.parse(v ?? {});
+
+  function toMailing(r: MailingRow): Mailing {
+    return {
+      id: r.id,
+      name: r.name,
+      company_id: r.company_id,
+      company_name: r.company_name,
+      recipients: r.recipients,
+      filters: parseFilters(r.filters),
+      params: parseParams(r.params),
+      is_active: r.is_active,
+      is_suspended: r.company_id !== null && r.company_active === false,
+      created_by: r.created_by !== null && r.created_by_name !== null ? { id: r.created_by, name: r.created_by_name } : null,
+      created_at: isoReq(r.created_at),
+      updated_at: isoReq(r.updated_at),
+      last_sent_at: iso(r.last_sent_at),
+      next_digest_at: iso(r.next_digest_at),
+      stats: {
+        events_sent: r.events_sent,
+        events_pending: r.events_pending,
+        deliveries_sent: r.deliveries_sent,
+        deliveries_failed: r.deliveries_failed,
+      },
+    };
+  }
+
+  const toDelivery = (d: DeliveryRow): Delivery => ({
+    id: d.id,
+    status: d.status,
+    attempts: d.attempts,
+    event_count: d.event_count,
+    listed_count: d.listed_count,
+    subject: d.subject,
+    recipients: d.recipients,
+    last_error: d.last_error,
+    next_attempt_at: d.status === 'retry' ? iso(d.next_attempt_at) : null,
+    created_at: isoReq(d.created_at),
+    sent_at: iso(d.sent_at),
+  });
+
+  /** May the caller do `perm` on a mailing of `companyId` (null = every company: staff only)? */
+  const allows = (c: Caller, perm: Permission, companyId: number | null) =>
+    companyId === null ? companiesWith(c.auth.principal, perm) === 'all' : can(c.auth.principal, perm, companyId);
+
+  async function load(c: Caller, id: number, perm: 'mailings.read' | 'mailings.manage'): Promise<MailingRow> {
+    const r = await repo.get(id);
+    if (!r || !allows(c, 'mailings.read', r.company_id)) throw notFound(MAILING_MSG.notFound);
+    if (perm === 'mailings.manage' && !allows(c, 'mailings.manage', r.company_id)) throw new ApiError(403, API_MSG.forbidden);
+    return r;
+  }
+
+  /** The company of a mailing being saved: checked against the caller's rights, never trusted. */
+  async function companyFor(c: Caller, requested: number | null | undefined, current?: number | null): Promise<number | null> {
+    const scope = companiesWith(c.auth.principal, 'mailings.manage');
+    let id: number | null;
+    if (requested === undefined) {
+      if (current !== undefined) return current;
+      if (scope === 'all') id = null;
+      else if (scope.length === 1 && scope[0] !== undefined) id = scope[0];
+      else throw badRequest(MAILING_MSG.companyRequired, { company_id: MAILING_MSG.companyRequired });
+    } else id = requested;
+    if (id === null) {
+      if (scope !== 'all') throw new ApiError(403, API_MSG.forbidden, { fields: { company_id: 'Рассылка по всем компаниям доступна только сотрудникам' } });
+      return null;
+    }
+    if (!can(c.auth.principal, 'mailings.read', id) && !can(c.auth.principal, 'events.read', id)) {
+      throw notFound(MAILING_MSG.companyNotFound);
+    }
+    if (!can(c.auth.principal, 'mailings.manage', id)) throw new ApiError(403, API_MSG.forbidden);
+    if (!(await repo.companyExists(id))) throw notFound(MAILING_MSG.companyNotFound);
+    return id;
+  }
+
+  /** Filters may name only modules the caller reaches and tags that exist. */
+  async function checkFilters(c: Caller, f: MailingFilters): Promise<void> {
+    const km = c.auth.principal.keyModules;
+    if (km && !km.includes('*')) {
+      const denied = f.modules.filter((m) => !km.includes(m));
+      if (denied.length || !f.modules.length) throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
+    }
+    if (f.tags.length) {
+      const found = await repo.existingTags(f.tags);
+      if (f.tags.some((t) => !found.has(t))) throw badRequest(MAILING_MSG.tagNotFound, { 'filters.tags': MAILING_MSG.tagNotFound });
+    }
+  }
+
+  async function detail(id: number): Promise<Mailing> {
+    const r = await repo.get(id);
+    if (!r) throw notFound(MAILING_MSG.notFound);
+    return toMailing(r);
+  }
+
+  const auditView = (m: Mailing) => ({ name: m.name, company_id: m.company_id, recipients: m.recipients, filters: m.filters, params: m.params, is_active: m.is_active });
+
+  /* --- sending ---------------------------------------------------------------------------- */
+
+  async function sendDelivery(d: DeliveryRow, now: Date): Promise<'sent' | 'retry' | 'failed'> {
+    const m = await repo.get(d.mailing_id);
+    if (!m) return 'failed';
+    const params = parseParams(m.params);
+    const productName = String(await configs.get('product_name')) || 'Форпост';
+    const { events, total } = await repo.deliveryEvents(d.id, params.max_events);
+    const content = renderDigest({
+      productName,
+      mailingName: m.name,
+      publicUrl: config.publicUrl,
+      events,
+      total,
+      frequencyLabel: MAILING_FREQUENCY_LABELS[params.frequency],
+    });
+    if (total === 0) {
+      await repo.markFailed({ id: d.id, subject: content.subject, error: 'События удалены до отправки — письмо не отправлено', retryAt: null });
+      return 'failed';
+    }
+    try {
+      const m2 = await mailer();
+      const timeoutMs = deps.sendTimeoutMs ?? 90_000;
+      let timer: NodeJS.Timeout | undefined;
+      const sent = await Promise.race([
+        m2.send({ to: d.recipients, subject: content.subject, text: content.text, ...(params.format === 'html' ? { html: content.html } : {}) }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      await repo.markSent({ id: d.id, mailingId: m.id, subject: content.subject, messageId: sent.messageId, listed: events.length, total });
+      return 'sent';
+    } catch (e) {
+      const raw = (e as Error).message || String(e);
+      const error = `Ошибка отправки: ${raw.replace(/[\r\n]+/g, ' ').slice(0, 500)}`;
+      const retryAt = d.attempts < MAILING_MAX_ATTEMPTS ? new Date(now.getTime() + mailingRetryDelayMs(d.attempts)) : null;
+      await repo.markFailed({ id: d.id, subject: content.subject, error, retryAt });
+      log.warn({ mailingId: m.id, deliveryId: d.id, attempt: d.attempts, error: raw.slice(0, 300) }, 'mailing delivery failed');
+      return retryAt ? 'retry' : 'failed';
+    }
+  }
+
+  /**
+   * One pass of the mailing worker: match new events of every active mailing, open a delivery where
+   * one is due (instant: now, at most once a minute; digests: at their time; never in quiet hours),
+   * then send what is due (new deliveries and retries).
+   */
+  async function tick(now: Date = new Date()) {
+    const stats = { collected: 0, deliveries: 0, sent: 0, retry: 0, failed: 0 };
+    for (const m of await repo.active()) {
+      try {
+        const filters = parseFilters(m.filters);
+        const params = parseParams(m.params);
+        stats.collected += await repo.collect(m, filters, now, collectCap);
+        if (isQuiet(now, params.quiet_hours)) continue;
+        let due: boolean;
+        if (params.frequency === 'instant') {
+          due = !m.last_sent_at || now.getTime() - new Date(m.last_sent_at).getTime() >= INSTANT_MIN_INTERVAL_MS;
+        } else if (!m.next_digest_at) {
+          await repo.setNextDigest(m.id, nextDigestAt(params, now));
+          due = false;
+        } else due = now.getTime() >= new Date(m.next_digest_at).getTime();
+        if (!due) continue;
+        const next = params.frequency === 'instant' ? null : nextDigestAt(params, now);
+        if ((await repo.pendingCount(m.id)) === 0) {
+          if (next) await repo.setNextDigest(m.id, next); // nothing new: no empty digest
+          continue;
+        }
+        if (await repo.createDelivery(m, next)) stats.deliveries++;
+      } catch (err) {
+        log.warn({ err: { message: (err as Error).message }, mailingId: m.id }, 'mailing pass failed');
+      }
+    }
+    for (;;) {
+      const due = await repo.claimDue(now);
+      if (!due.length) break;
+      for (const d of due) stats[await sendDelivery(d, now)]++;
+    }
+    return stats;
+  }
+
+  return {
+    tick,
+
+    async list(c: Caller, q: { page: number; page_size: number; company_id?: number; q?: string }) {
+      const scope = companiesWith(c.auth.principal, 'mailings.read');
+      const companyId = q.company_id === undefined || q.company_id === -1 ? undefined : q.company_id;
+      if (companyId !== undefined && scope !== 'all' && !scope.includes(companyId)) throw notFound(MAILING_MSG.companyNotFound);
+      const r = await repo.list({ scope, companyId, q: q.q, limit: q.page_size, offset: (q.page - 1) * q.page_size });
+      return { items: r.items.map(toMailing), total: r.total, page: q.page, page_size: q.page_size };
+    },
+
+    async get(c: Caller, id: number): Promise<Mailing> {
+      return toMailing(await load(c, id, 'mailings.read'));
+    },
+
+    async create(c: Caller, body: CreateMailingRequest): Promise<Mailing> {
+      const companyId = await companyFor(c, body.company_id);
+      await checkFilters(c, body.filters);
+      const id = await repo.insert({
+        companyId,
+        name: body.name,
+        recipients: body.recipients,
+        filters: body.filters,
+        params: body.params,
+        isActive: body.is_active,
+        createdBy: c.auth.user.id,
+      });
+      const m = await detail(id);
+      await audit.record(c.actor, { action: 'mailing.create', entity: 'mailing', entityId: id, companyId, after: auditView(m) });
+      return m;
+    },
+
+    async patch(c: Caller, id: number, body: PatchMailingRequest): Promise<Mailing> {
+      const r = await load(c, id, 'mailings.manage');
+      const before = toMailing(r);
+      const companyId = await companyFor(c, body.company_id, r.company_id);
+      const filters = body.filters ?? before.filters;
+      const params = body.params ?? before.params;
+      if (body.filters) await checkFilters(c, filters);
+      const isActive = body.is_active ?? r.is_active;
+      await repo.update(id, {
+        companyId,
+        name: body.name ?? r.name,
+        recipients: body.recipients ?? r.recipients,
+        filters,
+        params,
+        isActive,
+        resetSchedule: body.params !== undefined,
+        // Switched back on: it sends what happens from now on, not what it missed.
+        restart: isActive && !r.is_active,
+      });
+      const after = await detail(id);
+      await audit.record(c.actor, { action: 'mailing.update', entity: 'mailing', entityId: id, companyId, before: auditView(before), after: auditView(after) });
+      return after;
+    },
+
+    async remove(c: Caller, id: number): Promise<void> {
+      const r = await load(c, id, 'mailings.manage');
+      await repo.remove(id);
+      await audit.record(c.actor, { action: 'mailing.delete', entity: 'mailing', entityId: id, companyId: r.company_id, before: auditView(toMailing(r)) });
+    },
+
+    async deliveries(c: Caller, id: number, q: { page: number; page_size: number }) {
+      await load(c, id, 'mailings.read');
+      const r = await repo.deliveries(id, q.page_size, (q.page - 1) * q.page_size);
+      return { items: r.items.map(toDelivery), total: r.total, page: q.page, page_size: q.page_size };
+    },
+
+    /** How many events the filters would have matched over the last week (before saving). */
+    async preview(c: Caller, body: { company_id?: number | null; filters: MailingFilters }): Promise<MailingPreview> {
+      await checkFilters(c, body.filters);
+      let companies: 'all' | number[];
+      if (body.company_id == null) {
+        const scope = companiesWith(c.auth.principal, 'events.read');
+        companies = scope;
+        if (scope !== 'all' && !scope.length) return { count: 0, capped: false, days: MAILING_PREVIEW_DAYS, sample: [] };
+      } else {
+        if (!can(c.auth.principal, 'events.read', body.company_id)) throw notFound(MAILING_MSG.companyNotFound);
+        companies = [body.company_id];
+      }
+      const since = new Date(Date.now() - MAILING_PREVIEW_DAYS * 86_400_000);
+      const r = await repo.preview(companies, body.filters, since, PREVIEW_CAP);
+      return {
+        count: Math.min(r.count, PREVIEW_CAP),
+        capped: r.count > PREVIEW_CAP,
+        days: MAILING_PREVIEW_DAYS,
+        sample: r.sample.map((s) => ({ id: s.id, module: s.module, title: s.title, created_at: isoReq(s.created_at) })),
+      };
+    },
+
+    async filterOptions(c: Caller): Promise<MailingFilterOptions> {
+      const scope = companiesWith(c.auth.principal, 'mailings.manage');
+      const readScope = companiesWith(c.auth.principal, 'mailings.read');
+      const km = c.auth.principal.keyModules;
+      return {
+        companies: await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope),
+        modules: MODULE_LIST.filter((m) => !km || km.includes('*') || km.includes(m.code)).map((m) => ({ value: m.code, label: m.name })),
+        statuses: DEFAULT_STATUSES.map((s) => ({ value: s.code, label: s.name })),
+        priorities: [...DEFAULT_PRIORITIES].reverse().map((p) => ({ value: p.code, label: p.name, color: p.color })),
+        sources: SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] })),
+        tags: await repo.tags(),
+        all_companies_allowed: scope === 'all',
+      };
+    },
+
+    paramOptions(): MailingParamOptions {
+      return {
+        frequencies: Object.entries(MAILING_FREQUENCY_LABELS).map(([value, label]) => ({ value, label })),
+        formats: Object.entries(MAILING_FORMAT_LABELS).map(([value, label]) => ({ value, label })),
+        weekdays: WEEKDAYS_RU.map((label, i) => ({ value: i + 1, label })),
+        timezone: MAILING_TZ,
+        max_events_limit: MAILING_MAX_EVENTS_LIMIT,
+        defaults: mailingParams.parse({}),
+      };
+    },
+  };
+}
+export type MailingsService = ReturnType<typeof createMailingsService>;

@@ -1,0 +1,2 @@
+export { reportsRoutes } from './reports.routes';
+export { createReportsService, REPORT_QUEUE, type ReportsService } from './reports.service';

@@ -1,0 +1,222 @@
+/* The report PDF: pdfmake 0.3 on the server with the Roboto font it ships (Cyrillic), charts as SVG. */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { formatDate, formatDateTime, formatNumber } from '@forpost/contract/format';
+import pdfmake from 'pdfmake';
+import { NAMED, pieSvg, stackedBarsSvg } from './reports.charts';
+import type { ReportEventRow } from './reports.repo';
+
+const require = createRequire(import.meta.url);
+const FONTS_DIR = path.dirname(require.resolve('pdfmake/fonts/Roboto/Roboto-Regular.ttf'));
+pdfmake.setFonts({
+  Roboto: {
+    normal: path.join(FONTS_DIR, 'Roboto-Regular.ttf'),
+    bold: path.join(FONTS_DIR, 'Roboto-Medium.ttf'),
+    italics: path.join(FONTS_DIR, 'Roboto-Italic.ttf'),
+    bolditalics: path.join(FONTS_DIR, 'Roboto-MediumItalic.ttf'),
+  },
+});
+// A report never fetches anything: no URLs, and from the disk only the fonts.
+pdfmake.setUrlAccessPolicy(() => false);
+pdfmake.setLocalAccessPolicy((p) => path.resolve(p).startsWith(FONTS_DIR + path.sep));
+
+export interface ModuleFigures {
+  code: string;
+  name: string;
+  total: number;
+  critical: number;
+  high: number;
+  open: number;
+  resolved: number;
+}
+
+export interface ReportData {
+  productName: string;
+  title: string;
+  companyName: string;
+  from: string;
+  to: string;
+  moduleNames: string[];
+  allModules: boolean;
+  generatedAt: Date;
+  total: number;
+  critical: number;
+  open: number;
+  resolved: number;
+  byModule: ModuleFigures[];
+  days: string[];
+  daySeries: { name: string; color?: string; data: number[] }[];
+  byPriority: { name: string; color: string; value: number }[];
+  sentiment: { name: string; color: string; value: number }[] | null;
+  topCritical: ReportEventRow[];
+  perModule: { code: string; name: string; total: number; byStatus: { name: string; n: number }[]; rows: ReportEventRow[] }[];
+  resolve: { name: string; n: number; avgSeconds: number; medianSeconds: number }[];
+  moduleName: (code: string) => string;
+}
+
+/** 3 д 4 ч · 5 ч 20 мин · 12 мин. */
+export function formatDuration(seconds: number): string {
+  const m = Math.max(0, Math.round(seconds / 60));
+  const d = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  const min = m % 60;
+  if (d) return h ? `${d} д ${h} ч` : `${d} д`;
+  if (h) return min ? `${h} ч ${min} мин` : `${h} ч`;
+  return `${min} мин`;
+}
+
+/** Moscow time, as in the console. */
+const moscow = (d: Date | string) => {
+  const t = new Date(d);
+  return formatDateTime(new Date(t.getTime() + (t.getTimezoneOffset() + 180) * 60_000));
+};
+const day = (s: string) => formatDate(s);
+const n = (x: number) => formatNumber(x);
+
+const th = (text: string) => ({ text, style: 'th' });
+const tableLayout = {
+  hLineWidth: (i: number) => (i === 0 ? 0 : 0.5),
+  vLineWidth: () => 0,
+  hLineColor: () => '#d9d9d9',
+  paddingTop: () => 3,
+  paddingBottom: () => 3,
+  fillColor: (row: number) => (row === 0 ? '#fafafa' : null),
+};
+
+function eventsTable(rows: ReportEventRow[], withModule: boolean, moduleName: (c: string) => string) {
+  const header = [th('№'), ...(withModule ? [th('Модуль')] : []), th('Событие'), th('Приоритет'), th('Статус'), th('Создано')];
+  const body = rows.map((r) => [
+    { text: String(r.id), color: '#8c8c8c' },
+    ...(withModule ? [moduleName(r.module)] : []),
+    r.title.slice(0, 200),
+    { text: r.priority_name ?? '—', color: r.priority_level === 4 ? NAMED.red : r.priority_level === 3 ? NAMED.orange : '#262626' },
+    r.status_name ?? '—',
+    moscow(r.created_at),
+  ]);
+  return {
+    table: {
+      headerRows: 1,
+      widths: withModule ? [35, 65, '*', 60, 70, 70] : [35, '*', 60, 80, 70],
+      body: [header, ...body],
+    },
+    layout: tableLayout,
+    fontSize: 8,
+  };
+}
+
+export function reportDocument(r: ReportData): Record<string, unknown> {
+  const content: unknown[] = [
+    { text: r.title, style: 'h1' },
+    { text: r.companyName, style: 'subtitle' },
+    {
+      text: [
+        { text: 'Период: ', bold: true },
+        `${day(r.from)} — ${day(r.to)}    `,
+        { text: 'Модули: ', bold: true },
+        r.allModules ? 'все' : r.moduleNames.join(', '),
+      ],
+      margin: [0, 2, 0, 2],
+    },
+    { text: `Сформирован ${moscow(r.generatedAt)} (МСК)`, color: '#8c8c8c', fontSize: 8, margin: [0, 0, 0, 12] },
+  ];
+
+  const card = (label: string, value: string, color = '#262626') => ({
+    stack: [
+      { text: value, fontSize: 20, bold: true, color },
+      { text: label, color: '#595959', fontSize: 9 },
+    ],
+    margin: [0, 0, 0, 0],
+  });
+  content.push({ text: 'Сводка', style: 'h2' });
+  content.push({
+    columns: [
+      card('Всего событий', n(r.total)),
+      card('Критических', n(r.critical), r.critical ? NAMED.red : '#262626'),
+      card('Открытых', n(r.open)),
+      card('Решено / закрыто', n(r.resolved), r.resolved ? NAMED.green : '#262626'),
+    ],
+    columnGap: 12,
+    margin: [0, 0, 0, 10],
+  });
+
+  if (r.total === 0) {
+    content.push({
+      text: 'За выбранный период событий не найдено. Отчёт сформирован: в указанные даты по выбранным модулям компании новых событий не было.',
+      margin: [0, 6, 0, 6],
+      style: 'note',
+    });
+  } else {
+    content.push({
+      table: {
+        headerRows: 1,
+        widths: ['*', 50, 60, 50, 50, 60],
+        body: [
+          [th('Модуль'), th('Всего'), th('Критических'), th('Высоких'), th('Открытых'), th('Решено')],
+          ...r.byModule.map((m) => [m.name, n(m.total), n(m.critical), n(m.high), n(m.open), n(m.resolved)]),
+          [{ text: 'Итого', bold: true }, { text: n(r.total), bold: true }, { text: n(r.critical), bold: true }, { text: n(r.byModule.reduce((a, m) => a + m.high, 0)), bold: true }, { text: n(r.open), bold: true }, { text: n(r.resolved), bold: true }],
+        ],
+      },
+      layout: tableLayout,
+      fontSize: 9,
+      margin: [0, 0, 0, 12],
+    });
+
+    content.push({ text: 'Новые события по дням', style: 'h2' });
+    content.push({ svg: stackedBarsSvg(r.days, r.daySeries), width: 515 });
+    const pies: unknown[] = [{ svg: pieSvg('По приоритетам', r.byPriority), width: 250 }];
+    if (r.sentiment && r.sentiment.some((s) => s.value > 0)) pies.push({ svg: pieSvg('Тональность публикаций СМИ', r.sentiment), width: 250 });
+    content.push({ columns: pies, columnGap: 15, margin: [0, 8, 0, 8] });
+
+    content.push({ text: 'Критические события', style: 'h2', pageBreak: 'before' });
+    content.push(
+      r.topCritical.length
+        ? eventsTable(r.topCritical, true, r.moduleName)
+        : { text: 'Критических событий за период нет.', style: 'note' },
+    );
+
+    content.push({ text: 'Время до решения', style: 'h2' });
+    content.push(
+      r.resolve.length
+        ? {
+            table: {
+              headerRows: 1,
+              widths: ['*', 70, 90, 90],
+              body: [[th('Модуль'), th('Решено'), th('Среднее'), th('Медиана')], ...r.resolve.map((x) => [x.name, n(x.n), formatDuration(x.avgSeconds), formatDuration(x.medianSeconds)])],
+            },
+            layout: tableLayout,
+            fontSize: 9,
+          }
+        : { text: 'За период ни одно событие не переведено в финальный статус.', style: 'note' },
+    );
+
+    for (const m of r.perModule) {
+      content.push({ text: `${m.name}: ${n(m.total)}`, style: 'h2' });
+      content.push({ text: m.byStatus.map((s) => `${s.name} — ${n(s.n)}`).join(' · '), color: '#595959', fontSize: 9, margin: [0, 0, 0, 4] });
+      content.push(eventsTable(m.rows, false, r.moduleName));
+      if (m.total > m.rows.length) content.push({ text: `Показаны ${m.rows.length} из ${n(m.total)} (сначала важные).`, style: 'note' });
+    }
+  }
+
+  return {
+    pageSize: 'A4',
+    pageMargins: [40, 50, 40, 50],
+    info: { title: r.title, author: r.productName, subject: `${r.companyName}, ${day(r.from)} — ${day(r.to)}`, creator: r.productName },
+    header: { text: `${r.productName} · ${r.companyName}`, margin: [40, 20, 40, 0], fontSize: 8, color: '#8c8c8c' },
+    footer: (page: number, pages: number) => ({ text: `Страница ${page} из ${pages}`, alignment: 'right', margin: [40, 20, 40, 0], fontSize: 8, color: '#8c8c8c' }),
+    content,
+    defaultStyle: { font: 'Roboto', fontSize: 10, color: '#262626' },
+    styles: {
+      h1: { fontSize: 18, bold: true, margin: [0, 0, 0, 2] },
+      subtitle: { fontSize: 13, color: '#595959', margin: [0, 0, 0, 6] },
+      h2: { fontSize: 13, bold: true, margin: [0, 10, 0, 6] },
+      th: { bold: true, color: '#595959' },
+      note: { color: '#595959', italics: true, fontSize: 9 },
+    },
+  };
+}
+
+export async function renderReportPdf(r: ReportData, opts: { compress?: boolean } = {}): Promise<Buffer> {
+  const doc = reportDocument(r);
+  if (opts.compress === false) doc.compress = false;
+  return pdfmake.createPdf(doc).getBuffer();
+}

@@ -1,0 +1,194 @@
+/* SQL of reports: the list, the render queue, and the figures a report shows. */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+
+export interface ReportRow {
+  id: number;
+  company_id: number;
+  company_name: string;
+  name: string;
+  period_from: string;
+  period_to: string;
+  modules: string[];
+  status: 'queued' | 'rendering' | 'ready' | 'failed';
+  error: string | null;
+  attempts: number;
+  doc_id: number | null;
+  size: number | null;
+  storage_key: string | null;
+  created_by: number | null;
+  created_by_name: string | null;
+  created_at: Date;
+  updated_at: Date;
+  generated_at: Date | null;
+  last_sent_at: Date | null;
+}
+
+export interface ReportEventRow {
+  id: number;
+  module: string;
+  title: string;
+  status_name: string | null;
+  status_final: boolean | null;
+  priority_name: string | null;
+  priority_level: number | null;
+  created_at: Date;
+}
+
+const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
+
+const SELECT_REPORT = sql`
+  SELECT r.id, r.company_id, c.name AS company_name, r.name, to_char(r.period_from, 'YYYY-MM-DD') AS period_from,
+         to_char(r.period_to, 'YYYY-MM-DD') AS period_to, r.modules, r.status, r.error, r.attempts, r.doc_id, d.size, d.storage_key,
+         r.created_by, u.name AS created_by_name, r.created_at, r.updated_at, r.generated_at, r.last_sent_at
+  FROM reports r
+  JOIN companies c ON c.id = r.company_id
+  LEFT JOIN docs d ON d.id = r.doc_id
+  LEFT JOIN users u ON u.id = r.created_by`;
+
+export function createReportsRepo(db: Db) {
+  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+
+  /** Events of the report's company, modules and period (`from`/`to` are instants). */
+  const scope = (companyId: number, modules: string[], from: Date, to: Date) =>
+    sql`e.company_id = ${companyId} AND e.module = ANY(${textArray(modules)}) AND e.created_at >= ${from.toISOString()}::timestamptz AND e.created_at < ${to.toISOString()}::timestamptz`;
+
+  return {
+    async list(p: { scope: 'all' | number[]; companyId?: number; status?: string; limit: number; offset: number }) {
+      const w: SQL[] = [];
+      if (p.scope !== 'all') w.push(p.scope.length ? sql`r.company_id = ANY(${intArray(p.scope)})` : sql`FALSE`);
+      if (p.companyId !== undefined) w.push(sql`r.company_id = ${p.companyId}`);
+      if (p.status) w.push(sql`r.status = ${p.status}`);
+      const where = w.length ? sql.join(w, sql` AND `) : sql`TRUE`;
+      const [items, total] = await Promise.all([
+        rows<ReportRow>(sql`${SELECT_REPORT} WHERE ${where} ORDER BY r.id DESC LIMIT ${p.limit} OFFSET ${p.offset}`),
+        rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM reports r WHERE ${where}`),
+      ]);
+      return { items, total: total[0]?.n ?? 0 };
+    },
+
+    async get(id: number): Promise<ReportRow | undefined> {
+      const [r] = await rows<ReportRow>(sql`${SELECT_REPORT} WHERE r.id = ${id}`);
+      return r;
+    },
+
+    async insert(v: { companyId: number; name: string; from: string; to: string; modules: string[]; createdBy: number | null }): Promise<number> {
+      const [r] = await rows<{ id: number }>(sql`
+        INSERT INTO reports (company_id, name, period_from, period_to, modules, created_by)
+        VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.createdBy})
+        RETURNING id`);
+      if (!r) throw new Error('report insert returned nothing');
+      return r.id;
+    },
+
+    async requeue(id: number): Promise<void> {
+      await db.execute(sql`UPDATE reports SET status = 'queued', error = NULL, attempts = 0, updated_at = now() WHERE id = ${id}`);
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.execute(sql`DELETE FROM reports WHERE id = ${id}`);
+    },
+
+    /** Takes a report for rendering (any state but ready; a second worker gets nothing). */
+    async claim(id: number): Promise<boolean> {
+      const r = await rows(sql`
+        UPDATE reports SET status = 'rendering', attempts = attempts + 1, updated_at = now()
+        WHERE id = ${id} AND (status IN ('queued', 'failed') OR (status = 'rendering' AND updated_at < now() - interval '10 minutes'))
+        RETURNING id`);
+      return r.length > 0;
+    },
+
+    /** Reports waiting longer than `olderThan` (their job was lost, or sent before pg-boss was up). */
+    async stale(olderThan: Date): Promise<number[]> {
+      const r = await rows<{ id: number }>(sql`
+        SELECT id FROM reports WHERE (status = 'queued' AND updated_at < ${olderThan.toISOString()}::timestamptz)
+           OR (status = 'rendering' AND updated_at < now() - interval '10 minutes')
+        ORDER BY id LIMIT 20`);
+      return r.map((x) => x.id);
+    },
+
+    /** Attaches the rendered document; returns the previous one's id and storage key (to delete). */
+    async ready(id: number, docId: number): Promise<{ doc_id: number; storage_key: string } | null> {
+      return db.transaction(async (tx) => {
+        const [prev] = await rows<{ doc_id: number | null; storage_key: string | null }>(
+          sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
+          tx,
+        );
+        await tx.execute(sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`);
+        if (prev?.doc_id && prev.doc_id !== docId) {
+          await tx.execute(sql`DELETE FROM docs WHERE id = ${prev.doc_id}`);
+          return { doc_id: prev.doc_id, storage_key: prev.storage_key ?? '' };
+        }
+        return null;
+      });
+    },
+
+    async failed(id: number, error: string, final: boolean): Promise<void> {
+      await db.execute(sql`UPDATE reports SET status = ${final ? 'failed' : 'queued'}, error = ${error}, updated_at = now() WHERE id = ${id}`);
+    },
+
+    async sent(id: number): Promise<void> {
+      await db.execute(sql`UPDATE reports SET last_sent_at = now() WHERE id = ${id}`);
+    },
+
+    async exists(id: number): Promise<boolean> {
+      return (await rows(sql`SELECT 1 FROM reports WHERE id = ${id}`)).length > 0;
+    },
+    async companyName(id: number): Promise<string | null> {
+      const [r] = await rows<{ name: string }>(sql`SELECT name FROM companies WHERE id = ${id}`);
+      return r?.name ?? null;
+    },
+    async docKey(docId: number): Promise<string | null> {
+      const [r] = await rows<{ storage_key: string }>(sql`SELECT storage_key FROM docs WHERE id = ${docId}`);
+      return r?.storage_key ?? null;
+    },
+    async deleteDoc(docId: number): Promise<void> {
+      await db.execute(sql`DELETE FROM docs WHERE id = ${docId}`);
+    },
+
+    /* --- figures ------------------------------------------------------------------------- */
+
+    async topCritical(companyId: number, modules: string[], from: Date, to: Date, limit: number): Promise<ReportEventRow[]> {
+      return rows<ReportEventRow>(sql`
+        SELECT e.id, e.module, e.title, st.name AS status_name, st.is_final AS status_final, p.name AS priority_name, p.level AS priority_level, e.created_at
+        FROM events e
+        JOIN event_priorities p ON p.id = e.priority_id AND p.code = 'critical'
+        LEFT JOIN event_statuses st ON st.id = e.status_id
+        WHERE ${scope(companyId, modules, from, to)}
+        ORDER BY st.is_final ASC NULLS FIRST, e.created_at DESC, e.id DESC
+        LIMIT ${limit}`);
+    },
+
+    async topOfModule(companyId: number, module: string, from: Date, to: Date, limit: number): Promise<ReportEventRow[]> {
+      return rows<ReportEventRow>(sql`
+        SELECT e.id, e.module, e.title, st.name AS status_name, st.is_final AS status_final, p.name AS priority_name, p.level AS priority_level, e.created_at
+        FROM events e
+        LEFT JOIN event_priorities p ON p.id = e.priority_id
+        LEFT JOIN event_statuses st ON st.id = e.status_id
+        WHERE ${scope(companyId, [module], from, to)}
+        ORDER BY p.level DESC NULLS LAST, e.created_at DESC, e.id DESC
+        LIMIT ${limit}`);
+    },
+
+    /**
+     * Time to resolve, per module: from creation to the first change into a final status (resolved,
+     * false positive), for the events of the period that got there.
+     */
+    async timeToResolve(companyId: number, modules: string[], from: Date, to: Date): Promise<{ module: string; n: number; avg_s: number; median_s: number }[]> {
+      return rows(sql`
+        SELECT e.module, count(*)::int AS n, avg(extract(epoch FROM r.at - e.created_at))::float8 AS avg_s,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.at - e.created_at))::float8 AS median_s
+        FROM events e
+        JOIN LATERAL (
+          SELECT min(h.at) AS at FROM event_history h
+          WHERE h.event_id = e.id AND h.field = 'status_id'
+            AND jsonb_typeof(h.after) = 'number'
+            AND (h.after #>> '{}')::int IN (SELECT id FROM event_statuses WHERE is_final)
+        ) r ON r.at IS NOT NULL
+        WHERE ${scope(companyId, modules, from, to)}
+        GROUP BY e.module`);
+    },
+  };
+}
+export type ReportsRepo = ReturnType<typeof createReportsRepo>;

@@ -1,0 +1,368 @@
+/*
+ * Reports: created by a user (reports.manage in the company), rendered by a background job into a
+ * PDF kept as a document of kind `report`, downloaded, regenerated or sent by email.
+ */
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
+import { API_MSG } from '@forpost/contract/errors';
+import { formatDate } from '@forpost/contract/format';
+import { CONNOTATIONS, CONNOTATION_LABELS, DEFAULT_PRIORITIES, MODULE_CODES, getModule, type ModuleCode } from '@forpost/contract/modules';
+import { can, companiesWith } from '@forpost/contract/permissions';
+import { REPORT_MSG, REPORT_MODULE_ROWS, REPORT_TOP_CRITICAL, type CreateReportRequest, type Report, type ReportAction } from '@forpost/contract/reports';
+import type PgBoss from 'pg-boss';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import { createLocalDocStore, type DocStore } from '../../lib/docstore';
+import { ApiError, notFound } from '../../lib/errors';
+import { createMailer, type Mailer } from '../../lib/mailer';
+import { iso, isoReq } from '../../lib/serialize';
+import { type CountColumn, createAnalyticsRepo } from '../analytics/analytics.repo';
+import type { ConfigsService } from '../configs/index';
+import { createDocsService } from '../docs/docs.service';
+import type { Caller } from '../events/access';
+import { MODULE_COLORS as moduleColors, NAMED } from './reports.charts';
+import { type ModuleFigures, type ReportData, renderReportPdf } from './reports.render';
+import { createReportsRepo, type ReportRow, type ReportsRepo } from './reports.repo';
+
+export const REPORT_QUEUE = 'report-render';
+const MAX_ATTEMPTS = 3;
+
+interface Logger {
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+}
+
+export interface ReportsServiceDeps {
+  db: Db;
+  audit: Audit;
+  configs: Pick<ConfigsService, 'get'>;
+  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
+  log: Logger;
+  /** Where the PDFs go (default: DATA_DIR/files, the same store as every document). */
+  store?: DocStore;
+  mailer?: Mailer;
+  repo?: ReportsRepo;
+  now?: () => Date;
+}
+
+const streamToBuffer = async (s: NodeJS.ReadableStream) => {
+  const chunks: Buffer[] = [];
+  for await (const c of s) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c as string));
+  return Buffer.concat(chunks);
+};
+
+export function createReportsService(deps: ReportsServiceDeps) {
+  const { db, audit, configs, config, log } = deps;
+  const repo = deps.repo ?? createReportsRepo(db);
+  const figures = createAnalyticsRepo(db);
+  const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
+  const docs = createDocsService({ db, store, audit });
+  const now = deps.now ?? (() => new Date());
+  let boss: PgBoss | null = null;
+
+  const moduleName = (code: string) => ((MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code);
+
+  function toReport(r: ReportRow): Report {
+    return {
+      id: r.id,
+      name: r.name,
+      company_id: r.company_id,
+      company_name: r.company_name,
+      from: r.period_from,
+      to: r.period_to,
+      modules: r.modules,
+      status: r.status,
+      error: r.error,
+      size: r.status === 'ready' ? r.size : null,
+      doc_id: r.doc_id,
+      created_by: r.created_by !== null && r.created_by_name !== null ? { id: r.created_by, name: r.created_by_name } : null,
+      created_at: isoReq(r.created_at),
+      updated_at: isoReq(r.updated_at),
+      generated_at: iso(r.generated_at),
+      last_sent_at: iso(r.last_sent_at),
+      download_url: r.status === 'ready' && r.doc_id ? `/api/v1/tools/reports/${r.id}/download` : null,
+    };
+  }
+
+  async function load(c: Caller, id: number, perm: 'reports.read' | 'reports.manage'): Promise<ReportRow> {
+    const r = await repo.get(id);
+    if (!r || !can(c.auth.principal, 'reports.read', r.company_id)) throw notFound(REPORT_MSG.notFound);
+    if (perm === 'reports.manage' && !can(c.auth.principal, 'reports.manage', r.company_id)) throw new ApiError(403, API_MSG.forbidden);
+    return r;
+  }
+
+  async function enqueue(id: number): Promise<void> {
+    if (!boss) return; // the worker's sweep picks it up
+    try {
+      await boss.send(REPORT_QUEUE, { id }, { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 });
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message }, reportId: id }, 'report job not queued; the sweep will take it');
+    }
+  }
+
+  /** Everything the PDF shows, from the rollups (counts) and the events (lists, time to resolve). */
+  async function gather(r: ReportRow): Promise<ReportData> {
+    const modules = r.modules.length ? r.modules.filter((m) => (MODULE_CODES as readonly string[]).includes(m)) : [...MODULE_CODES];
+    const from = zonedInstant(r.period_from, 0, 0, ANALYTICS_TZ);
+    const to = zonedInstant(addDays(r.period_to, 1), 0, 0, ANALYTICS_TZ);
+    const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
+    const [refs, perModuleCounts, statusRows, perDay, sentimentRows, top, resolveRows] = await Promise.all([
+      figures.refs(),
+      figures.counts(filter, ['module'] as const),
+      figures.statusCounts(filter, ['module', 'status_id'] as const),
+      figures.counts(filter, ['day', 'module'] as const),
+      modules.includes('media') ? figures.counts({ ...filter, modules: ['media'] }, [] as const) : Promise.resolve([]),
+      repo.topCritical(r.company_id, modules, from, to, REPORT_TOP_CRITICAL),
+      repo.timeToResolve(r.company_id, modules, from, to),
+    ]);
+    const status = new Map(refs.statuses.map((s) => [s.id, s]));
+    const byModule = new Map<string, ModuleFigures & { statuses: Map<number, number> }>();
+    for (const c of perModuleCounts) {
+      const code = String(c.module);
+      if (!Number(c.total)) continue;
+      byModule.set(code, {
+        code,
+        name: moduleName(code),
+        total: Number(c.total),
+        critical: Number(c.p_critical),
+        high: Number(c.p_high),
+        open: 0,
+        resolved: 0,
+        statuses: new Map(),
+      });
+    }
+    for (const x of statusRows) {
+      const m = byModule.get(String(x.module));
+      const n = Number(x.n);
+      if (!m || !n) continue;
+      if (status.get(Number(x.status_id))?.is_final) m.resolved += n;
+      else m.open += n;
+      m.statuses.set(Number(x.status_id), (m.statuses.get(Number(x.status_id)) ?? 0) + n);
+    }
+    const ordered = modules.filter((m) => byModule.has(m)).map((m) => byModule.get(m) as ModuleFigures & { statuses: Map<number, number> });
+    const priorityNames = new Map(DEFAULT_PRIORITIES.map((p) => [p.code, p]));
+    const byPriority = [...[...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level).map((p) => p.code), 'none'].map((code) => {
+      const p = priorityNames.get(code);
+      const col = `p_${code}` as CountColumn;
+      return {
+        name: p?.name ?? 'Без приоритета',
+        color: code === 'none' ? '#d9d9d9' : p?.color === 'default' ? '#8c8c8c' : (NAMED[p?.color ?? 'default'] ?? '#bfbfbf'),
+        value: perModuleCounts.reduce((a, x) => a + Number(x[col]), 0),
+      };
+    });
+    const days = daysBetween(r.period_from, r.period_to);
+    const dayIdx = new Map(days.map((d, i) => [d, i]));
+    const daySeries = ordered.map((m) => {
+      const data = new Array<number>(days.length).fill(0);
+      for (const x of perDay) if (x.module === m.code) data[dayIdx.get(String(x.day)) ?? -1] = Number(x.total);
+      return { name: m.name, color: moduleColors[m.code as ModuleCode], data };
+    });
+    const perModule = [];
+    for (const m of ordered) {
+      const statuses = refs.statuses.filter((s) => s.module === m.code && m.statuses.get(s.id));
+      perModule.push({
+        code: m.code,
+        name: m.name,
+        total: m.total,
+        byStatus: statuses.map((s) => ({ name: s.name, n: m.statuses.get(s.id) ?? 0 })),
+        rows: await repo.topOfModule(r.company_id, m.code, from, to, REPORT_MODULE_ROWS),
+      });
+    }
+    const sentimentColors: Record<string, string> = { Positive: NAMED.green ?? '', Negative: NAMED.red ?? '', Neutral: NAMED.blue ?? '', Undefined: NAMED.default ?? '' };
+    const s0 = sentimentRows[0];
+    const sentiment = s0
+      ? CONNOTATIONS.map((k) => ({ name: CONNOTATION_LABELS[k], color: sentimentColors[k] ?? '#bfbfbf', value: Number(s0[`c_${k.toLowerCase()}` as CountColumn]) }))
+      : null;
+    const total = ordered.reduce((a, m) => a + m.total, 0);
+    return {
+      productName: String(await configs.get('product_name')) || 'Форпост',
+      title: r.name,
+      companyName: r.company_name,
+      from: r.period_from,
+      to: r.period_to,
+      moduleNames: modules.map(moduleName),
+      allModules: r.modules.length === 0,
+      generatedAt: now(),
+      total,
+      critical: ordered.reduce((a, m) => a + m.critical, 0),
+      open: ordered.reduce((a, m) => a + m.open, 0),
+      resolved: ordered.reduce((a, m) => a + m.resolved, 0),
+      byModule: ordered,
+      days,
+      daySeries,
+      byPriority,
+      sentiment,
+      topCritical: top,
+      perModule,
+      resolve: [...resolveRows]
+        .sort((a, b) => modules.indexOf(a.module) - modules.indexOf(b.module))
+        .map((x) => ({ name: moduleName(x.module), n: x.n, avgSeconds: x.avg_s, medianSeconds: x.median_s })),
+      moduleName,
+    };
+  }
+
+  const fileName = (r: Pick<ReportRow, 'name'>) => `${r.name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').slice(0, 150)}.pdf`;
+
+  /** Renders one report (the job's handler; tests call it directly). Throws to let pg-boss retry. */
+  async function render(id: number, opts: { compress?: boolean } = {}): Promise<'ready' | 'skipped' | 'failed'> {
+    if (!(await repo.claim(id))) return 'skipped';
+    const r = await repo.get(id);
+    if (!r) return 'skipped';
+    try {
+      const pdf = await renderReportPdf(await gather(r), opts);
+      const doc = await docs.upload({
+        kind: 'report',
+        companyId: r.company_id,
+        ownerUserId: r.created_by,
+        filename: fileName(r),
+        mimetype: 'application/pdf',
+        stream: Readable.from(pdf),
+      });
+      if (!(await repo.exists(id))) {
+        // Deleted while rendering: drop the file.
+        const key = await repo.docKey(doc.id);
+        await repo.deleteDoc(doc.id);
+        if (key) await store.delete(key).catch(() => undefined);
+        return 'skipped';
+      }
+      const prev = await repo.ready(id, doc.id);
+      if (prev?.storage_key) await store.delete(prev.storage_key).catch(() => undefined);
+      log.info({ reportId: id, bytes: pdf.length }, 'report rendered');
+      return 'ready';
+    } catch (err) {
+      const final = r.attempts + 1 >= MAX_ATTEMPTS;
+      log.warn({ err: { message: (err as Error).message }, reportId: id, attempt: r.attempts + 1 }, 'report rendering failed');
+      await repo.failed(id, REPORT_MSG.renderFailed, final);
+      if (final) return 'failed';
+      throw err;
+    }
+  }
+
+  async function mailer(): Promise<Mailer> {
+    if (deps.mailer) return deps.mailer;
+    const smtp = String(await configs.get('smtp_url')).trim();
+    return createMailer({ smtpUrl: smtp || undefined, from: String(await configs.get('mail_from')) || config.mailFrom, dataDir: config.dataDir, log });
+  }
+
+  async function send(c: Caller, r: ReportRow, recipients: string[]): Promise<void> {
+    if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
+    const pdf = await streamToBuffer(await store.get(r.storage_key));
+    const product = String(await configs.get('product_name')) || 'Форпост';
+    const period = `${formatDate(r.period_from)} — ${formatDate(r.period_to)}`;
+    const subject = `[${product}] Отчёт: ${r.company_name}, ${period}`.replace(/[\r\n]+/g, ' ');
+    const text = [
+      `Во вложении отчёт «${r.name}».`,
+      `Компания: ${r.company_name}`,
+      `Период: ${period}`,
+      '',
+      `Все отчёты: ${config.publicUrl}/reports`,
+      '',
+      `— ${product}`,
+    ].join('\n');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const m = await mailer();
+      await Promise.race([
+        m.send({ to: recipients, subject, text, attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }] }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), 60_000);
+        }),
+      ]);
+    } catch (e) {
+      log.warn({ err: { message: (e as Error).message }, reportId: r.id }, 'report mail failed');
+      throw new ApiError(502, `Не удалось отправить отчёт: ${((e as Error).message || '').replace(/[\r\n]+/g, ' ').slice(0, 300)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    await repo.sent(r.id);
+    await audit.record(c.actor, { action: 'report.send', entity: 'report', entityId: r.id, companyId: r.company_id, meta: { recipients } });
+  }
+
+  return {
+    render,
+    gather,
+
+    async list(c: Caller, q: { page: number; page_size: number; company_id?: number; status?: string }) {
+      const scope = companiesWith(c.auth.principal, 'reports.read');
+      const companyId = q.company_id === undefined || q.company_id === -1 ? undefined : q.company_id;
+      if (companyId !== undefined && scope !== 'all' && !scope.includes(companyId)) throw notFound(REPORT_MSG.companyNotFound);
+      const r = await repo.list({ scope, companyId, status: q.status, limit: q.page_size, offset: (q.page - 1) * q.page_size });
+      return { items: r.items.map(toReport), total: r.total, page: q.page, page_size: q.page_size };
+    },
+
+    async get(c: Caller, id: number): Promise<Report> {
+      return toReport(await load(c, id, 'reports.read'));
+    },
+
+    async create(c: Caller, body: CreateReportRequest): Promise<Report> {
+      const p = c.auth.principal;
+      if (!can(p, 'reports.read', body.company_id) && !can(p, 'events.read', body.company_id)) throw notFound(REPORT_MSG.companyNotFound);
+      if (!can(p, 'reports.manage', body.company_id)) throw new ApiError(403, API_MSG.forbidden);
+      const companyName = await repo.companyName(body.company_id);
+      if (!companyName) throw notFound(REPORT_MSG.companyNotFound);
+      const km = p.keyModules;
+      if (km && !km.includes('*') && (!body.modules.length || body.modules.some((m) => !km.includes(m)))) throw new ApiError(403, API_MSG.forbidden);
+      const modules = [...new Set(body.modules)];
+      const name = body.name || `Отчёт: ${companyName}, ${formatDate(body.from)} — ${formatDate(body.to)}`;
+      const id = await repo.insert({ companyId: body.company_id, name, from: body.from, to: body.to, modules, createdBy: c.auth.user.id });
+      await audit.record(c.actor, { action: 'report.create', entity: 'report', entityId: id, companyId: body.company_id, after: { name, from: body.from, to: body.to, modules } });
+      await enqueue(id);
+      const created = await repo.get(id);
+      if (!created) throw notFound(REPORT_MSG.notFound);
+      return toReport(created);
+    },
+
+    async remove(c: Caller, id: number): Promise<void> {
+      const r = await load(c, id, 'reports.manage');
+      await repo.remove(id);
+      if (r.doc_id) await repo.deleteDoc(r.doc_id);
+      if (r.storage_key) await store.delete(r.storage_key).catch(() => undefined);
+      await audit.record(c.actor, { action: 'report.delete', entity: 'report', entityId: id, companyId: r.company_id, before: { name: r.name } });
+    },
+
+    async action(c: Caller, id: number, body: ReportAction): Promise<{ report: Report; message: string }> {
+      const r = await load(c, id, 'reports.manage');
+      if (body.action === 'regenerate') {
+        if (r.status === 'rendering' && Date.now() - new Date(r.updated_at).getTime() < 10 * 60_000) throw new ApiError(409, REPORT_MSG.busy);
+        await repo.requeue(id);
+        await audit.record(c.actor, { action: 'report.regenerate', entity: 'report', entityId: id, companyId: r.company_id });
+        await enqueue(id);
+        return { report: toReport((await repo.get(id)) ?? r), message: 'Отчёт поставлен в очередь на формирование' };
+      }
+      await send(c, r, body.recipients);
+      return { report: toReport((await repo.get(id)) ?? r), message: REPORT_MSG.sent };
+    },
+
+    async download(c: Caller, id: number): Promise<{ stream: NodeJS.ReadableStream; name: string; size: number }> {
+      const r = await load(c, id, 'reports.read');
+      if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
+      try {
+        return { stream: await store.get(r.storage_key), name: fileName(r), size: r.size ?? 0 };
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ENOENT') throw notFound(REPORT_MSG.notFound);
+        throw e;
+      }
+    },
+
+    /** Every role sends jobs; ROLE=all|worker also renders them and sweeps up lost ones. */
+    async attach(b: PgBoss, opts: { work: boolean }) {
+      boss = b;
+      await b.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 });
+      if (!opts.work) return;
+      await b.work<{ id: number }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        if (job) await render(job.data.id);
+      });
+    },
+
+    /** Reports queued without a job (created before pg-boss was attached, or the job was lost). */
+    async sweep(): Promise<number> {
+      const ids = await repo.stale(new Date(now().getTime() - 30_000));
+      for (const id of ids) await enqueue(id);
+      if (!boss) for (const id of ids) await render(id).catch(() => undefined);
+      return ids.length;
+    },
+  };
+}
+export type ReportsService = ReturnType<typeof createReportsService>;

@@ -1,0 +1,2 @@
+/* Tags area (global reference data): routes built by the reference-list generator. */
+export { tagsRoutes } from './tags.routes';

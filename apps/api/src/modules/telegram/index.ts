@@ -1,0 +1,2 @@
+export { telegramRoutes } from './telegram.routes';
+export { createTelegramService, type TelegramService } from './telegram.service';

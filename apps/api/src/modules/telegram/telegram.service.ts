@@ -1,0 +1,312 @@
+import {
+  type createTelegramAccountRequest,
+  type createTelegramChannelRequest,
+  TELEGRAM_MSG,
+  type TelegramAccount,
+  type TelegramChannel,
+  type telegramAccountListQuery,
+  type telegramChannelListQuery,
+  telegramLink,
+  type updateTelegramAccountRequest,
+  type updateTelegramChannelRequest,
+} from '@forpost/contract/telegram';
+import type { z } from 'zod';
+import type { Db } from '../../db/client';
+import type { Audit, AuditActor } from '../../lib/audit';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { createSecretBox, type SecretBox } from '../../lib/secretbox';
+import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { type AccountRow, type ChannelRow, createTelegramRepo, type TelegramRepo } from './telegram.repo';
+
+type CreateAccount = z.infer<typeof createTelegramAccountRequest>;
+type UpdateAccount = z.infer<typeof updateTelegramAccountRequest>;
+type CreateChannel = z.infer<typeof createTelegramChannelRequest>;
+type UpdateChannel = z.infer<typeof updateTelegramChannelRequest>;
+
+export const TELEGRAM_SECRET_PURPOSE = 'telegram-collector';
+
+function toAccount(r: AccountRow): TelegramAccount {
+  return {
+    id: r.id,
+    name: r.name,
+    phone: r.phone,
+    status: r.status,
+    comment: r.comment,
+    has_api_id: r.apiIdEnc !== null,
+    has_api_hash: r.apiHashEnc !== null,
+    has_session: r.sessionEnc !== null,
+    last_activity_at: iso(r.lastActivityAt),
+    created_at: isoReq(r.createdAt),
+    updated_at: isoReq(r.updatedAt),
+  };
+}
+
+function toChannel(r: ChannelRow): TelegramChannel {
+  return {
+    id: r.id,
+    username: r.username,
+    link: telegramLink(r.username),
+    title: r.title,
+    company: { id: r.companyId, name: r.companyName },
+    keywords: r.keywords,
+    is_active: r.isActive,
+    last_message_at: iso(r.lastMessageAt),
+    messages_count: r.messagesCount,
+    created_at: isoReq(r.createdAt),
+    updated_at: isoReq(r.updatedAt),
+  };
+}
+
+/** What the audit log may hold about an account: never the credentials themselves. */
+const auditedAccount = (a: TelegramAccount) => ({
+  name: a.name,
+  phone: a.phone,
+  status: a.status,
+  comment: a.comment,
+  has_api_id: a.has_api_id,
+  has_api_hash: a.has_api_hash,
+  has_session: a.has_session,
+});
+
+export interface TelegramServiceDeps {
+  db: Db;
+  audit: Audit;
+  /** SECRET: the collector credentials are sealed with a key derived from it. */
+  secret: string;
+  repo?: TelegramRepo;
+  /** Moves a channel's collected messages to its new company and re-matches them (filtrator). */
+  rematchChannel?: (channelId: number, tx: Db) => Promise<number>;
+}
+
+/** Telegram sources (staff only: telegram.read / telegram.manage). */
+export function createTelegramService(deps: TelegramServiceDeps) {
+  const { db, audit } = deps;
+  const repo = deps.repo ?? createTelegramRepo(db);
+  const box: SecretBox = createSecretBox(deps.secret, TELEGRAM_SECRET_PURPOSE);
+  const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
+
+  async function account(id: number) {
+    const r = await repo.findAccount(id);
+    if (!r) throw notFound(TELEGRAM_MSG.accountNotFound);
+    return r;
+  }
+  async function channel(id: number, tx: Db = db) {
+    const r = await repo.findChannel(id, tx);
+    if (!r) throw notFound(TELEGRAM_MSG.channelNotFound);
+    return r;
+  }
+  async function companyMustExist(id: number, tx: Db) {
+    if (!(await repo.companyExists(id, tx)))
+      throw badRequest(TELEGRAM_MSG.companyNotFound, { company_id: TELEGRAM_MSG.companyNotFound });
+  }
+  const phoneTaken = () => conflict(TELEGRAM_MSG.phoneTaken, { phone: TELEGRAM_MSG.phoneTaken });
+  const channelTaken = () => conflict(TELEGRAM_MSG.channelTaken, { link: TELEGRAM_MSG.channelTaken });
+
+  return {
+    /* Accounts */
+    async listAccounts(q: z.infer<typeof telegramAccountListQuery>) {
+      const { rows, total } = await repo.listAccounts(q);
+      return { items: rows.map(toAccount), total, page: q.page, page_size: q.page_size };
+    },
+    async getAccount(id: number) {
+      return toAccount(await account(id));
+    },
+    async createAccount(actor: AuditActor, body: CreateAccount) {
+      try {
+        return await db.transaction(async (tx) => {
+          const r = toAccount(
+            await repo.insertAccount(
+              {
+                name: body.name,
+                phone: body.phone,
+                status: body.status,
+                comment: body.comment || null,
+                apiIdEnc: seal(body.api_id) ?? null,
+                apiHashEnc: seal(body.api_hash) ?? null,
+                sessionEnc: seal(body.session) ?? null,
+                createdBy: actor.userId ?? null,
+              },
+              tx,
+            ),
+          );
+          await audit.record(
+            actor,
+            { action: 'telegram_account.create', entity: 'telegram_account', entityId: r.id, after: auditedAccount(r) },
+            tx,
+          );
+          return r;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw phoneTaken();
+        throw e;
+      }
+    },
+    async updateAccount(actor: AuditActor, id: number, body: UpdateAccount) {
+      const before = toAccount(await account(id));
+      try {
+        return await db.transaction(async (tx) => {
+          const row = await repo.updateAccount(
+            id,
+            {
+              ...(body.name !== undefined && { name: body.name }),
+              ...(body.phone !== undefined && { phone: body.phone }),
+              ...(body.status !== undefined && { status: body.status }),
+              ...(body.comment !== undefined && { comment: body.comment || null }),
+              ...(body.last_activity_at !== undefined && {
+                lastActivityAt: body.last_activity_at ? new Date(body.last_activity_at) : null,
+              }),
+              ...(body.api_id !== undefined && { apiIdEnc: seal(body.api_id) }),
+              ...(body.api_hash !== undefined && { apiHashEnc: seal(body.api_hash) }),
+              ...(body.session !== undefined && { sessionEnc: seal(body.session) }),
+            },
+            tx,
+          );
+          if (!row) throw notFound(TELEGRAM_MSG.accountNotFound);
+          const after = toAccount(row);
+          await audit.record(
+            actor,
+            {
+              action: 'telegram_account.update',
+              entity: 'telegram_account',
+              entityId: id,
+              before: auditedAccount(before),
+              after: auditedAccount(after),
+            },
+            tx,
+          );
+          return after;
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw phoneTaken();
+        throw e;
+      }
+    },
+    async removeAccount(actor: AuditActor, id: number) {
+      const before = toAccount(await account(id));
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteAccount(id, tx))) throw notFound(TELEGRAM_MSG.accountNotFound);
+        await audit.record(
+          actor,
+          { action: 'telegram_account.delete', entity: 'telegram_account', entityId: id, before: auditedAccount(before) },
+          tx,
+        );
+      });
+    },
+    /** The decrypted credentials, for the collector process only (never sent over the API). */
+    async credentials(id: number) {
+      const r = await account(id);
+      const open = (v: string | null) => (v === null ? null : box.open(v));
+      return { phone: r.phone, api_id: open(r.apiIdEnc), api_hash: open(r.apiHashEnc), session: open(r.sessionEnc) };
+    },
+
+    /* Channels */
+    async listChannels(q: z.infer<typeof telegramChannelListQuery>) {
+      const { rows, total } = await repo.listChannels(q);
+      return { items: rows.map(toChannel), total, page: q.page, page_size: q.page_size };
+    },
+    async getChannel(id: number) {
+      return toChannel(await channel(id));
+    },
+    async createChannel(actor: AuditActor, body: CreateChannel) {
+      try {
+        return await db.transaction(async (tx) => {
+          await companyMustExist(body.company_id, tx);
+          const id = await repo.insertChannel(
+            {
+              username: body.link,
+              title: body.title || null,
+              companyId: body.company_id,
+              keywords: body.keywords,
+              isActive: body.is_active,
+              createdBy: actor.userId ?? null,
+            },
+            tx,
+          );
+          await audit.record(
+            actor,
+            {
+              action: 'telegram_channel.create',
+              entity: 'telegram_channel',
+              entityId: id,
+              companyId: body.company_id,
+              after: { username: body.link, title: body.title ?? null, keywords: body.keywords, is_active: body.is_active },
+            },
+            tx,
+          );
+          return toChannel(await channel(id, tx));
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw channelTaken();
+        throw e;
+      }
+    },
+    async updateChannel(actor: AuditActor, id: number, body: UpdateChannel) {
+      const before = await channel(id);
+      try {
+        return await db.transaction(async (tx) => {
+          if (body.company_id !== undefined && body.company_id !== before.companyId) await companyMustExist(body.company_id, tx);
+          const ok = await repo.updateChannel(
+            id,
+            {
+              ...(body.link !== undefined && { username: body.link }),
+              ...(body.title !== undefined && { title: body.title || null }),
+              ...(body.company_id !== undefined && { companyId: body.company_id }),
+              ...(body.keywords !== undefined && { keywords: body.keywords }),
+              ...(body.is_active !== undefined && { isActive: body.is_active }),
+            },
+            tx,
+          );
+          if (!ok) throw notFound(TELEGRAM_MSG.channelNotFound);
+          // The collected messages follow the channel to its new company and get that company's rules.
+          const moved =
+            body.company_id !== undefined && body.company_id !== before.companyId && deps.rematchChannel
+              ? await deps.rematchChannel(id, tx)
+              : 0;
+          await audit.record(
+            actor,
+            {
+              action: 'telegram_channel.update',
+              entity: 'telegram_channel',
+              entityId: id,
+              companyId: body.company_id ?? before.companyId,
+              before: {
+                username: before.username,
+                title: before.title,
+                company_id: before.companyId,
+                keywords: before.keywords,
+                is_active: before.isActive,
+              },
+              after: body,
+              meta: moved ? { messages_moved: moved } : undefined,
+            },
+            tx,
+          );
+          return toChannel(await channel(id, tx));
+        });
+      } catch (e) {
+        if (isUniqueViolation(e)) throw channelTaken();
+        throw e;
+      }
+    },
+    /** Deletes the channel together with the messages collected from it. */
+    async removeChannel(actor: AuditActor, id: number) {
+      const before = await channel(id);
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteChannel(id, tx))) throw notFound(TELEGRAM_MSG.channelNotFound);
+        await audit.record(
+          actor,
+          {
+            action: 'telegram_channel.delete',
+            entity: 'telegram_channel',
+            entityId: id,
+            companyId: before.companyId,
+            before: { username: before.username, title: before.title, keywords: before.keywords },
+            meta: { messages_deleted: before.messagesCount },
+          },
+          tx,
+        );
+      });
+    },
+  };
+}
+export type TelegramService = ReturnType<typeof createTelegramService>;

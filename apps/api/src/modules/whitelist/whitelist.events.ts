@@ -1,0 +1,227 @@
+/*
+ * Whitelist ↔ events: what part of an event is compared with the whitelist, and re-marking the
+ * events of a company after its whitelist (or the global one) changed.
+ */
+import { getModule, isModuleCode, type ModuleCode } from '@forpost/contract/modules';
+import { ipInCidr, isDomain } from '@forpost/contract/validation';
+import type { WhitelistKind, WhitelistSubject } from '@forpost/contract/whitelist';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { events, whitelistItems } from '../../db/schema/index';
+import { type Candidates, hasCandidates, subjectCandidates } from './whitelist.match';
+
+/** Name fields compared with 'name' entries: legal entity and merchant names only (not people or brands). */
+const NAME_FIELDS: Partial<Record<ModuleCode, string>> = { firms: 'firm_name', merchant: 'merchant_name' };
+
+/**
+ * The whitelist subject of an event, from its module's field types: the first domain, host (domain
+ * or IP), URL, e-mail, IP and ИНН field that has a value, and the name field where the module has one.
+ */
+export function subjectOfEvent(module: ModuleCode, data: Record<string, unknown>): WhitelistSubject {
+  const s: WhitelistSubject = {};
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  for (const f of getModule(module).fields) {
+    const v = str(data[f.key]);
+    if (v === undefined) continue;
+    switch (f.type) {
+      case 'domain':
+        s.domain ??= v;
+        break;
+      case 'host':
+        if (isDomain(v.toLowerCase())) s.domain ??= v;
+        else s.ip ??= v;
+        break;
+      case 'url':
+        s.url ??= v;
+        break;
+      case 'email':
+        s.email ??= v;
+        break;
+      case 'ip':
+        s.ip ??= v;
+        break;
+      case 'inn':
+        s.inn ??= v;
+        break;
+    }
+  }
+  const nameKey = NAME_FIELDS[module];
+  if (nameKey) s.name = str(data[nameKey]);
+  return s;
+}
+
+interface Entry {
+  id: number;
+  companyId: number | null;
+  type: string;
+  matchKey: string;
+  kind: WhitelistKind;
+}
+
+/**
+ * In-memory matching over a set of live entries, with the same rules as the database query
+ * (company entries before global ones, then the oldest): for re-marking many events at once.
+ */
+export function matchIn(entries: readonly Entry[], c: Candidates): WhitelistKind | null {
+  if (!hasCandidates(c)) return null;
+  for (const e of entries) {
+    switch (e.type) {
+      case 'domain':
+      case 'url':
+      case 'email':
+      case 'inn':
+      case 'name':
+        if ((c[e.type] as string[]).includes(e.matchKey)) return e.kind;
+        break;
+      case 'ip':
+        if (c.ip && ipInCidr(c.ip, e.matchKey)) return e.kind;
+        break;
+    }
+  }
+  return null;
+}
+
+/** Live (unexpired) entries of a company and the global list (null: of every company), in match order. */
+async function liveEntries(db: Db, companyId: number | null): Promise<Entry[]> {
+  return db
+    .select({
+      id: whitelistItems.id,
+      companyId: whitelistItems.companyId,
+      type: whitelistItems.type,
+      matchKey: whitelistItems.matchKey,
+      kind: whitelistItems.kind,
+    })
+    .from(whitelistItems)
+    .where(
+      and(
+        companyId === null ? undefined : or(eq(whitelistItems.companyId, companyId), isNull(whitelistItems.companyId)),
+        sql`(${whitelistItems.expiresAt} IS NULL OR ${whitelistItems.expiresAt} > now())`,
+      ),
+    )
+    .orderBy(sql`${whitelistItems.companyId} IS NULL`, asc(whitelistItems.id));
+}
+
+/**
+ * A synchronous matcher over one company's entries (and the global ones), loaded once: for bulk
+ * work such as imports, where a query per row would be too slow.
+ */
+export async function loadEventMatcher(
+  db: Db,
+  companyId: number,
+): Promise<(module: ModuleCode, data: Record<string, unknown>) => WhitelistKind | null> {
+  const entries = (await liveEntries(db, companyId)).filter((e) => e.companyId === companyId || e.companyId === null);
+  return (module, data) => matchIn(entries, subjectCandidates(subjectOfEvent(module, data)));
+}
+
+const BATCH = 1000;
+
+export interface EventsRemarker {
+  /** Queues re-marking of one company's events (null: every company, after a global change). Returns at once. */
+  schedule(companyId: number | null): void;
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Re-marks events after whitelist changes, in the background and in batches (keyset by id). Runs are
+ * serialised and coalesced: a burst of edits costs one pass. An event changed by someone meanwhile
+ * (updated_at moved) is left to the event service, which recomputes the kind itself.
+ */
+export function createEventsRemarker(deps: { db: Db; log?: { warn(obj: unknown, msg?: string): void } }): EventsRemarker {
+  const { db } = deps;
+  const pending = new Set<number | 'all'>();
+  let running: Promise<void> | null = null;
+  let closed = false;
+
+  async function run(scope: number | 'all') {
+    const entries = await liveEntries(db, scope === 'all' ? null : scope);
+    const global = entries.filter((e) => e.companyId === null);
+    const perCompany = new Map<number, Entry[]>();
+    const entriesOf = (companyId: number) => {
+      let list = perCompany.get(companyId);
+      if (!list) {
+        list = [...entries.filter((e) => e.companyId === companyId), ...global];
+        perCompany.set(companyId, list);
+      }
+      return list;
+    };
+    let lastId = 0;
+    for (;;) {
+      if (closed) return;
+      const rows = await db
+        .select({
+          id: events.id,
+          companyId: events.companyId,
+          module: events.module,
+          data: events.data,
+          kind: events.whitelistKind,
+          updatedAt: sql<string>`${events.updatedAt}::text`,
+        })
+        .from(events)
+        .where(and(scope === 'all' ? undefined : eq(events.companyId, scope), gt(events.id, lastId)))
+        .orderBy(asc(events.id))
+        .limit(BATCH);
+      if (rows.length === 0) return;
+      lastId = rows[rows.length - 1]?.id ?? lastId;
+      // updated_at travels as text: a JS Date would lose the microseconds the comparison needs.
+      const changes: { id: number; kind: WhitelistKind | null; updatedAt: string }[] = [];
+      for (const r of rows) {
+        if (!isModuleCode(r.module)) continue;
+        const kind = matchIn(entriesOf(r.companyId), subjectCandidates(subjectOfEvent(r.module, r.data ?? {})));
+        if (kind !== r.kind) changes.push({ id: r.id, kind, updatedAt: r.updatedAt });
+      }
+      if (changes.length) {
+        const values = sql.join(
+          changes.map((c) => sql`(${c.id}::bigint, ${c.kind}::text, ${c.updatedAt}::timestamptz)`),
+          sql`, `,
+        );
+        await db.execute(sql`
+          UPDATE ${events} AS e SET whitelist_kind = v.kind
+          FROM (VALUES ${values}) AS v(id, kind, updated_at)
+          WHERE e.id = v.id AND e.updated_at = v.updated_at`);
+      }
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  async function loop() {
+    while (pending.size && !closed) {
+      const scopes: (number | 'all')[] = pending.has('all') ? ['all'] : [...pending];
+      pending.clear();
+      for (const s of scopes) {
+        try {
+          await run(s);
+        } catch (err) {
+          deps.log?.warn({ err, scope: s }, 'whitelist re-marking of events failed');
+        }
+      }
+    }
+  }
+
+  return {
+    schedule(companyId) {
+      if (closed) return;
+      pending.add(companyId ?? 'all');
+      if (!running) {
+        running = loop().finally(() => {
+          running = null;
+        });
+      }
+    },
+    async idle() {
+      while (running) await running;
+    },
+    async close() {
+      closed = true;
+      await running;
+    },
+  };
+}
+
+/** The events engine's hook: the whitelist kind of an event of `module` with these fields. */
+export function kindForEvent(
+  kindFor: (companyId: number, s: WhitelistSubject) => Promise<WhitelistKind | null>,
+): (companyId: number, module: ModuleCode, data: Record<string, unknown>) => Promise<WhitelistKind | null> {
+  return (companyId, module, data) => kindFor(companyId, subjectOfEvent(module, data));
+}

@@ -1,0 +1,132 @@
+/*
+ * The import job after a crash: no worker runs here, the test calls the job handler itself,
+ * "kills" it after some batches, runs it again and checks that nothing is duplicated.
+ */
+
+import type { ImportItem, ImportUploadResponse } from '@forpost/contract/imports';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { attachJobs, upload } from './imports-kit';
+
+let ctx: TestContext;
+let admin: Client;
+let company: number;
+const BASE = '/modules/domains/events/imports';
+
+const csvOf = (n: number, prefix: string) =>
+  `Домен;Регистратор\n${Array.from({ length: n }, (_, i) => `${prefix}-${i + 1}.ru;R${i + 1}`).join('\n')}\n`;
+
+async function queued(csv: string, mode: 'update' | 'skip' = 'update') {
+  const up = await upload(ctx, admin, BASE, { name: 'big.csv', content: csv });
+  expect(up.statusCode, up.body).toBe(201);
+  const u = up.json() as ImportUploadResponse;
+  const st = await admin.post(`${BASE}/${u.id}/start`, { mapping: u.preview.mapping, mode, company_id: company });
+  expect(st.statusCode, st.body).toBe(202);
+  return u.id;
+}
+const item = async (id: number) => (await admin.get(`${BASE}/${id}`)).json() as ImportItem;
+const eventCount = async (prefix: string) =>
+  Number(
+    (
+      await ctx.database.pool.query(`SELECT count(*) AS n FROM events WHERE module = 'domains' AND data->>'domain' LIKE $1`, [
+        `${prefix}-%`,
+      ])
+    ).rows[0].n,
+  );
+const jobs = () => ctx.app.services.transfer.imports;
+
+beforeAll(async () => {
+  ctx = await setupApp();
+  await createUser(ctx, { email: ADMIN.email });
+  admin = new Client(ctx);
+  await admin.login(ADMIN.email, ADMIN.password);
+  company = (await createCompany(ctx, 'Альфа')).id;
+  await attachJobs(ctx, false); // jobs are queued, but only this test runs them
+});
+
+describe('crash and retry', () => {
+  it('a worker killed after two batches resumes after the last committed row: counts right, no duplicates', async () => {
+    const id = await queued(csvOf(35, 'crash'));
+    await expect(
+      jobs().run(id, {
+        batchSize: 10,
+        onBatch: (n) => {
+          if (n === 2) throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect(await item(id)).toMatchObject({ status: 'running', rows_total: 35, rows_read: 20, created: 20 });
+    expect(await eventCount('crash')).toBe(20);
+
+    await jobs().run(id, { batchSize: 10 });
+    expect(await item(id)).toMatchObject({
+      status: 'done',
+      rows_total: 35,
+      rows_read: 35,
+      created: 35,
+      updated: 0,
+      skipped: 0,
+      failed: 0,
+    });
+    expect(await eventCount('crash')).toBe(35);
+
+    // Another run of a finished import does nothing.
+    await jobs().run(id, { batchSize: 10 });
+    expect(await item(id)).toMatchObject({ status: 'done', created: 35 });
+    expect(await eventCount('crash')).toBe(35);
+  });
+
+  it('two workers on the same import: one runs it, the other steps aside', async () => {
+    const id = await queued(csvOf(50, 'twin'));
+    await Promise.all([jobs().run(id, { batchSize: 7 }), jobs().run(id, { batchSize: 7 }), jobs().run(id, { batchSize: 7 })]);
+    expect(await item(id)).toMatchObject({ status: 'done', created: 50, rows_read: 50 });
+    expect(await eventCount('twin')).toBe(50);
+  });
+
+  it('re-queues an import whose worker stopped sending heartbeats, unless a worker still holds it', async () => {
+    const id = await queued(csvOf(5, 'stale'));
+    await ctx.database.pool.query(
+      `UPDATE imports SET status = 'running', heartbeat_at = now() - interval '10 minutes' WHERE id = $1`,
+      [id],
+    );
+    const before = Number(
+      (await ctx.database.pool.query(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'imports-run'`)).rows[0].n,
+    );
+    expect(await jobs().requeueStale()).toBeGreaterThanOrEqual(1);
+    const after = Number(
+      (await ctx.database.pool.query(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'imports-run'`)).rows[0].n,
+    );
+    expect(after).toBeGreaterThan(before);
+    await jobs().run(id);
+    expect(await item(id)).toMatchObject({ status: 'done', created: 5 });
+  });
+
+  it('a file broken in the middle fails before any row is written', async () => {
+    const csv = `${csvOf(25, 'broken')}"unclosed;x\nmore.ru;y\n`;
+    const id = await queued(csv);
+    await jobs().run(id, { batchSize: 10 });
+    const r = await item(id);
+    expect(r).toMatchObject({ status: 'failed', created: 0, rows_read: 0 });
+    expect(r.message).toMatch(/^Ошибка в структуре CSV в строке 27: не закрыта кавычка/);
+    expect(await eventCount('broken')).toBe(0);
+  });
+
+  it('deleting an import while it runs stops it and removes what it wrote', async () => {
+    const id = await queued(csvOf(40, 'undo'));
+    await jobs().run(id, {
+      batchSize: 10,
+      onBatch: async (n) => {
+        if (n === 2) expect((await admin.del(`${BASE}/${id}`)).statusCode).toBe(204);
+      },
+    });
+    expect((await admin.get(`${BASE}/${id}`)).statusCode).toBe(404);
+    expect(await eventCount('undo')).toBe(0);
+  });
+
+  it('gives up after too many runs and says so', async () => {
+    const id = await queued(csvOf(3, 'loop'));
+    await ctx.database.pool.query('UPDATE imports SET attempts = 5 WHERE id = $1', [id]);
+    await jobs().run(id);
+    expect(await item(id)).toMatchObject({ status: 'failed', message: 'Импорт прерван: превышено число попыток', created: 0 });
+  });
+});

@@ -1,0 +1,319 @@
+import type { ImportItem, ImportUploadResponse } from '@forpost/contract/imports';
+import { parse } from 'csv-parse/sync';
+import iconv from 'iconv-lite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
+import { attachJobs, finished, upload, waitFor } from './imports-kit';
+
+let ctx: TestContext;
+let admin: Client;
+let companyA: number;
+let companyB: number;
+
+const BASE = '/modules/domains/events/imports';
+
+async function importAndWait(
+  client: Client,
+  csv: string | Buffer,
+  opts: { name?: string; mode?: 'update' | 'skip'; company?: number; mapping?: (string | null)[] } = {},
+) {
+  const up = await upload(ctx, client, BASE, { name: opts.name ?? 'domains.csv', content: csv });
+  expect(up.statusCode, up.body).toBe(201);
+  const u = up.json() as ImportUploadResponse;
+  const st = await client.post(`${BASE}/${u.id}/start`, {
+    mapping: opts.mapping ?? u.preview.mapping,
+    mode: opts.mode ?? 'update',
+    company_id: opts.company ?? companyA,
+  });
+  expect(st.statusCode, st.body).toBe(202);
+  const done = await waitFor<ImportItem>(client, `${BASE}/${u.id}`, finished);
+  return { upload: u, done };
+}
+
+async function domainsOf(client: Client, companyId: number) {
+  const r = await client.get(`/modules/domains/events?company_id=${companyId}&page_size=500&sort=id`);
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json().items as Record<string, unknown>[];
+}
+
+beforeAll(async () => {
+  ctx = await setupApp();
+  await createUser(ctx, { email: ADMIN.email });
+  admin = new Client(ctx);
+  await admin.login(ADMIN.email, ADMIN.password);
+  companyA = (await createCompany(ctx, 'Альфа')).id;
+  companyB = (await createCompany(ctx, 'Бета')).id;
+  await attachJobs(ctx, true);
+});
+
+describe('upload: detection, mapping, preview', () => {
+  it('detects UTF-8 with BOM and «;», maps Russian headers, validates the first rows cell by cell', async () => {
+    const csv =
+      '\ufeffДомен;IP-адрес;Схожесть, %;Статус;Лишний столбец\n' +
+      'sber-login.ru;185.1.1.1;90;Новое;x\n' +
+      'not a domain;999.1.1.1;101;Непонятный;y\n';
+    const r = await upload(ctx, admin, BASE, { name: 'список.csv', content: csv });
+    expect(r.statusCode, r.body).toBe(201);
+    const b = r.json() as ImportUploadResponse;
+    expect(b).toMatchObject({ status: 'uploaded', format: 'csv', encoding: 'utf-8', delimiter: ';', file_name: 'список.csv' });
+    expect(b.headers).toEqual(['Домен', 'IP-адрес', 'Схожесть, %', 'Статус', 'Лишний столбец']);
+    expect(b.preview.mapping).toEqual(['domain', 'ip', 'similarity', 'status_id', null]);
+    expect(b.preview.mapping_errors).toEqual([]);
+    const [ok, bad] = b.preview.rows;
+    expect(ok?.row).toBe(2);
+    expect(ok?.cells.every((c) => !c.error)).toBe(true);
+    expect(bad?.row).toBe(3);
+    expect(bad?.cells[0]?.error).toBe('Неверный формат домена');
+    expect(bad?.cells[1]?.error).toBe('Неверный IP-адрес');
+    expect(bad?.cells[2]?.error).toBe('Не больше 100');
+    expect(bad?.cells[3]?.error).toBe('Неизвестный статус');
+    expect(bad?.cells[4]?.error).toBeUndefined();
+    expect(b.doc_id).toBeGreaterThan(0);
+  });
+
+  it('maps English headers; a manual mapping is re-validated; required fields must be mapped', async () => {
+    const csv = 'Domain name,Registrar,Similarity\nexample-bank.com,REG.RU,abc\n';
+    const r = await upload(ctx, admin, BASE, { name: 'en.csv', content: csv });
+    const b = r.json() as ImportUploadResponse;
+    expect(b.delimiter).toBe(',');
+    expect(b.preview.mapping).toEqual(['domain', 'registrar', 'similarity']);
+    expect(b.preview.rows[0]?.cells[2]?.error).toBe('Ожидается целое число');
+
+    const p = await admin.post(`${BASE}/${b.id}/preview`, { mapping: [null, 'registrar', 'page_title'] });
+    expect(p.statusCode, p.body).toBe(200);
+    expect(p.json().mapping_errors).toContain('Не сопоставлено обязательное поле «Домен»');
+    expect(p.json().rows[0].cells.every((c: { error?: string }) => !c.error)).toBe(true);
+
+    const twice = await admin.post(`${BASE}/${b.id}/preview`, { mapping: ['domain', 'domain', null] });
+    expect(twice.json().mapping_errors).toContain('Поле «Домен» сопоставлено нескольким столбцам');
+
+    const start = await admin.post(`${BASE}/${b.id}/start`, {
+      mapping: [null, 'registrar', null],
+      mode: 'update',
+      company_id: companyA,
+    });
+    expect(start.statusCode).toBe(400);
+    expect(start.json().message).toBe('Не сопоставлено обязательное поле «Домен»');
+  });
+});
+
+describe('the job', () => {
+  it('imports the valid rows, collects the invalid ones with row, column and reason, and offers them as a report', async () => {
+    const csv = [
+      'Домен;Регистратор;Схожесть, %;Дата регистрации;Теги',
+      'alfa-bank-login.ru;REG.RU;91;01.03.2026;',
+      'плохой домен;;;;',
+      'alfa-bonus.online;R01;120;2026-02-30;',
+      'alfa-pay.site;;75;2026-01-15;',
+      '',
+      'ALFA-PAY.SITE;Дубликат в файле;;;',
+    ].join('\r\n');
+    const { done } = await importAndWait(admin, csv, { name: 'ошибки.csv' });
+    expect(done).toMatchObject({ status: 'done', rows_total: 5, rows_read: 5, created: 2, updated: 1, failed: 2, skipped: 0 });
+    const events = await domainsOf(admin, companyA);
+    const mine = events.filter((e) => e.import_id === done.id);
+    expect(mine.map((e) => e.domain).sort()).toEqual(['alfa-bank-login.ru', 'alfa-pay.site']);
+    expect(mine.find((e) => e.domain === 'alfa-pay.site')?.registrar).toBe('Дубликат в файле');
+
+    const rep = await admin.get(`${BASE}/${done.id}/errors`);
+    expect(rep.statusCode).toBe(200);
+    expect(rep.headers['content-type']).toContain('text/csv');
+    expect(rep.body.startsWith('\ufeff')).toBe(true);
+    const rows = parse(rep.body.slice(1), { delimiter: ';' }) as string[][];
+    expect(rows[0]).toEqual(['Строка', 'Столбец', 'Значение', 'Причина']);
+    expect(rows).toContainEqual(['3', 'Домен', 'плохой домен', 'Неверный формат домена']);
+    expect(rows).toContainEqual(['4', 'Схожесть, %', '120', 'Не больше 100']);
+    expect(rows).toContainEqual(['4', 'Дата регистрации', '2026-02-30', 'Неверная дата (ожидается ГГГГ-ММ-ДД)']);
+  });
+
+  it('never duplicates: the same file again is skipped or updated, per the mode', async () => {
+    const csv = 'Домен;Регистратор\nbeta-one.ru;A\nbeta-two.ru;A\nbeta-three.ru;A\n';
+    const first = await importAndWait(admin, csv, { company: companyB });
+    expect(first.done).toMatchObject({ status: 'done', created: 3 });
+    const again = await importAndWait(admin, csv, { company: companyB, mode: 'skip' });
+    expect(again.done).toMatchObject({ status: 'done', created: 0, skipped: 3, updated: 0 });
+    const changed = await importAndWait(admin, csv.replaceAll(';A', ';B'), { company: companyB, mode: 'skip' });
+    expect(changed.done).toMatchObject({ created: 0, skipped: 3, updated: 0 });
+    const upd = await importAndWait(admin, csv.replaceAll(';A', ';B').replace('beta-three.ru;B', 'beta-three.ru;A'), {
+      company: companyB,
+      mode: 'update',
+    });
+    expect(upd.done).toMatchObject({ created: 0, updated: 2, skipped: 1 });
+    const events = await domainsOf(admin, companyB);
+    expect(events).toHaveLength(3);
+    expect(events.map((e) => e.registrar)).toEqual(['B', 'B', 'A']);
+    // The update is in each event's history.
+    const h = await admin.get(`/modules/domains/events/${events[0]?.id}/history`);
+    expect(
+      h
+        .json()
+        .items.some(
+          (x: { field: string; before: unknown; after: unknown }) =>
+            x.field === 'registrar' && x.before === 'A' && x.after === 'B',
+        ),
+    ).toBe(true);
+  });
+
+  it('deleting an import removes the events it created and leaves the ones it only updated', async () => {
+    const company = (await createCompany(ctx, 'Гамма')).id;
+    const a = await importAndWait(admin, 'Домен;Регистратор\ngamma-1.ru;A\ngamma-2.ru;A\n', { company });
+    const b = await importAndWait(admin, 'Домен;Регистратор\ngamma-2.ru;B\ngamma-3.ru;B\n', { company });
+    expect(b.done).toMatchObject({ created: 1, updated: 1 });
+    expect(await domainsOf(admin, company)).toHaveLength(3);
+
+    expect((await admin.del(`${BASE}/${b.done.id}`)).statusCode).toBe(204);
+    const left = await domainsOf(admin, company);
+    expect(left.map((e) => [e.domain, e.registrar])).toEqual([
+      ['gamma-1.ru', 'A'],
+      ['gamma-2.ru', 'B'],
+    ]);
+    expect((await admin.get(`${BASE}/${b.done.id}`)).statusCode).toBe(404);
+    const docGone = await admin.get(`/docs/${b.upload.doc_id}`);
+    expect(docGone.statusCode).toBe(404);
+
+    expect((await admin.del(`${BASE}/${a.done.id}`)).statusCode).toBe(204);
+    expect(await domainsOf(admin, company)).toHaveLength(0);
+  });
+
+  it('reads Windows-1251 files', async () => {
+    const company = (await createCompany(ctx, 'Дельта')).id;
+    const csv = iconv.encode(
+      'Домен;Регистратор;Заголовок страницы\nдельта-банк.рф;Регистратор «Рога и копыта»;Вход в личный кабинет\n',
+      'win1251',
+    );
+    const { upload: u, done } = await importAndWait(admin, csv, { company });
+    expect(u.encoding).toBe('windows-1251');
+    expect(u.headers).toEqual(['Домен', 'Регистратор', 'Заголовок страницы']);
+    expect(done).toMatchObject({ status: 'done', created: 1 });
+    const [e] = await domainsOf(admin, company);
+    expect(e).toMatchObject({
+      domain: 'дельта-банк.рф',
+      registrar: 'Регистратор «Рога и копыта»',
+      page_title: 'Вход в личный кабинет',
+    });
+  });
+});
+
+describe('formats and modules', () => {
+  it('imports an XLSX workbook through the job', async () => {
+    const ExcelJS = (await import('exceljs')).default;
+    const company = (await createCompany(ctx, 'Эпсилон')).id;
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('Лист1');
+    ws.addRow(['Домен', 'Схожесть', 'Дата регистрации', 'Приоритет', 'Обнаружено']);
+    for (let i = 1; i <= 30; i++)
+      ws.addRow([`xlsx-${i}.ru`, 50 + i, new Date(Date.UTC(2026, 0, i)), i % 2 ? 'Высокий' : 'low', '01.02.2026 10:30']);
+    ws.addRow(['bad domain', 10, null, null, null]);
+    const buf = Buffer.from(await wb.xlsx.writeBuffer());
+    const { done } = await importAndWait(admin, buf, { name: 'домены.xlsx', company });
+    expect(done).toMatchObject({ status: 'done', rows_total: 31, created: 30, failed: 1 });
+    const events = await domainsOf(admin, company);
+    expect(events).toHaveLength(30);
+    const first = events.find((e) => e.domain === 'xlsx-1.ru');
+    expect(first).toMatchObject({ similarity: 51, registered_at: '2026-01-01', detected_at: '2026-02-01T07:30:00.000Z' });
+    const prio = (await admin.get('/modules/domains/events/priorities')).json().items as { id: number; code: string }[];
+    expect(first?.priority_id).toBe(prio.find((p) => p.code === 'high')?.id);
+  });
+
+  it('stores card numbers sealed and shows them masked', async () => {
+    const company = (await createCompany(ctx, 'Карты')).id;
+    const csv =
+      'Номер карты;Держатель;Банк\n4276 0000 0000 0017;IVAN PETROV;Сбербанк\n2202 2000 0000 0024;ANNA;ВТБ\n1234 5678 9012 3456;X;Y\n';
+    const up = await upload(ctx, admin, '/modules/acquiring/events/imports', { name: 'cards.csv', content: csv });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect(u.preview.rows[2]?.cells[0]?.error).toBe('Неверный формат номера карты');
+    await admin.post(`/modules/acquiring/events/imports/${u.id}/start`, {
+      mapping: u.preview.mapping,
+      mode: 'update',
+      company_id: company,
+    });
+    const done = await waitFor<ImportItem>(admin, `/modules/acquiring/events/imports/${u.id}`, finished);
+    expect(done).toMatchObject({ status: 'done', created: 2, failed: 1 });
+    const list = (await admin.get(`/modules/acquiring/events?company_id=${company}`)).json().items as Record<string, unknown>[];
+    expect(list.map((e) => e.card_number).sort()).toEqual(['2202 **** **** 0024', '4276 **** **** 0017']);
+    const raw = await ctx.database.pool.query("SELECT data::text AS d FROM events WHERE module = 'acquiring'");
+    expect(raw.rows.some((r) => /4276000000000017|2202200000000024/.test(r.d))).toBe(false);
+  });
+
+  it('imports the leaks catalogue (dedup by name, undo)', async () => {
+    const CAT = '/modules/leaks/imports';
+    const csv =
+      'Название;Тип;Дата утечки;Количество записей;Источник\nБаза «Ромашка»;Дамп базы данных;10.01.2026;1 500;https://leak.example/1\nКомбо 2026;combolist;;;\nБаза «Ромашка»;;;2000;\n;;;;\n';
+    const up = await upload(ctx, admin, CAT, { name: 'leaks.csv', content: csv });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect(u.module).toBe('leaks_catalogue');
+    expect(u.preview.mapping).toEqual(['name', 'leak_type_id', 'leaked_at', 'records_count', 'source_url']);
+    expect((await admin.post(`${CAT}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update' })).statusCode).toBe(202);
+    const done = await waitFor<ImportItem>(admin, `${CAT}/${u.id}`, finished);
+    expect(done).toMatchObject({ status: 'done', created: 2, updated: 1, failed: 0, rows_total: 3 });
+    const leaks = (await admin.get('/modules/leaks?q=Ромашка')).json().items as Record<string, unknown>[];
+    expect(leaks).toHaveLength(1);
+    expect(leaks[0]).toMatchObject({
+      name: 'База «Ромашка»',
+      leaked_at: '2026-01-10',
+      records_count: 2000,
+      source_url: 'https://leak.example/1',
+    });
+    expect((await admin.get(`${CAT}`)).json().items.map((i: ImportItem) => i.id)).toContain(u.id);
+    expect((await admin.del(`${CAT}/${u.id}`)).statusCode).toBe(204);
+    expect((await admin.get('/modules/leaks?q=Ромашка')).json().items).toHaveLength(0);
+  });
+});
+
+describe('access', () => {
+  it('a company user imports only into their companies and sees only their imports', async () => {
+    const alice = await signedIn(ctx, 'alice@alfa.test', 'COMPANY_USER', [{ id: companyA, role: 'COMPANY_ANALYST' }]);
+    const up = await upload(ctx, alice, BASE, {
+      name: 'a.csv',
+      content: 'Домен;Компания\nalice-1.ru;\nalice-2.ru;Бета\nalice-3.ru;Альфа\n',
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect(u.preview.rows[1]?.cells[1]?.error).toBe('Компания не найдена или недоступна');
+    const other = await alice.post(`${BASE}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update', company_id: companyB });
+    expect(other.statusCode).toBe(404);
+    const st = await alice.post(`${BASE}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update' });
+    expect(st.statusCode, st.body).toBe(202);
+    expect(st.json().company_id).toBe(companyA);
+    const done = await waitFor<ImportItem>(alice, `${BASE}/${u.id}`, finished);
+    expect(done).toMatchObject({ status: 'done', created: 2, failed: 1 });
+    expect((await domainsOf(admin, companyB)).some((e) => String(e.domain).startsWith('alice'))).toBe(false);
+
+    const list = (await alice.get(BASE)).json().items as ImportItem[];
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((i) => i.company_id === companyA)).toBe(true);
+    const bImport = (await admin.get(`${BASE}?company_id=${companyB}`)).json().items[0] as ImportItem;
+    expect((await alice.get(`${BASE}/${bImport.id}`)).statusCode).toBe(404);
+    expect((await alice.del(`${BASE}/${bImport.id}`)).statusCode).toBe(404);
+    expect((await alice.get(`${BASE}/${bImport.id}/errors`)).statusCode).toBe(404);
+  });
+
+  it('viewers cannot import; the leaks catalogue needs settings rights', async () => {
+    const viewer = await signedIn(ctx, 'viewer@forpost.test', 'VIEWER');
+    expect((await upload(ctx, viewer, BASE, { name: 'a.csv', content: 'Домен\na.ru\n' })).statusCode).toBe(403);
+    const analyst = await signedIn(ctx, 'cv@alfa.test', 'COMPANY_USER', [{ id: companyA, role: 'COMPANY_ANALYST' }]);
+    expect((await upload(ctx, analyst, '/modules/leaks/imports', { name: 'a.csv', content: 'Название\nx\n' })).statusCode).toBe(
+      403,
+    );
+  });
+
+  it('an API key limited to one module cannot import into another', async () => {
+    const key = (
+      await admin.post('/apikeys', {
+        name: 'Только домены',
+        company_id: companyA,
+        roles: [{ module: 'domains', access: 'write' }],
+      })
+    ).json();
+    const { payload, contentType } = (await import('./imports-kit')).multipart({}, { name: 'a.csv', content: 'Бренд\nx\n' });
+    const r = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/modules/brand/events/imports',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': contentType },
+      payload,
+    });
+    expect(r.statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,109 @@
+/*
+ * Just enough of a PDF reader to check what a pdfmake/pdfkit document says: inflates the streams,
+ * reads each font's ToUnicode CMap and decodes the hex glyph strings of Tj/TJ in the content streams.
+ */
+import { inflateSync } from 'node:zlib';
+
+interface Obj {
+  dict: string;
+  stream?: Buffer;
+}
+
+function objects(pdf: Buffer): Map<number, Obj> {
+  const s = pdf.toString('latin1');
+  const out = new Map<number, Obj>();
+  const re = /(\d+) 0 obj\s*([\s\S]*?)endobj/g;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    const body = m[2] ?? '';
+    const si = body.indexOf('stream');
+    if (si < 0) {
+      out.set(Number(m[1]), { dict: body });
+      continue;
+    }
+    const dict = body.slice(0, si);
+    let start = si + 'stream'.length;
+    if (body[start] === '\r') start++;
+    if (body[start] === '\n') start++;
+    const end = body.lastIndexOf('endstream');
+    let raw = Buffer.from(body.slice(start, end), 'latin1');
+    const len = /\/Length (\d+)(?!\s+0\s+R)/.exec(dict);
+    if (len) raw = raw.subarray(0, Number(len[1]));
+    let stream = raw;
+    if (/\/FlateDecode/.test(dict)) {
+      try {
+        stream = inflateSync(raw);
+      } catch {
+        stream = raw;
+      }
+    }
+    out.set(Number(m[1]), { dict, stream });
+  }
+  return out;
+}
+
+function cmapOf(text: string): Map<number, string> {
+  const map = new Map<number, string>();
+  const hexToStr = (h: string) => {
+    let r = '';
+    for (let i = 0; i + 4 <= h.length; i += 4) r += String.fromCharCode(Number.parseInt(h.slice(i, i + 4), 16));
+    return r;
+  };
+  for (const block of text.match(/beginbfchar([\s\S]*?)endbfchar/g) ?? []) {
+    for (const m of block.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(Number.parseInt(m[1] ?? '0', 16), hexToStr(m[2] ?? ''));
+  }
+  for (const block of text.match(/beginbfrange([\s\S]*?)endbfrange/g) ?? []) {
+    for (const m of block.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
+      const lo = Number.parseInt(m[1] ?? '0', 16);
+      const hi = Number.parseInt(m[2] ?? '0', 16);
+      const dst = m[3] ?? '';
+      if (dst.startsWith('[')) {
+        const items = [...dst.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => hexToStr(x[1] ?? ''));
+        items.forEach((v, i) => map.set(lo + i, v));
+      } else {
+        const base = Number.parseInt(dst.slice(1, -1), 16);
+        for (let c = lo; c <= hi; c++) map.set(c, String.fromCharCode(base + (c - lo)));
+      }
+    }
+  }
+  return map;
+}
+
+/** The text of every page, in drawing order (words of a TJ joined, runs separated by spaces). */
+export function pdfText(pdf: Buffer): string {
+  const objs = objects(pdf);
+  // Font resource name (F1, F2 …) → ToUnicode map; pdfkit names fonts uniquely per document.
+  const fontMaps = new Map<string, Map<number, string>>();
+  const fontObj = new Map<number, Map<number, string>>();
+  for (const [id, o] of objs) {
+    const tu = /\/ToUnicode (\d+) 0 R/.exec(o.dict);
+    if (/\/Type \/Font/.test(o.dict) && tu) {
+      const cm = objs.get(Number(tu[1]));
+      if (cm?.stream) fontObj.set(id, cmapOf(cm.stream.toString('latin1')));
+    }
+  }
+  for (const o of objs.values()) {
+    for (const m of o.dict.matchAll(/\/(F\d+) (\d+) 0 R/g)) {
+      const map = fontObj.get(Number(m[2]));
+      if (map && m[1]) fontMaps.set(m[1], map);
+    }
+  }
+  const parts: string[] = [];
+  for (const o of objs.values()) {
+    if (!o.stream || /\/Type \/(XObject|Font|FontDescriptor)|\/Subtype \/(Type0|CIDFontType2|Image)|\/Length1/.test(o.dict)) continue;
+    const content = o.stream.toString('latin1');
+    if (!/\bT[Jj]\b/.test(content)) continue;
+    let font: Map<number, string> | undefined;
+    const re = /\/(F\d+)\s+[\d.]+\s+Tf|\[((?:[^\]\\]|\\.)*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g;
+    for (let m = re.exec(content); m; m = re.exec(content)) {
+      if (m[1]) {
+        font = fontMaps.get(m[1]);
+        continue;
+      }
+      const hexes = m[2] !== undefined ? [...m[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1] ?? '') : [m[3] ?? ''];
+      let run = '';
+      for (const h of hexes) for (let i = 0; i + 4 <= h.length; i += 4) run += font?.get(Number.parseInt(h.slice(i, i + 4), 16)) ?? '';
+      parts.push(run);
+    }
+  }
+  return parts.join(' ').replace(/\u00a0/g, ' ');
+}

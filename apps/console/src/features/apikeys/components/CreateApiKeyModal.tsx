@@ -1,0 +1,158 @@
+import { createApiKeyRequest } from '@forpost/contract/apikeys';
+import { MSG } from '@forpost/contract/messages';
+import { companiesWith, isStaff } from '@forpost/contract/permissions';
+import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/validation';
+import { Alert, Checkbox, DatePicker, Divider, Form, Input, Modal, Select } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { dayjs } from '../../../lib/format';
+import { errorMessage } from '../../../lib/http';
+import { requiredRule } from '../../auth/components/shared';
+import { useMe, usePrincipal } from '../../auth/useMe';
+import { useCompanyOptions } from '../../companies/api/queries';
+import { useCompanyFilter } from '../../company/useCompanyId';
+import { AllowedIpsFields } from '../../profile/ui/AllowedIpsFields';
+import { useCreateApiKeyMutation } from '../api/mutations';
+import type { ApiKeyWithSecret } from '../api/queries';
+import { type KeyRole, RolesEditor } from './RolesEditor';
+
+interface CreateValues {
+  name: string;
+  company_id?: number;
+  roles: Partial<KeyRole>[];
+  collector: boolean;
+  expires_at?: Dayjs | null;
+  allowed_ips: string[];
+  allowed_ips_stash?: string;
+}
+
+/** Companies where the signed-in user may issue keys, as select options. */
+export function useKeyCompanyOptions() {
+  const principal = usePrincipal();
+  const me = useMe();
+  const companies = useCompanyOptions();
+  return useMemo(() => {
+    const scope = companiesWith(principal, 'apikeys.manage');
+    if (scope === 'all') return companies.items.filter((c) => c.is_active).map((c) => ({ value: c.id, label: c.name }));
+    return me.companies.filter((c) => scope.includes(c.id)).map((c) => ({ value: c.id, label: c.name }));
+  }, [principal, me.companies, companies.items]);
+}
+
+/** «Новый API-ключ»: name, company, roles, collector (staff), expiry, allowed IPs. */
+export function CreateApiKeyModal({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (k: ApiKeyWithSecret) => void;
+}) {
+  const me = useMe();
+  const [form] = Form.useForm<CreateValues>();
+  const create = useCreateApiKeyMutation();
+  const companyOptions = useKeyCompanyOptions();
+  const selected = useCompanyFilter();
+  const [error, setError] = useState<string | null>(null);
+  const defaultCompany =
+    companyOptions.find((c) => c.value === selected)?.value ??
+    (companyOptions.length === 1 ? companyOptions[0]?.value : undefined);
+
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    setError(null);
+    let ips = v.allowed_ips ?? [];
+    const stash = normalizeIpEntry(v.allowed_ips_stash ?? '');
+    if (stash && !validateAllowedIpEntry(stash, ips)) ips = [...ips, stash];
+    const parsed = createApiKeyRequest.safeParse({
+      name: v.name,
+      company_id: v.company_id,
+      roles: v.roles,
+      collector: v.collector,
+      expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+      allowed_ips: ips,
+    });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? MSG.fillRequired);
+      return;
+    }
+    create.mutate(parsed.data, {
+      onSuccess: (k) => {
+        form.resetFields();
+        onCreated(k);
+      },
+      onError: (e) => {
+        console.error('Выпуск API-ключа не удался', e);
+        setError(errorMessage(e));
+      },
+    });
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Новый API-ключ"
+      okText="Создать"
+      cancelText="Отмена"
+      onOk={() => void submit()}
+      okButtonProps={{ loading: create.isPending }}
+      onCancel={onClose}
+      destroyOnHidden
+      width={680}
+    >
+      <Form<CreateValues>
+        form={form}
+        layout="vertical"
+        initialValues={{
+          name: '',
+          company_id: defaultCompany,
+          roles: [{ module: '*', access: 'read' }],
+          collector: false,
+          allowed_ips: [],
+          allowed_ips_stash: '',
+        }}
+        onValuesChange={() => error && setError(null)}
+        data-testid="apikey-create-form"
+      >
+        <Form.Item name="name" label="Название" rules={[requiredRule, { max: 200, message: MSG.tooLong(200) }]}>
+          <Input maxLength={200} placeholder="Например, «Интеграция SIEM»" />
+        </Form.Item>
+        <Form.Item
+          name="company_id"
+          label="Компания"
+          rules={[{ required: true, message: MSG.required }]}
+          extra="Ключ видит данные только этой компании"
+        >
+          <Select
+            options={companyOptions}
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder="Выберите компанию"
+            aria-label="Компания"
+          />
+        </Form.Item>
+        <Form.Item label="Роли" required>
+          <RolesEditor />
+        </Form.Item>
+        {isStaff(me.role) && (
+          <Form.Item
+            name="collector"
+            valuePropName="checked"
+            extra="Может присылать сообщения Telegram-фильтра (POST /modules/filtrator/messages)"
+          >
+            <Checkbox>Сборщик сообщений</Checkbox>
+          </Form.Item>
+        )}
+        <Form.Item name="expires_at" label="Действует до" extra="Пусто — бессрочно">
+          <DatePicker format="DD.MM.YYYY" placeholder="Бессрочно" disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+        </Form.Item>
+        <Divider style={{ margin: '8px 0 16px' }} />
+        <AllowedIpsFields
+          label="Разрешённые IP-адреса"
+          extra="Если список не пуст, ключ принимается только с этих адресов и подсетей."
+        />
+      </Form>
+      {error && <Alert type="error" showIcon title={error} style={{ marginTop: 16 }} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { searchInt, searchText } from '../profile/ui/listSearch';
+
+/** /api-keys?q=&page=&page_size= (the company comes from the header selector). */
+export const apiKeysSearchSchema = z.object({
+  q: searchText(),
+  page: searchInt(),
+  page_size: searchInt(1, 500),
+});
+export type ApiKeysSearch = Partial<z.infer<typeof apiKeysSearchSchema>>;
+export const parseApiKeysSearch = (s: Record<string, unknown>): ApiKeysSearch => apiKeysSearchSchema.parse(s);

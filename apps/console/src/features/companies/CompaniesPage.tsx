@@ -1,0 +1,156 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { Link } from '@tanstack/react-router';
+import { Button, Card, Flex, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { formatDate } from '../../lib/format';
+import { useCan } from '../auth/useMe';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { type Company, useCompaniesQuery, useModuleOptions } from './api/queries';
+import type { CompaniesSearch } from './search';
+
+export interface CompaniesPageProps {
+  search: CompaniesSearch;
+  onSearch: (patch: SearchPatch<CompaniesSearch>) => void;
+}
+
+/** /companies: search and the active filter (in the URL), link to each company. */
+export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
+  const canCreate = useCan('companies.create');
+  const canUpdate = useCan('companies.update');
+  const modules = useModuleOptions();
+  const [q, setQ] = useState(search.q ?? '');
+  useEffect(() => setQ(search.q ?? ''), [search.q]);
+  const set = (patch: SearchPatch<CompaniesSearch>) => onSearch(withPageReset(patch));
+  const page = search.page ?? 1;
+  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
+  const list = useCompaniesQuery({
+    page,
+    page_size: pageSize,
+    q: search.q,
+    is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
+  });
+  const filtered = Boolean(search.q || search.active !== undefined);
+
+  return (
+    <>
+      <PageHeading
+        title="Компании"
+        subtitle="Организации под защитой: реквизиты, модули, участники и продуктовые ключи"
+        extra={
+          canCreate && (
+            <Link to="/companies/create">
+              <Button type="primary" icon={<PlusOutlined />}>
+                Добавить компанию
+              </Button>
+            </Link>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <Input.Search
+            placeholder="Название, юр. лицо или ИНН"
+            allowClear
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            onSearch={(v) => set({ q: v.trim() || undefined })}
+            style={{ width: 320 }}
+            aria-label="Поиск компаний"
+          />
+          <Select
+            placeholder="Статус"
+            allowClear
+            value={search.active === undefined ? undefined : search.active ? 'on' : 'off'}
+            onChange={(v) => set({ active: v === undefined ? undefined : v === 'on' })}
+            options={[
+              { value: 'on', label: 'Активные' },
+              { value: 'off', label: 'Отключённые' },
+            ]}
+            style={{ width: 170 }}
+            aria-label="Статус"
+          />
+          {filtered && (
+            <Button type="link" onClick={() => onSearch({ q: undefined, active: undefined, page: undefined })}>
+              Сбросить фильтры
+            </Button>
+          )}
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<Company>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="companies-table"
+            scroll={{ x: 960 }}
+            locale={{
+              emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
+            }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZE_OPTIONS,
+              showTotal: (total) => `Всего: ${total}`,
+              onChange: (p, ps) =>
+                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
+            }}
+            columns={[
+              {
+                title: 'Компания',
+                key: 'name',
+                render: (_, c) => (
+                  <Flex vertical>
+                    {canUpdate ? (
+                      <Link to="/companies/{-$id}/edit" params={{ id: String(c.id) }}>
+                        {c.name}
+                      </Link>
+                    ) : (
+                      <Typography.Text strong>{c.name}</Typography.Text>
+                    )}
+                    {c.legal_name && (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {c.legal_name}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
+              },
+              { title: 'ИНН', dataIndex: 'inn', width: 140, render: (v: string | null) => v ?? '—' },
+              {
+                title: 'Модули',
+                dataIndex: 'modules',
+                width: 260,
+                render: (m: string[]) =>
+                  m.length === 0 ? (
+                    <Typography.Text type="secondary">Не подключены</Typography.Text>
+                  ) : (
+                    <Tooltip title={m.map(modules.nameOf).join(', ')}>
+                      <Flex gap={4} wrap>
+                        {m.slice(0, 3).map((code) => (
+                          <Tag key={code}>{modules.nameOf(code)}</Tag>
+                        ))}
+                        {m.length > 3 && <Tag>+{m.length - 3}</Tag>}
+                      </Flex>
+                    </Tooltip>
+                  ),
+              },
+              { title: 'Участники', dataIndex: 'members_count', width: 110, align: 'right' },
+              {
+                title: 'Статус',
+                dataIndex: 'is_active',
+                width: 120,
+                render: (on: boolean) => (on ? <Tag color="green">Активна</Tag> : <Tag color="red">Отключена</Tag>),
+              },
+              { title: 'Создана', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
+            ]}
+          />
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { searchBool, searchInt, searchText } from '../profile/ui/listSearch';
+
+/** /companies?q=&active=&page=&page_size= */
+export const companiesSearchSchema = z.object({
+  q: searchText(),
+  active: searchBool,
+  page: searchInt(),
+  page_size: searchInt(1, 500),
+});
+export type CompaniesSearch = Partial<z.infer<typeof companiesSearchSchema>>;
+export const parseCompaniesSearch = (s: Record<string, unknown>): CompaniesSearch => companiesSearchSchema.parse(s);
+
+export const COMPANY_TABS = ['main', 'members', 'keys'] as const;
+export type CompanyTab = (typeof COMPANY_TABS)[number];
+/** /companies/{id}/edit?tab=members */
+export const parseCompanyEditSearch = (s: Record<string, unknown>): { tab?: CompanyTab } =>
+  z.object({ tab: z.enum(COMPANY_TABS).optional().catch(undefined) }).parse(s);

@@ -1,0 +1,233 @@
+/*
+ * «Главная»: new events over time by module, critical events, events by priority, media sentiment,
+ * domains and accounts — for the company chosen in the header and a period (7/30/90 days or custom).
+ * Every chart leads to the event list filtered by what was clicked.
+ */
+import { type ChartLink, PERIOD_PRESET_LABELS, PERIOD_PRESETS, type PeriodPreset, dayRangeParams } from '@forpost/contract/analytics';
+import { MODULE_LIST } from '@forpost/contract/modules';
+import { useNavigate } from '@tanstack/react-router';
+import { Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
+import { useMemo } from 'react';
+import { dayjs, formatNumber } from '../../lib/format';
+import { useCompanyOptions } from '../companies/api/queries';
+import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { type DashboardParams, useDashboardChart } from './api/queries';
+import { ChartCard } from './components/ChartCard';
+import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
+import { EChart } from './components/EChart';
+import { MlQueueCard } from './components/MlQueueCard';
+import type { DashboardSearch } from './search';
+
+const API_DAY = 'YYYY-MM-DD';
+const CUSTOM = 'custom';
+
+export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (next: DashboardSearch) => void }) {
+  const navigate = useNavigate();
+  const companyId = useCompanyFilter();
+  const companies = useCompanyOptions();
+  const modules = useMemo(() => (search.modules ? search.modules.split(',') : undefined), [search.modules]);
+  const custom = Boolean(search.from && search.to);
+  const params: DashboardParams = useMemo(
+    () => ({
+      company_id: companyId,
+      ...(custom ? { from: search.from, to: search.to } : { period: search.period ?? '30d' }),
+      modules,
+    }),
+    [companyId, custom, search.from, search.to, search.period, modules],
+  );
+
+  const newEvents = useDashboardChart('newevents', params);
+  const critical = useDashboardChart('criticalevents', params);
+  const priority = useDashboardChart('priorityevents', params);
+  const connotation = useDashboardChart('connotationevents', params);
+  const domains = useDashboardChart('domainevents', params);
+  const accounts = useDashboardChart('accountevents', params);
+
+  const range = newEvents.data ? { from: newEvents.data.from, to: newEvents.data.to } : null;
+
+  /** Opens the event list the clicked element stands for, over `from`..`to`. */
+  const open = (link: ChartLink | null | undefined, from?: string, to?: string) => {
+    if (!link || !from || !to) return;
+    void navigate({
+      to: '/$section',
+      params: { section: link.path.replace(/^\//, '') },
+      search: { ...link.query, ...dayRangeParams(from, to) },
+    });
+  };
+
+  const negative = connotation.data?.series.find((s) => s.key === 'Negative')?.total ?? 0;
+  const companyName = companyId === undefined ? ALL_COMPANIES_LABEL : (companies.nameOf(companyId) ?? '…');
+
+  return (
+    <>
+      <PageHeading
+        title="Главная"
+        subtitle={
+          <span data-testid="dashboard-subtitle">
+            Сводка по событиям · {companyName}
+            {range ? ` · ${fullDay(range.from)} — ${fullDay(range.to)}` : ''}
+          </span>
+        }
+      />
+      <Card styles={{ body: { padding: 12 } }} style={{ marginBottom: 16 }}>
+        <Flex gap={12} wrap align="center">
+          <Segmented
+            data-testid="period-presets"
+            value={custom ? CUSTOM : (search.period ?? '30d')}
+            options={[
+              ...PERIOD_PRESETS.map((p) => ({ value: p, label: PERIOD_PRESET_LABELS[p] })),
+              { value: CUSTOM, label: 'Период', disabled: !custom },
+            ]}
+            onChange={(v) => {
+              if (v !== CUSTOM) onSearch({ period: v === '30d' ? undefined : (v as PeriodPreset), modules: search.modules });
+            }}
+          />
+          <DatePicker.RangePicker
+            data-testid="period-range"
+            format="DD.MM.YYYY"
+            allowClear={custom}
+            placeholder={['Начало', 'Конец']}
+            value={range ? [dayjs(range.from, API_DAY), dayjs(range.to, API_DAY)] : null}
+            disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+            onChange={(v) => {
+              if (!v?.[0] || !v[1]) onSearch({ modules: search.modules });
+              else onSearch({ from: v[0].format(API_DAY), to: v[1].format(API_DAY), modules: search.modules });
+            }}
+          />
+          <Select
+            mode="multiple"
+            allowClear
+            data-testid="modules-filter"
+            style={{ minWidth: 260, flex: '1 1 260px', maxWidth: 560 }}
+            placeholder="Все модули"
+            maxTagCount="responsive"
+            value={modules ?? []}
+            options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name }))}
+            optionFilterProp="label"
+            onChange={(v: string[]) => onSearch({ ...search, modules: v.length ? v.join(',') : undefined })}
+          />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            Дни по московскому времени · компания выбирается в шапке
+          </Typography.Text>
+        </Flex>
+      </Card>
+
+      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+        {[
+          { title: 'Новые события', value: newEvents.data?.total, loading: newEvents.isLoading, testId: 'kpi-new' },
+          { title: 'Критические', value: critical.data?.total, loading: critical.isLoading, testId: 'kpi-critical', danger: true },
+          { title: 'Негативные публикации', value: connotation.data ? negative : undefined, loading: connotation.isLoading, testId: 'kpi-negative' },
+          { title: 'Домены', value: domains.data?.total, loading: domains.isLoading, testId: 'kpi-domains' },
+        ].map((k) => (
+          <Col key={k.testId} xs={12} md={8} xl={4}>
+            <Card style={{ height: '100%' }} styles={{ body: { padding: 16 } }} data-testid={k.testId}>
+              <Statistic
+                title={k.title}
+                loading={k.loading}
+                value={k.value === undefined ? '—' : formatNumber(k.value)}
+                valueStyle={k.danger && k.value ? { color: '#cf1322' } : undefined}
+              />
+            </Card>
+          </Col>
+        ))}
+        <Col xs={24} md={16} xl={8}>
+          <MlQueueCard companyId={companyId} />
+        </Col>
+      </Row>
+
+      <Row gutter={[16, 16]}>
+        <Col span={24}>
+          <ChartCard
+            title="Новые события по модулям"
+            testId="chart-new"
+            total={newEvents.data?.total}
+            loading={newEvents.isLoading}
+            empty={!newEvents.data?.total}
+            hint="Нажмите на столбец, чтобы открыть события"
+          >
+            {newEvents.data && (
+              <EChart
+                testId="echart-new"
+                option={seriesOption(newEvents.data)}
+                onClick={(e) => {
+                  const d = newEvents.data;
+                  const day = d?.days[e.dataIndex];
+                  open(d?.series[e.seriesIndex]?.link, day, day);
+                }}
+              />
+            )}
+          </ChartCard>
+        </Col>
+        <Col xs={24} xl={12}>
+          <ChartCard title="Критические события" testId="chart-critical" total={critical.data?.total} loading={critical.isLoading} empty={!critical.data?.total}>
+            {critical.data && (
+              <EChart
+                testId="echart-critical"
+                option={seriesOption(critical.data, 'line')}
+                onClick={(e) => {
+                  const d = critical.data;
+                  const day = d?.days[e.dataIndex];
+                  open(d?.series[e.seriesIndex]?.link, day, day);
+                }}
+              />
+            )}
+          </ChartCard>
+        </Col>
+        <Col xs={24} xl={12}>
+          <ChartCard title="События по приоритетам" testId="chart-priority" total={priority.data?.total} loading={priority.isLoading} empty={!priority.data?.total}>
+            {priority.data && (
+              <EChart
+                testId="echart-priority"
+                height={Math.max(240, 60 + priority.data.categories.length * 34)}
+                option={matrixOption(priority.data)}
+                onClick={(e) => open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], range?.from, range?.to)}
+              />
+            )}
+          </ChartCard>
+        </Col>
+        <Col xs={24} xl={8}>
+          <ChartCard title="Тональность СМИ" testId="chart-connotation" total={connotation.data?.total} loading={connotation.isLoading} empty={!connotation.data?.total}>
+            {connotation.data && (
+              <EChart
+                testId="echart-connotation"
+                option={pieOption(connotation.data)}
+                onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, range?.from, range?.to)}
+              />
+            )}
+          </ChartCard>
+        </Col>
+        <Col xs={24} xl={8}>
+          <ChartCard title="Домены по статусам" testId="chart-domains" total={domains.data?.total} loading={domains.isLoading} empty={!domains.data?.total}>
+            {domains.data && (
+              <EChart
+                testId="echart-domains"
+                option={seriesOption(domains.data)}
+                onClick={(e) => {
+                  const d = domains.data;
+                  const day = d?.days[e.dataIndex];
+                  open(d?.series[e.seriesIndex]?.link, day, day);
+                }}
+              />
+            )}
+          </ChartCard>
+        </Col>
+        <Col xs={24} xl={8}>
+          <ChartCard title="Аккаунты по статусам" testId="chart-accounts" total={accounts.data?.total} loading={accounts.isLoading} empty={!accounts.data?.total}>
+            {accounts.data && (
+              <EChart
+                testId="echart-accounts"
+                option={seriesOption(accounts.data)}
+                onClick={(e) => {
+                  const d = accounts.data;
+                  const day = d?.days[e.dataIndex];
+                  open(d?.series[e.seriesIndex]?.link, day, day);
+                }}
+              />
+            )}
+          </ChartCard>
+        </Col>
+      </Row>
+    </>
+  );
+}

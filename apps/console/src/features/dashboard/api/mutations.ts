@@ -1,0 +1,27 @@
+import type { MlInfo } from '@forpost/contract/classifier';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import { dashboardKeys } from './queries';
+
+/** POST /classifier/requeue-failed: every failed event (of the company) back to the queue. */
+export function useRequeueFailedMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { company_id?: number }) => http.post('classifier/requeue-failed', { json: body }).json<{ count: number }>(),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: [...dashboardKeys.all, 'ml-summary'] });
+    },
+  });
+}
+
+/** POST /modules/{code}/events/{id}/ml/requeue: one event back to the classifier. */
+export function useRequeueMlMutation(module: string, id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.post(`modules/${module}/events/${id}/ml/requeue`).json<MlInfo>(),
+    onSuccess: async (info) => {
+      queryClient.setQueryData(dashboardKeys.mlInfo(module, id), info);
+      await queryClient.invalidateQueries({ queryKey: ['events', module] });
+    },
+  });
+}

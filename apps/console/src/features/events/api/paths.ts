@@ -1,0 +1,34 @@
+/* API paths of the event engine (relative to /api/v1, as `http` takes them). */
+import type { ModuleCode } from '@forpost/contract/modules';
+
+const events = (code: ModuleCode) => `modules/${code}/events`;
+
+export const paths = {
+  events,
+  event: (code: ModuleCode, id: number) => `${events(code)}/${id}`,
+  statuses: (code: ModuleCode) => `${events(code)}/statuses`,
+  priorities: (code: ModuleCode) => `${events(code)}/priorities`,
+  decisions: (code: ModuleCode) => `${events(code)}/decisions`,
+  history: (code: ModuleCode, id: number) => `${events(code)}/${id}/history`,
+  actions: (code: ModuleCode, id: number) => `${events(code)}/${id}/actions`,
+  ml: (code: ModuleCode, id: number) => `${events(code)}/${id}/ml`,
+  mlRequeue: (code: ModuleCode, id: number) => `${events(code)}/${id}/ml/requeue`,
+  cardReveal: (code: ModuleCode, id: number) => `${events(code)}/${id}/reveal`,
+  snapshots: (id: number) => `modules/domains/events/snapshots/${id}`,
+  repoFiles: (id: number) => `modules/repositories/events/${id}/files`,
+  repoFile: (id: number, fileId: number) => `modules/repositories/events/${id}/files/${fileId}`,
+  linkedLeaks: (id: number) => `modules/accounts/events/${id}/leaks`,
+  leakNames: 'modules/accounts/leaknames',
+  merchantCategories: (kind: 'breach' | 'questionable') => `modules/merchant/events/${kind}_categories`,
+  mediaTypes: 'modules/media/types',
+  leakTypes: 'modules/leaks/events/types',
+  leaks: 'modules/leaks',
+  tags: 'tags',
+  comments: 'comments',
+  comment: (id: number) => `comments/${id}`,
+  docs: 'docs',
+  doc: (id: number) => `docs/${id}`,
+};
+
+/** Where the browser loads a stored file (thumbnails, downloads): same origin, the session cookie goes along. */
+export const docContentUrl = (id: number) => `/api/v1/docs/${id}/content`;

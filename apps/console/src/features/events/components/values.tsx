@@ -1,0 +1,254 @@
+/*
+ * How event values look, shared by the list cells and the detail page: one renderer per field
+ * type of the registry, so every module gets the same formatting (dates dd.MM.yyyy HH:mm, card
+ * numbers in groups of four, safe external links, «Кириллица» on IDN domains…).
+ */
+import { ML_STATE_COLORS } from '@forpost/contract/classifier';
+import { isCyrillicHost } from '@forpost/contract/helpers';
+import {
+  type FieldDescriptor,
+  ML_STATE_LABELS,
+  type MlState,
+  SOURCE_LABELS,
+  type Source,
+  WHITELIST_KIND_LABELS,
+  type WhitelistKind,
+} from '@forpost/contract/modules';
+import { Space, Tag, Tooltip, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { EMPTY_VALUE, formatDate, formatDateTime, formatNumber } from '../../../lib/format';
+import { useRefList } from '../api/queries';
+import type { DecisionItem, PriorityItem, StatusItem, TagItem } from '../model/types';
+
+export const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+const Empty = () => <Typography.Text type="secondary">{EMPTY_VALUE}</Typography.Text>;
+
+/** Card number in groups of four, masked digits kept as the API sent them: '4276 **** **** 1234'. */
+export function groupCard(value: string): string {
+  return (value.replace(/\s+/g, '').match(/.{1,4}/g) ?? []).join(' ');
+}
+
+/** Only http(s) URLs become links; anything else (javascript:, data:…) stays text. */
+export function safeHref(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An external link that never gives the opened page access to the console. */
+export function SafeLink({ href, children, ellipsis }: { href: string; children?: ReactNode; ellipsis?: boolean }) {
+  const safe = safeHref(href);
+  const text = children ?? href;
+  if (!safe) return <Typography.Text>{text}</Typography.Text>;
+  return (
+    <Typography.Link
+      href={safe}
+      target="_blank"
+      rel="noopener noreferrer"
+      ellipsis={ellipsis}
+      style={ellipsis ? { maxWidth: '100%' } : { wordBreak: 'break-all' }}
+      title={href}
+    >
+      {text}
+    </Typography.Link>
+  );
+}
+
+export function CyrillicTag() {
+  return (
+    <Tooltip title="Домен содержит кириллические символы (IDN)">
+      <Tag color="volcano" style={{ marginInlineEnd: 0 }}>
+        Кириллица
+      </Tag>
+    </Tooltip>
+  );
+}
+
+export function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
+  const idn = isCyrillicHost(value);
+  return (
+    <Space size={6} wrap>
+      <span>{value}</span>
+      {idn && <CyrillicTag />}
+      {idn && typeof punycode === 'string' && punycode !== value && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {punycode}
+        </Typography.Text>
+      )}
+    </Space>
+  );
+}
+
+export function WhitelistTag({ kind }: { kind: WhitelistKind | null | undefined }) {
+  if (kind !== 'whitelistClient' && kind !== 'whitelistPartner') return null;
+  return (
+    <Tooltip title="Совпадает с записью белого списка">
+      <Tag color={kind === 'whitelistClient' ? 'green' : 'cyan'} style={{ marginInlineEnd: 0 }}>
+        {WHITELIST_KIND_LABELS[kind]}
+      </Tag>
+    </Tooltip>
+  );
+}
+
+export function StatusTag({ statuses, id }: { statuses: readonly StatusItem[]; id: number | null | undefined }) {
+  const s = statuses.find((x) => x.id === id);
+  if (!s) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
+  return (
+    <Tag color={s.color} style={{ marginInlineEnd: 0 }}>
+      {s.name}
+    </Tag>
+  );
+}
+
+export function PriorityTag({ priorities, id }: { priorities: readonly PriorityItem[]; id: number | null | undefined }) {
+  const p = priorities.find((x) => x.id === id);
+  if (!p) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
+  return (
+    <Tag color={p.color} style={{ marginInlineEnd: 0 }}>
+      {p.name}
+    </Tag>
+  );
+}
+
+export function DecisionValue({ decisions, id }: { decisions: readonly DecisionItem[]; id: number | null | undefined }) {
+  const d = decisions.find((x) => x.id === id);
+  if (!d) return id ? <span>{`#${id}`}</span> : <Empty />;
+  return <span>{d.name}</span>;
+}
+
+export function TagsValue({ tags, ids }: { tags: readonly TagItem[]; ids: readonly number[] | null | undefined }) {
+  if (!ids?.length) return <Empty />;
+  return (
+    <Space size={[4, 4]} wrap>
+      {ids.map((id) => {
+        const t = tags.find((x) => x.id === id);
+        return (
+          <Tag key={id} color={t?.color} style={{ marginInlineEnd: 0 }}>
+            {t?.name ?? `#${id}`}
+          </Tag>
+        );
+      })}
+    </Space>
+  );
+}
+
+export const mlStateLabel = (s: string) => ML_STATE_LABELS[s as MlState] ?? s;
+export const sourceLabel = (s: string) => SOURCE_LABELS[s as Source] ?? s;
+
+export function MlStateTag({ state }: { state: string }) {
+  return (
+    <Tag color={ML_STATE_COLORS[state as MlState] ?? 'default'} style={{ marginInlineEnd: 0 }}>
+      {mlStateLabel(state)}
+    </Tag>
+  );
+}
+
+function RefName({ field, id }: { field: FieldDescriptor; id: number }) {
+  const list = useRefList(field.ref);
+  const name = list.data?.find((x) => x.id === id)?.name;
+  return <span>{name ?? `#${id}`}</span>;
+}
+
+/** Short values that must not break across lines in a table cell. */
+const NOWRAP = new Set<FieldDescriptor['type']>(['integer', 'number', 'date', 'datetime', 'inn', 'ogrn', 'phone']);
+
+/** Plain text of a module field value (history entries, titles); no links or tags. */
+export function fieldText(field: FieldDescriptor, value: unknown): string {
+  if (isEmpty(value)) return EMPTY_VALUE;
+  switch (field.type) {
+    case 'date':
+      return formatDate(String(value));
+    case 'datetime':
+      return formatDateTime(String(value));
+    case 'boolean':
+      return value ? 'Да' : 'Нет';
+    case 'enum':
+      return field.options?.find((o) => o.value === value)?.label ?? String(value);
+    case 'card':
+      return groupCard(String(value));
+    case 'integer':
+    case 'number':
+      // Exact-match integers are codes (port, HTTP status): never grouped like amounts.
+      if (typeof value !== 'number') return String(value);
+      return field.filter === 'eq' ? String(value) : formatNumber(value);
+    case 'string_list':
+      return Array.isArray(value) ? value.join(', ') : String(value);
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+/**
+ * A module field's value. `cell` = compact (one line, ellipsis) for the table; `detail` = full
+ * (multi-line texts, punycode of IDN domains).
+ */
+export function FieldValue({
+  field,
+  value,
+  row,
+  mode,
+}: {
+  field: FieldDescriptor;
+  value: unknown;
+  /** The whole event, for fields shown together with a sibling (domain + punycode). */
+  row?: Record<string, unknown>;
+  mode: 'cell' | 'detail';
+}) {
+  if (isEmpty(value)) return <Empty />;
+  switch (field.type) {
+    case 'url':
+      return <SafeLink href={String(value)} ellipsis={mode === 'cell'} />;
+    case 'domain':
+      return <DomainValue value={String(value)} punycode={mode === 'detail' ? row?.domain_punycode : undefined} />;
+    case 'email':
+      return <Typography.Text copyable={mode === 'detail'}>{String(value)}</Typography.Text>;
+    case 'card':
+      return (
+        <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+          {groupCard(String(value))}
+        </Typography.Text>
+      );
+    case 'boolean':
+      return value ? <Tag color="red">Да</Tag> : <span>Нет</span>;
+    case 'ref':
+      return typeof value === 'number' ? <RefName field={field} id={value} /> : <span>{String(value)}</span>;
+    case 'string_list':
+      return (
+        <Space size={[4, 4]} wrap>
+          {(Array.isArray(value) ? value : [value]).map((v) => (
+            <Tag key={String(v)} style={{ marginInlineEnd: 0 }}>
+              {String(v)}
+            </Tag>
+          ))}
+        </Space>
+      );
+    case 'text':
+      return mode === 'cell' ? (
+        <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
+          {String(value)}
+        </Typography.Text>
+      ) : (
+        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{String(value)}</Typography.Paragraph>
+      );
+    case 'string':
+      return mode === 'cell' ? (
+        <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
+          {String(value)}
+        </Typography.Text>
+      ) : (
+        <span style={{ wordBreak: 'break-word' }}>{String(value)}</span>
+      );
+    case 'ip':
+    case 'host':
+      return <Typography.Text copyable={mode === 'detail'}>{String(value)}</Typography.Text>;
+    default:
+      return (
+        <span style={{ whiteSpace: mode === 'cell' && NOWRAP.has(field.type) ? 'nowrap' : undefined }}>
+          {fieldText(field, value)}
+        </span>
+      );
+  }
+}

@@ -1,0 +1,237 @@
+/* `/{section}`: the event list of one module, entirely driven by its registry descriptor. */
+import { ExportOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icons';
+import { getModule } from '@forpost/contract/modules';
+import { Link } from '@tanstack/react-router';
+import type { TablePaginationConfig } from 'antd';
+import { Button, Card, Empty, Flex, Result, Skeleton, Table, Typography } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useEffect, useMemo, useState } from 'react';
+import { formatNumber } from '../../../lib/format';
+import { errorMessage } from '../../../lib/http';
+import { useCan, useMe } from '../../auth/useMe';
+import { useCompanyFilter } from '../../company/useCompanyId';
+import { ExportDialog } from '../../exports/ExportDialog';
+import type { EventSection } from '../../shell/nav';
+import { usePageTitle } from '../../shell/usePageTitle';
+import { useEventList, useEventRefs } from '../api/queries';
+import { EventsBreadcrumb } from '../components/EventsBreadcrumb';
+import {
+  DEFAULT_SORT,
+  type EventSearch,
+  hasActiveFilters,
+  joinList,
+  PAGE_SIZES,
+  rememberListSearch,
+  resetFilters,
+  splitList,
+  toApiParams,
+} from '../model/search';
+import type { EventItem } from '../model/types';
+import { BulkBar } from './BulkBar';
+import { columnsWidth, eventColumns, SELECTION_WIDTH } from './columns';
+import { FilterBar, type SearchPatch } from './FilterBar';
+import { StatusStrip } from './StatusStrip';
+
+export interface EventListPageProps {
+  section: EventSection;
+  search: EventSearch;
+  /** Replaces the URL search (`replace` for typing, push otherwise). */
+  onSearch: (next: EventSearch) => void;
+}
+
+export function EventListPage({ section, search, onSearch }: EventListPageProps) {
+  const m = getModule(section.module);
+  usePageTitle(section.label);
+  const me = useMe();
+  const companyId = useCompanyFilter();
+  const refs = useEventRefs(m);
+  const canWrite = useCan('events.write');
+  const canDelete = useCan('events.delete');
+  const canImport = useCan('events.import');
+  const canExport = useCan('events.export');
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    rememberListSearch(section.section, search);
+  }, [section.section, search]);
+
+  const params = useMemo(() => toApiParams(m, search, refs, companyId), [m, search, refs, companyId]);
+  const list = useEventList(m.code, params, refs.ready);
+
+  const [selected, setSelected] = useState<number[]>([]);
+  // A different page of results or another filter clears the selection.
+  const queryHash = JSON.stringify(params);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
+  useEffect(() => setSelected([]), [queryHash]);
+
+  const patch = (p: SearchPatch, keepPage = false) => {
+    const next: EventSearch = { ...search, ...p };
+    if (!keepPage) delete next.page;
+    for (const k of Object.keys(next)) if (next[k] === undefined || next[k] === '') delete next[k];
+    onSearch(next);
+  };
+  const filtered = hasActiveFilters(m, search);
+  const reset = () => onSearch(resetFilters(m, search));
+
+  const showCompany = companyId === undefined && (me.role !== 'COMPANY_USER' || me.companies.length > 1);
+  const columns = useMemo(
+    () => eventColumns(m, refs, search, section.section, showCompany),
+    [m, refs, search, section.section, showCompany],
+  );
+
+  const onTableChange = (
+    pagination: TablePaginationConfig,
+    _f: unknown,
+    sorter: SorterResult<EventItem> | SorterResult<EventItem>[],
+  ) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    const sort = s?.order && s.columnKey ? `${s.order === 'descend' ? '-' : ''}${String(s.columnKey)}` : undefined;
+    const nextSort = sort && sort !== DEFAULT_SORT ? sort : undefined;
+    const pageSize = pagination.pageSize && pagination.pageSize !== 20 ? pagination.pageSize : undefined;
+    const sortChanged = nextSort !== search.sort;
+    const sizeChanged = pageSize !== search.page_size;
+    patch(
+      {
+        sort: nextSort,
+        page_size: pageSize,
+        page: sortChanged || sizeChanged || !pagination.current || pagination.current === 1 ? undefined : pagination.current,
+      },
+      true,
+    );
+  };
+
+  const data = list.data;
+  const error = refs.error ?? list.error;
+  const firstLoad = !data && !error;
+
+  return (
+    <Flex vertical gap={16}>
+      <EventsBreadcrumb section={section} />
+      <Flex justify="space-between" align="flex-start" gap={16} wrap>
+        <div>
+          <Typography.Title level={3} style={{ margin: 0 }} data-testid="page-title">
+            {section.label}
+          </Typography.Title>
+          <Typography.Text type="secondary">{m.description}</Typography.Text>
+        </div>
+        <Flex gap={8}>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => void list.refetch()}
+            loading={list.isFetching && !firstLoad}
+            aria-label="Обновить"
+          >
+            Обновить
+          </Button>
+          {canImport && (
+            <Link to="/$section/import" params={{ section: section.section }}>
+              <Button icon={<ImportOutlined />}>Импорт</Button>
+            </Link>
+          )}
+          {canExport && (
+            <Button icon={<ExportOutlined />} onClick={() => setExporting(true)} data-testid="export-open">
+              Экспорт
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+
+      <Card variant="borderless" styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16 } }}>
+        <FilterBar m={m} search={search} refs={refs} onChange={(p) => patch(p)} onReset={reset} canReset={filtered} />
+        {data && (
+          <StatusStrip
+            statuses={refs.statuses}
+            counts={data.status_counts}
+            selected={splitList(search.status)}
+            onSelect={(code) => patch({ status: joinList(code ? [code] : []) })}
+          />
+        )}
+        {selected.length > 0 && (canWrite || canDelete) && (
+          <BulkBar
+            m={m}
+            ids={selected}
+            refs={refs}
+            canWrite={canWrite}
+            canDelete={canDelete}
+            onDone={(failed) => setSelected(failed)}
+            onClear={() => setSelected([])}
+          />
+        )}
+
+        {error && !data ? (
+          <Result
+            status="error"
+            title="Не удалось загрузить события"
+            subTitle={errorMessage(error)}
+            extra={
+              <Flex gap={8} justify="center" wrap>
+                <Button
+                  type="primary"
+                  icon={<ReloadOutlined />}
+                  onClick={() => (refs.error ? refs.refetch() : void list.refetch())}
+                >
+                  Повторить
+                </Button>
+                {/* A refused filter or sort (400) cannot succeed on retry: offer a clean list. */}
+                {(filtered || search.sort !== undefined || search.page !== undefined) && (
+                  <Button onClick={() => onSearch({})}>Сбросить фильтры и сортировку</Button>
+                )}
+              </Flex>
+            }
+            data-testid="list-error"
+          />
+        ) : firstLoad ? (
+          <Skeleton active paragraph={{ rows: 8 }} data-testid="list-skeleton" />
+        ) : (
+          <Table<EventItem>
+            data-testid="events-table"
+            rowKey="id"
+            size="small"
+            columns={columns}
+            dataSource={data?.items ?? []}
+            loading={list.isFetching && { delay: 200 }}
+            onChange={onTableChange}
+            tableLayout="fixed"
+            scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
+            rowSelection={
+              canWrite || canDelete
+                ? {
+                    selectedRowKeys: selected,
+                    onChange: (keys) => setSelected(keys.map(Number)),
+                    preserveSelectedRowKeys: false,
+                    fixed: true,
+                  }
+                : undefined
+            }
+            locale={{
+              emptyText: (
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Событий не найдено" data-testid="list-empty">
+                  {filtered && <Button onClick={reset}>Сбросить фильтры</Button>}
+                </Empty>
+              ),
+            }}
+            pagination={{
+              current: search.page ?? 1,
+              pageSize: search.page_size ?? 20,
+              total: data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES.map(String),
+              showTotal: (total) => `Всего: ${data?.total_capped ? 'более ' : ''}${formatNumber(total)}`,
+              hideOnSinglePage: false,
+            }}
+          />
+        )}
+      </Card>
+      {canExport && (
+        <ExportDialog
+          open={exporting}
+          onClose={() => setExporting(false)}
+          module={m}
+          filters={params}
+          total={data?.total}
+          totalCapped={data?.total_capped}
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,63 @@
+/* Counts per status of the current filter (the API's `status_counts`); a click filters by that status. */
+import { Badge, Flex, Tag } from 'antd';
+import { formatNumber } from '../../../lib/format';
+import type { EventList, StatusItem } from '../model/types';
+
+export function StatusStrip({
+  statuses,
+  counts,
+  selected,
+  onSelect,
+}: {
+  statuses: readonly StatusItem[];
+  counts: EventList['status_counts'];
+  /** Status codes of the current filter. */
+  selected: readonly string[];
+  onSelect: (code: string | undefined) => void;
+}) {
+  if (!counts) return null;
+  const byId = new Map(counts.map((c) => [c.status_id, c.count]));
+  const total = counts.reduce((n, c) => n + c.count, 0);
+  const only = selected.length === 1 ? selected[0] : undefined;
+  return (
+    <Flex gap={6} wrap data-testid="status-strip" role="group" aria-label="Количество по статусам">
+      <Tag.CheckableTag checked={selected.length === 0} onChange={() => onSelect(undefined)} data-testid="status-count-all">
+        Все <Badge count={formatNumber(total)} color="#8c8c8c" style={{ marginInlineStart: 4 }} />
+      </Tag.CheckableTag>
+      {statuses.map((s) => {
+        const n = byId.get(s.id) ?? 0;
+        const checked = selected.includes(s.code);
+        return (
+          <Tag.CheckableTag
+            key={s.id}
+            checked={checked}
+            onChange={() => onSelect(only === s.code ? undefined : s.code)}
+            data-testid={`status-count-${s.code}`}
+            style={{ opacity: n === 0 && !checked ? 0.55 : 1 }}
+          >
+            {s.name}{' '}
+            <Badge
+              count={formatNumber(n)}
+              showZero
+              color={checked ? '#fff' : colorOf(s.color)}
+              style={checked ? { color: '#2f54eb' } : undefined}
+            />
+          </Tag.CheckableTag>
+        );
+      })}
+    </Flex>
+  );
+}
+
+/** antd preset colour names → a badge colour (the tag palette's solid tones). */
+const PRESET: Record<string, string> = {
+  blue: '#1677ff',
+  gold: '#faad14',
+  purple: '#722ed1',
+  green: '#52c41a',
+  red: '#f5222d',
+  orange: '#fa8c16',
+  cyan: '#13c2c2',
+  default: '#8c8c8c',
+};
+const colorOf = (c: string) => PRESET[c] ?? (c.startsWith('#') ? c : PRESET.default);

@@ -1,0 +1,158 @@
+/* /exports «Мои экспорты»: the user's files, their status and progress, download, delete. */
+import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
+import { EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
+import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
+import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { useDeleteExport } from './api/mutations';
+import { downloadUrl, exportActive, useExportsQuery } from './api/queries';
+
+const percent = (e: ExportItem) => (e.rows_total ? Math.min(99, Math.floor((e.rows_written / e.rows_total) * 100)) : 0);
+
+export function ExportsPage() {
+  const { message } = App.useApp();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(20);
+  const list = useExportsQuery({ page, page_size: pageSize });
+  const del = useDeleteExport();
+
+  return (
+    <>
+      <PageHeading
+        title="Мои экспорты"
+        subtitle="Файлы, выгруженные из списков событий. Готовые файлы хранятся ограниченное время."
+      />
+      <Card>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<ExportItem>
+            rowKey="id"
+            data-testid="exports-table"
+            loading={list.isFetching && !list.data}
+            dataSource={list.data?.items ?? []}
+            scroll={{ x: 1000 }}
+            locale={{
+              emptyText: (
+                <EmptyState
+                  text={
+                    <Flex vertical gap={4}>
+                      <span>Экспортов пока нет</span>
+                      <Typography.Text type="secondary">
+                        Выгрузить события можно из любого списка кнопкой «Экспорт»
+                      </Typography.Text>
+                    </Flex>
+                  }
+                />
+              ),
+            }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: [10, 20, 50, 100],
+              showTotal: (t) => `Всего: ${t}`,
+              onChange: (p, ps) => {
+                setPage(ps !== pageSize ? 1 : p);
+                setPageSize(ps);
+              },
+            }}
+            columns={[
+              {
+                title: 'Название',
+                key: 'name',
+                render: (_, e) => (
+                  <Flex vertical>
+                    <span>{e.name}</span>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {e.module_name} · {e.fields.length}{' '}
+                      {e.fields.length === 1 ? 'поле' : e.fields.length < 5 ? 'поля' : 'полей'}
+                    </Typography.Text>
+                  </Flex>
+                ),
+              },
+              { title: 'Формат', dataIndex: 'format', width: 90, render: (f: string) => <Tag>{f.toUpperCase()}</Tag> },
+              {
+                title: 'Статус',
+                key: 'status',
+                width: 180,
+                render: (_, e) => (
+                  <Flex vertical>
+                    <Tooltip title={e.message ?? undefined}>
+                      <Tag color={EXPORT_STATUS_COLORS[e.status]} style={{ width: 'fit-content' }} data-testid="export-status">
+                        {EXPORT_STATUS_LABELS[e.status]}
+                      </Tag>
+                    </Tooltip>
+                    {exportActive(e) && <Progress percent={percent(e)} size="small" status="active" />}
+                  </Flex>
+                ),
+              },
+              {
+                title: 'Строк',
+                key: 'rows',
+                width: 110,
+                align: 'right',
+                render: (_, e) => (e.status === 'done' || e.rows_written ? formatNumber(e.rows_written) : '—'),
+              },
+              {
+                title: 'Размер',
+                dataIndex: 'size',
+                width: 110,
+                align: 'right',
+                render: (s: number | null) => (s == null ? '—' : formatFileSize(s)),
+              },
+              { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
+              {
+                title: 'Хранится до',
+                dataIndex: 'expires_at',
+                width: 120,
+                render: (d: string | null) => (d ? formatDate(d) : '—'),
+              },
+              {
+                title: '',
+                key: 'actions',
+                width: 150,
+                fixed: 'right',
+                render: (_, e) => (
+                  <Flex gap={4}>
+                    <Button
+                      size="small"
+                      type="link"
+                      icon={<DownloadOutlined />}
+                      disabled={e.status !== 'done'}
+                      href={e.status === 'done' ? downloadUrl(e.id) : undefined}
+                      download={e.file_name}
+                      data-testid="export-download"
+                    >
+                      Скачать
+                    </Button>
+                    <Popconfirm
+                      title="Удалить экспорт?"
+                      description="Файл будет удалён."
+                      okText="Удалить"
+                      okButtonProps={{ danger: true }}
+                      cancelText="Отмена"
+                      onConfirm={() =>
+                        del.mutateAsync(e.id).then(
+                          () => void message.success('Экспорт удалён'),
+                          () => undefined,
+                        )
+                      }
+                    >
+                      <Tooltip title="Удалить">
+                        <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Удалить экспорт" />
+                      </Tooltip>
+                    </Popconfirm>
+                  </Flex>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Card>
+    </>
+  );
+}

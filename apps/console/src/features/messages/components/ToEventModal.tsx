@@ -1,0 +1,172 @@
+import { MSG } from '@forpost/contract/messages';
+import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
+import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useEffect, useMemo, useState } from 'react';
+import { applyApiErrors, zodRule } from '../../settings/ui/forms';
+import { type ToEventResult, useToEventMutation } from '../api/mutations';
+import type { Message } from '../api/queries';
+
+interface Values {
+  module?: ModuleCode;
+  title?: string;
+  fields?: Record<string, unknown>;
+}
+
+/** The module fields the API does not fill from the message (its first URL and text fields are prefilled). */
+export function fieldsToAsk(code: ModuleCode): { ask: FieldDescriptor[]; prefilled: FieldDescriptor[] } {
+  const fields = inputFields(getModule(code));
+  const url = fields.find((f) => f.type === 'url');
+  const text = fields.find((f) => f.type === 'text');
+  const prefilled = [url, text].filter((f): f is FieldDescriptor => f !== undefined);
+  return { ask: fields.filter((f) => f.required && !prefilled.includes(f)), prefilled };
+}
+
+const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.slice(0, 200) ?? '';
+
+/** Form value → wire value of a module field. */
+function toWire(f: FieldDescriptor, v: unknown): unknown {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (f.type === 'date') return (v as Dayjs).format('YYYY-MM-DD');
+  if (f.type === 'datetime') return (v as Dayjs).toISOString();
+  if (typeof v === 'string') return v.trim();
+  return v;
+}
+
+function FieldInput({ f }: { f: FieldDescriptor }) {
+  switch (f.type) {
+    case 'integer':
+    case 'number':
+      return <InputNumber style={{ width: '100%' }} precision={f.type === 'integer' ? 0 : undefined} />;
+    case 'boolean':
+      return <Switch />;
+    case 'enum':
+      return <Select options={(f.options ?? []).map((o) => ({ value: o.value, label: o.label }))} placeholder="Выберите" />;
+    case 'date':
+      return <DatePicker format="DD.MM.YYYY" style={{ width: '100%' }} />;
+    case 'datetime':
+      return <DatePicker showTime format="DD.MM.YYYY HH:mm" style={{ width: '100%' }} />;
+    case 'string_list':
+      return <Select mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', '\n']} />;
+    case 'text':
+      return <Input.TextArea rows={3} />;
+    default:
+      return <Input placeholder={f.hint} />;
+  }
+}
+
+/** «Создать событие»: the module, a title and the module's required fields the message cannot fill. */
+export function ToEventModal({
+  message,
+  open,
+  onClose,
+  onCreated,
+}: {
+  message: Message;
+  open: boolean;
+  onClose: () => void;
+  onCreated: (r: ToEventResult) => void;
+}) {
+  const [form] = Form.useForm<Values>();
+  const toEvent = useToEventMutation(message.id);
+  const [formError, setFormError] = useState<string | null>(null);
+  const module = Form.useWatch('module', form);
+  const { ask, prefilled } = useMemo(() => (module ? fieldsToAsk(module) : { ask: [], prefilled: [] }), [module]);
+
+  useEffect(() => {
+    if (!open) return;
+    setFormError(null);
+    form.resetFields();
+    form.setFieldsValue({ module: undefined, title: firstLine(message.text) || undefined, fields: {} });
+  }, [open, message, form]);
+
+  const onOk = async () => {
+    setFormError(null);
+    let v: Values;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return;
+    }
+    if (!v.module) return;
+    const fields: Record<string, unknown> = {};
+    for (const f of ask) {
+      const w = toWire(f, v.fields?.[f.key]);
+      if (w !== undefined) fields[f.key] = w;
+    }
+    try {
+      const r = await toEvent.mutateAsync({
+        module: v.module,
+        title: v.title?.trim() || undefined,
+        fields: Object.keys(fields).length ? fields : undefined,
+      });
+      onCreated(r);
+    } catch (e) {
+      setFormError(
+        applyApiErrors(form, e, ['module', 'title', ...ask.map((f) => `fields.${f.key}`)], (k) =>
+          k.startsWith('fields.') ? ['fields', k.slice(7)] : k,
+        ),
+      );
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Создать событие из сообщения"
+      okText="Создать событие"
+      cancelText="Отмена"
+      onOk={() => void onOk()}
+      okButtonProps={{ disabled: !module }}
+      confirmLoading={toEvent.isPending}
+      onCancel={onClose}
+      destroyOnHidden
+      forceRender
+      width={620}
+    >
+      <Form<Values> form={form} layout="vertical" requiredMark="optional">
+        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
+        <Form.Item name="module" label="Модуль" rules={[{ required: true, message: MSG.required }]}>
+          <Select
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder="В какой раздел мониторинга"
+            options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name, title: m.description }))}
+            data-testid="to-event-module"
+          />
+        </Form.Item>
+        {module && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: -12, fontSize: 12 }}>
+            {getModule(module).description} Компания — {message.company.name}, источник — Telegram, дата обнаружения — дата
+            публикации
+            {prefilled.length ? `; ${prefilled.map((f) => `«${f.label}»`).join(' и ')} заполнятся из сообщения` : ''}.
+          </Typography.Paragraph>
+        )}
+        <Form.Item name="title" label="Заголовок события" rules={[{ max: 500, message: MSG.tooLong(500) }]}>
+          <Input placeholder="По умолчанию — первая строка сообщения" />
+        </Form.Item>
+        {ask.length > 0 && (
+          <Flex vertical>
+            <Typography.Text strong style={{ marginBottom: 8 }}>
+              Обязательные поля модуля
+            </Typography.Text>
+            {ask.map((f) => (
+              <Form.Item
+                key={f.key}
+                name={['fields', f.key]}
+                label={f.label}
+                valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
+                rules={[
+                  { required: true, message: MSG.required },
+                  ...(['date', 'datetime', 'boolean'].includes(f.type) ? [] : [zodRule(f.input)]),
+                ]}
+                validateTrigger="onBlur"
+              >
+                <FieldInput f={f} />
+              </Form.Item>
+            ))}
+          </Flex>
+        )}
+      </Form>
+    </Modal>
+  );
+}

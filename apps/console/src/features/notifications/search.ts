@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { searchInt, searchText } from '../profile/ui/listSearch';
+
+/** /notifications?q=&page=&page_size= (the company comes from the header selector). */
+export const mailingsSearchSchema = z.object({
+  q: searchText(),
+  page: searchInt(),
+  page_size: searchInt(1, 500),
+});
+export type MailingsSearch = Partial<z.infer<typeof mailingsSearchSchema>>;
+export const parseMailingsSearch = (s: Record<string, unknown>): MailingsSearch => mailingsSearchSchema.parse(s);

@@ -1,0 +1,162 @@
+import { DeleteOutlined, DownloadOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
+import { MODULE_LIST } from '@forpost/contract/modules';
+import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
+import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { formatDate, formatDateTime, formatFileSize } from '../../lib/format';
+import { usePrincipal } from '../auth/useMe';
+import { useCompanyOptions } from '../companies/api/queries';
+import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { can } from '@forpost/contract/permissions';
+import { useDeleteReportMutation, useReportActionMutation } from './api/mutations';
+import { useReportsQuery } from './api/queries';
+import { CreateReportCard } from './components/CreateReportCard';
+import { SendReportModal } from './components/SendReportModal';
+import type { ReportsSearch } from './search';
+
+const moduleNames = (codes: string[]) => (codes.length ? codes.map((c) => MODULE_LIST.find((m) => m.code === c)?.name ?? c).join(', ') : 'Все модули');
+
+/** /reports: create a PDF report for a company and period; list with status, download, regenerate, send, delete. */
+export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSearch: (p: SearchPatch<ReportsSearch>) => void }) {
+  const { message } = App.useApp();
+  const principal = usePrincipal();
+  const canManageAny = can(principal, 'reports.manage');
+  const companyId = useCompanyFilter();
+  const companies = useCompanyOptions();
+  const page = search.page ?? 1;
+  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
+  const list = useReportsQuery({ page, page_size: pageSize, company_id: companyId });
+  const action = useReportActionMutation();
+  const remove = useDeleteReportMutation();
+  const [sending, setSending] = useState<Report | null>(null);
+
+  return (
+    <>
+      <PageHeading
+        title="Отчёты"
+        subtitle={`PDF-отчёты по событиям компании за период · ${companyId === undefined ? ALL_COMPANIES_LABEL : (companies.nameOf(companyId) ?? '…')}`}
+      />
+      {canManageAny && <CreateReportCard />}
+      <Card>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<Report>
+            rowKey="id"
+            loading={list.isLoading}
+            dataSource={list.data?.items ?? []}
+            data-testid="reports-table"
+            scroll={{ x: 1100 }}
+            locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZE_OPTIONS,
+              showTotal: (total) => `Всего: ${total}`,
+              onChange: (p, ps) => onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
+            }}
+            columns={[
+              {
+                title: 'Отчёт',
+                dataIndex: 'name',
+                render: (name: string, r) => (
+                  <Flex vertical>
+                    <Typography.Text strong>{name}</Typography.Text>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {moduleNames(r.modules)}
+                    </Typography.Text>
+                  </Flex>
+                ),
+              },
+              { title: 'Компания', dataIndex: 'company_name', width: 170 },
+              { title: 'Период', key: 'period', width: 200, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
+              {
+                title: 'Статус',
+                key: 'status',
+                width: 150,
+                render: (_, r) => (
+                  <Tooltip title={r.error ?? undefined}>
+                    <Tag color={REPORT_STATUS_COLORS[r.status]} data-testid={`report-status-${r.id}`}>
+                      {REPORT_STATUS_LABELS[r.status]}
+                    </Tag>
+                  </Tooltip>
+                ),
+              },
+              {
+                title: 'Сформирован',
+                key: 'generated',
+                width: 170,
+                render: (_, r) =>
+                  r.generated_at ? (
+                    <Flex vertical>
+                      <span>{formatDateTime(r.generated_at)}</span>
+                      {r.size ? (
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                          {formatFileSize(r.size)}
+                        </Typography.Text>
+                      ) : null}
+                    </Flex>
+                  ) : (
+                    <Typography.Text type="secondary">—</Typography.Text>
+                  ),
+              },
+              {
+                title: '',
+                key: 'actions',
+                width: 210,
+                fixed: 'right',
+                render: (_, r) => {
+                  const manage = can(principal, 'reports.manage', r.company_id);
+                  return (
+                    <Space size={4}>
+                      <Tooltip title="Скачать PDF">
+                        <Button
+                          icon={<DownloadOutlined />}
+                          href={r.download_url ?? undefined}
+                          disabled={!r.download_url}
+                          download
+                          aria-label="Скачать"
+                          data-testid={`report-download-${r.id}`}
+                        />
+                      </Tooltip>
+                      {manage && (
+                        <>
+                          <Tooltip title="Отправить по почте">
+                            <Button icon={<MailOutlined />} disabled={r.status !== 'ready'} onClick={() => setSending(r)} aria-label="Отправить" />
+                          </Tooltip>
+                          <Tooltip title="Сформировать заново">
+                            <Button
+                              icon={<ReloadOutlined />}
+                              disabled={r.status === 'queued' || r.status === 'rendering'}
+                              aria-label="Сформировать заново"
+                              onClick={() => action.mutate({ id: r.id, action: 'regenerate' }, { onSuccess: (x) => message.success(x.message) })}
+                            />
+                          </Tooltip>
+                          <Popconfirm
+                            title="Удалить отчёт?"
+                            okText="Удалить"
+                            cancelText="Отмена"
+                            okButtonProps={{ danger: true }}
+                            onConfirm={() => remove.mutateAsync(r.id).then(() => message.success('Отчёт удалён'))}
+                          >
+                            <Button danger icon={<DeleteOutlined />} aria-label="Удалить" />
+                          </Popconfirm>
+                        </>
+                      )}
+                    </Space>
+                  );
+                },
+              },
+            ]}
+          />
+        )}
+      </Card>
+      <SendReportModal report={sending} onClose={() => setSending(null)} />
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Report } from '@forpost/contract/reports';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http } from '../../../lib/http';
+import type { Page } from '../../companies/api/queries';
+
+export interface ReportListParams {
+  page: number;
+  page_size: number;
+  company_id?: number;
+}
+
+export const reportKeys = {
+  all: ['reports'] as const,
+  lists: () => [...reportKeys.all, 'list'] as const,
+  list: (p: ReportListParams) => [...reportKeys.lists(), p] as const,
+};
+
+const busy = (r: Report) => r.status === 'queued' || r.status === 'rendering';
+
+/** GET /tools/reports; polled every 2 s while a report is being rendered. */
+export function useReportsQuery(params: ReportListParams) {
+  return useQuery({
+    queryKey: reportKeys.list(params),
+    queryFn: () => http.get('tools/reports', { searchParams: { ...params } }).json<Page<Report>>(),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.items.some(busy) ? 2000 : false),
+  });
+}

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { searchInt } from '../profile/ui/listSearch';
+
+/** /reports?page=&page_size= (the company comes from the header selector). */
+export const reportsSearchSchema = z.object({ page: searchInt(), page_size: searchInt(1, 500) });
+export type ReportsSearch = Partial<z.infer<typeof reportsSearchSchema>>;
+export const parseReportsSearch = (s: Record<string, unknown>): ReportsSearch => reportsSearchSchema.parse(s);

@@ -1,0 +1,159 @@
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { formatNumber } from '@forpost/contract/format';
+import { Link } from '@tanstack/react-router';
+import { Button, Card, Flex, Select, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { formatDate } from '../../../lib/format';
+import { useCan } from '../../auth/useMe';
+import { type SearchPatch, withPageReset } from '../../profile/ui/listSearch';
+import { PageHeading } from '../../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../../profile/ui/QueryState';
+import { useDeleteLeakMutation } from '../api/mutations';
+import { type Leak, useLeaksQuery, useLeakTypesQuery } from '../api/queries';
+import type { LeaksSearch } from '../search';
+import { pageParams, urlPagination } from '../ui/paging';
+import { RowActions } from '../ui/RowActions';
+import { SearchInput } from '../ui/SearchInput';
+import { LeakModal } from './LeakModal';
+
+/** /settings/leaks: the catalogue of known leaks that «Утечки» and «Аккаунты» events point to. */
+export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch: (p: SearchPatch<LeaksSearch>) => void }) {
+  const canManage = useCan('settings.manage');
+  const list = useLeaksQuery({ q: search.q, leak_type_id: search.type, ...pageParams(search) });
+  const types = useLeakTypesQuery();
+  const remove = useDeleteLeakMutation();
+  const [editing, setEditing] = useState<Leak | 'new' | null>(null);
+  const typeName = (id: number | null) => (id === null ? null : (types.data?.items.find((t) => t.id === id)?.name ?? `#${id}`));
+  const filtered = Boolean(search.q || search.type);
+
+  return (
+    <>
+      <PageHeading
+        title="Утечки (справочник)"
+        subtitle="Известные утечки баз данных: на них ссылаются события модулей «Утечки» и «Аккаунты»"
+        extra={
+          canManage && (
+            <>
+              <Link to="/settings/leaks/import">
+                <Button icon={<ImportOutlined />}>Импорт</Button>
+              </Link>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+                Добавить утечку
+              </Button>
+            </>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <SearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<LeaksSearch>({ q }))}
+            placeholder="Название утечки"
+          />
+          <Select
+            allowClear
+            placeholder="Тип утечки"
+            aria-label="Тип утечки"
+            style={{ width: 240 }}
+            value={search.type}
+            onChange={(v?: number) => onSearch(withPageReset<LeaksSearch>({ type: v }))}
+            options={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
+            loading={types.isPending}
+            data-testid="filter-leak-type"
+          />
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<Leak>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="leaks-table"
+            scroll={{ x: 1000 }}
+            pagination={urlPagination(search, list.data?.total, onSearch)}
+            locale={{ emptyText: <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} /> }}
+            columns={[
+              {
+                title: 'Название',
+                dataIndex: 'name',
+                render: (name: string, l) => (
+                  <Flex vertical style={{ minWidth: 0 }}>
+                    <Typography.Text strong>{name}</Typography.Text>
+                    {l.description && (
+                      <Typography.Text
+                        type="secondary"
+                        ellipsis={{ tooltip: l.description }}
+                        style={{ fontSize: 12, maxWidth: 460 }}
+                      >
+                        {l.description}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
+              },
+              {
+                title: 'Тип',
+                dataIndex: 'leak_type_id',
+                width: 200,
+                render: (id: number | null) => typeName(id) ?? <Typography.Text type="secondary">—</Typography.Text>,
+              },
+              {
+                title: 'Дата утечки',
+                dataIndex: 'leaked_at',
+                width: 130,
+                render: (d: string | null) => (d ? formatDate(d) : <Typography.Text type="secondary">—</Typography.Text>),
+              },
+              {
+                title: 'Записей',
+                dataIndex: 'records_count',
+                width: 130,
+                align: 'right',
+                render: (n: number | null) =>
+                  n === null ? <Typography.Text type="secondary">—</Typography.Text> : formatNumber(n),
+              },
+              {
+                title: 'Источник',
+                dataIndex: 'source_url',
+                width: 220,
+                render: (u: string | null) =>
+                  u ? (
+                    <Typography.Link href={u} target="_blank" rel="noopener noreferrer" ellipsis style={{ maxWidth: 200 }}>
+                      {u.replace(/^https?:\/\//, '')}
+                    </Typography.Link>
+                  ) : (
+                    <Typography.Text type="secondary">—</Typography.Text>
+                  ),
+              },
+              ...(canManage
+                ? [
+                    {
+                      title: '',
+                      key: 'actions',
+                      width: 100,
+                      fixed: 'right' as const,
+                      render: (_: unknown, l: Leak) => (
+                        <RowActions
+                          name={l.name}
+                          onEdit={() => setEditing(l)}
+                          onDelete={() => remove.mutateAsync(l.id)}
+                          deleteText="Утечку, на которую ссылаются события, удалить нельзя."
+                        />
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
+      </Card>
+      <LeakModal
+        leak={editing === 'new' ? null : editing}
+        open={editing !== null}
+        types={types.data?.items ?? []}
+        onClose={() => setEditing(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { mediaTypeCreateRequest } from '@forpost/contract/events-extras';
+import { Button, Card, Flex, Table } from 'antd';
+import { useState } from 'react';
+import { useCan } from '../../auth/useMe';
+import { type SearchPatch, withPageReset } from '../../profile/ui/listSearch';
+import { PageHeading } from '../../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../../profile/ui/QueryState';
+import { useDeleteMediaTypeMutation, useSaveMediaTypeMutation } from '../api/mutations';
+import { type MediaType, useMediaTypesQuery } from '../api/queries';
+import type { RefListSearch } from '../search';
+import { NameModal } from '../ui/NameModal';
+import { pageParams, urlPagination } from '../ui/paging';
+import { RowActions } from '../ui/RowActions';
+import { SearchInput } from '../ui/SearchInput';
+
+/** /settings/media-types: the media types of the «СМИ» module; a type used by events cannot be deleted. */
+export function MediaTypesPage({
+  search,
+  onSearch,
+}: {
+  search: RefListSearch;
+  onSearch: (p: SearchPatch<RefListSearch>) => void;
+}) {
+  const canManage = useCan('settings.manage');
+  const list = useMediaTypesQuery({ q: search.q, ...pageParams(search) });
+  const save = useSaveMediaTypeMutation();
+  const remove = useDeleteMediaTypeMutation();
+  const [editing, setEditing] = useState<MediaType | 'new' | null>(null);
+
+  return (
+    <>
+      <PageHeading
+        title="Типы СМИ"
+        subtitle="Справочник для событий модуля «СМИ»: федеральные и отраслевые издания, телеканалы, блоги и т. п."
+        extra={
+          canManage && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              Добавить тип
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <SearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<RefListSearch>({ q }))}
+            placeholder="Название типа"
+          />
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<MediaType>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="media-types-table"
+            pagination={urlPagination(search, list.data?.total, onSearch)}
+            locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} /> }}
+            columns={[
+              { title: 'Название', dataIndex: 'name' },
+              ...(typeof list.data?.items[0]?.events_count === 'number'
+                ? [{ title: 'Событий', dataIndex: 'events_count', width: 140, align: 'right' as const }]
+                : []),
+              ...(canManage
+                ? [
+                    {
+                      title: '',
+                      key: 'actions',
+                      width: 110,
+                      render: (_: unknown, t: MediaType) => (
+                        <RowActions
+                          name={t.name}
+                          onEdit={() => setEditing(t)}
+                          onDelete={() => remove.mutateAsync(t.id)}
+                          deleteText="Тип, который указан в событиях, удалить нельзя."
+                        />
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
+      </Card>
+      <NameModal
+        open={editing !== null}
+        title={editing === 'new' ? 'Новый тип СМИ' : `Тип СМИ «${editing?.name ?? ''}»`}
+        initial={editing === 'new' || editing === null ? undefined : editing.name}
+        schema={mediaTypeCreateRequest.shape.name}
+        maxLength={100}
+        placeholder="Например: Интернет-издание"
+        successText={editing === 'new' ? 'Тип СМИ добавлен' : 'Тип СМИ сохранён'}
+        onSubmit={(name) => save.mutateAsync({ id: editing === 'new' || editing === null ? undefined : editing.id, name })}
+        onClose={() => setEditing(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+import { MSG } from '@forpost/contract/messages';
+import { TAG_COLORS, tagCreateRequest } from '@forpost/contract/tags';
+import { Alert, Tag as AntTag, App, ColorPicker, Flex, Form, Input, Modal } from 'antd';
+import { useEffect, useState } from 'react';
+import { useSaveTagMutation } from '../api/mutations';
+import type { Tag } from '../api/queries';
+import { applyApiErrors, zodRule } from '../ui/forms';
+
+interface Values {
+  name: string;
+  color: string;
+}
+
+const nameSchema = tagCreateRequest.shape.name;
+const toHex = (c: unknown): string =>
+  typeof c === 'string'
+    ? c
+    : c && typeof c === 'object' && 'toHexString' in c
+      ? (c as { toHexString: () => string }).toHexString()
+      : TAG_COLORS[0];
+
+/** Create (tag = null) or edit a tag: name and colour. */
+export function TagModal({ tag, open, onClose }: { tag: Tag | null; open: boolean; onClose: () => void }) {
+  const { message } = App.useApp();
+  const [form] = Form.useForm<Values>();
+  const save = useSaveTagMutation();
+  const [formError, setFormError] = useState<string | null>(null);
+  const name = Form.useWatch('name', form);
+  const color = Form.useWatch('color', form);
+
+  useEffect(() => {
+    if (!open) return;
+    setFormError(null);
+    form.resetFields();
+    form.setFieldsValue({ name: tag?.name ?? '', color: tag?.color ?? TAG_COLORS[0] });
+  }, [open, tag, form]);
+
+  const onOk = async () => {
+    setFormError(null);
+    let v: Values;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return;
+    }
+    try {
+      await save.mutateAsync({ id: tag?.id, body: { name: v.name.trim(), color: toHex(v.color).toLowerCase() } });
+      message.success(tag ? 'Тег сохранён' : 'Тег добавлен');
+      onClose();
+    } catch (e) {
+      setFormError(applyApiErrors(form, e, ['name', 'color']));
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={tag ? `Тег «${tag.name}»` : 'Новый тег'}
+      okText={tag ? 'Сохранить' : 'Добавить'}
+      cancelText="Отмена"
+      onOk={() => void onOk()}
+      confirmLoading={save.isPending}
+      onCancel={onClose}
+      destroyOnHidden
+      forceRender
+    >
+      <Form<Values> form={form} layout="vertical" onFinish={() => void onOk()} requiredMark={false}>
+        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
+        <Form.Item
+          name="name"
+          label="Название"
+          rules={[{ required: true, whitespace: true, message: MSG.required }, zodRule(nameSchema)]}
+          validateTrigger={['onChange', 'onBlur']}
+        >
+          <Input autoFocus maxLength={64} showCount placeholder="Например: Фишинг" />
+        </Form.Item>
+        <Form.Item name="color" label="Цвет" getValueFromEvent={(c: unknown) => toHex(c)}>
+          <ColorPicker
+            disabledAlpha
+            format="hex"
+            showText
+            presets={[{ label: 'Рекомендуемые', colors: [...TAG_COLORS] }]}
+            aria-label="Цвет тега"
+          />
+        </Form.Item>
+        <Flex gap={8} align="center">
+          <span style={{ color: 'rgba(0,0,0,.45)' }}>Так тег выглядит в событиях:</span>
+          <AntTag color={toHex(color)}>{name?.trim() || 'Тег'}</AntTag>
+        </Flex>
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,159 @@
+import { PlusOutlined } from '@ant-design/icons';
+import type { TelegramAccountStatus } from '@forpost/contract/telegram';
+import { Button, Card, Flex, Select, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { formatDateTime } from '../../lib/format';
+import { useCan } from '../auth/useMe';
+import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { pageParams, urlPagination } from '../settings/ui/paging';
+import { RowActions } from '../settings/ui/RowActions';
+import { SearchInput } from '../settings/ui/SearchInput';
+import { useDeleteAccountMutation } from './api/mutations';
+import { type TelegramAccount, useAccountsQuery } from './api/queries';
+import { AccountModal } from './components/AccountModal';
+import { AccountStatusTag, SecretState, statusOptions } from './labels';
+import type { AccountsSearch } from './search';
+
+/** /telegram/accounts: the Telegram accounts the collector reads channels with. */
+export function AccountsPage({
+  search,
+  onSearch,
+}: {
+  search: AccountsSearch;
+  onSearch: (p: SearchPatch<AccountsSearch>) => void;
+}) {
+  const canManage = useCan('telegram.manage');
+  const list = useAccountsQuery({ q: search.q, status: search.status, ...pageParams(search) });
+  const remove = useDeleteAccountMutation();
+  const [editing, setEditing] = useState<TelegramAccount | 'new' | null>(null);
+  const filtered = Boolean(search.q || search.status);
+
+  return (
+    <>
+      <PageHeading
+        title="Аккаунты Telegram"
+        subtitle="Учётные записи, через которые сборщик читает каналы. Ключи доступа только задаются и никогда не показываются"
+        extra={
+          canManage && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              Добавить аккаунт
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <SearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<AccountsSearch>({ q }))}
+            placeholder="Название или телефон"
+          />
+          <Select
+            allowClear
+            placeholder="Статус"
+            aria-label="Статус"
+            style={{ width: 200 }}
+            value={search.status}
+            onChange={(v?: TelegramAccountStatus) => onSearch(withPageReset<AccountsSearch>({ status: v }))}
+            options={statusOptions}
+          />
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<TelegramAccount>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="accounts-table"
+            scroll={{ x: 1000 }}
+            pagination={urlPagination(search, list.data?.total, onSearch)}
+            locale={{
+              emptyText: (
+                <EmptyState
+                  text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
+                  action={
+                    !filtered && canManage ? (
+                      <Button type="primary" onClick={() => setEditing('new')}>
+                        Добавить аккаунт
+                      </Button>
+                    ) : undefined
+                  }
+                />
+              ),
+            }}
+            columns={[
+              {
+                title: 'Название',
+                dataIndex: 'name',
+                minWidth: 220,
+                render: (n: string, a) => (
+                  <Flex vertical>
+                    <Typography.Text strong>{n}</Typography.Text>
+                    {a.comment && (
+                      <Typography.Text type="secondary" ellipsis={{ tooltip: a.comment }} style={{ fontSize: 12, maxWidth: 320 }}>
+                        {a.comment}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
+              },
+              {
+                title: 'Телефон',
+                dataIndex: 'phone',
+                width: 170,
+                render: (p: string) => <span style={{ whiteSpace: 'nowrap' }}>{p}</span>,
+              },
+              {
+                title: 'Статус',
+                dataIndex: 'status',
+                width: 150,
+                render: (s: TelegramAccountStatus) => <AccountStatusTag status={s} />,
+              },
+              {
+                title: 'Ключи доступа',
+                key: 'secrets',
+                width: 300,
+                render: (_, a) => (
+                  <Flex gap={4} wrap>
+                    <SecretState label="api_id" set={a.has_api_id} />
+                    <SecretState label="api_hash" set={a.has_api_hash} />
+                    <SecretState label="сессия" set={a.has_session} />
+                  </Flex>
+                ),
+              },
+              {
+                title: 'Последняя активность',
+                dataIndex: 'last_activity_at',
+                width: 190,
+                render: (d: string | null) =>
+                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>,
+              },
+              ...(canManage
+                ? [
+                    {
+                      title: '',
+                      key: 'actions',
+                      width: 100,
+                      fixed: 'right' as const,
+                      render: (_: unknown, a: TelegramAccount) => (
+                        <RowActions
+                          name={a.name}
+                          onEdit={() => setEditing(a)}
+                          onDelete={() => remove.mutateAsync(a.id)}
+                          deleteText="Ключи доступа аккаунта будут удалены."
+                        />
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
+      </Card>
+      <AccountModal account={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
+    </>
+  );
+}

@@ -1,0 +1,233 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { formatNumber } from '@forpost/contract/format';
+import { Link } from '@tanstack/react-router';
+import { Button, Card, Flex, Select, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { formatDateTime } from '../../lib/format';
+import { useCan } from '../auth/useMe';
+import { useCompanyOptions } from '../companies/api/queries';
+import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
+import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { pageParams, urlPagination } from '../settings/ui/paging';
+import { RowActions } from '../settings/ui/RowActions';
+import { SearchInput } from '../settings/ui/SearchInput';
+import { useDeleteChannelMutation, useSaveChannelMutation } from './api/mutations';
+import { type TelegramChannel, useChannelsQuery } from './api/queries';
+import { ChannelModal } from './components/ChannelModal';
+import type { ChannelsSearch } from './search';
+
+const KEYWORDS_SHOWN = 6;
+
+/** /telegram/channels: monitored channels, their company and keyword rules. */
+export function ChannelsPage({
+  search,
+  onSearch,
+}: {
+  search: ChannelsSearch;
+  onSearch: (p: SearchPatch<ChannelsSearch>) => void;
+}) {
+  const canManage = useCan('telegram.manage');
+  const companyId = useCompanyFilter();
+  const companies = useCompanyOptions();
+  const list = useChannelsQuery({
+    q: search.q,
+    company_id: companyId,
+    is_active: search.active,
+    sort: search.sort,
+    ...pageParams(search),
+  });
+  const save = useSaveChannelMutation();
+  const remove = useDeleteChannelMutation();
+  const [editing, setEditing] = useState<TelegramChannel | 'new' | null>(null);
+  const filtered = Boolean(search.q || search.active);
+  const sort = search.sort ?? 'username';
+  const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
+
+  return (
+    <>
+      <PageHeading
+        title="Каналы"
+        subtitle={`Каналы Telegram, сообщения которых проверяются по ключевым словам · ${
+          companyId === undefined ? ALL_COMPANIES_LABEL : (companies.nameOf(companyId) ?? '…')
+        }`}
+        extra={
+          canManage && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="channel-add">
+              Добавить канал
+            </Button>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <SearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<ChannelsSearch>({ q }))}
+            placeholder="Имя или название канала"
+          />
+          <Select
+            allowClear
+            placeholder="Сбор сообщений"
+            aria-label="Сбор сообщений"
+            style={{ width: 200 }}
+            value={search.active}
+            onChange={(v?: 'true' | 'false') => onSearch(withPageReset<ChannelsSearch>({ active: v }))}
+            options={[
+              { value: 'true', label: 'Включён' },
+              { value: 'false', label: 'Выключен' },
+            ]}
+          />
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<TelegramChannel>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="channels-table"
+            scroll={{ x: 1100 }}
+            pagination={urlPagination(search, list.data?.total, onSearch)}
+            onChange={(_p, _f, sorter) => {
+              const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<TelegramChannel> | undefined;
+              const key = String(s?.columnKey ?? '');
+              const next = s?.order ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
+              if (next !== search.sort)
+                onSearch({ sort: (next === 'username' ? undefined : next) as ChannelsSearch['sort'], page: undefined });
+            }}
+            locale={{
+              emptyText: (
+                <EmptyState
+                  text={filtered ? 'Ничего не нашлось' : 'Каналов пока нет'}
+                  action={
+                    !filtered && canManage ? (
+                      <Button type="primary" onClick={() => setEditing('new')}>
+                        Добавить канал
+                      </Button>
+                    ) : undefined
+                  }
+                />
+              ),
+            }}
+            columns={[
+              {
+                title: 'Канал',
+                key: 'username',
+                sorter: true,
+                sortOrder: order('username'),
+                render: (_, c) => (
+                  <Flex vertical style={{ minWidth: 0 }}>
+                    <Typography.Link href={c.link} target="_blank" rel="noopener noreferrer">
+                      {c.username}
+                    </Typography.Link>
+                    {c.title && (
+                      <Typography.Text type="secondary" ellipsis={{ tooltip: c.title }} style={{ fontSize: 12, maxWidth: 260 }}>
+                        {c.title}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
+              },
+              ...(companyId === undefined
+                ? [{ title: 'Компания', key: 'company', width: 180, render: (_: unknown, c: TelegramChannel) => c.company.name }]
+                : []),
+              {
+                title: 'Ключевые слова',
+                key: 'keywords',
+                render: (_, c) =>
+                  c.keywords.length === 0 ? (
+                    <Typography.Text type="secondary">не заданы</Typography.Text>
+                  ) : (
+                    <Flex gap={4} wrap>
+                      {c.keywords.slice(0, KEYWORDS_SHOWN).map((k) => (
+                        <Tag key={k} style={{ marginInlineEnd: 0 }}>
+                          {k}
+                        </Tag>
+                      ))}
+                      {c.keywords.length > KEYWORDS_SHOWN && (
+                        <Tooltip title={c.keywords.slice(KEYWORDS_SHOWN).join(', ')}>
+                          <Tag style={{ marginInlineEnd: 0 }}>ещё {c.keywords.length - KEYWORDS_SHOWN}</Tag>
+                        </Tooltip>
+                      )}
+                    </Flex>
+                  ),
+              },
+              {
+                title: 'Сообщений',
+                key: 'messages_count',
+                width: 120,
+                align: 'right',
+                render: (_, c) =>
+                  c.messages_count > 0 ? (
+                    <Link to="/messages" search={{ channel: String(c.id) }}>
+                      {formatNumber(c.messages_count)}
+                    </Link>
+                  ) : (
+                    <Typography.Text type="secondary">0</Typography.Text>
+                  ),
+              },
+              {
+                title: 'Последнее сообщение',
+                key: 'last_message_at',
+                dataIndex: 'last_message_at',
+                width: 190,
+                sorter: true,
+                sortOrder: order('last_message_at'),
+                render: (d: string | null) =>
+                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>,
+              },
+              {
+                title: 'Сбор',
+                key: 'is_active',
+                width: 90,
+                render: (_, c) =>
+                  canManage ? (
+                    <Switch
+                      size="small"
+                      checked={c.is_active}
+                      loading={save.isPending && save.variables?.id === c.id}
+                      onChange={(v) =>
+                        void save.mutateAsync({ id: c.id, body: { is_active: v }, toast: true }).catch(() => undefined)
+                      }
+                      aria-label={`Сбор сообщений канала ${c.username}`}
+                    />
+                  ) : c.is_active ? (
+                    <Tag color="green">Включён</Tag>
+                  ) : (
+                    <Tag>Выключен</Tag>
+                  ),
+              },
+              ...(canManage
+                ? [
+                    {
+                      title: '',
+                      key: 'actions',
+                      width: 100,
+                      fixed: 'right' as const,
+                      render: (_: unknown, c: TelegramChannel) => (
+                        <RowActions
+                          name={c.username}
+                          onEdit={() => setEditing(c)}
+                          onDelete={() => remove.mutateAsync(c.id)}
+                          deleteText="Собранные сообщения канала тоже будут удалены."
+                        />
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        )}
+      </Card>
+      <ChannelModal
+        channel={editing === 'new' ? null : editing}
+        open={editing !== null}
+        defaultCompanyId={companyId}
+        onClose={() => setEditing(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { TELEGRAM_ACCOUNT_STATUS_LABELS, type TelegramAccountStatus } from '@forpost/contract/telegram';
+import { Tag } from 'antd';
+
+const STATUS_COLORS: Record<TelegramAccountStatus, string> = { active: 'green', paused: 'orange', banned: 'red' };
+
+export function AccountStatusTag({ status }: { status: TelegramAccountStatus }) {
+  return (
+    <Tag color={STATUS_COLORS[status]} style={{ marginInlineEnd: 0 }}>
+      {TELEGRAM_ACCOUNT_STATUS_LABELS[status]}
+    </Tag>
+  );
+}
+
+export const statusOptions = (Object.keys(TELEGRAM_ACCOUNT_STATUS_LABELS) as TelegramAccountStatus[]).map((s) => ({
+  value: s,
+  label: TELEGRAM_ACCOUNT_STATUS_LABELS[s],
+}));
+
+/** A write-only secret's state: only whether it is stored. */
+export function SecretState({ set, label }: { set: boolean; label?: string }) {
+  return (
+    <Tag color={set ? 'green' : undefined} style={{ marginInlineEnd: 0 }}>
+      {label ? `${label}: ` : ''}
+      {set ? 'задано' : 'не задано'}
+    </Tag>
+  );
+}

@@ -1,0 +1,223 @@
+import { CheckCircleTwoTone, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS } from '@forpost/contract/permissions';
+import { Link } from '@tanstack/react-router';
+import { Button, Card, Flex, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { useCan, useMe } from '../auth/useMe';
+import { useCompanyOptions } from '../companies/api/queries';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { type User, useUsersQuery } from './api/queries';
+import { USER_ROLE_COLORS } from './roles';
+import type { UsersSearch } from './search';
+
+export interface UsersPageProps {
+  search: UsersSearch;
+  onSearch: (patch: SearchPatch<UsersSearch>) => void;
+}
+
+/** /users: search, role / company / status filters and pages, all kept in the URL. */
+export function UsersPage({ search, onSearch }: UsersPageProps) {
+  const me = useMe();
+  const canManage = useCan('users.manage');
+  const staff = isStaff(me.role);
+  const companies = useCompanyOptions();
+  const [q, setQ] = useState(search.q ?? '');
+  useEffect(() => setQ(search.q ?? ''), [search.q]);
+
+  const set = (patch: SearchPatch<UsersSearch>) => onSearch(withPageReset(patch));
+  const companyId = search.company_id;
+  const page = search.page ?? 1;
+  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
+  const list = useUsersQuery({
+    page,
+    page_size: pageSize,
+    q: search.q,
+    role: search.role,
+    company_id: companyId,
+    is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
+  });
+  const filtered = Boolean(search.q || search.role || search.company_id || search.active !== undefined);
+
+  return (
+    <>
+      <PageHeading
+        title="Пользователи"
+        subtitle={staff ? 'Сотрудники и пользователи компаний' : 'Пользователи ваших компаний'}
+        extra={
+          canManage && (
+            <Link to="/users/{-$id}/edit" params={{ id: undefined }}>
+              <Button type="primary" icon={<PlusOutlined />}>
+                Добавить пользователя
+              </Button>
+            </Link>
+          )
+        }
+      />
+      <Card>
+        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+          <Input.Search
+            placeholder="Имя или email"
+            allowClear
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            onSearch={(v) => set({ q: v.trim() || undefined })}
+            style={{ width: 280 }}
+            aria-label="Поиск пользователей"
+          />
+          {staff && (
+            <Select
+              placeholder="Роль"
+              allowClear
+              value={search.role}
+              onChange={(v) => set({ role: v })}
+              options={Object.entries(USER_ROLE_LABELS).map(([value, label]) => ({ value, label }))}
+              style={{ width: 230 }}
+              aria-label="Роль"
+            />
+          )}
+          <Select
+            placeholder="Компания"
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            value={companyId}
+            onChange={(v) => set({ company_id: v })}
+            options={companies.options}
+            loading={companies.isLoading}
+            style={{ width: 260 }}
+            aria-label="Компания"
+          />
+          <Select
+            placeholder="Статус"
+            allowClear
+            value={search.active === undefined ? undefined : search.active ? 'on' : 'off'}
+            onChange={(v) => set({ active: v === undefined ? undefined : v === 'on' })}
+            options={[
+              { value: 'on', label: 'Активные' },
+              { value: 'off', label: 'Отключённые' },
+            ]}
+            style={{ width: 160 }}
+            aria-label="Статус"
+          />
+          {filtered && (
+            <Button
+              type="link"
+              onClick={() =>
+                onSearch({ q: undefined, role: undefined, company_id: undefined, active: undefined, page: undefined })
+              }
+            >
+              Сбросить фильтры
+            </Button>
+          )}
+        </Flex>
+        {list.isError && !list.data ? (
+          <LoadError error={list.error} onRetry={() => void list.refetch()} />
+        ) : (
+          <Table<User>
+            rowKey="id"
+            loading={list.isFetching}
+            dataSource={list.data?.items ?? []}
+            data-testid="users-table"
+            locale={{
+              emptyText: (
+                <EmptyState text={filtered ? 'Никого не нашлось — измените условия поиска' : 'Пользователей пока нет'} />
+              ),
+            }}
+            scroll={{ x: 1000 }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZE_OPTIONS,
+              showTotal: (total) => `Всего: ${total}`,
+              onChange: (p, ps) =>
+                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
+            }}
+            columns={[
+              {
+                title: 'Пользователь',
+                key: 'name',
+                render: (_, u) => (
+                  <Flex vertical>
+                    {canManage ? (
+                      <Link to="/users/{-$id}/edit" params={{ id: String(u.id) }}>
+                        {u.name}
+                      </Link>
+                    ) : (
+                      <Typography.Text strong>{u.name}</Typography.Text>
+                    )}
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {u.email}
+                    </Typography.Text>
+                  </Flex>
+                ),
+              },
+              {
+                title: 'Роль',
+                dataIndex: 'role',
+                width: 200,
+                render: (r: User['role']) => <Tag color={USER_ROLE_COLORS[r]}>{USER_ROLE_LABELS[r]}</Tag>,
+              },
+              {
+                title: 'Компании',
+                key: 'companies',
+                render: (_, u) =>
+                  u.role !== 'COMPANY_USER' ? (
+                    <Typography.Text type="secondary">Все компании</Typography.Text>
+                  ) : u.companies.length ? (
+                    <Flex gap={4} wrap>
+                      {u.companies.map((c) => (
+                        <Tooltip key={c.company_id} title={COMPANY_ROLE_LABELS[c.role]}>
+                          <Tag>{c.name}</Tag>
+                        </Tooltip>
+                      ))}
+                    </Flex>
+                  ) : (
+                    <Typography.Text type="secondary">—</Typography.Text>
+                  ),
+              },
+              {
+                title: 'Статус',
+                key: 'status',
+                width: 170,
+                render: (_, u) => (
+                  <Space size={4} wrap>
+                    {u.is_active ? <Tag color="green">Активен</Tag> : <Tag color="red">Отключён</Tag>}
+                    {u.pending_activation && <Tag color="gold">Ждёт активации</Tag>}
+                  </Space>
+                ),
+              },
+              {
+                title: '2FA',
+                dataIndex: 'is_2fa_enabled',
+                width: 70,
+                align: 'center',
+                render: (on: boolean) =>
+                  on ? (
+                    <Tooltip title="Двухфакторная аутентификация включена">
+                      <CheckCircleTwoTone twoToneColor="#52c41a" />
+                    </Tooltip>
+                  ) : (
+                    <Tooltip title="Двухфакторная аутентификация выключена">
+                      <SafetyCertificateOutlined style={{ color: '#bfbfbf' }} />
+                    </Tooltip>
+                  ),
+              },
+              {
+                title: 'Последний вход',
+                dataIndex: 'last_login_at',
+                width: 160,
+                render: (d: string | null) =>
+                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не входил</Typography.Text>,
+              },
+              { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
+            ]}
+          />
+        )}
+      </Card>
+    </>
+  );
+}

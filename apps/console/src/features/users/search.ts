@@ -1,0 +1,15 @@
+import { USER_ROLES } from '@forpost/contract/permissions';
+import { z } from 'zod';
+import { searchBool, searchInt, searchText } from '../profile/ui/listSearch';
+
+/** /users?q=&role=&company_id=&active=&page=&page_size= */
+export const usersSearchSchema = z.object({
+  q: searchText(),
+  role: z.enum(USER_ROLES).optional().catch(undefined),
+  company_id: searchInt(),
+  active: searchBool,
+  page: searchInt(),
+  page_size: searchInt(1, 500),
+});
+export type UsersSearch = Partial<z.infer<typeof usersSearchSchema>>;
+export const parseUsersSearch = (s: Record<string, unknown>): UsersSearch => usersSearchSchema.parse(s);

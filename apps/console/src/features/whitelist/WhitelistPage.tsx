@@ -1,0 +1,357 @@
+import { GlobalOutlined, PlusOutlined, ShopOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import { can } from '@forpost/contract/permissions';
+import { WHITELIST_TYPE_LABELS, WHITELIST_TYPES, type WhitelistType } from '@forpost/contract/whitelist';
+import { Button, Card, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useState } from 'react';
+import { formatDate } from '../../lib/format';
+import { useCan, usePrincipal } from '../auth/useMe';
+import { useCompanyOptions } from '../companies/api/queries';
+import { setCompanyId, useCompanyFilter } from '../company/useCompanyId';
+import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { PageHeading } from '../profile/ui/PageHeading';
+import { EmptyState, LoadError } from '../profile/ui/QueryState';
+import { pageParams, urlPagination } from '../settings/ui/paging';
+import { RowActions } from '../settings/ui/RowActions';
+import { SearchInput } from '../settings/ui/SearchInput';
+import { useDeleteWhitelistItemMutation } from './api/mutations';
+import { useWhitelistQuery, type WhitelistItem, type WhitelistScope } from './api/queries';
+import { BulkAddModal } from './components/BulkAddModal';
+import { WhitelistItemModal } from './components/WhitelistItemModal';
+import { KindTag, kindOptions } from './labels';
+import type { WhitelistSearch } from './search';
+
+type Patch = SearchPatch<WhitelistSearch>;
+
+/**
+ * /settings/whitelist: «Глобальный» (staff; applies to every company) and «Компания» (the one chosen
+ * in the header). Events matching an entry are marked with its kind.
+ */
+export function WhitelistPage({ search, onSearch }: { search: WhitelistSearch; onSearch: (p: Patch) => void }) {
+  const principal = usePrincipal();
+  const canGlobal = useCan('global_whitelist.read');
+  const companyId = useCompanyFilter();
+  const companies = useCompanyOptions();
+  const tab = search.tab ?? (canGlobal ? 'global' : 'company');
+  const scope: WhitelistScope | null =
+    tab === 'global' ? (canGlobal ? { kind: 'global' } : null) : companyId !== undefined ? { kind: 'company', companyId } : null;
+  const canManage =
+    scope === null
+      ? false
+      : scope.kind === 'global'
+        ? can(principal, 'global_whitelist.manage')
+        : can(principal, 'whitelist.manage', scope.companyId);
+  const companyName = companyId === undefined ? undefined : (companies.nameOf(companyId) ?? `Компания №${companyId}`);
+  const scopeLabel = scope?.kind === 'global' ? 'глобальный список' : (companyName ?? '');
+
+  const [editing, setEditing] = useState<WhitelistItem | 'new' | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+
+  const items = [
+    ...(canGlobal
+      ? [
+          {
+            key: 'global',
+            label: (
+              <span data-testid="tab-global">
+                <GlobalOutlined /> Глобальный
+              </span>
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'company',
+      label: (
+        <span data-testid="tab-company">
+          <ShopOutlined /> Компания{companyName ? `: ${companyName}` : ''}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeading
+        title="Белый список"
+        subtitle="События, совпавшие с записью, помечаются её видом: клиент, партнёр или не определено"
+        extra={
+          canManage && (
+            <>
+              <Button icon={<UnorderedListOutlined />} onClick={() => setBulkOpen(true)} data-testid="wl-bulk">
+                Массовое добавление
+              </Button>
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="wl-add">
+                Добавить запись
+              </Button>
+            </>
+          )
+        }
+      />
+      <Card styles={{ body: { paddingTop: 4 } }}>
+        <Tabs
+          activeKey={tab}
+          items={items}
+          onChange={(k) => onSearch({ tab: k as 'global' | 'company', page: undefined })}
+          style={{ marginBottom: 8 }}
+        />
+        {tab === 'global' && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>
+            Глобальные записи действуют для всех компаний: например, домены и адреса самой службы мониторинга и общих партнёров.
+          </Typography.Paragraph>
+        )}
+        {scope === null ? (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description="Выберите компанию в шапке страницы — у каждой компании свой белый список"
+            style={{ paddingBlock: 32 }}
+          >
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              placeholder="Компания"
+              style={{ width: 320 }}
+              options={companies.options}
+              loading={companies.isPending}
+              onChange={(id: number) => setCompanyId(id)}
+              aria-label="Компания"
+            />
+          </Empty>
+        ) : (
+          <WhitelistTable
+            scope={scope}
+            search={search}
+            onSearch={onSearch}
+            canManage={canManage}
+            onEdit={(it) => setEditing(it)}
+            onAdd={() => setEditing('new')}
+          />
+        )}
+      </Card>
+      {scope && (
+        <>
+          <WhitelistItemModal
+            scope={scope}
+            scopeLabel={scopeLabel}
+            item={editing === 'new' ? null : editing}
+            open={editing !== null}
+            onClose={() => setEditing(null)}
+          />
+          <BulkAddModal scope={scope} scopeLabel={scopeLabel} open={bulkOpen} onClose={() => setBulkOpen(false)} />
+        </>
+      )}
+    </>
+  );
+}
+
+const SORTABLE = ['value', 'type', 'expires_at', 'created_at'] as const;
+
+function WhitelistTable({
+  scope,
+  search,
+  onSearch,
+  canManage,
+  onEdit,
+  onAdd,
+}: {
+  scope: WhitelistScope;
+  search: WhitelistSearch;
+  onSearch: (p: Patch) => void;
+  canManage: boolean;
+  onEdit: (it: WhitelistItem) => void;
+  onAdd: () => void;
+}) {
+  const list = useWhitelistQuery(scope, {
+    q: search.q,
+    type: search.type,
+    kind: search.kind,
+    expired: search.expired,
+    sort: search.sort,
+    ...pageParams(search),
+  });
+  const remove = useDeleteWhitelistItemMutation(scope);
+  const filtered = Boolean(search.q || search.type || search.kind || search.expired);
+  const sort = search.sort ?? '-created_at';
+  const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
+
+  return (
+    <>
+      <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <SearchInput
+          value={search.q}
+          onSearch={(q) => onSearch(withPageReset<WhitelistSearch>({ q }))}
+          placeholder="Значение или комментарий"
+          width={300}
+        />
+        <Select
+          allowClear
+          placeholder="Тип"
+          aria-label="Тип"
+          style={{ width: 180 }}
+          value={search.type}
+          onChange={(v?: WhitelistType) => onSearch(withPageReset<WhitelistSearch>({ type: v }))}
+          options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
+          data-testid="filter-type"
+        />
+        <Select
+          allowClear
+          placeholder="Вид"
+          aria-label="Вид"
+          style={{ width: 180 }}
+          value={search.kind}
+          onChange={(v?: WhitelistSearch['kind']) => onSearch(withPageReset<WhitelistSearch>({ kind: v }))}
+          options={kindOptions}
+          data-testid="filter-kind"
+        />
+        <Select
+          allowClear
+          placeholder="Срок действия"
+          aria-label="Срок действия"
+          style={{ width: 180 }}
+          value={search.expired}
+          onChange={(v?: 'true' | 'false') => onSearch(withPageReset<WhitelistSearch>({ expired: v }))}
+          options={[
+            { value: 'false', label: 'Действующие' },
+            { value: 'true', label: 'Истёкшие' },
+          ]}
+        />
+      </Flex>
+      {list.isError && !list.data ? (
+        <LoadError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <Table<WhitelistItem>
+          rowKey="id"
+          loading={list.isFetching}
+          dataSource={list.data?.items ?? []}
+          data-testid="whitelist-table"
+          scroll={{ x: 1000 }}
+          pagination={urlPagination(search, list.data?.total, onSearch)}
+          onChange={(_p, _f, sorter) => {
+            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<WhitelistItem> | undefined;
+            const key = String(s?.columnKey ?? '');
+            const next =
+              s?.order && (SORTABLE as readonly string[]).includes(key) ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
+            if (next !== search.sort)
+              onSearch({ sort: (next === '-created_at' ? undefined : next) as WhitelistSearch['sort'], page: undefined });
+          }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                text={filtered ? 'Ничего не нашлось' : 'Записей пока нет'}
+                action={
+                  !filtered && canManage ? (
+                    <Button type="primary" onClick={onAdd}>
+                      Добавить запись
+                    </Button>
+                  ) : undefined
+                }
+              />
+            ),
+          }}
+          columns={[
+            {
+              title: 'Тип',
+              key: 'type',
+              dataIndex: 'type',
+              width: 130,
+              sorter: true,
+              sortOrder: order('type'),
+              render: (t: WhitelistType) => WHITELIST_TYPE_LABELS[t],
+            },
+            {
+              title: 'Значение',
+              key: 'value',
+              dataIndex: 'value',
+              minWidth: 260,
+              sorter: true,
+              sortOrder: order('value'),
+              render: (v: string, it) => (
+                <Typography.Text
+                  copyable={{ text: v, tooltips: ['Скопировать', 'Скопировано'] }}
+                  style={{
+                    fontFamily: it.type === 'name' ? undefined : 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+                  }}
+                >
+                  {v}
+                </Typography.Text>
+              ),
+            },
+            {
+              title: 'Вид',
+              key: 'kind',
+              dataIndex: 'kind',
+              width: 110,
+              render: (k: WhitelistItem['kind']) => <KindTag kind={k} />,
+            },
+            {
+              title: 'Комментарий',
+              key: 'comment',
+              dataIndex: 'comment',
+              width: 180,
+              render: (c: string | null) =>
+                c ? (
+                  <Typography.Text ellipsis={{ tooltip: c }} style={{ maxWidth: 160 }}>
+                    {c}
+                  </Typography.Text>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
+                ),
+            },
+            {
+              title: 'Действует до',
+              key: 'expires_at',
+              dataIndex: 'expires_at',
+              width: 160,
+              sorter: true,
+              sortOrder: order('expires_at'),
+              render: (d: string | null, it) =>
+                d ? (
+                  <Flex gap={6} align="center">
+                    <span>{formatDate(d)}</span>
+                    {it.is_expired && <Tag color="red">истёк</Tag>}
+                  </Flex>
+                ) : (
+                  <Typography.Text type="secondary">Бессрочно</Typography.Text>
+                ),
+            },
+            {
+              title: 'Добавлена',
+              key: 'created_at',
+              dataIndex: 'created_at',
+              width: 140,
+              sorter: true,
+              sortOrder: order('created_at'),
+              render: (d: string, it) => (
+                <Flex vertical>
+                  <span>{formatDate(d)}</span>
+                  {it.created_by && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {it.created_by.name}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
+            },
+            ...(canManage
+              ? [
+                  {
+                    title: '',
+                    key: 'actions',
+                    width: 90,
+                    fixed: 'right' as const,
+                    render: (_: unknown, it: WhitelistItem) => (
+                      <RowActions
+                        name={it.value}
+                        onEdit={() => onEdit(it)}
+                        onDelete={() => remove.mutateAsync(it.id)}
+                        deleteText="Отметки совпавших событий будут пересчитаны."
+                      />
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,187 @@
+/*
+ * Home dashboard speed on 1 000 000 events (10 companies, 16 modules, one year): the six analytics
+ * endpoints for 90 days over HTTP against the real app (rollups), compared in the same run with the
+ * same aggregates computed by a raw GROUP BY over `events`.
+ *
+ *   node --import tsx bench/analytics.bench.ts   (EVENTS=200000 for a quicker run; RUNS, BASE_RUNS)
+ *
+ * Goal: p95 ≤ 50 ms per endpoint and ≥ 20× faster than the GROUP BY. Prints the figures; asserts nothing.
+ */
+import '@forpost/contract/zod-setup';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ANALYTICS_TZ, DASHBOARD_CHARTS, type DashboardChart, addDays, dayIn } from '@forpost/contract/analytics';
+import { MODULE_CODES } from '@forpost/contract/modules';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { createDatabase } from '../apps/api/src/db/client';
+import { startEmbedded } from '../apps/api/src/db/embedded';
+import { runMigrations } from '../apps/api/src/db/migrate';
+import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
+import { type CountColumn, type DayGroup, createAnalyticsRepo } from '../apps/api/src/modules/analytics/analytics.repo';
+import { seedEventReference } from '../apps/api/src/modules/events/refs';
+
+const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
+const RUNS = Number(process.env.RUNS ?? 200);
+const BASE_RUNS = Number(process.env.BASE_RUNS ?? 10);
+const COMPANIES = 10;
+const CHUNK = 100_000;
+const SECRET = randomBytes(32).toString('hex');
+const ADMIN = { email: 'bench@forpost.local', password: 'Bench-Admin-2026!Password' };
+
+const quiet = { info() {}, warn() {}, error: console.error };
+const log = (s: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)}  ${s}\n`);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN;
+};
+const ms = (x: number) => `${x.toFixed(1)} мс`;
+
+/** The same figure each endpoint shows, straight from `events` (groups and modules as the endpoint). */
+const BASELINE: Record<DashboardChart, { group: DayGroup[]; only?: CountColumn[]; modules?: string[]; status?: boolean; total: string }> = {
+  newevents: { group: ['day', 'module'], only: ['total'], total: 'total' },
+  criticalevents: { group: ['day', 'module'], only: ['p_critical'], total: 'p_critical' },
+  priorityevents: { group: ['module'], only: ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical'], total: 'total' },
+  connotationevents: { group: ['day'], only: ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'], modules: ['media'], total: 'total' },
+  domainevents: { group: ['day'], modules: ['domains'], status: true, total: 'n' },
+  accountevents: { group: ['day'], modules: ['accounts'], status: true, total: 'n' },
+};
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'forpost-bench-analytics-'));
+  const port = 57000 + Math.floor(Math.random() * 2000);
+  log(`встроенный PostgreSQL в ${dir}`);
+  const embedded = await startEmbedded({ dataDir: dir, port, log: quiet });
+  try {
+    await runMigrations(embedded.url);
+    const database = createDatabase(embedded.url, quiet, 10);
+    const { pool } = database;
+    await ensureFirstAdmin(database.db, ADMIN.email, ADMIN.password);
+    await seedEventReference(database.db);
+    const companyIds: number[] = [];
+    for (let i = 0; i < COMPANIES; i++) {
+      companyIds.push((await pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [`Компания ${i + 1}`])).rows[0].id);
+    }
+    const ref = async (table: string, codes: string[]) => {
+      const r = await pool.query(`SELECT module, code, id FROM ${table}`);
+      const by = new Map(r.rows.map((x: { module: string; code: string; id: number }) => [`${x.module}:${x.code}`, x.id]));
+      return MODULE_CODES.flatMap((m) => codes.map((c) => by.get(`${m}:${c}`) as number));
+    };
+    const statuses = await ref('event_statuses', ['new', 'in_progress', 'awaiting', 'resolved', 'false_positive']);
+    const priorities = await ref('event_priorities', ['low', 'medium', 'high', 'critical']);
+
+    // Events over the last year; the triggers write the count deltas as in production (one statement per chunk).
+    const t0 = performance.now();
+    for (let from = 1; from <= TOTAL; from += CHUNK) {
+      const to = Math.min(TOTAL, from + CHUNK - 1);
+      await pool.query(
+        `INSERT INTO events (company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, data, search, created_at, updated_at)
+         SELECT c[1 + x.r1 % cardinality(c)], m[1 + mi], 'событие ' || g, s[1 + mi * 5 + x.r2 % 5],
+                CASE WHEN x.r3 % 6 = 0 THEN NULL ELSE p[1 + mi * 4 + x.r3 % 4] END, 'Other', 'Done', md5(g::text),
+                CASE WHEN m[1 + mi] = 'media' THEN jsonb_build_object('connotation', (ARRAY['Positive','Negative','Neutral','Undefined'])[1 + x.r4 % 4]) ELSE '{}'::jsonb END,
+                ''::tsvector, now() - (x.r5 % 31536000) * interval '1 second', now()
+         FROM generate_series($1::int, $2::int) g,
+              LATERAL (SELECT ('x' || substr(h, 1, 7))::bit(28)::int AS r1, ('x' || substr(h, 8, 7))::bit(28)::int AS r2,
+                              ('x' || substr(h, 15, 7))::bit(28)::int AS r3, ('x' || substr(h, 22, 7))::bit(28)::int AS r4,
+                              ('x' || substr(h2, 1, 7))::bit(28)::int AS r5, ('x' || substr(h2, 8, 7))::bit(28)::int % 16 AS mi
+                       FROM (SELECT md5('e' || g) AS h, md5('m' || g) AS h2) hh) x,
+              (SELECT $3::int[] AS c, $4::text[] AS m, $5::int[] AS s, $6::int[] AS p) a`,
+        [from, to, companyIds, MODULE_CODES, statuses, priorities],
+      );
+      if (to % 200_000 === 0 || to === TOTAL) log(`загружено ${to.toLocaleString('ru-RU')} событий`);
+    }
+    log(`загрузка: ${((performance.now() - t0) / 1000).toFixed(1)} с (с триггерами счётчиков)`);
+    const analytics = createAnalyticsRepo(database.db);
+    const tf = performance.now();
+    let folded = 0;
+    for (let n = await analytics.fold(); n > 0; n = await analytics.fold()) folded += n;
+    await pool.query('VACUUM ANALYZE event_count_deltas');
+    await pool.query('VACUUM ANALYZE events');
+    await pool.query('VACUUM ANALYZE event_day_counts');
+    await pool.query('VACUUM ANALYZE event_day_status_counts');
+    const rollupRows = (await pool.query('SELECT count(*)::int AS n FROM event_day_counts')).rows[0].n;
+    log(`свёртка ${folded.toLocaleString('ru-RU')} дельт: ${((performance.now() - tf) / 1000).toFixed(1)} с; строк в event_day_counts: ${rollupRows.toLocaleString('ru-RU')}`);
+
+    const config = loadConfig({
+      DATA_DIR: dir,
+      DATABASE_URL: embedded.url,
+      SECRET,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://127.0.0.1:8080',
+      CONSOLE_DIST: path.join(dir, 'no-console'),
+    });
+    const app = await buildApp({ config, database, logger: false });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await fetch(`${address}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    if (login.status !== 200) throw new Error(`вход не удался: ${login.status}`);
+    const cookie = (login.headers.getSetCookie() as string[]).map((c) => c.split(';')[0]).join('; ');
+
+    const to = dayIn(new Date());
+    const from = addDays(to, -89);
+    const rows: string[] = [];
+    const scopes: { name: string; query: string; companies: 'all' | number[] }[] = [
+      { name: 'все компании', query: '', companies: 'all' },
+      { name: 'одна компания', query: `&company_id=${companyIds[0]}`, companies: [companyIds[0] as number] },
+    ];
+    for (const scope of scopes) {
+      for (const chart of Object.keys(DASHBOARD_CHARTS) as DashboardChart[]) {
+        const url = `${address}/api/v1/modules/analytics/dashboard/${DASHBOARD_CHARTS[chart].path}?from=${from}&to=${to}${scope.query}`;
+        const times: number[] = [];
+        let total = 0;
+        for (let i = 0; i < RUNS + 20; i++) {
+          const t = performance.now();
+          const r = await fetch(url, { headers: { cookie } });
+          const body = (await r.json()) as { total: number };
+          if (r.status !== 200) throw new Error(`${chart}: ${r.status} ${JSON.stringify(body)}`);
+          if (i >= 20) times.push(performance.now() - t);
+          total = body.total;
+        }
+        const b = BASELINE[chart];
+        const base: number[] = [];
+        let baseTotal = 0;
+        for (let i = 0; i < BASE_RUNS; i++) {
+          const t = performance.now();
+          const f = { from, to, tz: ANALYTICS_TZ, companies: scope.companies, modules: b.modules ?? [...MODULE_CODES] };
+          const r: Record<string, unknown>[] = b.status ? await analytics.statusCountsFromEvents(f) : await analytics.countsFromEvents(f, b.group);
+          baseTotal = r.reduce((a, x) => a + Number(x[b.total]), 0);
+          base.push(performance.now() - t);
+        }
+        // The rollup SQL alone, as the endpoint runs it (no HTTP, session or JSON): the database's share.
+        const roll: number[] = [];
+        const rf = { from, to, companies: scope.companies, modules: b.modules ?? [...MODULE_CODES] };
+        for (let i = 0; i < RUNS; i++) {
+          const t = performance.now();
+          if (b.status) await analytics.statusCounts(rf, ['day', 'status_id'] as const);
+          else await analytics.counts(rf, b.group, b.only);
+          roll.push(performance.now() - t);
+        }
+        const p95 = pct(times, 95);
+        const bp95 = pct(base, 95);
+        const rp95 = pct(roll, 95);
+        const same = total === baseTotal ? '' : ` (!) ${total} ≠ ${baseTotal}`;
+        rows.push(
+          `${`${chart} (${scope.name})`.padEnd(34)} HTTP p50 ${ms(pct(times, 50)).padStart(8)} p95 ${ms(p95).padStart(8)} │ GROUP BY p95 ${ms(bp95).padStart(9)} │ ×${(bp95 / p95).toFixed(0).padStart(3)} │ SQL свёртки p95 ${ms(rp95).padStart(8)} ×${(bp95 / rp95).toFixed(0).padStart(4)} │ событий ${total.toLocaleString('ru-RU')}${same}`,
+        );
+      }
+    }
+    log(`${TOTAL.toLocaleString('ru-RU')} событий, ${COMPANIES} компаний, период 90 дней (${from} — ${to}), ${RUNS} запросов на точку:`);
+    for (const r of rows) process.stdout.write(`  ${r}\n`);
+    await app.close();
+    await database.close();
+  } finally {
+    await embedded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,344 @@
+/*
+ * List and search speed on 1 000 000 events (3 companies, 16 modules), over HTTP against the real
+ * app, compared in the same run with the same SQL forced to a sequential scan.
+ *
+ *   node --import tsx bench/list.bench.ts   (EVENTS=200000 for a quicker run; EXPLAIN=1 prints the plans;
+ *                                            KEEP_DB=1 leaves the database running;
+ *                                            BENCH_DATABASE_URL=… measures a database loaded before)
+ *
+ * Goal: p95 ≤ 50 ms for (a) the first page of a filtered, sorted list and (b) a text search,
+ * and ≥ 20× faster than the sequential scan. Prints the figures; asserts nothing.
+ */
+import '@forpost/contract/zod-setup';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { COUNT_CAP, eventCreateRequest, eventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
+import { MODULES, type ModuleCode } from '@forpost/contract/modules';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { createDatabase } from '../apps/api/src/db/client';
+import { startEmbedded } from '../apps/api/src/db/embedded';
+import { runMigrations } from '../apps/api/src/db/migrate';
+import * as schema from '../apps/api/src/db/schema/index';
+import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
+import {
+  applyInput,
+  createCardVault,
+  fingerprintOf,
+  pickModuleInput,
+  searchTextOf,
+} from '../apps/api/src/modules/events/event-data';
+import { and, filterConditions, orderBy } from '../apps/api/src/modules/events/events.query';
+import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
+import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { generateEvents } from './generate';
+
+const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
+const RUNS = Number(process.env.RUNS ?? 200);
+const SEQ_RUNS = Number(process.env.SEQ_RUNS ?? 20);
+const BATCH = 5000;
+const SECRET = randomBytes(32).toString('hex');
+const ADMIN = { email: 'bench@forpost.local', password: 'Bench-Admin-2026!Password' };
+
+const quiet = { info() {}, warn() {}, error: console.error };
+const log = (s: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)}  ${s}\n`);
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? Number.NaN;
+};
+const ms = (x: number) => `${x.toFixed(1)} мс`;
+
+async function load(url: string, companyIds: number[]) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const db = drizzle(client, { schema });
+  await seedEventReference(db as never);
+  const ref = async (table: string) => {
+    const r = await client.query(`SELECT id, module, code FROM ${table}`);
+    return new Map(r.rows.map((x: { id: number; module: string; code: string }) => [`${x.module}:${x.code}`, x.id]));
+  };
+  const statuses = await ref('event_statuses');
+  const priorities = await ref('event_priorities');
+  const decisions = await ref('event_decisions');
+  const tagIds: number[] = [];
+  for (const name of ['Фишинг', 'Срочно', 'Клиент', 'Партнёр', 'Повтор', 'VIP', 'Проверено', 'Суд', 'СМИ', 'Утечка']) {
+    tagIds.push(
+      (await client.query('INSERT INTO tags (name, color) VALUES ($1, $2) RETURNING id', [name, '#1677ff'])).rows[0].id,
+    );
+  }
+
+  // Secondary indexes are rebuilt after the load (much faster than maintaining them row by row).
+  const idx = await client.query(
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' AND indexname <> 'events_pkey'",
+  );
+  for (const r of idx.rows) await client.query(`DROP INDEX ${r.indexname}`);
+
+  const vault = createCardVault(SECRET);
+  const seen = new Set<string>();
+  let batch: unknown[] = [];
+  let inserted = 0;
+  const t0 = performance.now();
+  const flush = async () => {
+    if (!batch.length) return;
+    const rows = JSON.stringify(batch);
+    batch = [];
+    await client.query(
+      `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data, search, detected_at, created_at, updated_at)
+       SELECT company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data,
+              to_tsvector('russian', search_text) || to_tsvector('simple', search_text), detected_at, created_at, created_at
+       FROM jsonb_to_recordset($1::jsonb) AS x(company_id int, module text, title text, status_id int, priority_id int, decision_id int,
+            source text, ml_state text, fingerprint text, tags int[], data jsonb, search_text text, detected_at timestamptz, created_at timestamptz)`,
+      [rows],
+    );
+  };
+  let pending: Promise<void> = Promise.resolve();
+  let tagRng = 1;
+  for (const e of generateEvents({ seed: 2026, count: TOTAL, companies: companyIds.length })) {
+    const m = MODULES[e.module];
+    const body = eventCreateRequest(m).parse(e.fields) as Record<string, unknown>;
+    const input = pickModuleInput(m, body);
+    const data = applyInput(m, {}, input, vault);
+    const title = m.title({ ...input, ...(m.derive?.(input) ?? {}) }).slice(0, 500);
+    const fingerprint = fingerprintOf(m, data);
+    const companyId = companyIds[e.company] as number;
+    const key = `${companyId}:${e.module}:${fingerprint}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    tagRng = (tagRng * 1103515245 + 12345) % 2147483648;
+    const tags = tagRng % 10 < 3 ? [tagIds[tagRng % tagIds.length] as number] : [];
+    batch.push({
+      company_id: companyId,
+      module: e.module,
+      title,
+      status_id: statuses.get(`${e.module}:${e.status}`),
+      priority_id: e.priority ? priorities.get(`${e.module}:${e.priority}`) : null,
+      decision_id: e.decision ? decisions.get(`${e.module}:${e.decision}`) : null,
+      source: e.source,
+      ml_state: e.ml_state,
+      fingerprint,
+      tags,
+      data,
+      search_text: searchTextOf(m, title, data),
+      detected_at: e.detected_at,
+      created_at: e.created_at,
+    });
+    inserted++;
+    if (batch.length >= BATCH) {
+      await pending;
+      pending = flush();
+      if (inserted % 100_000 < BATCH)
+        log(`загружено ${inserted.toLocaleString('ru-RU')} событий (${((performance.now() - t0) / 1000).toFixed(0)} с)`);
+    }
+  }
+  await pending;
+  await flush();
+  const loadS = (performance.now() - t0) / 1000;
+  log(`загрузка ${inserted.toLocaleString('ru-RU')} событий: ${loadS.toFixed(0)} с; строим индексы…`);
+  const t1 = performance.now();
+  await client.query("SET maintenance_work_mem = '1GB'");
+  for (const r of idx.rows) await client.query(r.indexdef);
+  await client.query('VACUUM (ANALYZE) events');
+  log(`индексы и ANALYZE: ${((performance.now() - t1) / 1000).toFixed(0)} с`);
+  const size = (
+    await client.query(
+      "SELECT pg_size_pretty(pg_total_relation_size('events')) AS s, pg_size_pretty(pg_relation_size('events')) AS t",
+    )
+  ).rows[0];
+  await client.end();
+  return { inserted, loadS, size: `${size.t} таблица, ${size.s} с индексами`, statuses, priorities };
+}
+
+interface Case {
+  name: string;
+  module: ModuleCode;
+  query: Record<string, string>;
+}
+
+/** Statuses, priorities and size of an already loaded database (BENCH_DATABASE_URL). */
+async function describe(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const ref = async (table: string) => {
+    const r = await client.query(`SELECT id, module, code FROM ${table}`);
+    return new Map(r.rows.map((x: { id: number; module: string; code: string }) => [`${x.module}:${x.code}`, x.id]));
+  };
+  const statuses = await ref('event_statuses');
+  const priorities = await ref('event_priorities');
+  const inserted = (await client.query('SELECT count(*)::int AS n FROM events')).rows[0].n as number;
+  await client.query('VACUUM (ANALYZE) events');
+  const size = (
+    await client.query(
+      "SELECT pg_size_pretty(pg_total_relation_size('events')) AS s, pg_size_pretty(pg_relation_size('events')) AS t",
+    )
+  ).rows[0];
+  await client.end();
+  return { inserted, loadS: 0, size: `${size.t} таблица, ${size.s} с индексами`, statuses, priorities };
+}
+
+async function main() {
+  const reuse = process.env.BENCH_DATABASE_URL;
+  const dir = mkdtempSync(path.join(tmpdir(), 'forpost-bench-'));
+  const port = 57000 + Math.floor(Math.random() * 2000);
+  if (!reuse) log(`встроенный PostgreSQL в ${dir}`);
+  const embedded = reuse ? undefined : await startEmbedded({ dataDir: dir, port, log: quiet });
+  const url = reuse ?? (embedded?.url as string);
+  try {
+    await runMigrations(url);
+    const database = createDatabase(url, quiet, 10);
+    await ensureFirstAdmin(database.db, ADMIN.email, ADMIN.password);
+    const companyIds: number[] = [];
+    if (reuse) {
+      companyIds.push(
+        ...(await database.pool.query('SELECT id FROM companies ORDER BY id LIMIT 3')).rows.map((r: { id: number }) => r.id),
+      );
+    } else {
+      for (const name of ['Альфа-Банк', 'Бета-Финанс', 'Гамма-Маркет']) {
+        companyIds.push((await database.pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [name])).rows[0].id);
+      }
+    }
+    const loaded = reuse ? await describe(url) : await load(url, companyIds);
+
+    const config = loadConfig({
+      DATA_DIR: dir,
+      DATABASE_URL: url,
+      SECRET,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://127.0.0.1:8080',
+      CONSOLE_DIST: path.join(dir, 'no-console'),
+    });
+    const app = await buildApp({ config, database, logger: false });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await fetch(`${address}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    const cookie = (login.headers.getSetCookie() as string[]).map((c) => c.split(';')[0]).join('; ');
+    if (login.status !== 200) throw new Error(`вход не удался: ${login.status}`);
+
+    const c1 = companyIds[0] as number;
+    const st = (m: ModuleCode, code: string) => String(loaded.statuses.get(`${m}:${code}`));
+    const pr = (m: ModuleCode, code: string) => String(loaded.priorities.get(`${m}:${code}`));
+    const cases: Case[] = [
+      {
+        name: '(a) список: домены компании, статус «Новое» + приоритет «Высокий», -created_at',
+        module: 'domains',
+        query: {
+          company_id: String(c1),
+          status: st('domains', 'new'),
+          priority: pr('domains', 'high'),
+          sort: '-created_at',
+          page_size: '20',
+        },
+      },
+      {
+        name: '(a2) список: все компании, аккаунты, статус «В работе», -detected_at',
+        module: 'accounts',
+        query: { status: st('accounts', 'in_progress'), sort: '-detected_at', page_size: '50' },
+      },
+      {
+        name: '(b) поиск: СМИ компании, q="мошенники"',
+        module: 'media',
+        query: { company_id: String(c1), q: 'мошенники', page_size: '20' },
+      },
+      {
+        name: '(b2) поиск по всем компаниям: домены, q="gazprombank bonus"',
+        module: 'domains',
+        query: { q: 'gazprombank bonus', page_size: '20' },
+      },
+      {
+        name: '(b3) поиск редкого: домены всех компаний, q="777"',
+        module: 'domains',
+        query: { q: '777', page_size: '20' },
+      },
+    ];
+
+    const results: string[] = [];
+    const pgSeq = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+    for (const c of pgSeq) {
+      await c.connect();
+      await c.query('SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off');
+    }
+    const vault = createCardVault(SECRET);
+    for (const c of cases) {
+      const qs = new URLSearchParams(c.query).toString();
+      const url = `${address}/api/v1/modules/${c.module}/events?${qs}`;
+      const times: number[] = [];
+      let total = 0;
+      for (let i = 0; i < RUNS + 10; i++) {
+        const t = performance.now();
+        const r = await fetch(url, { headers: { cookie } });
+        const j = (await r.json()) as { total: number; items: unknown[] };
+        if (r.status !== 200) throw new Error(`${url}: ${r.status} ${JSON.stringify(j)}`);
+        if (i >= 10) times.push(performance.now() - t);
+        total = j.total;
+      }
+      // The same SQL the service runs (page + capped count, in parallel), with index scans off.
+      const m = MODULES[c.module];
+      const q = eventListQuery(m).parse(c.query) as Record<string, unknown> & {
+        sort: string;
+        page_size: number;
+        company_id?: number;
+      };
+      const cap = q.q ? SEARCH_COUNT_CAP : COUNT_CAP;
+      const where = and([
+        sql`e.module = ${c.module}`,
+        ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : []),
+        ...filterConditions(m, q, vault),
+      ]);
+      const repos = pgSeq.map((cl) => createEventsRepo(drizzle(cl, { schema }) as never));
+      const seq: number[] = [];
+      for (let i = 0; i < SEQ_RUNS; i++) {
+        const t = performance.now();
+        await Promise.all([
+          repos[0]?.list({ where, order: orderBy(m, q.sort), limit: q.page_size, offset: 0 }),
+          repos[1]?.countCapped(where, cap),
+        ]);
+        seq.push(performance.now() - t);
+      }
+      if (process.env.EXPLAIN) {
+        const client = pgSeq[0] as pg.Client;
+        await client.query('RESET enable_indexscan; RESET enable_bitmapscan; RESET enable_indexonlyscan');
+        const d = drizzle(client, { schema });
+        const dialect = (d as unknown as { dialect: { sqlToQuery(q: unknown): { sql: string; params: unknown[] } } }).dialect;
+        for (const [label, qq] of [
+          ['list', sql`SELECT e.id FROM events e WHERE ${where} ORDER BY ${orderBy(m, q.sort)} LIMIT ${q.page_size}`],
+          ['count', sql`SELECT count(*) FROM (SELECT 1 FROM events e WHERE ${where} LIMIT ${cap + 1}) s`],
+        ] as const) {
+          const { sql: text, params } = dialect.sqlToQuery(qq);
+          const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+          log(`EXPLAIN ${label}:\n${plan.rows.map((r: Record<string, string>) => `      ${r['QUERY PLAN']}`).join('\n')}`);
+        }
+        await client.query('SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_indexonlyscan = off');
+      }
+      const p95 = pct(times, 95);
+      const seq95 = pct(seq, 95);
+      const line = `${c.name}\n    найдено ${total}${total >= cap ? '+' : ''}; HTTP p50 ${ms(pct(times, 50))}, p95 ${ms(p95)} | seq scan p50 ${ms(pct(seq, 50))}, p95 ${ms(seq95)} | быстрее в ${(seq95 / p95).toFixed(0)}× | цель p95 ≤ 50 мс и ≥ 20×: ${p95 <= 50 && seq95 / p95 >= 20 ? 'да' : 'НЕТ'}`;
+      log(line);
+      results.push(line);
+    }
+    for (const c of pgSeq) await c.end();
+    process.stdout.write(
+      `\n=== bench/list.bench.ts: ${loaded.inserted.toLocaleString('ru-RU')} событий, 3 компании, 16 модулей (${loaded.size}); загрузка ${loaded.loadS.toFixed(0)} с; ${RUNS} запросов на случай ===\n${results.join('\n')}\n`,
+    );
+    await app.close();
+    await database.close();
+  } finally {
+    if (process.env.KEEP_DB && embedded) log(`база оставлена: ${embedded.url} (каталог ${dir})`);
+    else {
+      await embedded?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,169 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getModule } from '@forpost/contract/modules';
+import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+
+/*
+ * Home dashboard, notification mailings and reports: a fresh company seeded through the API, then
+ * the dashboard with its figures and a click through to the filtered list, a mailing created with
+ * its match preview, a report generated and downloaded — with screenshots of every page.
+ */
+
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/insights');
+const stamp = Date.now().toString(36);
+/** Domain names get another suffix: the stamp is in the company's name, and the classifier would take it for the brand. */
+const salt = Math.random().toString(36).slice(2, 8);
+
+interface Seeded {
+  companyId: number;
+  /** Events created: domains (of which critical / high), media, accounts. */
+  domains: number;
+  critical: number;
+  high: number;
+  media: number;
+  accounts: number;
+}
+let seeded: Seeded;
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
+  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
+  return (res.status() === 204 ? null : await res.json()) as T;
+}
+
+async function seed(baseURL: string): Promise<Seeded> {
+  const origin = new URL(baseURL).origin;
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const company = await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `Сбербанк E2E ${stamp}` } }), 'company');
+  const prio = Object.fromEntries(
+    (await ok<{ items: { id: number; code: string }[] }>(await api.get('/api/v1/modules/domains/events/priorities'), 'priorities')).items.map((p) => [p.code, p.id]),
+  );
+  const domains = [
+    { domain: `sberbank-login-${salt}.xyz`, priority_id: prio.critical },
+    { domain: `sber-bonus-${salt}.online`, priority_id: prio.critical },
+    { domain: `сбер-оплата-${salt}.рф`, priority_id: prio.critical },
+    { domain: `sbrebank-${salt}.ru`, priority_id: prio.high },
+    { domain: `sber-promo-${salt}.site`, priority_id: prio.high },
+    { domain: `example-${salt}.ru`, priority_id: prio.low },
+    { domain: `shop-${salt}.ru` },
+  ];
+  for (const d of domains) await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: company.id, ...d } }), 'domain');
+  const media = [
+    { headline: `Клиенты пожаловались на сбой и утечку данных ${stamp}`, connotation: 'Negative' },
+    { headline: `Мошенники атакуют клиентов банка ${stamp}`, connotation: 'Negative' },
+    { headline: `Банк получил премию за надёжность ${stamp}`, connotation: 'Positive' },
+    { headline: `Банк открыл новое отделение ${stamp}`, connotation: 'Neutral' },
+  ];
+  for (const [i, m] of media.entries()) {
+    await ok(await api.post('/api/v1/modules/media/events', { data: { company_id: company.id, url: `https://news.example.ru/${stamp}/${i}`, ...m } }), 'media');
+  }
+  for (let i = 0; i < 3; i++) {
+    await ok(
+      await api.post('/api/v1/modules/accounts/events', { data: { company_id: company.id, ...accountSample(i) } }),
+      'account',
+    );
+  }
+  await api.dispose();
+  return { companyId: company.id, domains: domains.length, critical: 3, high: 2, media: media.length, accounts: 3 };
+}
+
+/** A valid accounts event (the registry's sample varies by n). */
+const accountSample = (i: number): Record<string, unknown> => getModule('accounts').sample(2000 + i);
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ baseURL }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  seeded = await seed(baseURL ?? 'http://127.0.0.1:8199');
+});
+
+test('the dashboard shows the seeded figures and leads to the filtered list', async ({ page }) => {
+  await login(page);
+  await page.goto(`/?companyId=${seeded.companyId}&period=7d`);
+  await expect(page.getByTestId('page-title')).toHaveText('Главная');
+  const total = seeded.domains + seeded.media + seeded.accounts;
+  await expect(page.getByTestId('kpi-new')).toContainText(String(total));
+  await expect(page.getByTestId('kpi-critical')).toContainText(String(seeded.critical));
+  await expect(page.getByTestId('kpi-domains')).toContainText(String(seeded.domains));
+  await expect(page.getByTestId('chart-new-total')).toHaveText(String(total));
+  await expect(page.getByTestId('chart-priority-total')).toHaveText(String(total));
+  await expect(page.getByTestId('echart-new').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('echart-connotation').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('dashboard-subtitle')).toContainText('Сбербанк E2E');
+  // The classifier worker marks the new events (Negative/Positive for media, priority for domains).
+  await expect(page.getByTestId('kpi-negative')).toContainText('2');
+  await page.waitForTimeout(500); // let the charts finish their entry animation
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
+
+  // 90 days and back to 7 keep the figures (everything is from today).
+  await page.getByTestId('period-presets').getByText('90 дней').click();
+  await expect(page).toHaveURL(/period=90d/);
+  await expect(page.getByTestId('chart-new-total')).toHaveText(String(total));
+
+  // A click on the domains' bar opens the domains list of that day.
+  await page.goto(`/?companyId=${seeded.companyId}&period=7d&modules=domains`);
+  await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains));
+  const bar = page.getByTestId('echart-new').locator('svg path[fill="#1677ff"]');
+  const heights = () => bar.evaluateAll((els) => els.map((e) => (e as SVGGraphicsElement).getBoundingClientRect().height));
+  await expect.poll(async () => Math.max(0, ...(await heights()))).toBeGreaterThan(50); // the bar, not the legend's dot
+  const boxes = await heights();
+  await bar.nth(boxes.indexOf(Math.max(...boxes))).click();
+  await expect(page).toHaveURL(/\/domains\?/);
+  const url = new URL(page.url());
+  expect(url.searchParams.get('created_from')).toMatch(/T00:00:00\+03:00$/);
+  expect(url.searchParams.get('created_to')).toMatch(/T23:59:59\.999\+03:00$/);
+});
+
+test('a mailing is created with its match preview', async ({ page }) => {
+  await login(page);
+  await page.goto(`/notifications?companyId=${seeded.companyId}`);
+  await expect(page.getByTestId('page-title')).toHaveText('Уведомления');
+  await page.getByRole('button', { name: 'Создать рассылку' }).first().click();
+  await expect(page).toHaveURL(/\/notifications\/new/);
+  const form = page.getByTestId('mailing-form');
+  await form.getByLabel('Название').fill(`Критичные домены ${stamp}`);
+  const recipients = form.getByTestId('recipients').locator('input');
+  await recipients.fill('soc@sberbank.ru');
+  await recipients.press('Enter');
+  await recipients.fill('lead@sberbank.ru');
+  await recipients.press('Enter');
+  const modules = form.getByTestId('filter-modules');
+  await modules.click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Домены"]').click();
+  await page.getByTestId('page-title').click(); // closes the dropdown
+  await expect(modules).toContainText('Домены');
+  // Default priorities: critical and high → 3 + 2 of the seeded domains over the last 7 days.
+  await expect(page.getByTestId('mailing-preview-count')).toHaveText(String(seeded.critical + seeded.high), { timeout: 15_000 });
+  await page.screenshot({ path: path.join(SHOTS, 'notifications-new.png'), fullPage: true });
+
+  await page.getByTestId('mailing-save').click();
+  await expect(page).toHaveURL(/\/notifications\/\d+$/);
+  await expect(page.getByText('Рассылка создана')).toBeVisible();
+  await expect(page.getByTestId('deliveries')).toBeVisible();
+  await expect(page.getByTestId('page-title')).toHaveText(`Критичные домены ${stamp}`);
+  await page.screenshot({ path: path.join(SHOTS, 'notifications-detail.png'), fullPage: true });
+
+  // A name with a line break is refused.
+  await page.goto(`/notifications?companyId=${seeded.companyId}`);
+  await expect(page.getByTestId('mailings-table')).toContainText(`Критичные домены ${stamp}`);
+  await expect(page.getByTestId('mailings-table')).toContainText('soc@sberbank.ru');
+  await page.screenshot({ path: path.join(SHOTS, 'notifications.png'), fullPage: true });
+});
+
+test('a report is generated and downloaded', async ({ page }) => {
+  await login(page);
+  await page.goto(`/reports?companyId=${seeded.companyId}`);
+  await expect(page.getByTestId('page-title')).toHaveText('Отчёты');
+  await page.getByTestId('report-create').click();
+  await expect(page.getByText('Отчёт формируется')).toBeVisible();
+  const table = page.getByTestId('reports-table');
+  const row = table.locator('tbody tr').filter({ hasText: `Сбербанк E2E ${stamp}` }).first();
+  await expect(row).toContainText('Готов', { timeout: 30_000 });
+  await page.screenshot({ path: path.join(SHOTS, 'reports.png'), fullPage: true });
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Скачать' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+  const file = await download.path();
+  expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(readFileSync(file).length).toBeGreaterThan(10_000);
+});
