@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ANALYTICS_TZ, DASHBOARD_CHARTS, type DashboardChart, addDays, dayIn } from '@forpost/contract/analytics';
+import { ANALYTICS_TZ, addDays, DASHBOARD_CHARTS, type DashboardChart, dayIn } from '@forpost/contract/analytics';
 import { MODULE_CODES } from '@forpost/contract/modules';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
@@ -21,7 +21,7 @@ import { createDatabase } from '../apps/api/src/db/client';
 import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import { type CountColumn, type DayGroup, createAnalyticsRepo } from '../apps/api/src/modules/analytics/analytics.repo';
+import { type CountColumn, createAnalyticsRepo, type DayGroup } from '../apps/api/src/modules/analytics/analytics.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
 
 const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
@@ -41,11 +41,19 @@ const pct = (xs: number[], p: number) => {
 const ms = (x: number) => `${x.toFixed(1)} мс`;
 
 /** The same figure each endpoint shows, straight from `events` (groups and modules as the endpoint). */
-const BASELINE: Record<DashboardChart, { group: DayGroup[]; only?: CountColumn[]; modules?: string[]; status?: boolean; total: string }> = {
+const BASELINE: Record<
+  DashboardChart,
+  { group: DayGroup[]; only?: CountColumn[]; modules?: string[]; status?: boolean; total: string }
+> = {
   newevents: { group: ['day', 'module'], only: ['total'], total: 'total' },
   criticalevents: { group: ['day', 'module'], only: ['p_critical'], total: 'p_critical' },
   priorityevents: { group: ['module'], only: ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical'], total: 'total' },
-  connotationevents: { group: ['day'], only: ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'], modules: ['media'], total: 'total' },
+  connotationevents: {
+    group: ['day'],
+    only: ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'],
+    modules: ['media'],
+    total: 'total',
+  },
   domainevents: { group: ['day'], modules: ['domains'], status: true, total: 'n' },
   accountevents: { group: ['day'], modules: ['accounts'], status: true, total: 'n' },
 };
@@ -63,7 +71,9 @@ async function main() {
     await seedEventReference(database.db);
     const companyIds: number[] = [];
     for (let i = 0; i < COMPANIES; i++) {
-      companyIds.push((await pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [`Компания ${i + 1}`])).rows[0].id);
+      companyIds.push(
+        (await pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [`Компания ${i + 1}`])).rows[0].id,
+      );
     }
     const ref = async (table: string, codes: string[]) => {
       const r = await pool.query(`SELECT module, code, id FROM ${table}`);
@@ -103,7 +113,9 @@ async function main() {
     await pool.query('VACUUM ANALYZE event_day_counts');
     await pool.query('VACUUM ANALYZE event_day_status_counts');
     const rollupRows = (await pool.query('SELECT count(*)::int AS n FROM event_day_counts')).rows[0].n;
-    log(`свёртка ${folded.toLocaleString('ru-RU')} дельт: ${((performance.now() - tf) / 1000).toFixed(1)} с; строк в event_day_counts: ${rollupRows.toLocaleString('ru-RU')}`);
+    log(
+      `свёртка ${folded.toLocaleString('ru-RU')} дельт: ${((performance.now() - tf) / 1000).toFixed(1)} с; строк в event_day_counts: ${rollupRows.toLocaleString('ru-RU')}`,
+    );
 
     const config = loadConfig({
       DATA_DIR: dir,
@@ -149,7 +161,9 @@ async function main() {
         for (let i = 0; i < BASE_RUNS; i++) {
           const t = performance.now();
           const f = { from, to, tz: ANALYTICS_TZ, companies: scope.companies, modules: b.modules ?? [...MODULE_CODES] };
-          const r: Record<string, unknown>[] = b.status ? await analytics.statusCountsFromEvents(f) : await analytics.countsFromEvents(f, b.group);
+          const r: Record<string, unknown>[] = b.status
+            ? await analytics.statusCountsFromEvents(f)
+            : await analytics.countsFromEvents(f, b.group);
           baseTotal = r.reduce((a, x) => a + Number(x[b.total]), 0);
           base.push(performance.now() - t);
         }
@@ -171,7 +185,9 @@ async function main() {
         );
       }
     }
-    log(`${TOTAL.toLocaleString('ru-RU')} событий, ${COMPANIES} компаний, период 90 дней (${from} — ${to}), ${RUNS} запросов на точку:`);
+    log(
+      `${TOTAL.toLocaleString('ru-RU')} событий, ${COMPANIES} компаний, период 90 дней (${from} — ${to}), ${RUNS} запросов на точку:`,
+    );
     for (const r of rows) process.stdout.write(`  ${r}\n`);
     await app.close();
     await database.close();

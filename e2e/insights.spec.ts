@@ -35,9 +35,17 @@ async function seed(baseURL: string): Promise<Seeded> {
   const origin = new URL(baseURL).origin;
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
   await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
-  const company = await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `Сбербанк E2E ${stamp}` } }), 'company');
+  const company = await ok<{ id: number }>(
+    await api.post('/api/v1/companies', { data: { name: `Сбербанк E2E ${stamp}` } }),
+    'company',
+  );
   const prio = Object.fromEntries(
-    (await ok<{ items: { id: number; code: string }[] }>(await api.get('/api/v1/modules/domains/events/priorities'), 'priorities')).items.map((p) => [p.code, p.id]),
+    (
+      await ok<{ items: { id: number; code: string }[] }>(
+        await api.get('/api/v1/modules/domains/events/priorities'),
+        'priorities',
+      )
+    ).items.map((p) => [p.code, p.id]),
   );
   const domains = [
     { domain: `sberbank-login-${salt}.xyz`, priority_id: prio.critical },
@@ -48,7 +56,8 @@ async function seed(baseURL: string): Promise<Seeded> {
     { domain: `example-${salt}.ru`, priority_id: prio.low },
     { domain: `shop-${salt}.ru` },
   ];
-  for (const d of domains) await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: company.id, ...d } }), 'domain');
+  for (const d of domains)
+    await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: company.id, ...d } }), 'domain');
   const media = [
     { headline: `Клиенты пожаловались на сбой и утечку данных ${stamp}`, connotation: 'Negative' },
     { headline: `Мошенники атакуют клиентов банка ${stamp}`, connotation: 'Negative' },
@@ -56,7 +65,12 @@ async function seed(baseURL: string): Promise<Seeded> {
     { headline: `Банк открыл новое отделение ${stamp}`, connotation: 'Neutral' },
   ];
   for (const [i, m] of media.entries()) {
-    await ok(await api.post('/api/v1/modules/media/events', { data: { company_id: company.id, url: `https://news.example.ru/${stamp}/${i}`, ...m } }), 'media');
+    await ok(
+      await api.post('/api/v1/modules/media/events', {
+        data: { company_id: company.id, url: `https://news.example.ru/${stamp}/${i}`, ...m },
+      }),
+      'media',
+    );
   }
   for (let i = 0; i < 3; i++) {
     await ok(
@@ -158,7 +172,10 @@ test('a report is generated and downloaded', async ({ page }) => {
   await page.getByTestId('report-create').click();
   await expect(page.getByText('Отчёт формируется')).toBeVisible();
   const table = page.getByTestId('reports-table');
-  const row = table.locator('tbody tr').filter({ hasText: `Сбербанк E2E ${stamp}` }).first();
+  const row = table
+    .locator('tbody tr')
+    .filter({ hasText: `Сбербанк E2E ${stamp}` })
+    .first();
   await expect(row).toContainText('Готов', { timeout: 30_000 });
   await page.screenshot({ path: path.join(SHOTS, 'reports.png'), fullPage: true });
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Скачать' }).click()]);

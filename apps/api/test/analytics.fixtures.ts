@@ -62,5 +62,7 @@ export async function insertEvent(ctx: TestContext, e: EventSeed): Promise<numbe
 
 export async function eventRow(ctx: TestContext, id: number) {
   const r = await ctx.database.db.execute(sql`SELECT id, ml_state, priority_id, status_id, data FROM events WHERE id = ${id}`);
-  return r.rows[0] as { id: number; ml_state: string; priority_id: number | null; status_id: number; data: Record<string, unknown> } | undefined;
+  return r.rows[0] as
+    | { id: number; ml_state: string; priority_id: number | null; status_id: number; data: Record<string, unknown> }
+    | undefined;
 }

@@ -21,15 +21,34 @@ beforeAll(async () => {
   await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
   A = await createCompany(ctx, 'Альфа-Банк');
   B = await createCompany(ctx, 'Бета');
-  const ev = (name: string, e: Parameters<typeof insertEvent>[1]) => insertEvent(ctx, { mlState: 'Done', ...e }).then((id) => (ids[name] = id));
+  const ev = (name: string, e: Parameters<typeof insertEvent>[1]) =>
+    insertEvent(ctx, { mlState: 'Done', ...e }).then((id) => (ids[name] = id));
   // Company A. Days are Moscow days: 2026-02-28T21:00Z is 2026-03-01 00:00 MSK.
   await ev('d1', { companyId: A.id, module: 'domains', createdAt: '2026-03-01T09:00:00Z', status: 'new', priority: 'critical' });
-  await ev('d2', { companyId: A.id, module: 'domains', createdAt: '2026-03-01T22:00:00Z', status: 'in_progress', priority: 'high' });
+  await ev('d2', {
+    companyId: A.id,
+    module: 'domains',
+    createdAt: '2026-03-01T22:00:00Z',
+    status: 'in_progress',
+    priority: 'high',
+  });
   await ev('d3', { companyId: A.id, module: 'domains', createdAt: '2026-03-02T10:00:00Z', status: 'new' });
   await ev('d4', { companyId: A.id, module: 'domains', createdAt: '2026-02-28T20:59:00Z', status: 'new', priority: 'critical' });
-  await ev('d5', { companyId: A.id, module: 'domains', createdAt: '2026-02-28T21:00:00Z', status: 'resolved', priority: 'critical' });
+  await ev('d5', {
+    companyId: A.id,
+    module: 'domains',
+    createdAt: '2026-02-28T21:00:00Z',
+    status: 'resolved',
+    priority: 'critical',
+  });
   await ev('a1', { companyId: A.id, module: 'accounts', createdAt: '2026-03-03T10:00:00Z', status: 'new', priority: 'low' });
-  await ev('a2', { companyId: A.id, module: 'accounts', createdAt: '2026-03-03T11:00:00Z', status: 'resolved', priority: 'medium' });
+  await ev('a2', {
+    companyId: A.id,
+    module: 'accounts',
+    createdAt: '2026-03-03T11:00:00Z',
+    status: 'resolved',
+    priority: 'medium',
+  });
   await ev('m1', { companyId: A.id, module: 'media', createdAt: '2026-03-04T10:00:00Z', data: { connotation: 'Negative' } });
   await ev('m2', { companyId: A.id, module: 'media', createdAt: '2026-03-04T11:00:00Z', data: { connotation: 'Positive' } });
   await ev('m3', { companyId: A.id, module: 'media', createdAt: '2026-03-05T11:00:00Z', data: {} });
@@ -127,7 +146,8 @@ describe('dashboard figures match hand-computed counts', () => {
       expect(n.total).toBe(8);
     };
     await check();
-    const pending = async () => Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
+    const pending = async () =>
+      Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
     expect(await pending()).toBeGreaterThan(0);
     const folded = await ctx.app.services.analytics.fold();
     expect(folded).toBeGreaterThan(0);
@@ -136,7 +156,11 @@ describe('dashboard figures match hand-computed counts', () => {
     // The rollups equal a full GROUP BY over events.
     const f = { from: '2026-02-01', to: '2026-03-31', companies: 'all' as const, modules: [...MODULE_CODES] };
     const repo = ctx.app.services.analytics.repo;
-    const line = (r: Record<string, unknown>) => Object.keys(r).sort().map((k) => `${k}=${String(Number(r[k]) || r[k])}`).join(' ');
+    const line = (r: Record<string, unknown>) =>
+      Object.keys(r)
+        .sort()
+        .map((k) => `${k}=${String(Number(r[k]) || r[k])}`)
+        .join(' ');
     const fromRollup = (await repo.counts(f, ['day', 'module'] as const)).map(line).sort();
     const fromEvents = (await repo.countsFromEvents({ ...f, tz: ANALYTICS_TZ }, ['day', 'module'])).map(line).sort();
     expect(fromRollup).toEqual(fromEvents);

@@ -53,7 +53,11 @@ const ml = async (module: string, id: number) => {
   return r.json() as MlInfo;
 };
 const history = async (id: number) =>
-  (await ctx.database.db.execute(sql`SELECT field, before, after, actor_user_id FROM event_history WHERE event_id = ${id} ORDER BY id`)).rows as {
+  (
+    await ctx.database.db.execute(
+      sql`SELECT field, before, after, actor_user_id FROM event_history WHERE event_id = ${id} ORDER BY id`,
+    )
+  ).rows as {
     field: string;
     before: unknown;
     after: unknown;
@@ -69,7 +73,12 @@ describe('built-in classifier', () => {
     });
     const phishing = await insertEvent(ctx, { companyId: A.id, module: 'domains', data: { domain: 'sberbank-login.xyz' } });
     const own = await insertEvent(ctx, { companyId: A.id, module: 'domains', data: { domain: 'online.sberbank.ru' } });
-    const keep = await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'low', data: { domain: 'sber-bonus.online' } });
+    const keep = await insertEvent(ctx, {
+      companyId: A.id,
+      module: 'domains',
+      priority: 'low',
+      data: { domain: 'sber-bonus.online' },
+    });
     const other = await insertEvent(ctx, { companyId: A.id, module: 'firms', data: {} });
     const explicit = await insertEvent(ctx, { companyId: A.id, module: 'media', mlState: 'Done', data: {} });
     for (const id of [media, phishing, own, keep, other]) expect((await eventRow(ctx, id))?.ml_state).toBe('InQueueToML');
@@ -84,7 +93,11 @@ describe('built-in classifier', () => {
     const mi = await ml('media', media);
     expect(mi).toMatchObject({ ml_state: 'Done', attempts: 1, classifier: 'builtin', last_error: null });
     expect(mi.result?.connotation).toBe('Negative');
-    expect((await history(media)).find((h) => h.field === 'connotation')).toMatchObject({ before: null, after: 'Negative', actor_user_id: null });
+    expect((await history(media)).find((h) => h.field === 'connotation')).toMatchObject({
+      before: null,
+      after: 'Negative',
+      actor_user_id: null,
+    });
 
     const p = await eventRow(ctx, phishing);
     expect(p?.priority_id).toBe(await refId(ctx, 'priority', 'domains', 'critical'));
@@ -125,7 +138,13 @@ describe('built-in classifier', () => {
 describe('external classifier', () => {
   let t = Date.now();
   const svc = () =>
-    createClassifierService({ db: ctx.database.db, configs: ctx.app.services.configs, log: { warn() {} }, timeoutMs: 500, now: () => new Date(t) });
+    createClassifierService({
+      db: ctx.database.db,
+      configs: ctx.app.services.configs,
+      log: { warn() {} },
+      timeoutMs: 500,
+      now: () => new Date(t),
+    });
 
   beforeAll(async () => {
     await ctx.app.services.configs.update(actor, 'classifier_url', stubUrl);

@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { MAILING_MSG, type Delivery, type Mailing } from '@forpost/contract/mailings';
+import { createServer, type Server } from 'node:net';
+import { type Delivery, MAILING_MSG, type Mailing } from '@forpost/contract/mailings';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvent } from './analytics.fixtures';
@@ -110,10 +110,18 @@ describe('mailings: managing', () => {
     await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'low', title: 'preview-low', mlState: 'Done' });
     await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'critical', createdAt: old, mlState: 'Done' });
     await insertEvent(ctx, { companyId: B.id, module: 'domains', priority: 'critical', mlState: 'Done' });
-    const r = await companyAdmin.post(`${BASE}/preview`, { company_id: A.id, filters: { modules: ['domains'], priorities: ['critical', 'high'] } });
+    const r = await companyAdmin.post(`${BASE}/preview`, {
+      company_id: A.id,
+      filters: { modules: ['domains'], priorities: ['critical', 'high'] },
+    });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ count: 2, capped: false, days: 7 });
-    expect(r.json().sample.map((s: { title: string }) => s.title).sort()).toEqual(['preview-1', 'preview-2']);
+    expect(
+      r
+        .json()
+        .sample.map((s: { title: string }) => s.title)
+        .sort(),
+    ).toEqual(['preview-1', 'preview-2']);
     const mine = await companyAdmin.post(`${BASE}/preview`, { filters: { modules: ['domains'], priorities: ['critical'] } });
     expect(mine.json().count).toBe(1); // without a company: only the companies they see
     expect((await companyAdmin.post(`${BASE}/preview`, { company_id: B.id, filters: {} })).statusCode).toBe(404);
@@ -126,14 +134,40 @@ describe('mailings: managing', () => {
 
 describe('mailings: sending', () => {
   it('instant: one email with the new matching events, never the same event twice', async () => {
-    const before = await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'critical', title: 'до создания рассылки', mlState: 'Done' });
+    const before = await insertEvent(ctx, {
+      companyId: A.id,
+      module: 'domains',
+      priority: 'critical',
+      title: 'до создания рассылки',
+      mlState: 'Done',
+    });
     await new Promise((r) => setTimeout(r, 20));
     const m = await create(admin, { company_id: A.id });
-    const e1 = await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'critical', title: 'сбер-бонус.рф', data: { domain: 'сбер-бонус.рф', ip: '185.1.2.3' }, mlState: 'Done' });
-    const e2 = await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'high', title: 'sber-login.xyz', data: { domain: 'sber-login.xyz' }, mlState: 'Done' });
+    const e1 = await insertEvent(ctx, {
+      companyId: A.id,
+      module: 'domains',
+      priority: 'critical',
+      title: 'сбер-бонус.рф',
+      data: { domain: 'сбер-бонус.рф', ip: '185.1.2.3' },
+      mlState: 'Done',
+    });
+    const e2 = await insertEvent(ctx, {
+      companyId: A.id,
+      module: 'domains',
+      priority: 'high',
+      title: 'sber-login.xyz',
+      data: { domain: 'sber-login.xyz' },
+      mlState: 'Done',
+    });
     await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'low', title: 'низкий приоритет', mlState: 'Done' });
     await insertEvent(ctx, { companyId: A.id, module: 'media', priority: 'critical', title: 'другой модуль', mlState: 'Done' });
-    await insertEvent(ctx, { companyId: B.id, module: 'domains', priority: 'critical', title: 'другая компания', mlState: 'Done' });
+    await insertEvent(ctx, {
+      companyId: B.id,
+      module: 'domains',
+      priority: 'critical',
+      title: 'другая компания',
+      mlState: 'Done',
+    });
 
     const start = smtp.mails.length;
     const t0 = new Date();
@@ -152,7 +186,8 @@ describe('mailings: sending', () => {
     expect(text).toContain('Приоритет: Критический');
     expect(text).toContain('Домен: сбер-бонус.рф');
     expect(text).toContain('<a href="http://localhost:8080/domains/'); // the HTML part
-    for (const no of ['низкий приоритет', 'другой модуль', 'другая компания', 'до создания рассылки']) expect(text).not.toContain(no);
+    for (const no of ['низкий приоритет', 'другой модуль', 'другая компания', 'до создания рассылки'])
+      expect(text).not.toContain(no);
     expect(before).toBeGreaterThan(0);
 
     // Nothing new: nothing sent, however many passes.
@@ -161,7 +196,13 @@ describe('mailings: sending', () => {
     expect(smtp.mails.length).toBe(start + 1);
 
     // A new event: the next pass (rate limit: at most one message a minute) sends only it.
-    const e3 = await insertEvent(ctx, { companyId: A.id, module: 'domains', priority: 'critical', title: 'третий', mlState: 'Done' });
+    const e3 = await insertEvent(ctx, {
+      companyId: A.id,
+      module: 'domains',
+      priority: 'critical',
+      title: 'третий',
+      mlState: 'Done',
+    });
     await tick(new Date(t0.getTime() + 300_000));
     await smtp.waitFor(start + 2);
     const second = mailText(smtp.mails[start + 1]?.raw ?? '');
@@ -173,7 +214,9 @@ describe('mailings: sending', () => {
       ['sent', 1, 1],
       ['sent', 2, 1],
     ]);
-    const ledger = await ctx.database.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS d FROM mailing_events WHERE mailing_id = ${m.id}`);
+    const ledger = await ctx.database.db.execute(
+      sql`SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS d FROM mailing_events WHERE mailing_id = ${m.id}`,
+    );
     expect(ledger.rows[0]).toEqual({ n: 3, d: 3 });
     const got = (await admin.get(`${BASE}/${m.id}`)).json() as Mailing;
     expect(got.stats).toMatchObject({ events_sent: 3, events_pending: 0, deliveries_sent: 2 });
@@ -182,8 +225,14 @@ describe('mailings: sending', () => {
   });
 
   it('text format, a cap per message with «и ещё N событий»', async () => {
-    const m = await create(admin, { company_id: A.id, name: 'Лавина', filters: { modules: ['databases'] }, params: { frequency: 'instant', format: 'text', max_events: 5 } });
-    for (let i = 0; i < 12; i++) await insertEvent(ctx, { companyId: A.id, module: 'databases', title: `база ${i}`, mlState: 'Done' });
+    const m = await create(admin, {
+      company_id: A.id,
+      name: 'Лавина',
+      filters: { modules: ['databases'] },
+      params: { frequency: 'instant', format: 'text', max_events: 5 },
+    });
+    for (let i = 0; i < 12; i++)
+      await insertEvent(ctx, { companyId: A.id, module: 'databases', title: `база ${i}`, mlState: 'Done' });
     const start = smtp.mails.length;
     await tick();
     await smtp.waitFor(start + 1);
@@ -210,8 +259,11 @@ describe('mailings: sending', () => {
     const scheduled = (await admin.get(`${BASE}/${m.id}`)).json() as Mailing;
     const at = new Date(scheduled.next_digest_at ?? '');
     expect(at.getTime()).toBeGreaterThan(t0.getTime());
-    expect(new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', hour: '2-digit', minute: '2-digit' }).format(at)).toBe('09:00');
-    for (let i = 0; i < 3; i++) await insertEvent(ctx, { companyId: A.id, module: 'services', title: `сервис ${i}`, mlState: 'Done' });
+    expect(new Intl.DateTimeFormat('ru-RU', { timeZone: 'Europe/Moscow', hour: '2-digit', minute: '2-digit' }).format(at)).toBe(
+      '09:00',
+    );
+    for (let i = 0; i < 3; i++)
+      await insertEvent(ctx, { companyId: A.id, module: 'services', title: `сервис ${i}`, mlState: 'Done' });
     const start = smtp.mails.length;
     await tick(new Date(t0.getTime() + 1000));
     expect(smtp.mails.length).toBe(start); // not yet
@@ -223,7 +275,9 @@ describe('mailings: sending', () => {
     await admin.del(`${BASE}/${m.id}`);
 
     // Quiet hours covering the whole day: nothing goes out.
-    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Moscow', hour: 'numeric', hourCycle: 'h23' }).format(new Date()));
+    const hour = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Moscow', hour: 'numeric', hourCycle: 'h23' }).format(new Date()),
+    );
     const q = await create(admin, {
       company_id: A.id,
       name: 'Тихая',
@@ -269,7 +323,11 @@ describe('mailings: sending', () => {
     const hang: Server = createServer((s) => sockets.add(s)); // accepts, never greets
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
     const port = (hang.address() as AddressInfo).port;
-    await ctx.app.services.configs.update(actor, 'smtp_url', `smtp://127.0.0.1:${port}?greetingTimeout=500&connectionTimeout=500&socketTimeout=1000`);
+    await ctx.app.services.configs.update(
+      actor,
+      'smtp_url',
+      `smtp://127.0.0.1:${port}?greetingTimeout=500&connectionTimeout=500&socketTimeout=1000`,
+    );
     try {
       const m = await create(admin, { company_id: A.id, name: 'Зависший', filters: { modules: ['consulting'] } });
       await insertEvent(ctx, { companyId: A.id, module: 'consulting', mlState: 'Done' });

@@ -49,7 +49,8 @@ function cmapOf(text: string): Map<number, string> {
     return r;
   };
   for (const block of text.match(/beginbfchar([\s\S]*?)endbfchar/g) ?? []) {
-    for (const m of block.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(Number.parseInt(m[1] ?? '0', 16), hexToStr(m[2] ?? ''));
+    for (const m of block.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g))
+      map.set(Number.parseInt(m[1] ?? '0', 16), hexToStr(m[2] ?? ''));
   }
   for (const block of text.match(/beginbfrange([\s\S]*?)endbfrange/g) ?? []) {
     for (const m of block.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
@@ -58,7 +59,7 @@ function cmapOf(text: string): Map<number, string> {
       const dst = m[3] ?? '';
       if (dst.startsWith('[')) {
         const items = [...dst.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => hexToStr(x[1] ?? ''));
-        items.forEach((v, i) => map.set(lo + i, v));
+        for (const [i, v] of items.entries()) map.set(lo + i, v);
       } else {
         const base = Number.parseInt(dst.slice(1, -1), 16);
         for (let c = lo; c <= hi; c++) map.set(c, String.fromCharCode(base + (c - lo)));
@@ -89,7 +90,8 @@ export function pdfText(pdf: Buffer): string {
   }
   const parts: string[] = [];
   for (const o of objs.values()) {
-    if (!o.stream || /\/Type \/(XObject|Font|FontDescriptor)|\/Subtype \/(Type0|CIDFontType2|Image)|\/Length1/.test(o.dict)) continue;
+    if (!o.stream || /\/Type \/(XObject|Font|FontDescriptor)|\/Subtype \/(Type0|CIDFontType2|Image)|\/Length1/.test(o.dict))
+      continue;
     const content = o.stream.toString('latin1');
     if (!/\bT[Jj]\b/.test(content)) continue;
     let font: Map<number, string> | undefined;
@@ -101,7 +103,8 @@ export function pdfText(pdf: Buffer): string {
       }
       const hexes = m[2] !== undefined ? [...m[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1] ?? '') : [m[3] ?? ''];
       let run = '';
-      for (const h of hexes) for (let i = 0; i + 4 <= h.length; i += 4) run += font?.get(Number.parseInt(h.slice(i, i + 4), 16)) ?? '';
+      for (const h of hexes)
+        for (let i = 0; i + 4 <= h.length; i += 4) run += font?.get(Number.parseInt(h.slice(i, i + 4), 16)) ?? '';
       parts.push(run);
     }
   }

@@ -23,13 +23,44 @@ beforeAll(async () => {
   B = await createCompany(ctx, 'Бета');
   admin = await signedIn(ctx, 'sa@forpost.test', 'SUPER_ADMIN');
   const ev = (e: Parameters<typeof insertEvent>[1]) => insertEvent(ctx, { mlState: 'Done', ...e });
-  const d1 = await ev({ companyId: A.id, module: 'domains', title: 'сбер-бонус.рф', createdAt: '2026-03-01T09:00:00Z', priority: 'critical' });
-  await ev({ companyId: A.id, module: 'domains', title: 'alfa-login.xyz', createdAt: '2026-03-02T09:00:00Z', priority: 'critical', status: 'in_progress' });
+  const d1 = await ev({
+    companyId: A.id,
+    module: 'domains',
+    title: 'сбер-бонус.рф',
+    createdAt: '2026-03-01T09:00:00Z',
+    priority: 'critical',
+  });
+  await ev({
+    companyId: A.id,
+    module: 'domains',
+    title: 'alfa-login.xyz',
+    createdAt: '2026-03-02T09:00:00Z',
+    priority: 'critical',
+    status: 'in_progress',
+  });
   await ev({ companyId: A.id, module: 'domains', title: 'alfa-promo.site', createdAt: '2026-03-03T09:00:00Z', priority: 'high' });
-  await ev({ companyId: A.id, module: 'media', title: 'Клиенты пожаловались на сбой', createdAt: '2026-03-04T09:00:00Z', data: { connotation: 'Negative' } });
-  await ev({ companyId: A.id, module: 'media', title: 'Банк получил премию', createdAt: '2026-03-05T09:00:00Z', data: { connotation: 'Positive' } });
+  await ev({
+    companyId: A.id,
+    module: 'media',
+    title: 'Клиенты пожаловались на сбой',
+    createdAt: '2026-03-04T09:00:00Z',
+    data: { connotation: 'Negative' },
+  });
+  await ev({
+    companyId: A.id,
+    module: 'media',
+    title: 'Банк получил премию',
+    createdAt: '2026-03-05T09:00:00Z',
+    data: { connotation: 'Positive' },
+  });
   await ev({ companyId: A.id, module: 'domains', title: 'вне периода', createdAt: '2026-02-10T09:00:00Z', priority: 'critical' });
-  await ev({ companyId: B.id, module: 'domains', title: 'чужая компания', createdAt: '2026-03-01T09:00:00Z', priority: 'critical' });
+  await ev({
+    companyId: B.id,
+    module: 'domains',
+    title: 'чужая компания',
+    createdAt: '2026-03-01T09:00:00Z',
+    priority: 'critical',
+  });
   // d1 resolved 2 h 30 min after it was created.
   const resolved = await refId(ctx, 'status', 'domains', 'resolved');
   await ctx.database.db.execute(sql`UPDATE events SET status_id = ${resolved} WHERE id = ${d1}`);
@@ -54,7 +85,13 @@ describe('reports', () => {
 
   it('creates a report, renders the PDF in the background and serves it', async () => {
     report = await createReport(admin, { company_id: A.id, from: '2026-03-01', to: '2026-03-07', modules: ['domains', 'media'] });
-    expect(report).toMatchObject({ status: 'queued', company_name: 'Альфа-Банк', from: '2026-03-01', to: '2026-03-07', download_url: null });
+    expect(report).toMatchObject({
+      status: 'queued',
+      company_name: 'Альфа-Банк',
+      from: '2026-03-01',
+      to: '2026-03-07',
+      download_url: null,
+    });
     expect(report.name).toBe('Отчёт: Альфа-Банк, 01.03.2026 — 07.03.2026');
     expect((await download(admin, report.id)).statusCode).toBe(409);
 
@@ -162,7 +199,9 @@ describe('reports', () => {
     const back = await admin.post(BASE, { company_id: A.id, from: '2026-03-07', to: '2026-03-01' });
     expect(back.statusCode).toBe(400);
     expect(back.json().message).toBe(ANALYTICS_MSG.order);
-    expect((await admin.post(BASE, { company_id: A.id, from: '2026-03-01', to: '2026-03-07', modules: ['nope'] })).statusCode).toBe(400);
+    expect(
+      (await admin.post(BASE, { company_id: A.id, from: '2026-03-01', to: '2026-03-07', modules: ['nope'] })).statusCode,
+    ).toBe(400);
     expect((await admin.post(BASE, { company_id: 999999, from: '2026-03-01', to: '2026-03-07' })).statusCode).toBe(404);
     expect((await admin.post(BASE, { company_id: A.id, from: '01.03.2026', to: '2026-03-07' })).statusCode).toBe(400);
   });

@@ -29,7 +29,8 @@ export const ANALYTICS_MSG = {
 // ---------------------------------------------------------------------------
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-export const isDay = (s: string): boolean => DAY_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+export const isDay = (s: string): boolean =>
+  DAY_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 const dayFormat = new Map<string, Intl.DateTimeFormat>();
 /** The calendar day ('YYYY-MM-DD') of an instant in `tz`. */
@@ -95,7 +96,11 @@ const offsetText = (minutes: number) => {
  * The `created_from` / `created_to` values of an event list covering whole days `from`..`to` in `tz`
  * (ISO date-times with the zone's offset, e.g. 2026-03-01T00:00:00+03:00).
  */
-export function dayRangeParams(from: string, to: string, tz: string = ANALYTICS_TZ): { created_from: string; created_to: string } {
+export function dayRangeParams(
+  from: string,
+  to: string,
+  tz: string = ANALYTICS_TZ,
+): { created_from: string; created_to: string } {
   const start = zonedInstant(from, 0, 0, tz);
   const end = zonedInstant(addDays(to, 1), 0, 0, tz);
   return {
@@ -123,16 +128,21 @@ export const analyticsQuery = z
   })
   .strict()
   .superRefine((q, ctx) => {
-    if ((q.from === undefined) !== (q.to === undefined)) ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: ANALYTICS_MSG.both });
+    if ((q.from === undefined) !== (q.to === undefined))
+      ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: ANALYTICS_MSG.both });
     if (q.from && q.to && isDay(q.from) && isDay(q.to)) {
       if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: ANALYTICS_MSG.order });
-      else if (daysBetween(q.from, q.to).length > MAX_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: ANALYTICS_MSG.tooLong });
+      else if (daysBetween(q.from, q.to).length > MAX_PERIOD_DAYS)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: ANALYTICS_MSG.tooLong });
     }
   });
 export type AnalyticsQuery = z.infer<typeof analyticsQuery>;
 
 /** The days a query covers: its explicit range, or the preset ending today in ANALYTICS_TZ. */
-export function resolvePeriod(q: { period?: PeriodPreset; from?: string; to?: string }, now: Date = new Date()): { from: string; to: string } {
+export function resolvePeriod(
+  q: { period?: PeriodPreset; from?: string; to?: string },
+  now: Date = new Date(),
+): { from: string; to: string } {
   if (q.from && q.to) return { from: q.from, to: q.to };
   const to = dayIn(now);
   return { from: addDays(to, -(PERIOD_PRESET_DAYS[q.period ?? DEFAULT_PERIOD] - 1)), to };

@@ -55,6 +55,9 @@ export const MAILING_PREVIEW_DAYS = 7;
 /** Time of day of digests and quiet hours are in this zone. */
 export const MAILING_TZ = ANALYTICS_TZ;
 
+/** Any C0 control character or DEL (line breaks, tabs … — nothing that belongs in a name or a mail header). */
+export const hasControlChars = (s: string): boolean => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 export const MAILING_MSG = {
   notFound: 'Рассылка не найдена',
   nameNewline: 'Название не может содержать переводы строк',
@@ -78,14 +81,30 @@ const PRIORITY_CODES = DEFAULT_PRIORITIES.map((p) => p.code) as [string, ...stri
 export const mailingFilters = z
   .object({
     /** Empty = every module. */
-    modules: z.array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' })).max(MODULE_CODES.length).default([]),
+    modules: z
+      .array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' }))
+      .max(MODULE_CODES.length)
+      .default([]),
     /** Status codes (the same in every module); empty = any. */
-    statuses: z.array(z.enum(STATUS_CODES, { error: 'Неизвестный статус' })).max(20).default([]),
-    priorities: z.array(z.enum(PRIORITY_CODES, { error: 'Неизвестный приоритет' })).max(20).default([]),
-    sources: z.array(z.enum(SOURCES, { error: 'Неизвестный источник' })).max(10).default([]),
+    statuses: z
+      .array(z.enum(STATUS_CODES, { error: 'Неизвестный статус' }))
+      .max(20)
+      .default([]),
+    priorities: z
+      .array(z.enum(PRIORITY_CODES, { error: 'Неизвестный приоритет' }))
+      .max(20)
+      .default([]),
+    sources: z
+      .array(z.enum(SOURCES, { error: 'Неизвестный источник' }))
+      .max(10)
+      .default([]),
     tags: z.array(z.number().int().positive()).max(50).default([]),
     /** Full-text search, as the lists' `q`. */
-    text: z.string().trim().max(200, { error: MSG.tooLong(200) }).default(''),
+    text: z
+      .string()
+      .trim()
+      .max(200, { error: MSG.tooLong(200) })
+      .default(''),
   })
   .strict();
 export type MailingFilters = z.infer<typeof mailingFilters>;
@@ -114,8 +133,13 @@ export const mailingName = z
   .string({ error: MSG.required })
   .refine((s) => !/[\r\n]/.test(s), { error: MAILING_MSG.nameNewline, abort: true })
   .transform((s) => s.trim())
-  .pipe(z.string().min(1, { error: MSG.required }).max(200, { error: MSG.tooLong(200) }))
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { error: MAILING_MSG.nameNewline });
+  .pipe(
+    z
+      .string()
+      .min(1, { error: MSG.required })
+      .max(200, { error: MSG.tooLong(200) }),
+  )
+  .refine((s) => !hasControlChars(s), { error: MAILING_MSG.nameNewline });
 
 export const recipientsSchema = z
   .array(z.string().trim().toLowerCase(), { error: MAILING_MSG.recipientsRequired })
@@ -123,7 +147,8 @@ export const recipientsSchema = z
   .max(MAILING_MAX_RECIPIENTS, { error: MAILING_MSG.recipientsTooMany })
   .superRefine((list, ctx) => {
     list.forEach((e, i) => {
-      if (!isEmail(e) || /[\r\n,;<>"]/.test(e)) ctx.addIssue({ code: 'custom', path: [i], message: MAILING_MSG.recipientInvalid(e) });
+      if (!isEmail(e) || /[\r\n,;<>"]/.test(e))
+        ctx.addIssue({ code: 'custom', path: [i], message: MAILING_MSG.recipientInvalid(e) });
     });
   })
   .transform((list) => [...new Set(list)]);
@@ -135,7 +160,14 @@ export const createMailingRequest = z
     company_id: z.number().int().positive().nullable().optional(),
     recipients: recipientsSchema,
     filters: mailingFilters.default({ modules: [], statuses: [], priorities: [], sources: [], tags: [], text: '' }),
-    params: mailingParams.default({ frequency: 'instant', hour: 9, weekday: 1, quiet_hours: null, format: 'html', max_events: MAILING_DEFAULT_MAX_EVENTS }),
+    params: mailingParams.default({
+      frequency: 'instant',
+      hour: 9,
+      weekday: 1,
+      quiet_hours: null,
+      format: 'html',
+      max_events: MAILING_DEFAULT_MAX_EVENTS,
+    }),
     is_active: z.boolean().default(true),
   })
   .strict();

@@ -166,6 +166,8 @@ export interface Principal {
   keyPermissions?: readonly Permission[];
   /** For API keys: the module codes the key's roles cover (absent = every module). */
   keyModules?: readonly string[];
+  /** For API keys: the module codes the key may change ('*' = every module). */
+  keyWriteModules?: readonly string[];
 }
 
 export const isStaff = (role: UserRole): role is StaffRole => role !== 'COMPANY_USER';

@@ -4,10 +4,10 @@
  * kind `report`.
  */
 import { z } from 'zod';
-import { ANALYTICS_MSG, MAX_PERIOD_DAYS, daySchema, daysBetween, isDay } from './analytics';
+import { ANALYTICS_MSG, daySchema, daysBetween, isDay, MAX_PERIOD_DAYS } from './analytics';
+import { hasControlChars, recipientsSchema } from './mailings';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
-import { recipientsSchema } from './mailings';
 
 export const REPORT_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -43,19 +43,23 @@ export const createReportRequest = z
     from: daySchema,
     to: daySchema,
     /** Empty = every module. */
-    modules: z.array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' })).max(MODULE_CODES.length).default([]),
+    modules: z
+      .array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' }))
+      .max(MODULE_CODES.length)
+      .default([]),
     name: z
       .string()
       .trim()
       .max(200, { error: MSG.tooLong(200) })
-      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { error: 'Название не может содержать управляющие символы' })
+      .refine((s) => !hasControlChars(s), { error: 'Название не может содержать управляющие символы' })
       .optional(),
   })
   .strict()
   .superRefine((q, ctx) => {
     if (!isDay(q.from) || !isDay(q.to)) return;
     if (q.from > q.to) ctx.addIssue({ code: 'custom', path: ['from'], message: ANALYTICS_MSG.order });
-    else if (daysBetween(q.from, q.to).length > MAX_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: ANALYTICS_MSG.tooLong });
+    else if (daysBetween(q.from, q.to).length > MAX_PERIOD_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: ANALYTICS_MSG.tooLong });
   });
 export type CreateReportRequest = z.infer<typeof createReportRequest>;
 

@@ -1,4 +1,5 @@
 import { API_MSG, errorResponse } from '@forpost/contract/errors';
+import { MODULE_CODES } from '@forpost/contract/modules';
 import { can, type RoutePermission } from '@forpost/contract/permissions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, forbidden, unauthorized } from '../lib/errors';
@@ -19,6 +20,7 @@ declare module 'fastify' {
 export const ACCESS_COOKIE = 'fp_access';
 export const REFRESH_COOKIE = 'fp_refresh';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MODULE_CODE_SET: ReadonlySet<string> = new Set(MODULE_CODES);
 const DEFAULT_ERRORS = [400, 401, 403, 404, 409, 413, 429, 500, 503] as const;
 
 /** Other ways to authenticate (API keys) plug in here; each returns null when the header is not theirs. */
@@ -106,6 +108,14 @@ export function registerAccess(
     const auth = requireAuth(req);
     if (auth.user.pendingActivation && !req.routeOptions.config?.allowPendingActivation) {
       throw new ApiError(403, 'Активируйте продуктовый ключ, чтобы продолжить', { pending_activation: true });
+    }
+    // An API key's roles are per module: reading a module needs a role for it, changing needs a write role.
+    const km = auth.principal.keyModules;
+    const kw = auth.principal.keyWriteModules;
+    const code = /^\/api\/v1\/modules\/([a-z]+)\//.exec(req.url)?.[1];
+    if (code && MODULE_CODE_SET.has(code) && auth.keyId) {
+      if (km && !km.includes(code) && !km.includes('*')) throw forbidden();
+      if (UNSAFE.has(req.method) && kw && !kw.includes(code) && !kw.includes('*')) throw forbidden();
     }
     if (permission === 'authenticated') return;
     if (!can(auth.principal, permission)) throw forbidden();

@@ -4,12 +4,24 @@
  * and docs/architecture.md, «Аналитика»).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { events, docs } from './events';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { docs, events } from './events';
 import { companies, users } from './identity';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-
 
 /**
  * Event counts per company, module and calendar day (Europe/Moscow, of created_at), with the split by
@@ -50,7 +62,10 @@ export const eventDayStatusCounts = pgTable(
     statusId: integer('status_id').notNull(),
     n: integer('n').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.module, t.day, t.statusId] }), index('event_day_status_counts_module_day_idx').on(t.module, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.module, t.day, t.statusId] }),
+    index('event_day_status_counts_module_day_idx').on(t.module, t.day),
+  ],
 );
 
 /**
@@ -124,7 +139,9 @@ export const mailingDeliveries = pgTable(
     mailingId: integer('mailing_id')
       .notNull()
       .references(() => mailings.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['pending', 'sending', 'sent', 'retry', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'retry', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     eventCount: integer('event_count').notNull().default(0),
     listedCount: integer('listed_count').notNull().default(0),
@@ -176,7 +193,9 @@ export const reports = pgTable(
     periodFrom: date('period_from', { mode: 'string' }).notNull(),
     periodTo: date('period_to', { mode: 'string' }).notNull(),
     modules: text('modules').array().notNull(),
-    status: text('status', { enum: ['queued', 'rendering', 'ready', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'rendering', 'ready', 'failed'] })
+      .notNull()
+      .default('queued'),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
     docId: integer('doc_id').references(() => docs.id, { onDelete: 'set null' }),

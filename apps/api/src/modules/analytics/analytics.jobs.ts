@@ -1,7 +1,11 @@
 /* The rollup worker: builds the rollup once after the upgrade, then folds count deltas every few seconds. */
 import type { AnalyticsService } from './analytics.service';
 
-export function startAnalyticsWorker(deps: { analytics: AnalyticsService; log: { warn(o: unknown, m?: string): void; info(o: unknown, m?: string): void }; intervalMs?: number }) {
+export function startAnalyticsWorker(deps: {
+  analytics: AnalyticsService;
+  log: { warn(o: unknown, m?: string): void; info(o: unknown, m?: string): void };
+  intervalMs?: number;
+}) {
   let running = false;
   let stopped = false;
   let backfilled = false;

@@ -40,7 +40,12 @@ const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[
 function whereOf(f: RollupFilter, alias = ''): SQL {
   const c = (col: string) => sql.raw(alias ? `${alias}.${col}` : col);
   const parts: SQL[] = [sql`${c('day')} BETWEEN ${f.from}::date AND ${f.to}::date`];
-  if (f.companies !== 'all') parts.push(f.companies.length === 1 ? sql`${c('company_id')} = ${f.companies[0]}` : sql`${c('company_id')} = ANY(${intArray(f.companies)})`);
+  if (f.companies !== 'all')
+    parts.push(
+      f.companies.length === 1
+        ? sql`${c('company_id')} = ${f.companies[0]}`
+        : sql`${c('company_id')} = ANY(${intArray(f.companies)})`,
+    );
   parts.push(f.modules.length === 1 ? sql`${c('module')} = ${f.modules[0]}` : sql`${c('module')} = ANY(${textArray(f.modules)})`);
   return sql.join(parts, sql` AND `);
 }
@@ -72,7 +77,6 @@ const DELTA_PIVOT = sql.raw(`
   CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral,
   CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined`);
 
-
 /** Advisory lock key of the fold (one folder at a time across instances). */
 const FOLD_LOCK = 7_320_114_101;
 
@@ -87,7 +91,9 @@ export function createAnalyticsRepo(db: Db) {
       only: readonly CountColumn[] = COUNT_COLUMNS,
     ): Promise<(Record<G, string> & Counts)[]> {
       const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
-      const outer = group.length ? sql.raw(`${group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', ')}, `) : sql``;
+      const outer = group.length
+        ? sql.raw(`${group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', ')}, `)
+        : sql``;
       const cols = sql.raw(only.join(', '));
       const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
       const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
@@ -101,7 +107,10 @@ export function createAnalyticsRepo(db: Db) {
     },
 
     /** Counts per status, grouped by day and/or module. */
-    async statusCounts<G extends StatusGroup>(f: RollupFilter, group: readonly G[]): Promise<(Record<G, string | number> & { n: number })[]> {
+    async statusCounts<G extends StatusGroup>(
+      f: RollupFilter,
+      group: readonly G[],
+    ): Promise<(Record<G, string | number> & { n: number })[]> {
       const g = sql.raw(group.join(', '));
       const outer = sql.raw(group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', '));
       return rows(sql`
@@ -136,11 +145,15 @@ export function createAnalyticsRepo(db: Db) {
       if (f.companies !== 'all') where.push(sql`e.company_id = ANY(${intArray(f.companies)})`);
       const sel = group.length ? sql.raw(`${group.map((x) => expr[x]).join(', ')}, `) : sql``;
       const by = group.length ? sql.raw(` GROUP BY ${group.map((_, i) => String(i + 1)).join(', ')}`) : sql``;
-      return rows(sql`SELECT ${sel}${pivot} FROM events e LEFT JOIN event_priorities p ON p.id = e.priority_id WHERE ${sql.join(where, sql` AND `)}${by}`);
+      return rows(
+        sql`SELECT ${sel}${pivot} FROM events e LEFT JOIN event_priorities p ON p.id = e.priority_id WHERE ${sql.join(where, sql` AND `)}${by}`,
+      );
     },
 
     /** Per status from `events` (cross-check of statusCounts). */
-    async statusCountsFromEvents(f: RollupFilter & { tz: string }): Promise<{ day: string; module: string; status_id: number; n: number }[]> {
+    async statusCountsFromEvents(
+      f: RollupFilter & { tz: string },
+    ): Promise<{ day: string; module: string; status_id: number; n: number }[]> {
       const where: SQL[] = [
         sql`e.created_at >= (${f.from}::date::timestamp AT TIME ZONE ${f.tz})`,
         sql`e.created_at < ((${f.to}::date + 1)::timestamp AT TIME ZONE ${f.tz})`,
@@ -185,7 +198,9 @@ export function createAnalyticsRepo(db: Db) {
           SELECT count(*)::int AS n FROM moved`,
           tx,
         );
-        await tx.execute(sql`DELETE FROM event_day_counts WHERE total = 0 AND p_none = 0 AND p_low = 0 AND p_medium = 0 AND p_high = 0 AND p_critical = 0`);
+        await tx.execute(
+          sql`DELETE FROM event_day_counts WHERE total = 0 AND p_none = 0 AND p_low = 0 AND p_medium = 0 AND p_high = 0 AND p_critical = 0`,
+        );
         await tx.execute(sql`DELETE FROM event_day_status_counts WHERE n = 0`);
         return r?.n ?? 0;
       });

@@ -13,12 +13,24 @@ const DESCRIPTION =
 export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsService }) {
   const svc = deps.analytics;
   const tags = ['analytics'];
-  const series = (path: string, operationId: string, summary: string, fn: keyof Pick<AnalyticsService, 'newEvents' | 'criticalEvents' | 'connotationEvents' | 'domainEvents' | 'accountEvents'>) =>
+  const series = (
+    path: string,
+    operationId: string,
+    summary: string,
+    fn: keyof Pick<AnalyticsService, 'newEvents' | 'criticalEvents' | 'connotationEvents' | 'domainEvents' | 'accountEvents'>,
+  ) =>
     app.get(
       `${BASE}/${path}`,
       {
         config: { permission: 'events.read' },
-        schema: { operationId, tags, summary, description: DESCRIPTION, querystring: analyticsQuery, response: { 200: timeSeriesResponse } },
+        schema: {
+          operationId,
+          tags,
+          summary,
+          description: DESCRIPTION,
+          querystring: analyticsQuery,
+          response: { 200: timeSeriesResponse },
+        },
       },
       async (req) => svc[fn](callerOf(req), req.query),
     );

@@ -4,19 +4,26 @@
  */
 import {
   ANALYTICS_TZ,
-  NO_PRIORITY,
   type AnalyticsQuery,
   type ChartLink,
+  daysBetween,
   type MatrixResponse,
+  NO_PRIORITY,
+  resolvePeriod,
   type TimeSeries,
   type TimeSeriesResponse,
-  daysBetween,
-  resolvePeriod,
 } from '@forpost/contract/analytics';
-import { CONNOTATIONS, CONNOTATION_LABELS, DEFAULT_PRIORITIES, MODULE_CODES, getModule, type ModuleCode } from '@forpost/contract/modules';
+import {
+  CONNOTATION_LABELS,
+  CONNOTATIONS,
+  DEFAULT_PRIORITIES,
+  getModule,
+  MODULE_CODES,
+  type ModuleCode,
+} from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import { type Caller, scopeFor } from '../events/access';
-import { type AnalyticsRepo, type CountColumn, type RollupFilter, createAnalyticsRepo } from './analytics.repo';
+import { type AnalyticsRepo, type CountColumn, createAnalyticsRepo, type RollupFilter } from './analytics.repo';
 
 type Refs = Awaited<ReturnType<AnalyticsRepo['refs']>>;
 
@@ -84,9 +91,18 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
       .filter((s) => keepEmpty || s.total > 0);
   }
 
-  const emptySeries = (r: Resolved): TimeSeriesResponse => ({ from: r.filter.from, to: r.filter.to, days: r.days, series: [], total: 0 });
+  const emptySeries = (r: Resolved): TimeSeriesResponse => ({
+    from: r.filter.from,
+    to: r.filter.to,
+    days: r.days,
+    series: [],
+    total: 0,
+  });
   const sum = (s: { total: number }[]) => s.reduce((a, b) => a + b.total, 0);
-  const moduleLink = (m: string, query: Record<string, string> = {}): ChartLink => ({ path: getModule(m as ModuleCode).route, query });
+  const moduleLink = (m: string, query: Record<string, string> = {}): ChartLink => ({
+    path: getModule(m as ModuleCode).route,
+    query,
+  });
 
   /** Events of one module per day, one series per status (domains, accounts). */
   async function byStatus(c: Caller, q: AnalyticsQuery, module: ModuleCode): Promise<TimeSeriesResponse> {
@@ -97,7 +113,12 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     const s = series(
       r.days,
       rows.map((x) => ({ day: x.day, key: String(x.status_id), n: Number(x.n) })),
-      statuses.map((st) => ({ key: String(st.id), name: st.name, color: st.color, link: moduleLink(module, { status: st.code }) })),
+      statuses.map((st) => ({
+        key: String(st.id),
+        name: st.name,
+        color: st.color,
+        link: moduleLink(module, { status: st.code }),
+      })),
       false,
     );
     return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
@@ -142,9 +163,18 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
       const r = resolve(c, q);
       const base = { from: r.filter.from, to: r.filter.to };
       if (r.empty) return { ...base, categories: [], series: [], total: 0 };
-      const rows = await repo.counts(r.filter, ['module'] as const, ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical']);
+      const rows = await repo.counts(r.filter, ['module'] as const, [
+        'total',
+        'p_none',
+        'p_low',
+        'p_medium',
+        'p_high',
+        'p_critical',
+      ]);
       const byModule = new Map(rows.map((x) => [String(x.module), x]));
-      const categories = r.filter.modules.filter((m) => Number(byModule.get(m)?.total ?? 0) > 0).map((m) => ({ key: m, name: getModule(m as ModuleCode).name }));
+      const categories = r.filter.modules
+        .filter((m) => Number(byModule.get(m)?.total ?? 0) > 0)
+        .map((m) => ({ key: m, name: getModule(m as ModuleCode).name }));
       const levels = [...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level);
       const out = [...levels.map((p) => ({ key: p.code, name: p.name, color: p.color })), { ...NO_PRIORITY }].map((p) => {
         const col = `p_${p.key}` as CountColumn;
@@ -163,7 +193,9 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
       const rows = await repo.counts(r.filter, ['day'] as const, ['c_positive', 'c_negative', 'c_neutral', 'c_undefined']);
       const s = series(
         r.days,
-        rows.flatMap((x) => CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) }))),
+        rows.flatMap((x) =>
+          CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) })),
+        ),
         CONNOTATIONS.map((k) => ({
           key: k,
           name: CONNOTATION_LABELS[k],

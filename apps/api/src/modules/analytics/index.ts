@@ -1,4 +1,4 @@
-export { analyticsRoutes } from './analytics.routes';
-export { createAnalyticsService, type AnalyticsService } from './analytics.service';
 export { startAnalyticsWorker } from './analytics.jobs';
+export { analyticsRoutes } from './analytics.routes';
+export { type AnalyticsService, createAnalyticsService } from './analytics.service';
 export { createInsightsJobs } from './insights.jobs';

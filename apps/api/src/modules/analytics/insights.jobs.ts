@@ -3,8 +3,8 @@
  * pg-boss is up: every role can queue report jobs; ROLE=all|worker also runs the workers.
  */
 import type PgBoss from 'pg-boss';
-import { startClassifierWorker, type ClassifierService } from '../classifier/index';
-import { startMailingsWorker, type MailingsService } from '../mailings/index';
+import { type ClassifierService, startClassifierWorker } from '../classifier/index';
+import { type MailingsService, startMailingsWorker } from '../mailings/index';
 import type { ReportsService } from '../reports/index';
 import { startAnalyticsWorker } from './analytics.jobs';
 import type { AnalyticsService } from './analytics.service';
@@ -30,7 +30,13 @@ export function createInsightsJobs(deps: {
       workers.push(startAnalyticsWorker({ analytics: deps.analytics, log: deps.log }));
       workers.push(startClassifierWorker({ classifier: deps.classifier, log: deps.log }));
       workers.push(startMailingsWorker({ mailings: deps.mailings, log: deps.log }));
-      sweep = setInterval(() => void deps.reports.sweep().catch((err) => deps.log.warn({ err: { message: (err as Error).message } }, 'report sweep failed')), 60_000);
+      sweep = setInterval(
+        () =>
+          void deps.reports
+            .sweep()
+            .catch((err) => deps.log.warn({ err: { message: (err as Error).message } }, 'report sweep failed')),
+        60_000,
+      );
       sweep.unref();
     },
     async stop() {

@@ -201,6 +201,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
           memberships: [{ company_id: r.k.companyId, role: 'COMPANY_ADMIN' }],
           keyPermissions,
           ...(modules ? { keyModules: modules } : {}),
+          keyWriteModules: r.k.roles.filter((x) => x.access === 'write').map((x) => x.module),
         },
       };
     },

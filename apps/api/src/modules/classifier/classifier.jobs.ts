@@ -1,7 +1,11 @@
 /* The classification worker: drains the queue every few seconds (only where ROLE is all or worker). */
 import type { ClassifierService } from './classifier.service';
 
-export function startClassifierWorker(deps: { classifier: ClassifierService; log: { warn(o: unknown, m?: string): void }; intervalMs?: number }) {
+export function startClassifierWorker(deps: {
+  classifier: ClassifierService;
+  log: { warn(o: unknown, m?: string): void };
+  intervalMs?: number;
+}) {
   let running = false;
   let stopped = false;
   const tick = async () => {

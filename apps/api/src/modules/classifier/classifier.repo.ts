@@ -117,7 +117,12 @@ export function createClassifierRepo(db: Db) {
           if (!c) continue; // deleted, or its state was changed meanwhile (e.g. re-queued by an analyst)
           let connotation: string | null = null;
           let priority: number | null = null;
-          if (o.ok && o.connotation && (c.connotation == null || c.connotation === 'Undefined') && o.connotation !== 'Undefined') {
+          if (
+            o.ok &&
+            o.connotation &&
+            (c.connotation == null || c.connotation === 'Undefined') &&
+            o.connotation !== 'Undefined'
+          ) {
             connotation = o.connotation;
             changes.push({ id: o.id, field: 'connotation', before: c.connotation ?? null, after: o.connotation });
           }
@@ -147,7 +152,8 @@ export function createClassifierRepo(db: Db) {
           }
           if (changes.length) {
             const values = changes.map(
-              (h) => sql`(${h.id}, NULL, NULL, 'update', ${h.field}, ${JSON.stringify(h.before)}::jsonb, ${JSON.stringify(h.after)}::jsonb)`,
+              (h) =>
+                sql`(${h.id}, NULL, NULL, 'update', ${h.field}, ${JSON.stringify(h.before)}::jsonb, ${JSON.stringify(h.after)}::jsonb)`,
             );
             await tx.execute(
               sql`INSERT INTO event_history (event_id, actor_user_id, actor_key_id, action, field, before, after) VALUES ${sql.join(values, sql`, `)}`,
@@ -222,10 +228,13 @@ export function createClassifierRepo(db: Db) {
       const wl = await rows<{ value: string }>(
         sql`SELECT value FROM whitelist_items WHERE company_id = ${companyId} AND type IN ('domain', 'url') LIMIT 500`,
       );
-      const al = await rows<{ domain: string }>(sql`SELECT domain FROM domain_allowlist WHERE company_id = ${companyId} LIMIT 500`);
+      const al = await rows<{ domain: string }>(
+        sql`SELECT domain FROM domain_allowlist WHERE company_id = ${companyId} LIMIT 500`,
+      );
       const domains = [...wl.map((w) => w.value), ...al.map((a) => a.domain)];
       const mailDomain = c?.contact_email?.split('@')[1];
-      if (mailDomain && !/^(gmail|mail|yandex|ya|outlook|hotmail|icloud|bk|list|inbox|rambler)\./i.test(mailDomain)) domains.push(mailDomain);
+      if (mailDomain && !/^(gmail|mail|yandex|ya|outlook|hotmail|icloud|bk|list|inbox|rambler)\./i.test(mailDomain))
+        domains.push(mailDomain);
       return { name: c?.name ?? '', brands: [c?.name, c?.legal_name].filter((x): x is string => Boolean(x)), domains };
     },
 

@@ -4,23 +4,23 @@
  * Failed with the reason (retried with backoff). Analysts can re-queue an event.
  */
 import {
+  type ClassificationResult,
+  type ExternalClassifierRequest,
+  externalClassifierResponse,
   ML_BATCH,
   ML_MAX_ATTEMPTS,
   ML_MSG,
   ML_TIMEOUT_MS,
-  type ClassificationResult,
-  type ExternalClassifierRequest,
   type MlInfo,
-  externalClassifierResponse,
   mlRetryDelayMs,
 } from '@forpost/contract/classifier';
-import { EVENT_MSG, getModule, type ModuleCode, type MlState } from '@forpost/contract/modules';
+import { EVENT_MSG, getModule, type MlState, type ModuleCode } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, assertOn, type Caller, scopeFor } from '../events/access';
-import { type ClaimedEvent, type ClassifierRepo, type Outcome, createClassifierRepo } from './classifier.repo';
+import { type ClaimedEvent, type ClassifierRepo, createClassifierRepo, type Outcome } from './classifier.repo';
 import { phishingScore } from './phishing';
 import { sentimentOf } from './sentiment';
 
@@ -120,7 +120,9 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
     const parsed = externalClassifierResponse.safeParse(json);
     if (!parsed.success) {
       const i = parsed.error.issues[0];
-      throw new ClassifyError(`${ML_MSG.badResponse}${i ? `: ${i.path.length ? `${i.path.join('.')} — ` : ''}${i.message}` : ''}`);
+      throw new ClassifyError(
+        `${ML_MSG.badResponse}${i ? `: ${i.path.length ? `${i.path.join('.')} — ` : ''}${i.message}` : ''}`,
+      );
     }
     return parsed.data;
   }
@@ -154,7 +156,8 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
       };
     } catch (e) {
       const reason = e instanceof ClassifyError ? e.message : ML_MSG.unreachable;
-      if (!(e instanceof ClassifyError)) log.warn({ err: { message: (e as Error).message }, eventId: ev.id }, 'classification failed');
+      if (!(e instanceof ClassifyError))
+        log.warn({ err: { message: (e as Error).message }, eventId: ev.id }, 'classification failed');
       const retry = ev.attempts < ML_MAX_ATTEMPTS ? new Date(now().getTime() + mlRetryDelayMs(ev.attempts)) : null;
       return { id: ev.id, ok: false, classifier, error: reason, nextAttemptAt: retry };
     }

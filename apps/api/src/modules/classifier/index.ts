@@ -1,3 +1,3 @@
-export { classifierRoutes } from './classifier.routes';
-export { builtinClassify, createClassifierService, type ClassifierService } from './classifier.service';
 export { startClassifierWorker } from './classifier.jobs';
+export { classifierRoutes } from './classifier.routes';
+export { builtinClassify, type ClassifierService, createClassifierService } from './classifier.service';

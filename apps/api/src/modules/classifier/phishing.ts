@@ -7,29 +7,192 @@ import type { MlPriorityCode } from '@forpost/contract/classifier';
 import { punycodeToUnicode } from '@forpost/contract/helpers';
 
 const TRANSLIT: Record<string, string> = {
-  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o',
-  п: 'p', р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'h', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'sch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu',
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  й: 'y',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'h',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'sch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
   я: 'ya',
 };
 /** Characters that look like Latin letters (Cyrillic, Greek, digits). */
 const HOMOGLYPHS: Record<string, string> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ј: 'j',
-  ԁ: 'd', ɡ: 'g', ո: 'n', α: 'a', ο: 'o', ρ: 'p', ν: 'v', τ: 't', '0': 'o', '1': 'l', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b',
-  '6': 'b', '9': 'g', '@': 'a', '$': 's',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ɡ: 'g',
+  ո: 'n',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ν: 'v',
+  τ: 't',
+  '0': 'o',
+  '1': 'l',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '6': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
 };
 
 const RISKY_KEYWORDS = [
-  'login', 'signin', 'sign-in', 'logon', 'secure', 'security', 'account', 'verify', 'verification', 'update', 'confirm', 'bank', 'pay',
-  'payment', 'bonus', 'gift', 'promo', 'prize', 'support', 'help', 'wallet', 'auth', 'password', 'reset', 'unlock', 'refund', 'lk',
-  'cabinet', 'online', 'oplata', 'vyplata', 'kompensaciya', 'kompensatsiya', 'priz', 'podarok', 'aktsiya', 'akciya', 'vhod',
-  'оплата', 'оплат', 'вход', 'войти', 'бонус', 'приз', 'выплат', 'компенсац', 'подарок', 'акция', 'кабинет', 'лк', 'банк', 'поддержк',
-  'карта', 'кредит', 'возврат',
+  'login',
+  'signin',
+  'sign-in',
+  'logon',
+  'secure',
+  'security',
+  'account',
+  'verify',
+  'verification',
+  'update',
+  'confirm',
+  'bank',
+  'pay',
+  'payment',
+  'bonus',
+  'gift',
+  'promo',
+  'prize',
+  'support',
+  'help',
+  'wallet',
+  'auth',
+  'password',
+  'reset',
+  'unlock',
+  'refund',
+  'lk',
+  'cabinet',
+  'online',
+  'oplata',
+  'vyplata',
+  'kompensaciya',
+  'kompensatsiya',
+  'priz',
+  'podarok',
+  'aktsiya',
+  'akciya',
+  'vhod',
+  'оплата',
+  'оплат',
+  'вход',
+  'войти',
+  'бонус',
+  'приз',
+  'выплат',
+  'компенсац',
+  'подарок',
+  'акция',
+  'кабинет',
+  'лк',
+  'банк',
+  'поддержк',
+  'карта',
+  'кредит',
+  'возврат',
 ];
 const RISKY_ZONES = new Set([
-  'xyz', 'top', 'online', 'site', 'club', 'icu', 'buzz', 'live', 'shop', 'info', 'click', 'link', 'rest', 'fun', 'support', 'pw', 'tk',
-  'ml', 'ga', 'cf', 'gq', 'work', 'monster', 'cyou', 'sbs', 'cfd', 'store', 'space', 'website', 'tech', 'biz', 'su', 'app', 'host',
+  'xyz',
+  'top',
+  'online',
+  'site',
+  'club',
+  'icu',
+  'buzz',
+  'live',
+  'shop',
+  'info',
+  'click',
+  'link',
+  'rest',
+  'fun',
+  'support',
+  'pw',
+  'tk',
+  'ml',
+  'ga',
+  'cf',
+  'gq',
+  'work',
+  'monster',
+  'cyou',
+  'sbs',
+  'cfd',
+  'store',
+  'space',
+  'website',
+  'tech',
+  'biz',
+  'su',
+  'app',
+  'host',
 ]);
-const LEGAL_FORMS = new Set(['ооо', 'пао', 'ао', 'зао', 'оао', 'нко', 'ип', 'гк', 'llc', 'ltd', 'inc', 'jsc', 'pjsc', 'corp', 'co', 'group', 'груп', 'группа']);
+const LEGAL_FORMS = new Set([
+  'ооо',
+  'пао',
+  'ао',
+  'зао',
+  'оао',
+  'нко',
+  'ип',
+  'гк',
+  'llc',
+  'ltd',
+  'inc',
+  'jsc',
+  'pjsc',
+  'corp',
+  'co',
+  'group',
+  'груп',
+  'группа',
+]);
 /** Second-level public suffixes we treat as a zone (sber.com.ru → registrable label 'sber'). */
 const SECOND_LEVEL = new Set(['com', 'net', 'org', 'co', 'msk', 'spb', 'gov', 'edu', 'ac']);
 
@@ -56,7 +219,8 @@ export function levenshtein(a: string, b: string): number {
   }
   return prev[b.length] ?? 0;
 }
-export const similarity = (a: string, b: string) => (a.length || b.length ? 1 - levenshtein(a, b) / Math.max(a.length, b.length) : 0);
+export const similarity = (a: string, b: string) =>
+  a.length || b.length ? 1 - levenshtein(a, b) / Math.max(a.length, b.length) : 0;
 
 const hasCyrillic = (s: string) => /[\u0400-\u04ff]/.test(s);
 const hasLatin = (s: string) => /[a-z]/.test(s);
@@ -70,7 +234,12 @@ interface DomainParts {
 }
 
 export function domainParts(domain: string): DomainParts {
-  let host = domain.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').split(/[/?#:]/)[0] ?? '';
+  let host =
+    domain
+      .trim()
+      .toLowerCase()
+      .replace(/^[a-z]+:\/\//, '')
+      .split(/[/?#:]/)[0] ?? '';
   host = host.replace(/\.$/, '');
   try {
     host = punycodeToUnicode(host);
@@ -202,7 +371,8 @@ export function phishingScore(domain: string, profile: BrandProfile): PhishingRe
     const plain = label.replace(/-/g, '');
     if (!/[a-z0-9]/.test(plain)) continue; // an all-Cyrillic name is a transliteration, not a lookalike
     const sk = skeleton(plain);
-    if (sk !== plain && [...targets.keys()].some((t) => t.length >= 4 && sk.includes(t) && !plain.includes(t))) homoglyphHit = true;
+    if (sk !== plain && [...targets.keys()].some((t) => t.length >= 4 && sk.includes(t) && !plain.includes(t)))
+      homoglyphHit = true;
   }
   const mixedScript = d.labels.some((l) => hasCyrillic(l) && hasLatin(l));
   if (mixedScript) homoglyphHit = true;
@@ -216,7 +386,8 @@ export function phishingScore(domain: string, profile: BrandProfile): PhishingRe
   const riskyZone = RISKY_ZONES.has(d.zone.split('.').pop() ?? '');
 
   const sim = best >= 0.5 ? best : best * 0.5;
-  let score = 0.6 * sim + 0.2 * Math.min(1, uniqueKeywords.length * 0.5) + 0.1 * (riskyZone ? 1 : 0) + 0.1 * (homoglyphHit ? 1 : 0);
+  let score =
+    0.6 * sim + 0.2 * Math.min(1, uniqueKeywords.length * 0.5) + 0.1 * (riskyZone ? 1 : 0) + 0.1 * (homoglyphHit ? 1 : 0);
   if (best >= 0.8 && (uniqueKeywords.length > 0 || riskyZone || homoglyphHit)) score += 0.1;
   if (best >= 0.99 && !contains) score += 0.1; // the brand's exact name in another zone
   score = round2(Math.max(0, Math.min(1, score)));

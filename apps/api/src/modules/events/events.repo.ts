@@ -224,6 +224,12 @@ export function createEventsRepo(db: Db) {
       return (await rows(sql`SELECT 1 FROM companies WHERE id = ${id}`)).length > 0;
     },
 
+    /** The modules enabled for a company (empty = every module), or null when there is no such company. */
+    async companyModules(id: number): Promise<string[] | null> {
+      const r = (await rows(sql`SELECT modules FROM companies WHERE id = ${id}`)) as { modules: string[] }[];
+      return r[0] ? r[0].modules : null;
+    },
+
     /** Which of these ids exist in a reference table. */
     async existingIds(table: 'tags' | 'media_types' | 'leak_types' | 'leaks', ids: number[]): Promise<Set<number>> {
       if (!ids.length) return new Set();

@@ -35,6 +35,8 @@ import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
 import type { Refs } from './refs';
 
+export const MODULE_DISABLED_MSG = 'Этот модуль не подключён для компании';
+
 export interface EventsServiceDeps {
   db: Db;
   repo: EventsRepo;
@@ -326,7 +328,10 @@ export function createEventsService(deps: EventsServiceDeps) {
     async create(c: Caller, m: ModuleDescriptor, body: Data, opts: { importId?: number } = {}) {
       assertModule(c, m.code);
       const companyId = targetCompany(c, 'events.write', body.company_id as number | undefined);
-      if (!(await repo.companyExists(companyId))) throw notFound(EVENT_MSG.companyNotFound);
+      const enabled = await repo.companyModules(companyId);
+      if (!enabled) throw notFound(EVENT_MSG.companyNotFound);
+      // A company with a list of enabled modules gets events of those modules only.
+      if (enabled.length && !enabled.includes(m.code)) throw new ApiError(403, MODULE_DISABLED_MSG);
       const input = pickModuleInput(m, body);
       await validateRefs(m, body, input);
       const data = applyInput(m, {}, input, vault);

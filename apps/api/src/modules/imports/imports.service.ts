@@ -326,6 +326,9 @@ export function createImportsService(deps: ImportsDeps) {
           for (let attempt = 1; ; attempt++) {
             await client.query('BEGIN');
             try {
+              // Every lookup of a batch is a unique-index probe; during a first big load the table's
+              // statistics are stale (it looked empty) and the planner would scan it for each key.
+              await client.query('SET LOCAL enable_seqscan = off');
               const st = await client.query<{ status: string }>('SELECT status FROM imports WHERE id = $1 FOR UPDATE', [id]);
               if (st.rows[0]?.status !== 'running') {
                 await client.query('ROLLBACK');

@@ -369,15 +369,19 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
   /** One round (unique keys): existing rows locked and updated or skipped, new ones inserted. Returns rows to retry. */
   async function writeRound(tx: Tx, rows: EventRecord[], ctx: ImportContext, res: WriteResult): Promise<EventRecord[]> {
     if (!rows.length) return [];
+    const TT = ((globalThis as any).__t ??= {}); let T0 = performance.now();
     const existing = await q<ExistingEvent>(
       tx.client,
-      `SELECT e.id, e.company_id, e.fingerprint, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state,
-              e.whitelist_kind, e.tags, e.data, e.detected_at
-         FROM events e JOIN unnest($1::int[], $2::text[]) AS k(company_id, fingerprint)
-           ON e.company_id = k.company_id AND e.fingerprint = k.fingerprint
-        WHERE e.module = $3 ORDER BY e.id FOR UPDATE OF e`,
+      // One unique-index probe per key (a lateral lookup: stale statistics during a big load cannot turn it into a scan).
+      `SELECT e.* FROM unnest($1::int[], $2::text[]) AS k(company_id, fingerprint)
+         CROSS JOIN LATERAL (
+           SELECT x.id, x.company_id, x.fingerprint, x.title, x.status_id, x.priority_id, x.decision_id, x.source, x.ml_state,
+                  x.whitelist_kind, x.tags, x.data, x.detected_at
+             FROM events x WHERE x.company_id = k.company_id AND x.module = $3 AND x.fingerprint = k.fingerprint FOR UPDATE) e
+        ORDER BY e.id`,
       [rows.map((r) => r.companyId), rows.map((r) => r.fingerprint), m.code],
     );
+    TT.select = (TT.select ?? 0) + performance.now() - T0; T0 = performance.now();
     const byKey = new Map(existing.map((e) => [`${e.company_id}:${e.fingerprint}`, e]));
     const fresh: EventRecord[] = [];
     const updates: { r: EventRecord; e: ExistingEvent; next: Record<string, unknown> }[] = [];
@@ -478,6 +482,7 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
       const whitelistKind = r.whitelistKind !== undefined ? r.whitelistKind : await deps.whitelistKindFor(r.companyId, m.code, r.data);
       inserts.push({ ...r, title, whitelistKind });
     }
+    TT.js = (TT.js ?? 0) + performance.now() - T0; T0 = performance.now();
     const retry: EventRecord[] = [];
     if (inserts.length) {
       const initial = refs.initialStatus(m.code);
@@ -527,7 +532,9 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         for (const r of inserts) if (!got.has(`${r.companyId}:${r.fingerprint}`)) retry.push(r);
       }
     }
+    TT.insert = (TT.insert ?? 0) + performance.now() - T0; T0 = performance.now();
     await insertHistory(tx.client, history);
+    TT.history = (TT.history ?? 0) + performance.now() - T0;
     return retry;
   }
 }

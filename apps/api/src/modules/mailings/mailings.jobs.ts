@@ -1,7 +1,11 @@
 /* The mailing worker: a pass every few seconds (only where ROLE is all or worker). */
 import type { MailingsService } from './mailings.service';
 
-export function startMailingsWorker(deps: { mailings: MailingsService; log: { warn(o: unknown, m?: string): void }; intervalMs?: number }) {
+export function startMailingsWorker(deps: {
+  mailings: MailingsService;
+  log: { warn(o: unknown, m?: string): void };
+  intervalMs?: number;
+}) {
   let running = false;
   let stopped = false;
   const tick = async () => {

@@ -1,6 +1,6 @@
 /* The digest email: Russian subject, HTML and text bodies with each event's key fields and a link. */
 import { formatDateTime } from '@forpost/contract/format';
-import { MODULE_CODES, SOURCE_LABELS, fieldOf, getModule, type ModuleCode, type Source } from '@forpost/contract/modules';
+import { fieldOf, getModule, MODULE_CODES, type ModuleCode, SOURCE_LABELS, type Source } from '@forpost/contract/modules';
 
 export interface DigestEvent {
   id: number;
@@ -37,7 +37,8 @@ export function plural(n: number, one: string, few: string, many: string): strin
 export const eventsWord = (n: number) => plural(n, 'событие', 'события', 'событий');
 export const newWord = (n: number) => plural(n, 'новое', 'новых', 'новых');
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, ' ').trim();
 /** Dates in the mail are Moscow time, as in the console. */
 const moscow = (d: Date | string) => {
@@ -73,14 +74,18 @@ export function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 't
   return oneLine(`[${d.productName}] ${d.mailingName}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`).slice(0, 250);
 }
 
-const moduleName = (code: string) => ((MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code);
+const moduleName = (code: string) =>
+  (MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code;
 
 export function renderDigest(d: Digest): { subject: string; text: string; html: string } {
   const subject = digestSubject(d);
   const rest = d.total - d.events.length;
   const more = rest > 0 ? `и ещё ${rest} ${eventsWord(rest)}` : null;
 
-  const lines: string[] = [`Рассылка «${oneLine(d.mailingName)}» (${d.frequencyLabel.toLowerCase()}): ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}.`, ''];
+  const lines: string[] = [
+    `Рассылка «${oneLine(d.mailingName)}» (${d.frequencyLabel.toLowerCase()}): ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}.`,
+    '',
+  ];
   d.events.forEach((e, i) => {
     lines.push(`${i + 1}. ${oneLine(e.title)}`);
     lines.push(`   Модуль: ${moduleName(e.module)} · Компания: ${oneLine(e.company_name)}`);
@@ -92,10 +97,14 @@ export function renderDigest(d: Digest): { subject: string; text: string; html: 
     lines.push('');
   });
   if (more) lines.push(`…${more}. Откройте консоль, чтобы увидеть все: ${d.publicUrl}`, '');
-  lines.push('—', `${d.productName}. Вы получили это письмо, потому что указаны получателем рассылки «${oneLine(d.mailingName)}».`);
+  lines.push(
+    '—',
+    `${d.productName}. Вы получили это письмо, потому что указаны получателем рассылки «${oneLine(d.mailingName)}».`,
+  );
   const text = lines.join('\n');
 
-  const color = (level: number | null) => (level === 4 ? '#cf1322' : level === 3 ? '#d46b08' : level === 2 ? '#1677ff' : '#595959');
+  const color = (level: number | null) =>
+    level === 4 ? '#cf1322' : level === 3 ? '#d46b08' : level === 2 ? '#1677ff' : '#595959';
   const items = d.events
     .map((e) => {
       const fields = keyFields(e)

@@ -51,10 +51,12 @@ const textArray = (values: string[]) => sql`${`{${values.map((v) => `"${v.replac
 /** Conditions on `events e` for a mailing's filters (codes of statuses and priorities are the same in every module). */
 export function filterSql(companies: 'all' | number[], f: MailingFilters): SQL[] {
   const w: SQL[] = [];
-  if (companies !== 'all') w.push(companies.length === 1 ? sql`e.company_id = ${companies[0]}` : sql`e.company_id = ANY(${intArray(companies)})`);
+  if (companies !== 'all')
+    w.push(companies.length === 1 ? sql`e.company_id = ${companies[0]}` : sql`e.company_id = ANY(${intArray(companies)})`);
   if (f.modules.length) w.push(sql`e.module = ANY(${textArray(f.modules)})`);
   if (f.statuses.length) w.push(sql`e.status_id IN (SELECT id FROM event_statuses WHERE code = ANY(${textArray(f.statuses)}))`);
-  if (f.priorities.length) w.push(sql`e.priority_id IN (SELECT id FROM event_priorities WHERE code = ANY(${textArray(f.priorities)}))`);
+  if (f.priorities.length)
+    w.push(sql`e.priority_id IN (SELECT id FROM event_priorities WHERE code = ANY(${textArray(f.priorities)}))`);
   if (f.sources.length) w.push(sql`e.source = ANY(${textArray(f.sources)})`);
   if (f.tags.length) w.push(sql`e.tags && ${intArray(f.tags)}`);
   if (f.text) {
@@ -124,7 +126,16 @@ export function createMailingsRepo(db: Db) {
 
     async update(
       id: number,
-      v: { companyId: number | null; name: string; recipients: string[]; filters: unknown; params: unknown; isActive: boolean; resetSchedule: boolean; restart: boolean },
+      v: {
+        companyId: number | null;
+        name: string;
+        recipients: string[];
+        filters: unknown;
+        params: unknown;
+        isActive: boolean;
+        resetSchedule: boolean;
+        restart: boolean;
+      },
     ): Promise<void> {
       await db.execute(sql`
         UPDATE mailings SET company_id = ${v.companyId}, name = ${v.name}, recipients = ${textArray(v.recipients)},
@@ -142,7 +153,9 @@ export function createMailingsRepo(db: Db) {
 
     async deliveries(mailingId: number, limit: number, offset: number) {
       const [items, total] = await Promise.all([
-        rows<DeliveryRow>(sql`SELECT * FROM mailing_deliveries WHERE mailing_id = ${mailingId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`),
+        rows<DeliveryRow>(
+          sql`SELECT * FROM mailing_deliveries WHERE mailing_id = ${mailingId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+        ),
         rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM mailing_deliveries WHERE mailing_id = ${mailingId}`),
       ]);
       return { items, total: total[0]?.n ?? 0 };
@@ -170,7 +183,12 @@ export function createMailingsRepo(db: Db) {
      * from a day before the last pass (late commits) but never before the mailing started.
      */
     async collect(m: MailingRow, filters: MailingFilters, now: Date, cap: number): Promise<number> {
-      const from = new Date(Math.max(new Date(m.starts_at).getTime(), (m.collected_until ? new Date(m.collected_until).getTime() : now.getTime()) - 86_400_000));
+      const from = new Date(
+        Math.max(
+          new Date(m.starts_at).getTime(),
+          (m.collected_until ? new Date(m.collected_until).getTime() : now.getTime()) - 86_400_000,
+        ),
+      );
       const companies: 'all' | number[] = m.company_id == null ? 'all' : [m.company_id];
       const where = and([
         sql`e.created_at >= ${from.toISOString()}::timestamptz`,
@@ -186,17 +204,22 @@ export function createMailingsRepo(db: Db) {
         ON CONFLICT DO NOTHING
         RETURNING event_id`);
       // A capped pass leaves the watermark where it was, so the rest is picked up next time.
-      if (inserted.length < cap) await db.execute(sql`UPDATE mailings SET collected_until = ${now.toISOString()}::timestamptz WHERE id = ${m.id}`);
+      if (inserted.length < cap)
+        await db.execute(sql`UPDATE mailings SET collected_until = ${now.toISOString()}::timestamptz WHERE id = ${m.id}`);
       return inserted.length;
     },
 
     async pendingCount(mailingId: number): Promise<number> {
-      const [r] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM mailing_events WHERE mailing_id = ${mailingId} AND delivery_id IS NULL`);
+      const [r] = await rows<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM mailing_events WHERE mailing_id = ${mailingId} AND delivery_id IS NULL`,
+      );
       return r?.n ?? 0;
     },
 
     async setNextDigest(mailingId: number, at: Date | null): Promise<void> {
-      await db.execute(sql`UPDATE mailings SET next_digest_at = ${at?.toISOString() ?? null}::timestamptz WHERE id = ${mailingId}`);
+      await db.execute(
+        sql`UPDATE mailings SET next_digest_at = ${at?.toISOString() ?? null}::timestamptz WHERE id = ${mailingId}`,
+      );
     },
 
     /**
@@ -221,7 +244,9 @@ export function createMailingsRepo(db: Db) {
           return null;
         }
         await tx.execute(sql`UPDATE mailing_deliveries SET event_count = ${attached.length} WHERE id = ${d.id}`);
-        await tx.execute(sql`UPDATE mailings SET next_digest_at = ${nextDigest?.toISOString() ?? null}::timestamptz WHERE id = ${m.id}`);
+        await tx.execute(
+          sql`UPDATE mailings SET next_digest_at = ${nextDigest?.toISOString() ?? null}::timestamptz WHERE id = ${m.id}`,
+        );
         return { id: d.id, count: attached.length };
       });
     },
@@ -261,12 +286,21 @@ export function createMailingsRepo(db: Db) {
           WHERE me.delivery_id = ${deliveryId}
           ORDER BY pr.level DESC NULLS LAST, e.created_at DESC, e.id DESC
           LIMIT ${limit}`),
-        rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM mailing_events me JOIN events e ON e.id = me.event_id WHERE me.delivery_id = ${deliveryId}`),
+        rows<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM mailing_events me JOIN events e ON e.id = me.event_id WHERE me.delivery_id = ${deliveryId}`,
+        ),
       ]);
       return { events, total: total[0]?.n ?? 0 };
     },
 
-    async markSent(d: { id: number; mailingId: number; subject: string; messageId: string; listed: number; total: number }): Promise<void> {
+    async markSent(d: {
+      id: number;
+      mailingId: number;
+      subject: string;
+      messageId: string;
+      listed: number;
+      total: number;
+    }): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.execute(sql`
           UPDATE mailing_deliveries SET status = 'sent', sent_at = now(), updated_at = now(), subject = ${d.subject}, message_id = ${d.messageId},
@@ -285,7 +319,9 @@ export function createMailingsRepo(db: Db) {
 
     async companies(scope: 'all' | number[]) {
       const w = scope === 'all' ? sql`TRUE` : scope.length ? sql`id = ANY(${intArray(scope)})` : sql`FALSE`;
-      return rows<{ id: number; name: string; is_active: boolean }>(sql`SELECT id, name, is_active FROM companies WHERE ${w} ORDER BY lower(name)`);
+      return rows<{ id: number; name: string; is_active: boolean }>(
+        sql`SELECT id, name, is_active FROM companies WHERE ${w} ORDER BY lower(name)`,
+      );
     },
     async companyExists(id: number): Promise<boolean> {
       return (await rows(sql`SELECT 1 FROM companies WHERE id = ${id}`)).length > 0;

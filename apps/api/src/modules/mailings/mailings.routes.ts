@@ -29,7 +29,13 @@ export async function mailingsRoutes(app: App, deps: { mailings: MailingsService
     BASE,
     {
       config: { permission: 'mailings.read' },
-      schema: { operationId: 'listMailings', tags, summary: 'Рассылки уведомлений', querystring: mailingListQuery, response: { 200: mailingListResponse } },
+      schema: {
+        operationId: 'listMailings',
+        tags,
+        summary: 'Рассылки уведомлений',
+        querystring: mailingListQuery,
+        response: { 200: mailingListResponse },
+      },
     },
     async (req) => svc.list(callerOf(req), req.query),
   );
@@ -41,7 +47,8 @@ export async function mailingsRoutes(app: App, deps: { mailings: MailingsService
         operationId: 'createMailing',
         tags,
         summary: 'Создать рассылку',
-        description: 'Без `company_id` — единственная компания пользователя (сотрудникам: все компании). Название не может содержать переводы строк.',
+        description:
+          'Без `company_id` — единственная компания пользователя (сотрудникам: все компании). Название не может содержать переводы строк.',
         body: createMailingRequest,
         response: { 201: mailingResponse },
       },
@@ -52,7 +59,12 @@ export async function mailingsRoutes(app: App, deps: { mailings: MailingsService
     `${BASE}/filters`,
     {
       config: { permission: 'mailings.read' },
-      schema: { operationId: 'getMailingFilterOptions', tags, summary: 'Значения фильтров рассылки', response: { 200: mailingFilterOptionsResponse } },
+      schema: {
+        operationId: 'getMailingFilterOptions',
+        tags,
+        summary: 'Значения фильтров рассылки',
+        response: { 200: mailingFilterOptionsResponse },
+      },
     },
     async (req) => svc.filterOptions(callerOf(req)),
   );
@@ -60,7 +72,12 @@ export async function mailingsRoutes(app: App, deps: { mailings: MailingsService
     `${BASE}/params`,
     {
       config: { permission: 'mailings.read' },
-      schema: { operationId: 'getMailingParamOptions', tags, summary: 'Параметры рассылки: периодичность, формат, значения по умолчанию', response: { 200: mailingParamOptionsResponse } },
+      schema: {
+        operationId: 'getMailingParamOptions',
+        tags,
+        summary: 'Параметры рассылки: периодичность, формат, значения по умолчанию',
+        response: { 200: mailingParamOptionsResponse },
+      },
     },
     async () => svc.paramOptions(),
   );
@@ -90,7 +107,14 @@ export async function mailingsRoutes(app: App, deps: { mailings: MailingsService
     `${BASE}/:id`,
     {
       config: { permission: 'mailings.manage' },
-      schema: { operationId: 'updateMailing', tags, summary: 'Изменить рассылку', params: idParam, body: patchMailingRequest, response: { 200: mailingResponse } },
+      schema: {
+        operationId: 'updateMailing',
+        tags,
+        summary: 'Изменить рассылку',
+        params: idParam,
+        body: patchMailingRequest,
+        response: { 200: mailingResponse },
+      },
     },
     async (req) => svc.patch(callerOf(req), req.params.id, req.body),
   );

@@ -23,7 +23,11 @@ export function isQuiet(at: Date, quiet: MailingParams['quiet_hours'], tz: strin
 }
 
 /** The next digest time strictly after `after` (null for instant mailings). */
-export function nextDigestAt(params: Pick<MailingParams, 'frequency' | 'hour' | 'weekday'>, after: Date, tz: string = MAILING_TZ): Date | null {
+export function nextDigestAt(
+  params: Pick<MailingParams, 'frequency' | 'hour' | 'weekday'>,
+  after: Date,
+  tz: string = MAILING_TZ,
+): Date | null {
   if (params.frequency === 'instant') return null;
   if (params.frequency === 'hourly') return new Date(Math.floor(after.getTime() / 3_600_000) * 3_600_000 + 3_600_000);
   const today = dayIn(after, tz);

@@ -4,7 +4,10 @@
  * the ledger, builds one delivery per digest and sends it, retrying failures with backoff.
  */
 import { API_MSG } from '@forpost/contract/errors';
+import { WEEKDAYS_RU } from '@forpost/contract/format';
 import {
+  type CreateMailingRequest,
+  type Delivery,
   MAILING_FORMAT_LABELS,
   MAILING_FREQUENCY_LABELS,
   MAILING_MAX_ATTEMPTS,
@@ -12,20 +15,17 @@ import {
   MAILING_MSG,
   MAILING_PREVIEW_DAYS,
   MAILING_TZ,
-  type CreateMailingRequest,
-  type Delivery,
   type Mailing,
   type MailingFilterOptions,
   type MailingFilters,
   type MailingParamOptions,
   type MailingParams,
   type MailingPreview,
-  type PatchMailingRequest,
   mailingFilters,
   mailingParams,
   mailingRetryDelayMs,
+  type PatchMailingRequest,
 } from '@forpost/contract/mailings';
-import { WEEKDAYS_RU } from '@forpost/contract/format';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, MODULE_LIST, SOURCE_LABELS, SOURCES } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
 import type { Config } from '../../config';
@@ -36,8 +36,8 @@ import { createMailer, type Mailer } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
-import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
 import { renderDigest } from './mailings.render';
+import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
 import { isQuiet, nextDigestAt } from './mailings.schedule';
 
 interface Logger {
@@ -140,7 +140,10 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       else throw badRequest(MAILING_MSG.companyRequired, { company_id: MAILING_MSG.companyRequired });
     } else id = requested;
     if (id === null) {
-      if (scope !== 'all') throw new ApiError(403, API_MSG.forbidden, { fields: { company_id: 'Рассылка по всем компаниям доступна только сотрудникам' } });
+      if (scope !== 'all')
+        throw new ApiError(403, API_MSG.forbidden, {
+          fields: { company_id: 'Рассылка по всем компаниям доступна только сотрудникам' },
+        });
       return null;
     }
     if (!can(c.auth.principal, 'mailings.read', id) && !can(c.auth.principal, 'events.read', id)) {
@@ -156,11 +159,13 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     const km = c.auth.principal.keyModules;
     if (km && !km.includes('*')) {
       const denied = f.modules.filter((m) => !km.includes(m));
-      if (denied.length || !f.modules.length) throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
+      if (denied.length || !f.modules.length)
+        throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
     }
     if (f.tags.length) {
       const found = await repo.existingTags(f.tags);
-      if (f.tags.some((t) => !found.has(t))) throw badRequest(MAILING_MSG.tagNotFound, { 'filters.tags': MAILING_MSG.tagNotFound });
+      if (f.tags.some((t) => !found.has(t)))
+        throw badRequest(MAILING_MSG.tagNotFound, { 'filters.tags': MAILING_MSG.tagNotFound });
     }
   }
 
@@ -170,7 +175,14 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     return toMailing(r);
   }
 
-  const auditView = (m: Mailing) => ({ name: m.name, company_id: m.company_id, recipients: m.recipients, filters: m.filters, params: m.params, is_active: m.is_active });
+  const auditView = (m: Mailing) => ({
+    name: m.name,
+    company_id: m.company_id,
+    recipients: m.recipients,
+    filters: m.filters,
+    params: m.params,
+    is_active: m.is_active,
+  });
 
   /* --- sending ---------------------------------------------------------------------------- */
 
@@ -189,7 +201,12 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       frequencyLabel: MAILING_FREQUENCY_LABELS[params.frequency],
     });
     if (total === 0) {
-      await repo.markFailed({ id: d.id, subject: content.subject, error: 'События удалены до отправки — письмо не отправлено', retryAt: null });
+      await repo.markFailed({
+        id: d.id,
+        subject: content.subject,
+        error: 'События удалены до отправки — письмо не отправлено',
+        retryAt: null,
+      });
       return 'failed';
     }
     try {
@@ -197,12 +214,24 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const timeoutMs = deps.sendTimeoutMs ?? 90_000;
       let timer: NodeJS.Timeout | undefined;
       const sent = await Promise.race([
-        m2.send({ to: d.recipients, subject: content.subject, text: content.text, ...(params.format === 'html' ? { html: content.html } : {}) }),
+        m2.send({
+          to: d.recipients,
+          subject: content.subject,
+          text: content.text,
+          ...(params.format === 'html' ? { html: content.html } : {}),
+        }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), timeoutMs);
         }),
       ]).finally(() => clearTimeout(timer));
-      await repo.markSent({ id: d.id, mailingId: m.id, subject: content.subject, messageId: sent.messageId, listed: events.length, total });
+      await repo.markSent({
+        id: d.id,
+        mailingId: m.id,
+        subject: content.subject,
+        messageId: sent.messageId,
+        listed: events.length,
+        total,
+      });
       return 'sent';
     } catch (e) {
       const raw = (e as Error).message || String(e);
@@ -305,14 +334,27 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         restart: isActive && !r.is_active,
       });
       const after = await detail(id);
-      await audit.record(c.actor, { action: 'mailing.update', entity: 'mailing', entityId: id, companyId, before: auditView(before), after: auditView(after) });
+      await audit.record(c.actor, {
+        action: 'mailing.update',
+        entity: 'mailing',
+        entityId: id,
+        companyId,
+        before: auditView(before),
+        after: auditView(after),
+      });
       return after;
     },
 
     async remove(c: Caller, id: number): Promise<void> {
       const r = await load(c, id, 'mailings.manage');
       await repo.remove(id);
-      await audit.record(c.actor, { action: 'mailing.delete', entity: 'mailing', entityId: id, companyId: r.company_id, before: auditView(toMailing(r)) });
+      await audit.record(c.actor, {
+        action: 'mailing.delete',
+        entity: 'mailing',
+        entityId: id,
+        companyId: r.company_id,
+        before: auditView(toMailing(r)),
+      });
     },
 
     async deliveries(c: Caller, id: number, q: { page: number; page_size: number }) {
@@ -349,7 +391,10 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const km = c.auth.principal.keyModules;
       return {
         companies: await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope),
-        modules: MODULE_LIST.filter((m) => !km || km.includes('*') || km.includes(m.code)).map((m) => ({ value: m.code, label: m.name })),
+        modules: MODULE_LIST.filter((m) => !km || km.includes('*') || km.includes(m.code)).map((m) => ({
+          value: m.code,
+          label: m.name,
+        })),
         statuses: DEFAULT_STATUSES.map((s) => ({ value: s.code, label: s.name })),
         priorities: [...DEFAULT_PRIORITIES].reverse().map((p) => ({ value: p.code, label: p.name, color: p.color })),
         sources: SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] })),

@@ -89,7 +89,10 @@ function eventsTable(rows: ReportEventRow[], withModule: boolean, moduleName: (c
     { text: String(r.id), color: '#8c8c8c' },
     ...(withModule ? [moduleName(r.module)] : []),
     r.title.slice(0, 200),
-    { text: r.priority_name ?? '—', color: r.priority_level === 4 ? NAMED.red : r.priority_level === 3 ? NAMED.orange : '#262626' },
+    {
+      text: r.priority_name ?? '—',
+      color: r.priority_level === 4 ? NAMED.red : r.priority_level === 3 ? NAMED.orange : '#262626',
+    },
     r.status_name ?? '—',
     moscow(r.created_at),
   ]);
@@ -153,7 +156,14 @@ export function reportDocument(r: ReportData): Record<string, unknown> {
         body: [
           [th('Модуль'), th('Всего'), th('Критических'), th('Высоких'), th('Открытых'), th('Решено')],
           ...r.byModule.map((m) => [m.name, n(m.total), n(m.critical), n(m.high), n(m.open), n(m.resolved)]),
-          [{ text: 'Итого', bold: true }, { text: n(r.total), bold: true }, { text: n(r.critical), bold: true }, { text: n(r.byModule.reduce((a, m) => a + m.high, 0)), bold: true }, { text: n(r.open), bold: true }, { text: n(r.resolved), bold: true }],
+          [
+            { text: 'Итого', bold: true },
+            { text: n(r.total), bold: true },
+            { text: n(r.critical), bold: true },
+            { text: n(r.byModule.reduce((a, m) => a + m.high, 0)), bold: true },
+            { text: n(r.open), bold: true },
+            { text: n(r.resolved), bold: true },
+          ],
         ],
       },
       layout: tableLayout,
@@ -164,7 +174,7 @@ export function reportDocument(r: ReportData): Record<string, unknown> {
     content.push({ text: 'Новые события по дням', style: 'h2' });
     content.push({ svg: stackedBarsSvg(r.days, r.daySeries), width: 515 });
     const pies: unknown[] = [{ svg: pieSvg('По приоритетам', r.byPriority), width: 250 }];
-    if (r.sentiment && r.sentiment.some((s) => s.value > 0)) pies.push({ svg: pieSvg('Тональность публикаций СМИ', r.sentiment), width: 250 });
+    if (r.sentiment?.some((s) => s.value > 0)) pies.push({ svg: pieSvg('Тональность публикаций СМИ', r.sentiment), width: 250 });
     content.push({ columns: pies, columnGap: 15, margin: [0, 8, 0, 8] });
 
     content.push({ text: 'Критические события', style: 'h2', pageBreak: 'before' });
@@ -181,7 +191,10 @@ export function reportDocument(r: ReportData): Record<string, unknown> {
             table: {
               headerRows: 1,
               widths: ['*', 70, 90, 90],
-              body: [[th('Модуль'), th('Решено'), th('Среднее'), th('Медиана')], ...r.resolve.map((x) => [x.name, n(x.n), formatDuration(x.avgSeconds), formatDuration(x.medianSeconds)])],
+              body: [
+                [th('Модуль'), th('Решено'), th('Среднее'), th('Медиана')],
+                ...r.resolve.map((x) => [x.name, n(x.n), formatDuration(x.avgSeconds), formatDuration(x.medianSeconds)]),
+              ],
             },
             layout: tableLayout,
             fontSize: 9,
@@ -191,18 +204,35 @@ export function reportDocument(r: ReportData): Record<string, unknown> {
 
     for (const m of r.perModule) {
       content.push({ text: `${m.name}: ${n(m.total)}`, style: 'h2' });
-      content.push({ text: m.byStatus.map((s) => `${s.name} — ${n(s.n)}`).join(' · '), color: '#595959', fontSize: 9, margin: [0, 0, 0, 4] });
+      content.push({
+        text: m.byStatus.map((s) => `${s.name} — ${n(s.n)}`).join(' · '),
+        color: '#595959',
+        fontSize: 9,
+        margin: [0, 0, 0, 4],
+      });
       content.push(eventsTable(m.rows, false, r.moduleName));
-      if (m.total > m.rows.length) content.push({ text: `Показаны ${m.rows.length} из ${n(m.total)} (сначала важные).`, style: 'note' });
+      if (m.total > m.rows.length)
+        content.push({ text: `Показаны ${m.rows.length} из ${n(m.total)} (сначала важные).`, style: 'note' });
     }
   }
 
   return {
     pageSize: 'A4',
     pageMargins: [40, 50, 40, 50],
-    info: { title: r.title, author: r.productName, subject: `${r.companyName}, ${day(r.from)} — ${day(r.to)}`, creator: r.productName },
+    info: {
+      title: r.title,
+      author: r.productName,
+      subject: `${r.companyName}, ${day(r.from)} — ${day(r.to)}`,
+      creator: r.productName,
+    },
     header: { text: `${r.productName} · ${r.companyName}`, margin: [40, 20, 40, 0], fontSize: 8, color: '#8c8c8c' },
-    footer: (page: number, pages: number) => ({ text: `Страница ${page} из ${pages}`, alignment: 'right', margin: [40, 20, 40, 0], fontSize: 8, color: '#8c8c8c' }),
+    footer: (page: number, pages: number) => ({
+      text: `Страница ${page} из ${pages}`,
+      alignment: 'right',
+      margin: [40, 20, 40, 0],
+      fontSize: 8,
+      color: '#8c8c8c',
+    }),
     content,
     defaultStyle: { font: 'Roboto', fontSize: 10, color: '#262626' },
     styles: {

@@ -73,7 +73,14 @@ export function createReportsRepo(db: Db) {
       return r;
     },
 
-    async insert(v: { companyId: number; name: string; from: string; to: string; modules: string[]; createdBy: number | null }): Promise<number> {
+    async insert(v: {
+      companyId: number;
+      name: string;
+      from: string;
+      to: string;
+      modules: string[];
+      createdBy: number | null;
+    }): Promise<number> {
       const [r] = await rows<{ id: number }>(sql`
         INSERT INTO reports (company_id, name, period_from, period_to, modules, created_by)
         VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.createdBy})
@@ -83,7 +90,9 @@ export function createReportsRepo(db: Db) {
     },
 
     async requeue(id: number): Promise<void> {
-      await db.execute(sql`UPDATE reports SET status = 'queued', error = NULL, attempts = 0, updated_at = now() WHERE id = ${id}`);
+      await db.execute(
+        sql`UPDATE reports SET status = 'queued', error = NULL, attempts = 0, updated_at = now() WHERE id = ${id}`,
+      );
     },
 
     async remove(id: number): Promise<void> {
@@ -115,7 +124,9 @@ export function createReportsRepo(db: Db) {
           sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
           tx,
         );
-        await tx.execute(sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`);
+        await tx.execute(
+          sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`,
+        );
         if (prev?.doc_id && prev.doc_id !== docId) {
           await tx.execute(sql`DELETE FROM docs WHERE id = ${prev.doc_id}`);
           return { doc_id: prev.doc_id, storage_key: prev.storage_key ?? '' };
@@ -125,7 +136,9 @@ export function createReportsRepo(db: Db) {
     },
 
     async failed(id: number, error: string, final: boolean): Promise<void> {
-      await db.execute(sql`UPDATE reports SET status = ${final ? 'failed' : 'queued'}, error = ${error}, updated_at = now() WHERE id = ${id}`);
+      await db.execute(
+        sql`UPDATE reports SET status = ${final ? 'failed' : 'queued'}, error = ${error}, updated_at = now() WHERE id = ${id}`,
+      );
     },
 
     async sent(id: number): Promise<void> {
@@ -175,7 +188,12 @@ export function createReportsRepo(db: Db) {
      * Time to resolve, per module: from creation to the first change into a final status (resolved,
      * false positive), for the events of the period that got there.
      */
-    async timeToResolve(companyId: number, modules: string[], from: Date, to: Date): Promise<{ module: string; n: number; avg_s: number; median_s: number }[]> {
+    async timeToResolve(
+      companyId: number,
+      modules: string[],
+      from: Date,
+      to: Date,
+    ): Promise<{ module: string; n: number; avg_s: number; median_s: number }[]> {
       return rows(sql`
         SELECT e.module, count(*)::int AS n, avg(extract(epoch FROM r.at - e.created_at))::float8 AS avg_s,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.at - e.created_at))::float8 AS median_s

@@ -25,7 +25,13 @@ export async function reportsRoutes(app: App, deps: { reports: ReportsService })
     BASE,
     {
       config: { permission: 'reports.read' },
-      schema: { operationId: 'listReports', tags, summary: 'Отчёты', querystring: reportListQuery, response: { 200: reportListResponse } },
+      schema: {
+        operationId: 'listReports',
+        tags,
+        summary: 'Отчёты',
+        querystring: reportListQuery,
+        response: { 200: reportListResponse },
+      },
     },
     async (req) => svc.list(callerOf(req), req.query),
   );

@@ -7,9 +7,23 @@ import { Readable } from 'node:stream';
 import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
 import { API_MSG } from '@forpost/contract/errors';
 import { formatDate } from '@forpost/contract/format';
-import { CONNOTATIONS, CONNOTATION_LABELS, DEFAULT_PRIORITIES, MODULE_CODES, getModule, type ModuleCode } from '@forpost/contract/modules';
+import {
+  CONNOTATION_LABELS,
+  CONNOTATIONS,
+  DEFAULT_PRIORITIES,
+  getModule,
+  MODULE_CODES,
+  type ModuleCode,
+} from '@forpost/contract/modules';
 import { can, companiesWith } from '@forpost/contract/permissions';
-import { REPORT_MSG, REPORT_MODULE_ROWS, REPORT_TOP_CRITICAL, type CreateReportRequest, type Report, type ReportAction } from '@forpost/contract/reports';
+import {
+  type CreateReportRequest,
+  REPORT_MODULE_ROWS,
+  REPORT_MSG,
+  REPORT_TOP_CRITICAL,
+  type Report,
+  type ReportAction,
+} from '@forpost/contract/reports';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -62,7 +76,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
   const now = deps.now ?? (() => new Date());
   let boss: PgBoss | null = null;
 
-  const moduleName = (code: string) => ((MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code);
+  const moduleName = (code: string) =>
+    (MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code;
 
   function toReport(r: ReportRow): Report {
     return {
@@ -89,14 +104,19 @@ export function createReportsService(deps: ReportsServiceDeps) {
   async function load(c: Caller, id: number, perm: 'reports.read' | 'reports.manage'): Promise<ReportRow> {
     const r = await repo.get(id);
     if (!r || !can(c.auth.principal, 'reports.read', r.company_id)) throw notFound(REPORT_MSG.notFound);
-    if (perm === 'reports.manage' && !can(c.auth.principal, 'reports.manage', r.company_id)) throw new ApiError(403, API_MSG.forbidden);
+    if (perm === 'reports.manage' && !can(c.auth.principal, 'reports.manage', r.company_id))
+      throw new ApiError(403, API_MSG.forbidden);
     return r;
   }
 
   async function enqueue(id: number): Promise<void> {
     if (!boss) return; // the worker's sweep picks it up
     try {
-      await boss.send(REPORT_QUEUE, { id }, { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 });
+      await boss.send(
+        REPORT_QUEUE,
+        { id },
+        { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 },
+      );
     } catch (err) {
       log.warn({ err: { message: (err as Error).message }, reportId: id }, 'report job not queued; the sweep will take it');
     }
@@ -104,7 +124,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
   /** Everything the PDF shows, from the rollups (counts) and the events (lists, time to resolve). */
   async function gather(r: ReportRow): Promise<ReportData> {
-    const modules = r.modules.length ? r.modules.filter((m) => (MODULE_CODES as readonly string[]).includes(m)) : [...MODULE_CODES];
+    const modules = r.modules.length
+      ? r.modules.filter((m) => (MODULE_CODES as readonly string[]).includes(m))
+      : [...MODULE_CODES];
     const from = zonedInstant(r.period_from, 0, 0, ANALYTICS_TZ);
     const to = zonedInstant(addDays(r.period_to, 1), 0, 0, ANALYTICS_TZ);
     const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
@@ -141,7 +163,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
       else m.open += n;
       m.statuses.set(Number(x.status_id), (m.statuses.get(Number(x.status_id)) ?? 0) + n);
     }
-    const ordered = modules.filter((m) => byModule.has(m)).map((m) => byModule.get(m) as ModuleFigures & { statuses: Map<number, number> });
+    const ordered = modules
+      .filter((m) => byModule.has(m))
+      .map((m) => byModule.get(m) as ModuleFigures & { statuses: Map<number, number> });
     const priorityNames = new Map(DEFAULT_PRIORITIES.map((p) => [p.code, p]));
     const byPriority = [...[...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level).map((p) => p.code), 'none'].map((code) => {
       const p = priorityNames.get(code);
@@ -170,10 +194,19 @@ export function createReportsService(deps: ReportsServiceDeps) {
         rows: await repo.topOfModule(r.company_id, m.code, from, to, REPORT_MODULE_ROWS),
       });
     }
-    const sentimentColors: Record<string, string> = { Positive: NAMED.green ?? '', Negative: NAMED.red ?? '', Neutral: NAMED.blue ?? '', Undefined: NAMED.default ?? '' };
+    const sentimentColors: Record<string, string> = {
+      Positive: NAMED.green ?? '',
+      Negative: NAMED.red ?? '',
+      Neutral: NAMED.blue ?? '',
+      Undefined: NAMED.default ?? '',
+    };
     const s0 = sentimentRows[0];
     const sentiment = s0
-      ? CONNOTATIONS.map((k) => ({ name: CONNOTATION_LABELS[k], color: sentimentColors[k] ?? '#bfbfbf', value: Number(s0[`c_${k.toLowerCase()}` as CountColumn]) }))
+      ? CONNOTATIONS.map((k) => ({
+          name: CONNOTATION_LABELS[k],
+          color: sentimentColors[k] ?? '#bfbfbf',
+          value: Number(s0[`c_${k.toLowerCase()}` as CountColumn]),
+        }))
       : null;
     const total = ordered.reduce((a, m) => a + m.total, 0);
     return {
@@ -203,6 +236,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     };
   }
 
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strip control characters from file names
   const fileName = (r: Pick<ReportRow, 'name'>) => `${r.name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '_').slice(0, 150)}.pdf`;
 
   /** Renders one report (the job's handler; tests call it directly). Throws to let pg-boss retry. */
@@ -243,7 +277,12 @@ export function createReportsService(deps: ReportsServiceDeps) {
   async function mailer(): Promise<Mailer> {
     if (deps.mailer) return deps.mailer;
     const smtp = String(await configs.get('smtp_url')).trim();
-    return createMailer({ smtpUrl: smtp || undefined, from: String(await configs.get('mail_from')) || config.mailFrom, dataDir: config.dataDir, log });
+    return createMailer({
+      smtpUrl: smtp || undefined,
+      from: String(await configs.get('mail_from')) || config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+    });
   }
 
   async function send(c: Caller, r: ReportRow, recipients: string[]): Promise<void> {
@@ -265,19 +304,33 @@ export function createReportsService(deps: ReportsServiceDeps) {
     try {
       const m = await mailer();
       await Promise.race([
-        m.send({ to: recipients, subject, text, attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }] }),
+        m.send({
+          to: recipients,
+          subject,
+          text,
+          attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }],
+        }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), 60_000);
         }),
       ]);
     } catch (e) {
       log.warn({ err: { message: (e as Error).message }, reportId: r.id }, 'report mail failed');
-      throw new ApiError(502, `Не удалось отправить отчёт: ${((e as Error).message || '').replace(/[\r\n]+/g, ' ').slice(0, 300)}`);
+      throw new ApiError(
+        502,
+        `Не удалось отправить отчёт: ${((e as Error).message || '').replace(/[\r\n]+/g, ' ').slice(0, 300)}`,
+      );
     } finally {
       clearTimeout(timer);
     }
     await repo.sent(r.id);
-    await audit.record(c.actor, { action: 'report.send', entity: 'report', entityId: r.id, companyId: r.company_id, meta: { recipients } });
+    await audit.record(c.actor, {
+      action: 'report.send',
+      entity: 'report',
+      entityId: r.id,
+      companyId: r.company_id,
+      meta: { recipients },
+    });
   }
 
   return {
@@ -298,16 +351,31 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
     async create(c: Caller, body: CreateReportRequest): Promise<Report> {
       const p = c.auth.principal;
-      if (!can(p, 'reports.read', body.company_id) && !can(p, 'events.read', body.company_id)) throw notFound(REPORT_MSG.companyNotFound);
+      if (!can(p, 'reports.read', body.company_id) && !can(p, 'events.read', body.company_id))
+        throw notFound(REPORT_MSG.companyNotFound);
       if (!can(p, 'reports.manage', body.company_id)) throw new ApiError(403, API_MSG.forbidden);
       const companyName = await repo.companyName(body.company_id);
       if (!companyName) throw notFound(REPORT_MSG.companyNotFound);
       const km = p.keyModules;
-      if (km && !km.includes('*') && (!body.modules.length || body.modules.some((m) => !km.includes(m)))) throw new ApiError(403, API_MSG.forbidden);
+      if (km && !km.includes('*') && (!body.modules.length || body.modules.some((m) => !km.includes(m))))
+        throw new ApiError(403, API_MSG.forbidden);
       const modules = [...new Set(body.modules)];
       const name = body.name || `Отчёт: ${companyName}, ${formatDate(body.from)} — ${formatDate(body.to)}`;
-      const id = await repo.insert({ companyId: body.company_id, name, from: body.from, to: body.to, modules, createdBy: c.auth.user.id });
-      await audit.record(c.actor, { action: 'report.create', entity: 'report', entityId: id, companyId: body.company_id, after: { name, from: body.from, to: body.to, modules } });
+      const id = await repo.insert({
+        companyId: body.company_id,
+        name,
+        from: body.from,
+        to: body.to,
+        modules,
+        createdBy: c.auth.user.id,
+      });
+      await audit.record(c.actor, {
+        action: 'report.create',
+        entity: 'report',
+        entityId: id,
+        companyId: body.company_id,
+        after: { name, from: body.from, to: body.to, modules },
+      });
       await enqueue(id);
       const created = await repo.get(id);
       if (!created) throw notFound(REPORT_MSG.notFound);
@@ -319,13 +387,20 @@ export function createReportsService(deps: ReportsServiceDeps) {
       await repo.remove(id);
       if (r.doc_id) await repo.deleteDoc(r.doc_id);
       if (r.storage_key) await store.delete(r.storage_key).catch(() => undefined);
-      await audit.record(c.actor, { action: 'report.delete', entity: 'report', entityId: id, companyId: r.company_id, before: { name: r.name } });
+      await audit.record(c.actor, {
+        action: 'report.delete',
+        entity: 'report',
+        entityId: id,
+        companyId: r.company_id,
+        before: { name: r.name },
+      });
     },
 
     async action(c: Caller, id: number, body: ReportAction): Promise<{ report: Report; message: string }> {
       const r = await load(c, id, 'reports.manage');
       if (body.action === 'regenerate') {
-        if (r.status === 'rendering' && Date.now() - new Date(r.updated_at).getTime() < 10 * 60_000) throw new ApiError(409, REPORT_MSG.busy);
+        if (r.status === 'rendering' && Date.now() - new Date(r.updated_at).getTime() < 10 * 60_000)
+          throw new ApiError(409, REPORT_MSG.busy);
         await repo.requeue(id);
         await audit.record(c.actor, { action: 'report.regenerate', entity: 'report', entityId: id, companyId: r.company_id });
         await enqueue(id);
@@ -349,7 +424,13 @@ export function createReportsService(deps: ReportsServiceDeps) {
     /** Every role sends jobs; ROLE=all|worker also renders them and sweeps up lost ones. */
     async attach(b: PgBoss, opts: { work: boolean }) {
       boss = b;
-      await b.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 });
+      await b.createQueue(REPORT_QUEUE, {
+        name: REPORT_QUEUE,
+        retryLimit: MAX_ATTEMPTS - 1,
+        retryDelay: 10,
+        retryBackoff: true,
+        expireInSeconds: 15 * 60,
+      });
       if (!opts.work) return;
       await b.work<{ id: number }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
         if (job) await render(job.data.id);

@@ -3,7 +3,13 @@
  * domains and accounts — for the company chosen in the header and a period (7/30/90 days or custom).
  * Every chart leads to the event list filtered by what was clicked.
  */
-import { type ChartLink, PERIOD_PRESET_LABELS, PERIOD_PRESETS, type PeriodPreset, dayRangeParams } from '@forpost/contract/analytics';
+import {
+  type ChartLink,
+  dayRangeParams,
+  PERIOD_PRESET_LABELS,
+  PERIOD_PRESETS,
+  type PeriodPreset,
+} from '@forpost/contract/analytics';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
 import { Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
@@ -116,8 +122,19 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
         {[
           { title: 'Новые события', value: newEvents.data?.total, loading: newEvents.isLoading, testId: 'kpi-new' },
-          { title: 'Критические', value: critical.data?.total, loading: critical.isLoading, testId: 'kpi-critical', danger: true },
-          { title: 'Негативные публикации', value: connotation.data ? negative : undefined, loading: connotation.isLoading, testId: 'kpi-negative' },
+          {
+            title: 'Критические',
+            value: critical.data?.total,
+            loading: critical.isLoading,
+            testId: 'kpi-critical',
+            danger: true,
+          },
+          {
+            title: 'Негативные публикации',
+            value: connotation.data ? negative : undefined,
+            loading: connotation.isLoading,
+            testId: 'kpi-negative',
+          },
           { title: 'Домены', value: domains.data?.total, loading: domains.isLoading, testId: 'kpi-domains' },
         ].map((k) => (
           <Col key={k.testId} xs={12} md={8} xl={4}>
@@ -160,7 +177,13 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={12}>
-          <ChartCard title="Критические события" testId="chart-critical" total={critical.data?.total} loading={critical.isLoading} empty={!critical.data?.total}>
+          <ChartCard
+            title="Критические события"
+            testId="chart-critical"
+            total={critical.data?.total}
+            loading={critical.isLoading}
+            empty={!critical.data?.total}
+          >
             {critical.data && (
               <EChart
                 testId="echart-critical"
@@ -175,7 +198,13 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={12}>
-          <ChartCard title="События по приоритетам" testId="chart-priority" total={priority.data?.total} loading={priority.isLoading} empty={!priority.data?.total}>
+          <ChartCard
+            title="События по приоритетам"
+            testId="chart-priority"
+            total={priority.data?.total}
+            loading={priority.isLoading}
+            empty={!priority.data?.total}
+          >
             {priority.data && (
               <EChart
                 testId="echart-priority"
@@ -187,7 +216,13 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={8}>
-          <ChartCard title="Тональность СМИ" testId="chart-connotation" total={connotation.data?.total} loading={connotation.isLoading} empty={!connotation.data?.total}>
+          <ChartCard
+            title="Тональность СМИ"
+            testId="chart-connotation"
+            total={connotation.data?.total}
+            loading={connotation.isLoading}
+            empty={!connotation.data?.total}
+          >
             {connotation.data && (
               <EChart
                 testId="echart-connotation"
@@ -198,7 +233,13 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={8}>
-          <ChartCard title="Домены по статусам" testId="chart-domains" total={domains.data?.total} loading={domains.isLoading} empty={!domains.data?.total}>
+          <ChartCard
+            title="Домены по статусам"
+            testId="chart-domains"
+            total={domains.data?.total}
+            loading={domains.isLoading}
+            empty={!domains.data?.total}
+          >
             {domains.data && (
               <EChart
                 testId="echart-domains"
@@ -213,7 +254,13 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={8}>
-          <ChartCard title="Аккаунты по статусам" testId="chart-accounts" total={accounts.data?.total} loading={accounts.isLoading} empty={!accounts.data?.total}>
+          <ChartCard
+            title="Аккаунты по статусам"
+            testId="chart-accounts"
+            total={accounts.data?.total}
+            loading={accounts.isLoading}
+            empty={!accounts.data?.total}
+          >
             {accounts.data && (
               <EChart
                 testId="echart-accounts"

@@ -1,4 +1,4 @@
-import { PERIOD_PRESETS, isDay } from '@forpost/contract/analytics';
+import { isDay, PERIOD_PRESETS } from '@forpost/contract/analytics';
 import { MODULE_CODES } from '@forpost/contract/modules';
 
 /** The home page's state in the URL: `/?period=90d` or `/?from=2026-03-01&to=2026-03-31&modules=domains,media`. */
@@ -12,7 +12,8 @@ export interface DashboardSearch {
 
 export function validateDashboardSearch(raw: Record<string, unknown>): DashboardSearch {
   const out: DashboardSearch = {};
-  if (typeof raw.period === 'string' && (PERIOD_PRESETS as readonly string[]).includes(raw.period)) out.period = raw.period as DashboardSearch['period'];
+  if (typeof raw.period === 'string' && (PERIOD_PRESETS as readonly string[]).includes(raw.period))
+    out.period = raw.period as DashboardSearch['period'];
   if (typeof raw.from === 'string' && typeof raw.to === 'string' && isDay(raw.from) && isDay(raw.to) && raw.from <= raw.to) {
     out.from = raw.from;
     out.to = raw.to;

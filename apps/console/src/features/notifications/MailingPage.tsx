@@ -106,7 +106,14 @@ function toBody(v: FormValues): MailingInput {
     name: v.name,
     company_id: v.company_id === ALL ? null : v.company_id,
     recipients: v.recipients,
-    filters: { modules: v.modules, statuses: v.statuses, priorities: v.priorities, sources: v.sources, tags: v.tags, text: v.text ?? '' },
+    filters: {
+      modules: v.modules,
+      statuses: v.statuses,
+      priorities: v.priorities,
+      sources: v.sources,
+      tags: v.tags,
+      text: v.text ?? '',
+    },
     params: {
       frequency: v.frequency,
       hour: v.hour,
@@ -145,13 +152,28 @@ export function MailingPage({ id }: { id: 'new' | number }) {
   return <MailingEditor key={id} mailing={id === 'new' ? undefined : mailing.data} filters={filters.data} params={params.data} />;
 }
 
-function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filters: MailingFilterOptions; params: MailingParamOptions }) {
+function MailingEditor({
+  mailing,
+  filters,
+  params,
+}: {
+  mailing?: Mailing;
+  filters: MailingFilterOptions;
+  params: MailingParamOptions;
+}) {
   const navigate = useNavigate();
   const { message, modal } = App.useApp();
   const headerCompany = useCompanyFilter();
   const [form] = Form.useForm<FormValues>();
-  const initial = useMemo(() => toValues(mailing, headerCompany, filters.all_companies_allowed), [mailing, headerCompany, filters.all_companies_allowed]);
-  const companyId = mailing ? (mailing.company_id ?? undefined) : typeof initial.company_id === 'number' ? initial.company_id : undefined;
+  const initial = useMemo(
+    () => toValues(mailing, headerCompany, filters.all_companies_allowed),
+    [mailing, headerCompany, filters.all_companies_allowed],
+  );
+  const companyId = mailing
+    ? (mailing.company_id ?? undefined)
+    : typeof initial.company_id === 'number'
+      ? initial.company_id
+      : undefined;
   const canManage = useCan('mailings.manage', companyId);
   const readOnly = !canManage;
   const create = useCreateMailingMutation();
@@ -166,7 +188,14 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
     const v = watched ?? initial;
     return {
       company_id: v.company_id === ALL || v.company_id === undefined ? null : v.company_id,
-      filters: { modules: v.modules ?? [], statuses: v.statuses ?? [], priorities: v.priorities ?? [], sources: v.sources ?? [], tags: v.tags ?? [], text: v.text ?? '' },
+      filters: {
+        modules: v.modules ?? [],
+        statuses: v.statuses ?? [],
+        priorities: v.priorities ?? [],
+        sources: v.sources ?? [],
+        tags: v.tags ?? [],
+        text: v.text ?? '',
+      },
     };
   }, [watched, initial]);
 
@@ -196,11 +225,16 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
     }
   };
 
-  useEffect(() => form.resetFields(), [form, initial]);
+  useEffect(() => {
+    form.setFieldsValue(initial);
+  }, [form, initial]);
 
   const companyOptions = [
     ...(filters.all_companies_allowed ? [{ value: ALL as number | typeof ALL, label: 'Все компании' }] : []),
-    ...filters.companies.map((c) => ({ value: c.id as number | typeof ALL, label: c.is_active ? c.name : `${c.name} (отключена)` })),
+    ...filters.companies.map((c) => ({
+      value: c.id as number | typeof ALL,
+      label: c.is_active ? c.name : `${c.name} (отключена)`,
+    })),
   ];
 
   return (
@@ -261,7 +295,11 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={10}>
-                  <Form.Item name="company_id" label="Компания" rules={[{ required: true, message: MAILING_MSG.companyRequired }]}>
+                  <Form.Item
+                    name="company_id"
+                    label="Компания"
+                    rules={[{ required: true, message: MAILING_MSG.companyRequired }]}
+                  >
                     <Select options={companyOptions} placeholder="Выберите компанию" showSearch optionFilterProp="label" />
                   </Form.Item>
                 </Col>
@@ -281,7 +319,14 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
                   },
                 ]}
               >
-                <Select mode="tags" tokenSeparators={[',', ';', ' ']} open={false} suffixIcon={null} placeholder="soc@example.ru" data-testid="recipients" />
+                <Select
+                  mode="tags"
+                  tokenSeparators={[',', ';', ' ']}
+                  open={false}
+                  suffixIcon={null}
+                  placeholder="soc@example.ru"
+                  data-testid="recipients"
+                />
               </Form.Item>
               <Form.Item name="is_active" label="Отправлять письма" valuePropName="checked" style={{ marginBottom: 0 }}>
                 <Switch />
@@ -292,12 +337,26 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
               <Row gutter={16}>
                 <Col xs={24} md={12}>
                   <Form.Item name="modules" label="Модули">
-                    <Select mode="multiple" allowClear placeholder="Все модули" options={filters.modules} optionFilterProp="label" maxTagCount="responsive" data-testid="filter-modules" />
+                    <Select
+                      mode="multiple"
+                      allowClear
+                      placeholder="Все модули"
+                      options={filters.modules}
+                      optionFilterProp="label"
+                      maxTagCount="responsive"
+                      data-testid="filter-modules"
+                    />
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={12}>
                   <Form.Item name="priorities" label="Приоритеты">
-                    <Select mode="multiple" allowClear placeholder="Любой приоритет" options={filters.priorities} data-testid="filter-priorities" />
+                    <Select
+                      mode="multiple"
+                      allowClear
+                      placeholder="Любой приоритет"
+                      options={filters.priorities}
+                      data-testid="filter-priorities"
+                    />
                   </Form.Item>
                 </Col>
                 <Col xs={24} md={12}>
@@ -332,7 +391,13 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
 
             <Card title="Когда и как отправлять" style={{ marginBottom: 16 }}>
               <Form.Item name="frequency" label="Периодичность">
-                <Radio.Group optionType="button" options={params.frequencies.map((f) => ({ value: f.value, label: f.label.replace(' (каждое новое событие)', '') }))} />
+                <Radio.Group
+                  optionType="button"
+                  options={params.frequencies.map((f) => ({
+                    value: f.value,
+                    label: f.label.replace(' (каждое новое событие)', ''),
+                  }))}
+                />
               </Form.Item>
               <Typography.Paragraph type="secondary" style={{ marginTop: -12 }}>
                 {frequency === 'instant'
@@ -374,7 +439,13 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
                     <Form.Item
                       name="quiet_to"
                       noStyle
-                      rules={[{ validator: async (_, v) => { if (v === form.getFieldValue('quiet_from')) throw new Error(MAILING_MSG.quietSame); } }]}
+                      rules={[
+                        {
+                          validator: async (_, v) => {
+                            if (v === form.getFieldValue('quiet_from')) throw new Error(MAILING_MSG.quietSame);
+                          },
+                        },
+                      ]}
                     >
                       <Select options={HOURS} style={{ width: 100 }} aria-label="Конец тихих часов" />
                     </Form.Item>
@@ -405,7 +476,9 @@ function MailingEditor({ mailing, filters, params }: { mailing?: Mailing; filter
                   <span>Отправлено событий: {mailing.stats.events_sent}</span>
                   <span>Ждут отправки: {mailing.stats.events_pending}</span>
                   <span>Писем отправлено: {mailing.stats.deliveries_sent}</span>
-                  {mailing.stats.deliveries_failed > 0 && <Typography.Text type="danger">Писем с ошибкой: {mailing.stats.deliveries_failed}</Typography.Text>}
+                  {mailing.stats.deliveries_failed > 0 && (
+                    <Typography.Text type="danger">Писем с ошибкой: {mailing.stats.deliveries_failed}</Typography.Text>
+                  )}
                 </Flex>
               </Card>
             )}

@@ -15,7 +15,13 @@ import { MailingStatusTag, scheduleText } from './components/labels';
 import type { MailingsSearch } from './search';
 
 /** /notifications: the mailings of the company chosen in the header. */
-export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onSearch: (p: SearchPatch<MailingsSearch>) => void }) {
+export function MailingsPage({
+  search,
+  onSearch,
+}: {
+  search: MailingsSearch;
+  onSearch: (p: SearchPatch<MailingsSearch>) => void;
+}) {
   const navigate = useNavigate();
   const canManage = useCan('mailings.manage');
   const companyId = useCompanyFilter();
@@ -33,7 +39,11 @@ export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onS
         subtitle={`Рассылки о новых событиях по почте · ${companyId === undefined ? ALL_COMPANIES_LABEL : (companies.nameOf(companyId) ?? '…')}`}
         extra={
           canManage && (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}
+            >
               Создать рассылку
             </Button>
           )
@@ -81,7 +91,8 @@ export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onS
               showSizeChanger: true,
               pageSizeOptions: PAGE_SIZE_OPTIONS,
               showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) => onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
+              onChange: (p, ps) =>
+                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
             }}
             columns={[
               {
@@ -93,7 +104,12 @@ export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onS
                   </Link>
                 ),
               },
-              { title: 'Компания', key: 'company', width: 180, render: (_, m) => m.company_name ?? <Typography.Text type="secondary">Все компании</Typography.Text> },
+              {
+                title: 'Компания',
+                key: 'company',
+                width: 180,
+                render: (_, m) => m.company_name ?? <Typography.Text type="secondary">Все компании</Typography.Text>,
+              },
               {
                 title: 'Получатели',
                 key: 'recipients',
@@ -102,7 +118,9 @@ export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onS
                   <Tooltip title={m.recipients.join(', ')}>
                     <span>
                       {m.recipients.slice(0, 2).join(', ')}
-                      {m.recipients.length > 2 && <Typography.Text type="secondary"> и ещё {m.recipients.length - 2}</Typography.Text>}
+                      {m.recipients.length > 2 && (
+                        <Typography.Text type="secondary"> и ещё {m.recipients.length - 2}</Typography.Text>
+                      )}
                     </span>
                   </Tooltip>
                 ),
@@ -124,7 +142,8 @@ export function MailingsPage({ search, onSearch }: { search: MailingsSearch; onS
                 title: 'Последнее письмо',
                 dataIndex: 'last_sent_at',
                 width: 160,
-                render: (d: string | null) => (d ? formatDateTime(d) : <Typography.Text type="secondary">Ещё не было</Typography.Text>),
+                render: (d: string | null) =>
+                  d ? formatDateTime(d) : <Typography.Text type="secondary">Ещё не было</Typography.Text>,
               },
             ]}
           />

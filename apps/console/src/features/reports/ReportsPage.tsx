@@ -1,5 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, MailOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MODULE_LIST } from '@forpost/contract/modules';
+import { can } from '@forpost/contract/permissions';
 import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
 import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -10,14 +11,14 @@ import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
-import { can } from '@forpost/contract/permissions';
 import { useDeleteReportMutation, useReportActionMutation } from './api/mutations';
 import { useReportsQuery } from './api/queries';
 import { CreateReportCard } from './components/CreateReportCard';
 import { SendReportModal } from './components/SendReportModal';
 import type { ReportsSearch } from './search';
 
-const moduleNames = (codes: string[]) => (codes.length ? codes.map((c) => MODULE_LIST.find((m) => m.code === c)?.name ?? c).join(', ') : 'Все модули');
+const moduleNames = (codes: string[]) =>
+  codes.length ? codes.map((c) => MODULE_LIST.find((m) => m.code === c)?.name ?? c).join(', ') : 'Все модули';
 
 /** /reports: create a PDF report for a company and period; list with status, download, regenerate, send, delete. */
 export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSearch: (p: SearchPatch<ReportsSearch>) => void }) {
@@ -58,7 +59,8 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
               showSizeChanger: true,
               pageSizeOptions: PAGE_SIZE_OPTIONS,
               showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) => onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
+              onChange: (p, ps) =>
+                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
             }}
             columns={[
               {
@@ -127,14 +129,24 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                       {manage && (
                         <>
                           <Tooltip title="Отправить по почте">
-                            <Button icon={<MailOutlined />} disabled={r.status !== 'ready'} onClick={() => setSending(r)} aria-label="Отправить" />
+                            <Button
+                              icon={<MailOutlined />}
+                              disabled={r.status !== 'ready'}
+                              onClick={() => setSending(r)}
+                              aria-label="Отправить"
+                            />
                           </Tooltip>
                           <Tooltip title="Сформировать заново">
                             <Button
                               icon={<ReloadOutlined />}
                               disabled={r.status === 'queued' || r.status === 'rendering'}
                               aria-label="Сформировать заново"
-                              onClick={() => action.mutate({ id: r.id, action: 'regenerate' }, { onSuccess: (x) => message.success(x.message) })}
+                              onClick={() =>
+                                action.mutate(
+                                  { id: r.id, action: 'regenerate' },
+                                  { onSuccess: (x) => message.success(x.message) },
+                                )
+                              }
                             />
                           </Tooltip>
                           <Popconfirm

@@ -7,7 +7,8 @@ import { dashboardKeys } from './queries';
 export function useRequeueFailedMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { company_id?: number }) => http.post('classifier/requeue-failed', { json: body }).json<{ count: number }>(),
+    mutationFn: (body: { company_id?: number }) =>
+      http.post('classifier/requeue-failed', { json: body }).json<{ count: number }>(),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: [...dashboardKeys.all, 'ml-summary'] });
     },

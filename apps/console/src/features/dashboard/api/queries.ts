@@ -20,7 +20,9 @@ export const dashboardKeys = {
   mlInfo: (module: string, id: number) => ['events', module, id, 'ml'] as const,
 };
 
-type ChartData<C extends DashboardChart> = (typeof DASHBOARD_CHARTS)[C]['shape'] extends 'matrix' ? MatrixResponse : TimeSeriesResponse;
+type ChartData<C extends DashboardChart> = (typeof DASHBOARD_CHARTS)[C]['shape'] extends 'matrix'
+  ? MatrixResponse
+  : TimeSeriesResponse;
 
 /** GET /modules/analytics/dashboard/… for one chart. */
 export function useDashboardChart<C extends DashboardChart>(chart: C, params: DashboardParams) {

@@ -35,7 +35,13 @@ export function ChartCard({
           )}
         </Flex>
       }
-      extra={hint && !empty && !loading ? <Typography.Text type="secondary" style={{ fontSize: 12 }}>{hint}</Typography.Text> : null}
+      extra={
+        hint && !empty && !loading ? (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {hint}
+          </Typography.Text>
+        ) : null
+      }
       styles={{ body: { paddingTop: 12, paddingBottom: 12 } }}
       style={{ height: '100%' }}
     >

@@ -4,8 +4,8 @@
  */
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
 import type { EChartsCoreOption } from 'echarts/core';
+import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { type CSSProperties, useEffect, useRef } from 'react';
 
@@ -56,5 +56,7 @@ export function EChart({
     chart.current?.setOption(option, { notMerge: true });
   }, [option]);
 
-  return <div ref={ref} style={{ width: '100%', height, cursor: onClick ? 'pointer' : undefined, ...style }} data-testid={testId} />;
+  return (
+    <div ref={ref} style={{ width: '100%', height, cursor: onClick ? 'pointer' : undefined, ...style }} data-testid={testId} />
+  );
 }

@@ -6,7 +6,7 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { CLASSIFIER_LABELS, ML_STATE_COLORS } from '@forpost/contract/classifier';
 import { CONNOTATION_LABELS, DEFAULT_PRIORITIES, ML_STATE_LABELS } from '@forpost/contract/modules';
-import { App, Alert, Button, Card, Descriptions, Flex, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Tag, Typography } from 'antd';
 import { formatDateTime } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { useRequeueMlMutation } from '../api/mutations';
@@ -68,7 +68,11 @@ export function MlStatePanel({ module, id, companyId }: { module: string; id: nu
               type="error"
               showIcon
               message={d.last_error}
-              description={d.next_attempt_at ? `Повтор автоматически: ${formatDateTime(d.next_attempt_at)}` : 'Автоматических повторов больше не будет'}
+              description={
+                d.next_attempt_at
+                  ? `Повтор автоматически: ${formatDateTime(d.next_attempt_at)}`
+                  : 'Автоматических повторов больше не будет'
+              }
             />
           )}
         </Flex>

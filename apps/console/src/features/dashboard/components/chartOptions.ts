@@ -117,7 +117,16 @@ export function matrixOption(r: MatrixResponse): EChartsCoreOption {
       data: s.data,
       barMaxWidth: 22,
       emphasis: { focus: 'series' },
-      itemStyle: { color: s.key === 'none' ? '#d9d9d9' : s.color === 'default' ? '#8c8c8c' : s.color ? (NAMED_COLORS[s.color] ?? s.color) : '#bfbfbf' },
+      itemStyle: {
+        color:
+          s.key === 'none'
+            ? '#d9d9d9'
+            : s.color === 'default'
+              ? '#8c8c8c'
+              : s.color
+                ? (NAMED_COLORS[s.color] ?? s.color)
+                : '#bfbfbf',
+      },
     })),
   };
 }

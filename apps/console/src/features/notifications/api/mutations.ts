@@ -1,7 +1,13 @@
-import type { CreateMailingRequest, Mailing, MailingFilters, MailingPreview, PatchMailingRequest } from '@forpost/contract/mailings';
+import type {
+  CreateMailingRequest,
+  createMailingRequest,
+  Mailing,
+  MailingFilters,
+  MailingPreview,
+  PatchMailingRequest,
+} from '@forpost/contract/mailings';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { createMailingRequest } from '@forpost/contract/mailings';
 import { http } from '../../../lib/http';
 import { mailingKeys } from './queries';
 

@@ -44,7 +44,8 @@ export function useMailingQuery(id: number | undefined) {
 export function useDeliveriesQuery(id: number | undefined, page: number) {
   return useQuery({
     queryKey: mailingKeys.deliveries(id ?? 0, page),
-    queryFn: () => http.get(`notifications/mailings/${id}/deliveries`, { searchParams: { page, page_size: 10 } }).json<Page<Delivery>>(),
+    queryFn: () =>
+      http.get(`notifications/mailings/${id}/deliveries`, { searchParams: { page, page_size: 10 } }).json<Page<Delivery>>(),
     enabled: id !== undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 20_000,

@@ -17,7 +17,14 @@ export function DeliveriesCard({ mailingId }: { mailingId: number }) {
         loading={list.isFetching && !list.data}
         dataSource={list.data?.items ?? []}
         locale={{ emptyText: <EmptyState text="Писем ещё не было: они появятся, когда под фильтры попадут новые события" /> }}
-        pagination={{ current: page, pageSize: 10, total: list.data?.total ?? 0, onChange: setPage, showSizeChanger: false, hideOnSinglePage: true }}
+        pagination={{
+          current: page,
+          pageSize: 10,
+          total: list.data?.total ?? 0,
+          onChange: setPage,
+          showSizeChanger: false,
+          hideOnSinglePage: true,
+        }}
         scroll={{ x: 900 }}
         columns={[
           { title: 'Создано', dataIndex: 'created_at', width: 150, render: (d: string) => formatDateTime(d) },
@@ -30,16 +37,26 @@ export function DeliveriesCard({ mailingId }: { mailingId: number }) {
                 <span>
                   <Tag color={DELIVERY_STATUS_COLORS[d.status]}>{DELIVERY_STATUS_LABELS[d.status]}</Tag>
                 </span>
-                {d.attempts > 1 && <Typography.Text type="secondary" style={{ fontSize: 12 }}>попыток: {d.attempts}</Typography.Text>}
+                {d.attempts > 1 && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    попыток: {d.attempts}
+                  </Typography.Text>
+                )}
               </Flex>
             ),
           },
-          { title: 'Тема', dataIndex: 'subject', ellipsis: true, render: (s: string) => s || <Typography.Text type="secondary">—</Typography.Text> },
+          {
+            title: 'Тема',
+            dataIndex: 'subject',
+            ellipsis: true,
+            render: (s: string) => s || <Typography.Text type="secondary">—</Typography.Text>,
+          },
           {
             title: 'События',
             key: 'events',
             width: 110,
-            render: (_, d) => (d.listed_count && d.listed_count < d.event_count ? `${d.listed_count} из ${d.event_count}` : d.event_count),
+            render: (_, d) =>
+              d.listed_count && d.listed_count < d.event_count ? `${d.listed_count} из ${d.event_count}` : d.event_count,
           },
           {
             title: 'Отправлено / ошибка',

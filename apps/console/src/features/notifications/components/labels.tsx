@@ -1,6 +1,6 @@
 import { MAILING_FREQUENCY_LABELS, type Mailing } from '@forpost/contract/mailings';
 import { Tag, Tooltip } from 'antd';
-import { WEEKDAYS_RU_SHORT, formatHour } from '../../../lib/format';
+import { formatHour, WEEKDAYS_RU_SHORT } from '../../../lib/format';
 
 /** «Ежедневная сводка, 09:00» · «Сразу». */
 export function scheduleText(p: Mailing['params']): string {

@@ -1,4 +1,4 @@
-import type { Report, createReportRequest } from '@forpost/contract/reports';
+import type { createReportRequest, Report } from '@forpost/contract/reports';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { http } from '../../../lib/http';

@@ -32,7 +32,10 @@ export function CreateReportCard() {
     if (headerCompany !== undefined) form.setFieldValue('company_id', headerCompany);
   }, [headerCompany, form]);
 
-  const presets = [7, 30, 90].map((n) => ({ label: `${n} дней`, value: [dayjs(addDays(today, -(n - 1)), API_DAY), dayjs(today, API_DAY)] as [Dayjs, Dayjs] }));
+  const presets = [7, 30, 90].map((n) => ({
+    label: `${n} дней`,
+    value: [dayjs(addDays(today, -(n - 1)), API_DAY), dayjs(today, API_DAY)] as [Dayjs, Dayjs],
+  }));
 
   return (
     <Card title="Новый отчёт" style={{ marginBottom: 16 }}>
@@ -60,17 +63,35 @@ export function CreateReportCard() {
         <Row gutter={16} align="bottom">
           <Col xs={24} md={12} xl={5}>
             <Form.Item name="company_id" label="Компания" rules={[{ required: true, message: MSG.required }]}>
-              <Select options={companies.options} placeholder="Выберите компанию" showSearch optionFilterProp="label" loading={companies.isLoading} />
+              <Select
+                options={companies.options}
+                placeholder="Выберите компанию"
+                showSearch
+                optionFilterProp="label"
+                loading={companies.isLoading}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={6}>
             <Form.Item name="period" label="Период" rules={[{ required: true, message: MSG.required }]}>
-              <DatePicker.RangePicker format="DD.MM.YYYY" presets={presets} style={{ width: '100%' }} disabledDate={(d) => d.isAfter(dayjs().endOf('day'))} />
+              <DatePicker.RangePicker
+                format="DD.MM.YYYY"
+                presets={presets}
+                style={{ width: '100%' }}
+                disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={6}>
             <Form.Item name="modules" label="Модули">
-              <Select mode="multiple" allowClear placeholder="Все модули" maxTagCount="responsive" options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name }))} optionFilterProp="label" />
+              <Select
+                mode="multiple"
+                allowClear
+                placeholder="Все модули"
+                maxTagCount="responsive"
+                options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name }))}
+                optionFilterProp="label"
+              />
             </Form.Item>
           </Col>
           <Col xs={24} md={12} xl={4}>
@@ -80,7 +101,14 @@ export function CreateReportCard() {
           </Col>
           <Col xs={24} xl={3}>
             <Form.Item>
-              <Button type="primary" htmlType="submit" icon={<FilePdfOutlined />} loading={create.isPending} block data-testid="report-create">
+              <Button
+                type="primary"
+                htmlType="submit"
+                icon={<FilePdfOutlined />}
+                loading={create.isPending}
+                block
+                data-testid="report-create"
+              >
                 Сформировать
               </Button>
             </Form.Item>

@@ -13,5 +13,7 @@ export const Route = createFileRoute('/_auth/_app/notifications/')({
 function Page() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <MailingsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />;
+  return (
+    <MailingsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
+  );
 }
