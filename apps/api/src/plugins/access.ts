@@ -72,6 +72,10 @@ export function registerAccess(
     if (!(schema as { hide?: boolean }).hide && !schema.operationId) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId`);
     }
+    const declared = Object.keys((schema.response ?? {}) as Record<string, unknown>);
+    if (!(schema as { hide?: boolean }).hide && !declared.some((c) => c.startsWith('2'))) {
+      throw new Error(`Route ${route.method} ${route.url} has no success response schema`);
+    }
     if (schema.response) {
       const resp = schema.response as Record<string, unknown>;
       for (const code of DEFAULT_ERRORS) resp[code] ??= errorResponse;

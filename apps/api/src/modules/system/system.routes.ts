@@ -4,6 +4,8 @@ import type { Database } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 
+const openApiDocument = z.looseObject({ openapi: z.string(), info: z.unknown(), paths: z.record(z.string(), z.unknown()) });
+
 /** The OpenAPI document, whole or one area (tag). */
 export async function systemRoutes(app: App, deps: { database: Database; openapi: () => unknown }) {
   app.get(
@@ -32,7 +34,7 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
     '/openapi.json',
     {
       config: { permission: 'public' },
-      schema: { operationId: 'getOpenApi', tags: ['system'], summary: 'Документ OpenAPI 3.1' },
+      schema: { operationId: 'getOpenApi', tags: ['system'], summary: 'Документ OpenAPI 3.1', response: { 200: openApiDocument } },
     },
     async () => deps.openapi(),
   );
@@ -46,6 +48,7 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
         tags: ['system'],
         summary: 'Документация API: весь документ (id = all) или один раздел (id = тег)',
         params: z.object({ id: z.string().regex(/^[a-z0-9_-]{1,64}$/i, 'Неверный раздел') }),
+        response: { 200: openApiDocument },
       },
     },
     async (req) => {
