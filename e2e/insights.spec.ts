@@ -146,6 +146,7 @@ test('a mailing is created with its match preview', async ({ page }) => {
   await modules.click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Домены"]').click();
   await page.getByTestId('page-title').click(); // closes the dropdown
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await expect(modules).toContainText('Домены');
   // Default priorities: critical and high → 3 + 2 of the seeded domains over the last 7 days.
   await expect(page.getByTestId('mailing-preview-count')).toHaveText(String(seeded.critical + seeded.high), { timeout: 15_000 });

@@ -39,7 +39,12 @@ export function createMailer(opts: {
       if (smtp) {
         // Timeouts are transport options (the second argument of createTransport is message defaults);
         // parameters in the URL's query string still override them.
-        const transport = nodemailer.createTransport({ url: smtp, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
+        const transport = nodemailer.createTransport({
+          url: smtp,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 20_000,
+        } as never);
         const info = await transport.sendMail(message);
         transport.close();
         return { messageId: String(info.messageId) };

@@ -1,12 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Button, Card, Flex, Input, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Card, Flex, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { ListSearchInput } from '../../components/ListSearchInput';
+import { listPagination } from '../../components/listPagination';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { SecretOnceModal } from '../profile/ui/SecretOnceModal';
@@ -32,8 +34,6 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
   const canManage = useCan('apikeys.manage');
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
-  const [q, setQ] = useState(search.q ?? '');
-  useEffect(() => setQ(search.q ?? ''), [search.q]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
   const page = search.page ?? 1;
@@ -60,14 +60,12 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <Input.Search
+          <ListSearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<ApiKeysSearch>({ q }))}
             placeholder="Название ключа"
-            allowClear
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onSearch={(v) => onSearch(withPageReset<ApiKeysSearch>({ q: v.trim() || undefined }))}
-            style={{ width: 300 }}
-            aria-label="Поиск ключей"
+            width={300}
+            label="Поиск ключей"
           />
           <Typography.Text type="secondary" style={{ alignSelf: 'center' }}>
             Компания выбирается в шапке
@@ -83,16 +81,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
             data-testid="apikeys-table"
             scroll={{ x: 1000 }}
             locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Ключей пока нет'} /> }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
-            }}
+            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
             columns={[
               {
                 title: 'Название',

@@ -1,10 +1,12 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
+import { ActiveFilter } from '../../components/ActiveFilter';
+import { ListSearchInput } from '../../components/ListSearchInput';
+import { listPagination } from '../../components/listPagination';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { type Company, useCompaniesQuery, useModuleOptions } from './api/queries';
@@ -20,8 +22,6 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
   const canCreate = useCan('companies.create');
   const canUpdate = useCan('companies.update');
   const modules = useModuleOptions();
-  const [q, setQ] = useState(search.q ?? '');
-  useEffect(() => setQ(search.q ?? ''), [search.q]);
   const set = (patch: SearchPatch<CompaniesSearch>) => onSearch(withPageReset(patch));
   const page = search.page ?? 1;
   const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
@@ -50,27 +50,14 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <Input.Search
+          <ListSearchInput
+            value={search.q}
+            onSearch={(q) => set({ q })}
             placeholder="Название, юр. лицо или ИНН"
-            allowClear
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onSearch={(v) => set({ q: v.trim() || undefined })}
-            style={{ width: 320 }}
-            aria-label="Поиск компаний"
+            width={320}
+            label="Поиск компаний"
           />
-          <Select
-            placeholder="Статус"
-            allowClear
-            value={search.active === undefined ? undefined : search.active ? 'on' : 'off'}
-            onChange={(v) => set({ active: v === undefined ? undefined : v === 'on' })}
-            options={[
-              { value: 'on', label: 'Активные' },
-              { value: 'off', label: 'Отключённые' },
-            ]}
-            style={{ width: 170 }}
-            aria-label="Статус"
-          />
+          <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={170} />
           {filtered && (
             <Button type="link" onClick={() => onSearch({ q: undefined, active: undefined, page: undefined })}>
               Сбросить фильтры
@@ -89,16 +76,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
             locale={{
               emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
             }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
-            }}
+            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
             columns={[
               {
                 title: 'Компания',

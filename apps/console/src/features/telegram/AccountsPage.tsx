@@ -2,13 +2,13 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { TelegramAccountStatus } from '@forpost/contract/telegram';
 import { Button, Card, Flex, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
+import { rowActionsColumn } from '../../components/rowActionsColumn';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { pageParams, urlPagination } from '../settings/ui/paging';
-import { RowActions } from '../settings/ui/RowActions';
 import { SearchInput } from '../settings/ui/SearchInput';
 import { useDeleteAccountMutation } from './api/mutations';
 import { type TelegramAccount, useAccountsQuery } from './api/queries';
@@ -133,20 +133,12 @@ export function AccountsPage({
               },
               ...(canManage
                 ? [
-                    {
-                      title: '',
-                      key: 'actions',
-                      width: 100,
-                      fixed: 'right' as const,
-                      render: (_: unknown, a: TelegramAccount) => (
-                        <RowActions
-                          name={a.name}
-                          onEdit={() => setEditing(a)}
-                          onDelete={() => remove.mutateAsync(a.id)}
-                          deleteText="Ключи доступа аккаунта будут удалены."
-                        />
-                      ),
-                    },
+                    rowActionsColumn<TelegramAccount>((a) => ({
+                      name: a.name,
+                      onEdit: () => setEditing(a),
+                      onDelete: () => remove.mutateAsync(a.id),
+                      deleteText: 'Ключи доступа аккаунта будут удалены.',
+                    })),
                   ]
                 : []),
             ]}

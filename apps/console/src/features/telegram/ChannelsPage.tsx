@@ -4,6 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Select, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
+import { rowActionsColumn } from '../../components/rowActionsColumn';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -12,7 +13,6 @@ import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { pageParams, urlPagination } from '../settings/ui/paging';
-import { RowActions } from '../settings/ui/RowActions';
 import { SearchInput } from '../settings/ui/SearchInput';
 import { useDeleteChannelMutation, useSaveChannelMutation } from './api/mutations';
 import { type TelegramChannel, useChannelsQuery } from './api/queries';
@@ -202,20 +202,12 @@ export function ChannelsPage({
               },
               ...(canManage
                 ? [
-                    {
-                      title: '',
-                      key: 'actions',
-                      width: 100,
-                      fixed: 'right' as const,
-                      render: (_: unknown, c: TelegramChannel) => (
-                        <RowActions
-                          name={c.username}
-                          onEdit={() => setEditing(c)}
-                          onDelete={() => remove.mutateAsync(c.id)}
-                          deleteText="Собранные сообщения канала тоже будут удалены."
-                        />
-                      ),
-                    },
+                    rowActionsColumn<TelegramChannel>((c) => ({
+                      name: c.username,
+                      onEdit: () => setEditing(c),
+                      onDelete: () => remove.mutateAsync(c.id),
+                      deleteText: 'Собранные сообщения канала тоже будут удалены.',
+                    })),
                   ]
                 : []),
             ]}

@@ -1,12 +1,14 @@
 import { CheckCircleTwoTone, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, Card, Flex, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { ActiveFilter } from '../../components/ActiveFilter';
+import { ListSearchInput } from '../../components/ListSearchInput';
+import { listPagination } from '../../components/listPagination';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan, useMe } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
+import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { type User, useUsersQuery } from './api/queries';
@@ -24,8 +26,6 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
   const canManage = useCan('users.manage');
   const staff = isStaff(me.role);
   const companies = useCompanyOptions();
-  const [q, setQ] = useState(search.q ?? '');
-  useEffect(() => setQ(search.q ?? ''), [search.q]);
 
   const set = (patch: SearchPatch<UsersSearch>) => onSearch(withPageReset(patch));
   const companyId = search.company_id;
@@ -58,14 +58,12 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <Input.Search
+          <ListSearchInput
+            value={search.q}
+            onSearch={(q) => set({ q })}
             placeholder="Имя или email"
-            allowClear
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onSearch={(v) => set({ q: v.trim() || undefined })}
-            style={{ width: 280 }}
-            aria-label="Поиск пользователей"
+            width={280}
+            label="Поиск пользователей"
           />
           {staff && (
             <Select
@@ -89,18 +87,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
             style={{ width: 260 }}
             aria-label="Компания"
           />
-          <Select
-            placeholder="Статус"
-            allowClear
-            value={search.active === undefined ? undefined : search.active ? 'on' : 'off'}
-            onChange={(v) => set({ active: v === undefined ? undefined : v === 'on' })}
-            options={[
-              { value: 'on', label: 'Активные' },
-              { value: 'off', label: 'Отключённые' },
-            ]}
-            style={{ width: 160 }}
-            aria-label="Статус"
-          />
+          <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={160} />
           {filtered && (
             <Button
               type="link"
@@ -126,16 +113,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
               ),
             }}
             scroll={{ x: 1000 }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
-            }}
+            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
             columns={[
               {
                 title: 'Пользователь',

@@ -4,6 +4,7 @@ import { WHITELIST_TYPE_LABELS, WHITELIST_TYPES, type WhitelistType } from '@for
 import { Button, Card, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
+import { rowActionsColumn } from '../../components/rowActionsColumn';
 import { formatDate } from '../../lib/format';
 import { useCan, usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -12,7 +13,6 @@ import { type SearchPatch, withPageReset } from '../profile/ui/listSearch';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { pageParams, urlPagination } from '../settings/ui/paging';
-import { RowActions } from '../settings/ui/RowActions';
 import { SearchInput } from '../settings/ui/SearchInput';
 import { useDeleteWhitelistItemMutation } from './api/mutations';
 import { useWhitelistQuery, type WhitelistItem, type WhitelistScope } from './api/queries';
@@ -333,20 +333,15 @@ function WhitelistTable({
             },
             ...(canManage
               ? [
-                  {
-                    title: '',
-                    key: 'actions',
-                    width: 90,
-                    fixed: 'right' as const,
-                    render: (_: unknown, it: WhitelistItem) => (
-                      <RowActions
-                        name={it.value}
-                        onEdit={() => onEdit(it)}
-                        onDelete={() => remove.mutateAsync(it.id)}
-                        deleteText="Отметки совпавших событий будут пересчитаны."
-                      />
-                    ),
-                  },
+                  rowActionsColumn<WhitelistItem>(
+                    (it) => ({
+                      name: it.value,
+                      onEdit: () => onEdit(it),
+                      onDelete: () => remove.mutateAsync(it.id),
+                      deleteText: 'Отметки совпавших событий будут пересчитаны.',
+                    }),
+                    90,
+                  ),
                 ]
               : []),
           ]}

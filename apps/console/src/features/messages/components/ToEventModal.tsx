@@ -2,8 +2,9 @@ import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
 import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
-import { applyApiErrors, zodRule } from '../../settings/ui/forms';
+import { useEffect, useMemo } from 'react';
+import { useFormModal } from '../../../components/FormModal';
+import { zodRule } from '../../settings/ui/forms';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
 
@@ -67,48 +68,35 @@ export function ToEventModal({
   onClose: () => void;
   onCreated: (r: ToEventResult) => void;
 }) {
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const toEvent = useToEventMutation(message.id);
-  const [formError, setFormError] = useState<string | null>(null);
   const module = Form.useWatch('module', form);
   const { ask, prefilled } = useMemo(() => (module ? fieldsToAsk(module) : { ask: [], prefilled: [] }), [module]);
 
   useEffect(() => {
     if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({ module: undefined, title: firstLine(message.text) || undefined, fields: {} });
-  }, [open, message, form]);
+    reset({ module: undefined, title: firstLine(message.text) || undefined, fields: {} });
+  }, [open, message, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    if (!v.module) return;
-    const fields: Record<string, unknown> = {};
-    for (const f of ask) {
-      const w = toWire(f, v.fields?.[f.key]);
-      if (w !== undefined) fields[f.key] = w;
-    }
-    try {
-      const r = await toEvent.mutateAsync({
-        module: v.module,
-        title: v.title?.trim() || undefined,
-        fields: Object.keys(fields).length ? fields : undefined,
-      });
-      onCreated(r);
-    } catch (e) {
-      setFormError(
-        applyApiErrors(form, e, ['module', 'title', ...ask.map((f) => `fields.${f.key}`)], (k) =>
-          k.startsWith('fields.') ? ['fields', k.slice(7)] : k,
-        ),
-      );
-    }
-  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        if (!v.module) return;
+        const fields: Record<string, unknown> = {};
+        for (const f of ask) {
+          const w = toWire(f, v.fields?.[f.key]);
+          if (w !== undefined) fields[f.key] = w;
+        }
+        const r = await toEvent.mutateAsync({
+          module: v.module,
+          title: v.title?.trim() || undefined,
+          fields: Object.keys(fields).length ? fields : undefined,
+        });
+        onCreated(r);
+      },
+      ['module', 'title', ...ask.map((f) => `fields.${f.key}`)],
+      (k) => (k.startsWith('fields.') ? ['fields', k.slice(7)] : k),
+    );
 
   return (
     <Modal

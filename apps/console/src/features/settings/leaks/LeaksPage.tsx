@@ -3,6 +3,7 @@ import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
+import { rowActionsColumn } from '../../../components/rowActionsColumn';
 import { formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { type SearchPatch, withPageReset } from '../../profile/ui/listSearch';
@@ -12,7 +13,6 @@ import { useDeleteLeakMutation } from '../api/mutations';
 import { type Leak, useLeaksQuery, useLeakTypesQuery } from '../api/queries';
 import type { LeaksSearch } from '../search';
 import { pageParams, urlPagination } from '../ui/paging';
-import { RowActions } from '../ui/RowActions';
 import { SearchInput } from '../ui/SearchInput';
 import { LeakModal } from './LeakModal';
 
@@ -128,20 +128,12 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
               },
               ...(canManage
                 ? [
-                    {
-                      title: '',
-                      key: 'actions',
-                      width: 100,
-                      fixed: 'right' as const,
-                      render: (_: unknown, l: Leak) => (
-                        <RowActions
-                          name={l.name}
-                          onEdit={() => setEditing(l)}
-                          onDelete={() => remove.mutateAsync(l.id)}
-                          deleteText="Утечку, на которую ссылаются события, удалить нельзя."
-                        />
-                      ),
-                    },
+                    rowActionsColumn<Leak>((l) => ({
+                      name: l.name,
+                      onEdit: () => setEditing(l),
+                      onDelete: () => remove.mutateAsync(l.id),
+                      deleteText: 'Утечку, на которую ссылаются события, удалить нельзя.',
+                    })),
                   ]
                 : []),
             ]}

@@ -1,10 +1,11 @@
 import { MSG } from '@forpost/contract/messages';
 import { TAG_COLORS, tagCreateRequest } from '@forpost/contract/tags';
 import { Alert, Tag as AntTag, App, ColorPicker, Flex, Form, Input, Modal } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useFormModal } from '../../../components/FormModal';
 import { useSaveTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
-import { applyApiErrors, zodRule } from '../ui/forms';
+import { zodRule } from '../ui/forms';
 
 interface Values {
   name: string;
@@ -22,35 +23,25 @@ const toHex = (c: unknown): string =>
 /** Create (tag = null) or edit a tag: name and colour. */
 export function TagModal({ tag, open, onClose }: { tag: Tag | null; open: boolean; onClose: () => void }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveTagMutation();
-  const [formError, setFormError] = useState<string | null>(null);
   const name = Form.useWatch('name', form);
   const color = Form.useWatch('color', form);
 
   useEffect(() => {
     if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({ name: tag?.name ?? '', color: tag?.color ?? TAG_COLORS[0] });
-  }, [open, tag, form]);
+    reset({ name: tag?.name ?? '', color: tag?.color ?? TAG_COLORS[0] });
+  }, [open, tag, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    try {
-      await save.mutateAsync({ id: tag?.id, body: { name: v.name.trim(), color: toHex(v.color).toLowerCase() } });
-      message.success(tag ? 'Тег сохранён' : 'Тег добавлен');
-      onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, ['name', 'color']));
-    }
-  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        await save.mutateAsync({ id: tag?.id, body: { name: v.name.trim(), color: toHex(v.color).toLowerCase() } });
+        message.success(tag ? 'Тег сохранён' : 'Тег добавлен');
+        onClose();
+      },
+      ['name', 'color'],
+    );
 
   return (
     <Modal

@@ -1,8 +1,9 @@
 import { MSG } from '@forpost/contract/messages';
 import { normalisePhone, TELEGRAM_MSG, type TelegramAccountStatus } from '@forpost/contract/telegram';
-import { Alert, App, Checkbox, Divider, Flex, Form, Input, Modal, Select, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { applyApiErrors, checkRule } from '../../settings/ui/forms';
+import { App, Checkbox, Divider, Flex, Form, Input, Select, Typography } from 'antd';
+import { useEffect } from 'react';
+import { FormModal, useFormModal } from '../../../components/FormModal';
+import { checkRule } from '../../settings/ui/forms';
 import { type AccountBody, useSaveAccountMutation } from '../api/mutations';
 import type { TelegramAccount } from '../api/queries';
 import { SecretState, statusOptions } from '../labels';
@@ -43,158 +44,142 @@ export function AccountModal({
   onClose: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveAccountMutation();
-  const [formError, setFormError] = useState<string | null>(null);
   const phone = Form.useWatch('phone', form);
   const normalised = phone ? normalisePhone(phone) : null;
 
   useEffect(() => {
     if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({
+    reset({
       name: account?.name ?? '',
       phone: account?.phone ?? '',
       status: account?.status ?? 'active',
       comment: account?.comment ?? '',
     });
-  }, [open, account, form]);
+  }, [open, account, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const body: Record<string, unknown> = {
-      name: v.name.trim(),
-      phone: v.phone.trim(),
-      status: v.status,
-      comment: v.comment?.trim() || null,
-    };
-    for (const { key } of SECRETS) {
-      const val = v[key]?.trim();
-      if (val) body[key] = val;
-      else if (account && v[`clear_${key}`]) body[key] = null;
-    }
-    try {
+  const onOk = () =>
+    submit(async (v) => {
+      const body: Record<string, unknown> = {
+        name: v.name.trim(),
+        phone: v.phone.trim(),
+        status: v.status,
+        comment: v.comment?.trim() || null,
+      };
+      for (const { key } of SECRETS) {
+        const val = v[key]?.trim();
+        if (val) body[key] = val;
+        else if (account && v[`clear_${key}`]) body[key] = null;
+      }
       await save.mutateAsync({ id: account?.id, body: body as AccountBody });
       message.success(account ? 'Аккаунт сохранён' : 'Аккаунт добавлен');
       onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, FIELDS));
-    }
-  };
+    }, FIELDS);
 
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={account ? `Аккаунт «${account.name}»` : 'Новый аккаунт Telegram'}
-      okText={account ? 'Сохранить' : 'Добавить'}
-      cancelText="Отмена"
-      onOk={() => void onOk()}
-      confirmLoading={save.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      isNew={!account}
+      saving={save.isPending}
       width={640}
+      form={form}
+      formError={formError}
+      formProps={{ autoComplete: 'off' }}
+      onOk={() => void onOk()}
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark="optional" autoComplete="off">
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Flex gap={16} wrap>
-          <Form.Item
-            name="name"
-            label="Название"
-            style={{ flex: '1 1 260px' }}
-            rules={[
-              { required: true, whitespace: true, message: MSG.required },
-              { max: 200, message: MSG.tooLong(200) },
-            ]}
-          >
-            <Input autoFocus placeholder="Например: Сборщик №1" />
-          </Form.Item>
-          <Form.Item
-            name="phone"
-            label="Телефон"
-            style={{ flex: '1 1 220px' }}
-            validateTrigger="onBlur"
-            rules={[
-              { required: true, whitespace: true, message: MSG.required },
-              checkRule((s) => (normalisePhone(s) ? null : TELEGRAM_MSG.phone)),
-            ]}
-            extra={
-              normalised && normalised !== phone?.trim() ? (
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  Сохранится как {normalised}
-                </Typography.Text>
-              ) : undefined
-            }
-          >
-            <Input placeholder="+7 912 345-67-89" inputMode="tel" />
-          </Form.Item>
-        </Flex>
-        <Form.Item name="status" label="Статус" style={{ maxWidth: 260 }}>
-          <Select options={statusOptions} />
+      <Flex gap={16} wrap>
+        <Form.Item
+          name="name"
+          label="Название"
+          style={{ flex: '1 1 260px' }}
+          rules={[
+            { required: true, whitespace: true, message: MSG.required },
+            { max: 200, message: MSG.tooLong(200) },
+          ]}
+        >
+          <Input autoFocus placeholder="Например: Сборщик №1" />
         </Form.Item>
-        <Form.Item name="comment" label="Комментарий" rules={[{ max: 1000, message: MSG.tooLong(1000) }]}>
-          <Input.TextArea rows={2} maxLength={1000} />
+        <Form.Item
+          name="phone"
+          label="Телефон"
+          style={{ flex: '1 1 220px' }}
+          validateTrigger="onBlur"
+          rules={[
+            { required: true, whitespace: true, message: MSG.required },
+            checkRule((s) => (normalisePhone(s) ? null : TELEGRAM_MSG.phone)),
+          ]}
+          extra={
+            normalised && normalised !== phone?.trim() ? (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                Сохранится как {normalised}
+              </Typography.Text>
+            ) : undefined
+          }
+        >
+          <Input placeholder="+7 912 345-67-89" inputMode="tel" />
         </Form.Item>
-        <Divider titlePlacement="start" plain style={{ marginBlock: 8 }}>
-          Ключи доступа
-        </Divider>
-        <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
-          Хранятся в зашифрованном виде и никогда не показываются. Оставьте поле пустым, чтобы не менять значение.
-        </Typography.Paragraph>
-        {SECRETS.map((s) => (
-          <Form.Item
-            key={s.key}
-            label={
-              <Flex gap={8} align="center">
-                <span>{s.label}</span>
-                {account && <SecretState set={hasOf(account, s.key)} />}
-              </Flex>
-            }
-            extra={<span style={{ fontSize: 12 }}>{s.hint}</span>}
-            style={{ marginBottom: 12 }}
-          >
-            <Flex gap={12} align="center">
-              <Form.Item
-                name={s.key}
-                noStyle
-                rules={
-                  s.key === 'api_id'
-                    ? [checkRule((x) => (/^\d+$/.test(x.trim()) ? null : TELEGRAM_MSG.apiId))]
-                    : [{ max: s.key === 'session' ? 10_000 : 200, message: MSG.tooLong(s.key === 'session' ? 10_000 : 200) }]
-                }
-              >
-                {s.key === 'session' ? (
-                  <Input.TextArea
-                    rows={2}
-                    placeholder={account && hasOf(account, s.key) ? 'Новое значение (текущее не показывается)' : 'Значение'}
-                    autoComplete="off"
-                    style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
-                    aria-label={s.label}
-                  />
-                ) : (
-                  <Input.Password
-                    placeholder={account && hasOf(account, s.key) ? 'Новое значение (текущее не показывается)' : 'Значение'}
-                    autoComplete="new-password"
-                    aria-label={s.label}
-                  />
-                )}
-              </Form.Item>
-              {account && hasOf(account, s.key) && (
-                <Form.Item name={`clear_${s.key}`} valuePropName="checked" noStyle>
-                  <Checkbox style={{ whiteSpace: 'nowrap' }}>Удалить</Checkbox>
-                </Form.Item>
-              )}
+      </Flex>
+      <Form.Item name="status" label="Статус" style={{ maxWidth: 260 }}>
+        <Select options={statusOptions} />
+      </Form.Item>
+      <Form.Item name="comment" label="Комментарий" rules={[{ max: 1000, message: MSG.tooLong(1000) }]}>
+        <Input.TextArea rows={2} maxLength={1000} />
+      </Form.Item>
+      <Divider titlePlacement="start" plain style={{ marginBlock: 8 }}>
+        Ключи доступа
+      </Divider>
+      <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+        Хранятся в зашифрованном виде и никогда не показываются. Оставьте поле пустым, чтобы не менять значение.
+      </Typography.Paragraph>
+      {SECRETS.map((s) => (
+        <Form.Item
+          key={s.key}
+          label={
+            <Flex gap={8} align="center">
+              <span>{s.label}</span>
+              {account && <SecretState set={hasOf(account, s.key)} />}
             </Flex>
-          </Form.Item>
-        ))}
-      </Form>
-    </Modal>
+          }
+          extra={<span style={{ fontSize: 12 }}>{s.hint}</span>}
+          style={{ marginBottom: 12 }}
+        >
+          <Flex gap={12} align="center">
+            <Form.Item
+              name={s.key}
+              noStyle
+              rules={
+                s.key === 'api_id'
+                  ? [checkRule((x) => (/^\d+$/.test(x.trim()) ? null : TELEGRAM_MSG.apiId))]
+                  : [{ max: s.key === 'session' ? 10_000 : 200, message: MSG.tooLong(s.key === 'session' ? 10_000 : 200) }]
+              }
+            >
+              {s.key === 'session' ? (
+                <Input.TextArea
+                  rows={2}
+                  placeholder={account && hasOf(account, s.key) ? 'Новое значение (текущее не показывается)' : 'Значение'}
+                  autoComplete="off"
+                  style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' }}
+                  aria-label={s.label}
+                />
+              ) : (
+                <Input.Password
+                  placeholder={account && hasOf(account, s.key) ? 'Новое значение (текущее не показывается)' : 'Значение'}
+                  autoComplete="new-password"
+                  aria-label={s.label}
+                />
+              )}
+            </Form.Item>
+            {account && hasOf(account, s.key) && (
+              <Form.Item name={`clear_${s.key}`} valuePropName="checked" noStyle>
+                <Checkbox style={{ whiteSpace: 'nowrap' }}>Удалить</Checkbox>
+              </Form.Item>
+            )}
+          </Flex>
+        </Form.Item>
+      ))}
+    </FormModal>
   );
 }

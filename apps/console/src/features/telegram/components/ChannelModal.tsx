@@ -1,9 +1,10 @@
 import { MSG } from '@forpost/contract/messages';
 import { KEYWORDS_MAX, normaliseChannel, TELEGRAM_MSG } from '@forpost/contract/telegram';
-import { Alert, App, Flex, Form, Input, Modal, Select, Switch, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, App, Flex, Form, Input, Select, Switch, Typography } from 'antd';
+import { useEffect } from 'react';
+import { FormModal, useFormModal } from '../../../components/FormModal';
 import { useCompanyOptions } from '../../companies/api/queries';
-import { applyApiErrors, checkRule } from '../../settings/ui/forms';
+import { checkRule } from '../../settings/ui/forms';
 import { type ChannelBody, useSaveChannelMutation } from '../api/mutations';
 import type { TelegramChannel } from '../api/queries';
 
@@ -30,135 +31,122 @@ export function ChannelModal({
   onClose: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveChannelMutation();
   const companies = useCompanyOptions();
-  const [formError, setFormError] = useState<string | null>(null);
   const link = Form.useWatch('link', form);
   const companyId = Form.useWatch('company_id', form);
   const normalised = link ? normaliseChannel(link) : null;
 
   useEffect(() => {
     if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({
+    reset({
       link: channel?.username ?? '',
       title: channel?.title ?? '',
       company_id: channel?.company.id ?? defaultCompanyId,
       keywords: channel?.keywords ?? [],
       is_active: channel?.is_active ?? true,
     });
-  }, [open, channel, defaultCompanyId, form]);
+  }, [open, channel, defaultCompanyId, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const body: ChannelBody = {
-      link: v.link.trim(),
-      title: v.title?.trim() || null,
-      company_id: v.company_id,
-      keywords: v.keywords.map((k) => k.trim()).filter(Boolean),
-      is_active: v.is_active,
-    };
-    try {
-      const saved = await save.mutateAsync({ id: channel?.id, body });
-      message.success(channel ? `Канал ${saved.username} сохранён` : `Канал ${saved.username} добавлен`);
-      onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, FIELDS, (k) => (k.startsWith('keywords.') ? 'keywords' : k)));
-    }
-  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        const body: ChannelBody = {
+          link: v.link.trim(),
+          title: v.title?.trim() || null,
+          company_id: v.company_id,
+          keywords: v.keywords.map((k) => k.trim()).filter(Boolean),
+          is_active: v.is_active,
+        };
+        const saved = await save.mutateAsync({ id: channel?.id, body });
+        message.success(channel ? `Канал ${saved.username} сохранён` : `Канал ${saved.username} добавлен`);
+        onClose();
+      },
+      FIELDS,
+      (k) => (k.startsWith('keywords.') ? 'keywords' : k),
+    );
 
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={channel ? `Канал ${channel.username}` : 'Новый канал'}
-      okText={channel ? 'Сохранить' : 'Добавить'}
-      cancelText="Отмена"
-      onOk={() => void onOk()}
-      confirmLoading={save.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      isNew={!channel}
+      saving={save.isPending}
       width={640}
+      form={form}
+      formError={formError}
+      onOk={() => void onOk()}
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark="optional">
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item
-          name="link"
-          label="Ссылка или имя канала"
-          validateTrigger="onBlur"
-          rules={[
-            { required: true, whitespace: true, message: MSG.required },
-            checkRule((s) => (normaliseChannel(s) ? null : TELEGRAM_MSG.channel)),
-          ]}
-          extra={
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {normalised ? `Сохранится как ${normalised}` : 'https://t.me/имя или @имя — только публичные каналы'}
-            </Typography.Text>
-          }
-        >
-          <Input autoFocus placeholder="https://t.me/channel_name" data-testid="channel-link" />
-        </Form.Item>
-        <Form.Item name="title" label="Название" rules={[{ max: 300, message: MSG.tooLong(300) }]}>
-          <Input placeholder="Как канал называется в Telegram" data-testid="channel-title" />
-        </Form.Item>
-        <Form.Item name="company_id" label="Компания" rules={[{ required: true, message: MSG.required }]}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder="Чьи ключевые слова ищем в сообщениях"
-            options={companies.options}
-            loading={companies.isPending}
-            data-testid="channel-company"
-          />
-        </Form.Item>
-        {channel && companyId !== undefined && companyId !== channel.company.id && (
-          <Alert
-            type="info"
-            showIcon
-            style={{ marginBottom: 16 }}
-            title="Сообщения канала перейдут к другой компании и будут заново проверены по её ключевым словам"
-          />
-        )}
-        <Form.Item
-          name="keywords"
-          label="Ключевые слова"
-          rules={[
-            {
-              validator: async (_r, v: string[] | undefined) => {
-                if ((v?.length ?? 0) > KEYWORDS_MAX) throw new Error(`Не более ${KEYWORDS_MAX} ключевых слов`);
-                if (v?.some((k) => k.trim().length > 200)) throw new Error(MSG.tooLong(200));
-              },
+      <Form.Item
+        name="link"
+        label="Ссылка или имя канала"
+        validateTrigger="onBlur"
+        rules={[
+          { required: true, whitespace: true, message: MSG.required },
+          checkRule((s) => (normaliseChannel(s) ? null : TELEGRAM_MSG.channel)),
+        ]}
+        extra={
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {normalised ? `Сохранится как ${normalised}` : 'https://t.me/имя или @имя — только публичные каналы'}
+          </Typography.Text>
+        }
+      >
+        <Input autoFocus placeholder="https://t.me/channel_name" data-testid="channel-link" />
+      </Form.Item>
+      <Form.Item name="title" label="Название" rules={[{ max: 300, message: MSG.tooLong(300) }]}>
+        <Input placeholder="Как канал называется в Telegram" data-testid="channel-title" />
+      </Form.Item>
+      <Form.Item name="company_id" label="Компания" rules={[{ required: true, message: MSG.required }]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder="Чьи ключевые слова ищем в сообщениях"
+          options={companies.options}
+          loading={companies.isPending}
+          data-testid="channel-company"
+        />
+      </Form.Item>
+      {channel && companyId !== undefined && companyId !== channel.company.id && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="Сообщения канала перейдут к другой компании и будут заново проверены по её ключевым словам"
+        />
+      )}
+      <Form.Item
+        name="keywords"
+        label="Ключевые слова"
+        rules={[
+          {
+            validator: async (_r, v: string[] | undefined) => {
+              if ((v?.length ?? 0) > KEYWORDS_MAX) throw new Error(`Не более ${KEYWORDS_MAX} ключевых слов`);
+              if (v?.some((k) => k.trim().length > 200)) throw new Error(MSG.tooLong(200));
             },
-          ]}
-          extra={
-            <span style={{ fontSize: 12 }}>
-              Enter или запятая добавляют слово. Совпадения ищутся с учётом словоформ: «карта» найдёт «картой», «карты»
-            </span>
-          }
-        >
-          <Select
-            mode="tags"
-            open={false}
-            suffixIcon={null}
-            tokenSeparators={[',', '\n']}
-            placeholder="сбербанк, утечка, база данных"
-            data-testid="channel-keywords"
-          />
+          },
+        ]}
+        extra={
+          <span style={{ fontSize: 12 }}>
+            Enter или запятая добавляют слово. Совпадения ищутся с учётом словоформ: «карта» найдёт «картой», «карты»
+          </span>
+        }
+      >
+        <Select
+          mode="tags"
+          open={false}
+          suffixIcon={null}
+          tokenSeparators={[',', '\n']}
+          placeholder="сбербанк, утечка, база данных"
+          data-testid="channel-keywords"
+        />
+      </Form.Item>
+      <Flex gap={8} align="center">
+        <Form.Item name="is_active" valuePropName="checked" noStyle>
+          <Switch />
         </Form.Item>
-        <Flex gap={8} align="center">
-          <Form.Item name="is_active" valuePropName="checked" noStyle>
-            <Switch />
-          </Form.Item>
-          <span>Собирать сообщения канала</span>
-        </Flex>
-      </Form>
-    </Modal>
+        <span>Собирать сообщения канала</span>
+      </Flex>
+    </FormModal>
   );
 }

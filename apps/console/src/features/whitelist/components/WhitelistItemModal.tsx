@@ -7,11 +7,11 @@ import {
   type WhitelistKind,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { Alert, App, DatePicker, Form, Input, Modal, Radio, Select, Typography } from 'antd';
+import { App, DatePicker, Form, Input, Radio, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { FormModal, useFormModal } from '../../../components/FormModal';
 import { dayjs } from '../../../lib/format';
-import { applyApiErrors } from '../../settings/ui/forms';
 import { useSaveWhitelistItemMutation } from '../api/mutations';
 import type { WhitelistItem, WhitelistScope } from '../api/queries';
 import { kindOptions, VALUE_PLACEHOLDERS } from '../labels';
@@ -41,115 +41,99 @@ export function WhitelistItemModal({
   onClose: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveWhitelistItemMutation(scope);
-  const [formError, setFormError] = useState<string | null>(null);
   const type = Form.useWatch('type', form) ?? 'domain';
 
   useEffect(() => {
     if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({
+    reset({
       type: item?.type ?? 'domain',
       value: item?.value ?? '',
       kind: item?.kind ?? 'whitelistClient',
       comment: item?.comment ?? '',
       expires_at: item?.expires_at ? dayjs(item.expires_at) : null,
     });
-  }, [open, item, form]);
+  }, [open, item, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const body: CreateWhitelistItem = {
-      type: v.type,
-      value: v.value.trim(),
-      kind: v.kind,
-      comment: v.comment?.trim() || null,
-      expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
-    };
-    try {
+  const onOk = () =>
+    submit(async (v) => {
+      const body: CreateWhitelistItem = {
+        type: v.type,
+        value: v.value.trim(),
+        kind: v.kind,
+        comment: v.comment?.trim() || null,
+        expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+      };
       await save.mutateAsync({ id: item?.id, body });
       message.success(item ? 'Запись сохранена' : 'Запись добавлена в белый список');
       onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, FIELDS));
-    }
-  };
+    }, FIELDS);
 
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={item ? 'Запись белого списка' : `Новая запись · ${scopeLabel}`}
-      okText={item ? 'Сохранить' : 'Добавить'}
-      cancelText="Отмена"
-      onOk={() => void onOk()}
-      confirmLoading={save.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      isNew={!item}
+      saving={save.isPending}
       width={600}
+      form={form}
+      formError={formError}
+      formProps={{ onFinish: () => void onOk() }}
+      onOk={() => void onOk()}
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark="optional" onFinish={() => void onOk()}>
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item name="type" label="Тип" rules={[{ required: true, message: MSG.required }]}>
-          <Select
-            options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
-            onChange={() => {
-              if (form.getFieldValue('value')) void form.validateFields(['value']).catch(() => undefined);
-            }}
-            data-testid="wl-type"
-          />
-        </Form.Item>
-        <Form.Item
-          name="value"
-          label="Значение"
-          validateTrigger={['onBlur', 'onChange']}
-          rules={[
-            { required: true, whitespace: true, message: MSG.required },
-            {
-              validator: async (_r, value: string | undefined) => {
-                if (!value?.trim()) return;
-                const r = normaliseWhitelistValue(form.getFieldValue('type') ?? 'domain', value);
-                if (!r.ok) throw new Error(r.error);
-              },
+      <Form.Item name="type" label="Тип" rules={[{ required: true, message: MSG.required }]}>
+        <Select
+          options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
+          onChange={() => {
+            if (form.getFieldValue('value')) void form.validateFields(['value']).catch(() => undefined);
+          }}
+          data-testid="wl-type"
+        />
+      </Form.Item>
+      <Form.Item
+        name="value"
+        label="Значение"
+        validateTrigger={['onBlur', 'onChange']}
+        rules={[
+          { required: true, whitespace: true, message: MSG.required },
+          {
+            validator: async (_r, value: string | undefined) => {
+              if (!value?.trim()) return;
+              const r = normaliseWhitelistValue(form.getFieldValue('type') ?? 'domain', value);
+              if (!r.ok) throw new Error(r.error);
             },
-          ]}
-          extra={
-            type === 'domain' ? (
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                Домен совпадает и со своими поддоменами
-              </Typography.Text>
-            ) : type === 'ip' ? (
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                IPv4 или IPv6, можно подсеть в записи CIDR
-              </Typography.Text>
-            ) : undefined
-          }
-        >
-          <Input autoFocus placeholder={VALUE_PLACEHOLDERS[type]} data-testid="wl-value" />
-        </Form.Item>
-        <Form.Item name="kind" label="Вид" rules={[{ required: true, message: MSG.required }]}>
-          <Radio.Group optionType="button" options={kindOptions} />
-        </Form.Item>
-        <Form.Item name="expires_at" label="Действует до">
-          <DatePicker
-            format="DD.MM.YYYY"
-            placeholder="Бессрочно"
-            style={{ width: 220 }}
-            disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-          />
-        </Form.Item>
-        <Form.Item name="comment" label="Комментарий">
-          <Input.TextArea rows={2} maxLength={1000} showCount placeholder="Почему запись в белом списке" />
-        </Form.Item>
-      </Form>
-    </Modal>
+          },
+        ]}
+        extra={
+          type === 'domain' ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              Домен совпадает и со своими поддоменами
+            </Typography.Text>
+          ) : type === 'ip' ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              IPv4 или IPv6, можно подсеть в записи CIDR
+            </Typography.Text>
+          ) : undefined
+        }
+      >
+        <Input autoFocus placeholder={VALUE_PLACEHOLDERS[type]} data-testid="wl-value" />
+      </Form.Item>
+      <Form.Item name="kind" label="Вид" rules={[{ required: true, message: MSG.required }]}>
+        <Radio.Group optionType="button" options={kindOptions} />
+      </Form.Item>
+      <Form.Item name="expires_at" label="Действует до">
+        <DatePicker
+          format="DD.MM.YYYY"
+          placeholder="Бессрочно"
+          style={{ width: 220 }}
+          disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
+        />
+      </Form.Item>
+      <Form.Item name="comment" label="Комментарий">
+        <Input.TextArea rows={2} maxLength={1000} showCount placeholder="Почему запись в белом списке" />
+      </Form.Item>
+    </FormModal>
   );
 }

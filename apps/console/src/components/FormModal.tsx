@@ -1,0 +1,95 @@
+import { Alert, Form, type FormInstance, type FormProps, Modal } from 'antd';
+import { type ReactNode, useCallback, useState } from 'react';
+import { applyApiErrors } from '../features/settings/ui/forms';
+
+/**
+ * State of a create/edit modal with an antd form: the form, the error shown above it and
+ * the two steps every such modal has — refill the fields when it opens, and submit
+ * (validate, save, and put the API's field errors back on the form).
+ */
+export function useFormModal<V extends object>() {
+  const [form] = Form.useForm<V>();
+  const [formError, setFormError] = useState<string | null>(null);
+
+  /** Clears the form and its error, then fills in the values of the item being edited (or the defaults). */
+  const reset = useCallback(
+    (values: Partial<V>) => {
+      setFormError(null);
+      form.resetFields();
+      form.setFieldsValue(values as Parameters<typeof form.setFieldsValue>[0]);
+    },
+    [form],
+  );
+
+  /**
+   * Validates, then runs `save` with the values; a failure of `save` lands on the fields named
+   * in `fields` (`rename` maps API keys to form names) or above the form.
+   */
+  const submit = async (
+    save: (values: V) => Promise<void>,
+    fields: readonly string[],
+    rename?: (apiKey: string) => string | (string | number)[],
+  ) => {
+    setFormError(null);
+    let v: V;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return;
+    }
+    try {
+      await save(v);
+    } catch (e) {
+      setFormError(applyApiErrors(form, e, fields, rename));
+    }
+  };
+
+  return { form, formError, reset, submit };
+}
+
+/** The modal around such a form: «Добавить» for a new item, «Сохранить» for an existing one. */
+export function FormModal<V extends object>({
+  open,
+  title,
+  isNew,
+  saving,
+  width,
+  form,
+  formError,
+  formProps,
+  onOk,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: ReactNode;
+  isNew: boolean;
+  saving: boolean;
+  width: number;
+  form: FormInstance<V>;
+  formError: string | null;
+  formProps?: Omit<FormProps<V>, 'form' | 'layout' | 'requiredMark'>;
+  onOk: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={isNew ? 'Добавить' : 'Сохранить'}
+      cancelText="Отмена"
+      onOk={onOk}
+      confirmLoading={saving}
+      onCancel={onClose}
+      destroyOnHidden
+      forceRender
+      width={width}
+    >
+      <Form<V> form={form} layout="vertical" requiredMark="optional" {...formProps}>
+        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
+        {children}
+      </Form>
+    </Modal>
+  );
+}
