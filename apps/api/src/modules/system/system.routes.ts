@@ -36,7 +36,7 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
       config: { permission: 'public' },
       schema: { operationId: 'getOpenApi', tags: ['system'], summary: 'Документ OpenAPI 3.1', response: { 200: openApiDocument } },
     },
-    async () => deps.openapi(),
+    async () => deps.openapi() as z.infer<typeof openApiDocument>,
   );
 
   app.get(
@@ -52,7 +52,7 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
       },
     },
     async (req) => {
-      const doc = deps.openapi() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+      const doc = deps.openapi() as z.infer<typeof openApiDocument> & { paths: Record<string, Record<string, { tags?: string[] }>> };
       if (req.params.id === 'all') return doc;
       const paths: typeof doc.paths = {};
       for (const [p, ops] of Object.entries(doc.paths)) {
