@@ -3,34 +3,26 @@
  *
  *   node --import tsx bench/import.bench.ts      (ROWS=200000 XLSX_ROWS=20000 for a quicker run)
  *
- * 1. CSV, ROWS rows of the «Утечки» module: the real upload (multipart, streamed) and the real
- *    job (batches, dedup, history, whitelist marks), rows/s and peak RSS of the process.
- * 2. The baselines, same rows, same table (indexes included), table emptied before each:
- *    a. COPY … FROM file (CSV) of the finished rows (fingerprint, data, an empty search vector);
- *    b. COPY into a staging table + INSERT … SELECT computing the search vector like the import does.
- * 3. XLSX, XLSX_ROWS rows (shared strings, as Excel writes them): rows/s and peak RSS.
+ * The import runs as in production: the file is uploaded to the API (multipart, streamed), the job
+ * is queued, and a separate worker process (ROLE=worker) runs it; its RSS is sampled from /proc.
+ * 1. CSV, ROWS rows of the «Утечки» module (dedup, history, whitelist marks, search vector).
+ * 2. Baselines, same finished rows, same table with all its indexes and triggers, emptied first:
+ *    a. COPY … FROM file straight into `events` (with an empty search vector);
+ *    b. COPY into a staging table + INSERT … SELECT computing the search vector as the import must.
+ * 3. XLSX, XLSX_ROWS rows written with shared strings (as Excel does).
  *
- * Goals: CSV import ≥ 0.5× COPY's rows/s, peak RSS ≤ 300 MB. Prints the figures; asserts nothing.
+ * Goals: CSV import ≥ 0.5× COPY's rows/s, worker RSS ≤ 300 MB. Prints the figures; asserts nothing.
  */
-import '@forpost/contract/zod-setup';
+
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { chmodSync, createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, createReadStream, createWriteStream, statSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { getModule } from '@forpost/contract/modules';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
-import { buildApp } from '../apps/api/src/app';
-import { loadConfig } from '../apps/api/src/config';
-import { createDatabase } from '../apps/api/src/db/client';
-import { startEmbedded } from '../apps/api/src/db/embedded';
-import { runMigrations } from '../apps/api/src/db/migrate';
-import { startJobs } from '../apps/api/src/jobs';
-import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import {
   applyInput,
   createCardVault,
@@ -39,37 +31,13 @@ import {
   searchTextOf,
 } from '../apps/api/src/modules/events/event-data';
 import { generateEvents } from './generate';
+import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './transfer-kit';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.XLSX_ROWS ?? 100_000);
-const SECRET = randomBytes(32).toString('hex');
-const ADMIN = { email: 'bench@forpost.local', password: 'Bench-Admin-2026!Password' };
 const MODULE = 'leaks' as const;
 const m = getModule(MODULE);
 const HEADERS = ['Название утечки', 'Записей', 'Дата утечки', 'Источник', 'Состав данных', 'Описание', 'Статус', 'Приоритет'];
-
-const quiet = { info() {}, warn() {}, error: console.error };
-const log = (s: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)}  ${s}\n`);
-const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} МБ`;
-const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
-const fmt = (n: number) => n.toLocaleString('ru-RU');
-
-/** Peak RSS while `fn` runs (sampled every 20 ms). */
-async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; ms: number; peak: number; before: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const t0 = performance.now();
-  try {
-    const result = await fn();
-    return { result, ms: performance.now() - t0, peak: Math.max(peak, process.memoryUsage().rss), before };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 const PRIORITY_RU: Record<string, string> = { low: 'Низкий', medium: 'Средний', high: 'Высокий', critical: 'Критический' };
 const STATUS_RU: Record<string, string> = {
   new: 'Новое',
@@ -79,7 +47,7 @@ const STATUS_RU: Record<string, string> = {
   false_positive: 'Ложное срабатывание',
 };
 
-/** The rows of the benchmark: file cells (what a user's file has) per generated leak event. */
+/** The benchmark's rows: the generator's leak events as a user's file would have them. */
 function* rows(count: number) {
   for (const e of generateEvents({ seed: 7, count, modules: [MODULE] })) {
     const f = e.fields;
@@ -137,89 +105,81 @@ function multipartStream(file: string, name: string) {
   };
 }
 
-async function main() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'forpost-bench-import-'));
-  chmodSync(dir, 0o755); // the embedded server (user postgres) reads the COPY files from here
-  log(`каталог: ${dir}`);
-  const embedded = await startEmbedded({
-    dataDir: path.join(dir, 'data'),
-    port: 57000 + Math.floor(Math.random() * 2000),
-    log: quiet,
+interface ImportItem {
+  id: number;
+  status: string;
+  message: string | null;
+  created: number;
+  failed: number;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+async function importFile(b: Bench, company: number, file: string, name: string) {
+  const mp = multipartStream(file, name);
+  const t0 = performance.now();
+  const up = await b.app.inject({
+    method: 'POST',
+    url: `/api/v1/modules/${MODULE}/events/imports`,
+    headers: { ...b.headers, 'content-type': mp.contentType, 'content-length': String(mp.length) },
+    payload: mp.stream,
   });
-  try {
-    await runMigrations(embedded.url);
-    const database = createDatabase(embedded.url, quiet, 12);
-    const config = loadConfig({
-      DATA_DIR: path.join(dir, 'data'),
-      DATABASE_URL: embedded.url,
-      SECRET,
-      LOG_LEVEL: 'silent',
-      PUBLIC_URL: 'http://localhost:8080',
-      CONSOLE_DIST: path.join(dir, 'none'),
-    });
-    await ensureFirstAdmin(database.db, ADMIN.email, ADMIN.password);
-    const app = await buildApp({ config, database, logger: false });
-    const boss = await startJobs(embedded.url, quiet, false);
-    await app.services.transfer.attach(boss, { work: false });
-    const company = (await database.pool.query("INSERT INTO companies (name) VALUES ('Бенчмарк') RETURNING id")).rows[0]
-      .id as number;
-
-    const login = await app.inject({
+  const uploadMs = performance.now() - t0;
+  if (up.statusCode !== 201) throw new Error(`upload ${up.statusCode} ${up.body}`);
+  const u = up.json() as { id: number; preview: { mapping: (string | null)[] } };
+  const job = await sampleRss(b.worker.pid as number, async () => {
+    const st = await b.app.inject({
       method: 'POST',
-      url: '/api/v1/auth/login',
-      payload: ADMIN,
-      headers: { origin: 'http://localhost:8080' },
+      url: `/api/v1/modules/${MODULE}/events/imports/${u.id}/start`,
+      headers: b.headers,
+      payload: { mapping: u.preview.mapping, mode: 'update', company_id: company },
     });
-    const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-    const headers = { cookie, origin: 'http://localhost:8080' };
-    await app.inject({ method: 'POST', url: '/api/v1/configs', headers, payload: { key: 'import_file_max_mb', value: 10240 } });
+    if (st.statusCode !== 202) throw new Error(`start ${st.statusCode} ${st.body}`);
+    return until(async () => {
+      const r = (
+        await b.app.inject({ method: 'GET', url: `/api/v1/modules/${MODULE}/events/imports/${u.id}`, headers: b.headers })
+      ).json() as ImportItem;
+      return r.status === 'done' || r.status === 'failed' ? r : undefined;
+    });
+  });
+  const item = job.result;
+  // The job's own time (from the worker taking it to the last commit), without the queue's polling delay.
+  const jobMs = new Date(item.finished_at ?? 0).getTime() - new Date(item.started_at ?? 0).getTime();
+  return { uploadMs, jobMs, peak: job.peak, before: job.before, item };
+}
 
-    const importFile = async (file: string, name: string) => {
-      const mp = multipartStream(file, name);
-      const up = await measure(async () =>
-        app.inject({
-          method: 'POST',
-          url: `/api/v1/modules/${MODULE}/events/imports`,
-          headers: { ...headers, 'content-type': mp.contentType, 'content-length': String(mp.length) },
-          payload: mp.stream,
-        }),
-      );
-      if (up.result.statusCode !== 201) throw new Error(`upload ${up.result.statusCode} ${up.result.body}`);
-      const u = up.result.json() as { id: number; preview: { mapping: (string | null)[] } };
-      const st = await app.inject({
-        method: 'POST',
-        url: `/api/v1/modules/${MODULE}/events/imports/${u.id}/start`,
-        headers,
-        payload: { mapping: u.preview.mapping, mode: 'update', company_id: company },
-      });
-      if (st.statusCode !== 202) throw new Error(`start ${st.statusCode} ${st.body}`);
-      const run = await measure(() => app.services.transfer.imports.run(u.id, process.env.BATCH ? { batchSize: Number(process.env.BATCH) } : {}));
-      const item = (await app.inject({ method: 'GET', url: `/api/v1/modules/${MODULE}/events/imports/${u.id}`, headers })).json();
-      return { up, run, item };
-    };
+async function main() {
+  const b = await startBench('import');
+  try {
+    log(`каталог: ${b.dir}; обработчик: pid ${b.worker.pid}`);
+    await b.app.inject({
+      method: 'POST',
+      url: '/api/v1/configs',
+      headers: b.headers,
+      payload: { key: 'import_file_max_mb', value: 10240 },
+    });
+    const pool = b.database.pool;
+    const company = (await pool.query("INSERT INTO companies (name) VALUES ('Бенчмарк') RETURNING id")).rows[0].id as number;
 
-    // --- CSV -------------------------------------------------------------------
-    const csv = path.join(dir, 'leaks.csv');
+    const csv = path.join(b.dir, 'leaks.csv');
     log(`генерация CSV на ${fmt(ROWS)} строк…`);
     await writeCsv(csv, ROWS);
     log(`CSV: ${mb(statSync(csv).size)}`);
 
-    // Baselines first, each into the emptied table.
-    const vault = createCardVault(SECRET);
-    const ref = async (q: string) =>
-      new Map((await database.pool.query(q)).rows.map((r: { code: string; id: number }) => [r.code, r.id]));
+    // Baselines: the finished rows (what the import computes), with the search text (b) and without (a).
+    const vault = createCardVault(randomBytes(32).toString('hex'));
+    const ref = async (q: string) => new Map((await pool.query(q)).rows.map((r: { code: string; id: number }) => [r.code, r.id]));
     const statuses = await ref(`SELECT code, id FROM event_statuses WHERE module = '${MODULE}'`);
     const priorities = await ref(`SELECT code, id FROM event_priorities WHERE module = '${MODULE}'`);
-    // The finished rows (what the import computes), once with the search text (b) and once without (a).
-    const copyA = path.join(dir, 'copy-a.csv');
-    const copyB = path.join(dir, 'copy-b.csv');
+    const fileA = path.join(b.dir, 'copy-a.csv');
+    const fileB = path.join(b.dir, 'copy-b.csv');
     {
-      const outA = createWriteStream(copyA);
-      const outB = createWriteStream(copyB);
+      const outA = createWriteStream(fileA);
+      const outB = createWriteStream(fileB);
       const a = stringify();
-      const b = stringify();
+      const c = stringify();
       a.pipe(outA);
-      b.pipe(outB);
+      c.pipe(outB);
       for (const { e } of rows(ROWS)) {
         const input = pickModuleInput(m, e.fields);
         const data = applyInput(m, {}, input, vault);
@@ -237,107 +197,78 @@ async function main() {
           JSON.stringify(data),
         ];
         const okA = a.write([...line, ' ']); // a blank tsvector (an empty field would be NULL)
-        const okB = b.write([...line, searchTextOf(m, title, data)]);
+        const okB = c.write([...line, searchTextOf(m, title, data)]);
         if (!okA) await once(a, 'drain');
-        if (!okB) await once(b, 'drain');
+        if (!okB) await once(c, 'drain');
       }
       a.end();
-      b.end();
+      c.end();
       await Promise.all([once(outA, 'finish'), once(outB, 'finish')]);
-      chmodSync(copyA, 0o644);
-      chmodSync(copyB, 0o644);
+      chmodSync(fileA, 0o644);
+      chmodSync(fileB, 0o644);
     }
-    const admin = new pg.Client({ connectionString: embedded.url });
+    const admin = new pg.Client({ connectionString: b.embedded.url });
     admin.on('error', () => undefined);
     await admin.connect();
     const cols = 'company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, tags, data';
+    const timed = async (f: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await f();
+      return performance.now() - t0;
+    };
     await admin.query('TRUNCATE events CASCADE');
-    log('COPY (a): готовые строки прямо в events, пустой поисковый вектор…');
-    const baseA = await measure(() => admin.query(`COPY events (${cols}, search) FROM '${copyA}' WITH (FORMAT csv)`));
+    log('COPY (a): готовые строки прямо в events…');
+    const copyA = await timed(() => admin.query(`COPY events (${cols}, search) FROM '${fileA}' WITH (FORMAT csv)`));
     await admin.query('TRUNCATE events CASCADE');
-    log('COPY (b): staging + вектор поиска, как при импорте…');
-    const baseB = await measure(async () => {
+    log('COPY (b): staging + вектор поиска…');
+    const copyB = await timed(async () => {
       await admin.query(
         'CREATE TEMP TABLE staging (company_id int, module text, title text, status_id int, priority_id int, source text, ml_state text, fingerprint text, tags int[], data jsonb, search_text text)',
       );
-      await admin.query(`COPY staging FROM '${copyB}' WITH (FORMAT csv)`);
+      await admin.query(`COPY staging FROM '${fileB}' WITH (FORMAT csv)`);
       await admin.query(
         `INSERT INTO events (${cols}, search) SELECT ${cols}, to_tsvector('russian', search_text) || to_tsvector('simple', search_text) FROM staging`,
       );
     });
     await admin.query('TRUNCATE events CASCADE');
+    await admin.query('ANALYZE events');
+
+    log('импорт CSV (обработчик в отдельном процессе)…');
+    const c = await importFile(b, company, csv, 'leaks.csv');
+
+    await admin.query('TRUNCATE events CASCADE');
     await admin.end();
-
-    log('импорт CSV…');
-    {
-      const k = app.services.whitelist.kindForEvent;
-      let t0 = performance.now();
-      for (let i = 0; i < 500; i++) await k(company, 'leaks', { source_url: `https://x${i}.example/a`, leak_name: 'x' });
-      console.log('kindFor serial ms/call', (performance.now() - t0) / 500);
-      t0 = performance.now();
-      await Promise.all(Array.from({ length: 500 }, (_, i) => k(company, 'leaks', { source_url: `https://x${i}.example/a`, leak_name: 'x' })));
-      console.log('kindFor parallel ms/call', (performance.now() - t0) / 500);
-      t0 = performance.now();
-      for (let i = 0; i < 500; i++)
-        await database.pool.query(
-          `SELECT id, kind, company_id FROM whitelist_items WHERE (company_id = $1 OR company_id IS NULL) AND (expires_at IS NULL OR expires_at > now())
-             AND ((type = 'domain' AND match_key IN ($2, $3)) OR (type = 'url' AND match_key IN ($4, $5))) ORDER BY company_id IS NULL, id LIMIT 1`,
-          [company, `x${i}.example`, 'example', `x${i}.example/a`, `x${i}.example`],
-        );
-      console.log('raw whitelist query ms', (performance.now() - t0) / 500);
-      const ex = await database.pool.query(
-        `EXPLAIN ANALYZE SELECT id, kind, company_id FROM whitelist_items WHERE (company_id = $1 OR company_id IS NULL) AND (expires_at IS NULL OR expires_at > now())
-             AND ((type = 'domain' AND match_key IN ($2, $3)) OR (type = 'url' AND match_key IN ($4, $5))) ORDER BY company_id IS NULL, id LIMIT 1`,
-        [company, 'x.example', 'example', 'x.example/a', 'x.example'],
-      );
-      console.log(ex.rows.map((r) => r['QUERY PLAN']).join('\n'));
-      console.log((await database.pool.query("SELECT count(*) FROM whitelist_items")).rows);
-      t0 = performance.now();
-      for (let i = 0; i < 500; i++) await database.pool.query('SELECT 1');
-      console.log('pool SELECT 1 ms', (performance.now() - t0) / 500);
-    }
-    const c = await importFile(csv, 'leaks.csv');
-    console.log('TIMINGS', (globalThis as any).__t);
-    if (c.item.created !== ROWS)
-      log(`ВНИМАНИЕ: создано ${fmt(c.item.created)} из ${fmt(ROWS)} (${c.item.status} ${c.item.message ?? ''})`);
-
-    // --- XLSX ------------------------------------------------------------------
-    await database.pool.query('TRUNCATE events CASCADE');
-    const xlsx = path.join(dir, 'leaks.xlsx');
+    const xlsx = path.join(b.dir, 'leaks.xlsx');
     log(`генерация XLSX на ${fmt(XLSX_ROWS)} строк…`);
     await writeXlsx(xlsx, XLSX_ROWS);
     log(`XLSX: ${mb(statSync(xlsx).size)}`);
     log('импорт XLSX…');
-    const x = await importFile(xlsx, 'leaks.xlsx');
+    const x = await importFile(b, company, xlsx, 'leaks.xlsx');
 
-    const rA = rate(ROWS, baseA.ms);
-    const rB = rate(ROWS, baseB.ms);
-    const rI = rate(ROWS, c.run.ms);
+    const rI = rate(ROWS, c.jobMs);
+    const rA = rate(ROWS, copyA);
+    const rB = rate(ROWS, copyB);
     process.stdout.write(`
 Импорт «${m.name}», ${fmt(ROWS)} строк CSV (${mb(statSync(csv).size)})
-  загрузка файла (поток, проверка, предпросмотр): ${(c.up.ms / 1000).toFixed(1)} с, пик RSS ${mb(c.up.peak)}
-  задача импорта: ${(c.run.ms / 1000).toFixed(1)} с → ${fmt(rI)} строк/с; пик RSS ${mb(c.run.peak)} (до начала ${mb(c.run.before)})
-  итог: создано ${fmt(c.item.created)}, ошибок ${fmt(c.item.failed)}
-  COPY (a) в ту же таблицу, без полнотекстового вектора: ${(baseA.ms / 1000).toFixed(1)} с → ${fmt(rA)} строк/с
-  COPY (b) через staging + вектор поиска, как импорт:   ${(baseB.ms / 1000).toFixed(1)} с → ${fmt(rB)} строк/с
-  отношение импорт / COPY (a): ${(rI / rA).toFixed(2)}  (цель ≥ 0,5)
-  отношение импорт / COPY (b): ${(rI / rB).toFixed(2)}
-  RSS ≤ 300 МБ: ${c.run.peak <= 300 * 1024 * 1024 ? 'да' : 'НЕТ'}
+  загрузка файла (поток, проверка, предпросмотр): ${(c.uploadMs / 1000).toFixed(1)} с
+  задача импорта: ${(c.jobMs / 1000).toFixed(1)} с → ${fmt(rI)} строк/с; итог: ${c.item.status}, создано ${fmt(c.item.created)}, ошибок ${fmt(c.item.failed)}
+  RSS обработчика: пик ${mb(c.peak)} (в простое ${mb(c.before)})   цель ≤ 300 МБ: ${c.peak <= 300 * 1024 * 1024 ? 'да' : 'нет'}
+  COPY (a) готовых строк прямо в events:          ${(copyA / 1000).toFixed(1)} с → ${fmt(rA)} строк/с; импорт / COPY = ${(rI / rA).toFixed(2)} (цель ≥ 0,5)
+  COPY (b) + вектор поиска (та же работа в БД):    ${(copyB / 1000).toFixed(1)} с → ${fmt(rB)} строк/с; импорт / COPY = ${(rI / rB).toFixed(2)}
 
 Импорт XLSX, ${fmt(XLSX_ROWS)} строк (${mb(statSync(xlsx).size)}, общие строки)
-  загрузка: ${(x.up.ms / 1000).toFixed(1)} с; задача: ${(x.run.ms / 1000).toFixed(1)} с → ${fmt(rate(XLSX_ROWS, x.run.ms))} строк/с; пик RSS ${mb(x.run.peak)}
-  итог: создано ${fmt(x.item.created)}, ошибок ${fmt(x.item.failed)}
+  задача: ${(x.jobMs / 1000).toFixed(1)} с → ${fmt(rate(XLSX_ROWS, x.jobMs))} строк/с; итог: ${x.item.status}, создано ${fmt(x.item.created)}
+  RSS обработчика: пик ${mb(x.peak)} (в простое ${mb(x.before)})
 `);
-    await boss.stop({ graceful: false, wait: true });
-    await app.close();
-    await database.close();
   } finally {
-    await embedded.stop();
-    if (!process.env.KEEP_DB) rmSync(dir, { recursive: true, force: true });
+    await b.close();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

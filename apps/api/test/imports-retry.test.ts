@@ -3,6 +3,8 @@
  * "kills" it after some batches, runs it again and checks that nothing is duplicated.
  */
 
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { ImportItem, ImportUploadResponse } from '@forpost/contract/imports';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
@@ -121,6 +123,21 @@ describe('crash and retry', () => {
     });
     expect((await admin.get(`${BASE}/${id}`)).statusCode).toBe(404);
     expect(await eventCount('undo')).toBe(0);
+  });
+
+  it('drops uploads never started after a week, and stray temporary files', async () => {
+    const up = await upload(ctx, admin, BASE, { name: 'forgotten.csv', content: csvOf(2, 'forgotten') });
+    const u = up.json() as ImportUploadResponse;
+    await ctx.database.pool.query(`UPDATE imports SET created_at = now() - interval '8 days' WHERE id = $1`, [u.id]);
+    const tmp = path.join(ctx.config.dataDir, 'tmp');
+    mkdirSync(tmp, { recursive: true });
+    const stray = path.join(tmp, 'left-by-a-crash.upload');
+    writeFileSync(stray, 'x');
+    utimesSync(stray, new Date(Date.now() - 2 * 86_400_000), new Date(Date.now() - 2 * 86_400_000));
+    expect(await jobs().dropAbandoned()).toBe(1);
+    expect((await admin.get(`${BASE}/${u.id}`)).statusCode).toBe(404);
+    expect((await ctx.database.pool.query('SELECT 1 FROM docs WHERE id = $1', [u.doc_id])).rowCount).toBe(0);
+    expect(existsSync(stray)).toBe(false);
   });
 
   it('gives up after too many runs and says so', async () => {

@@ -32,9 +32,10 @@ export interface ExportRow {
   whitelist_kind: string | null;
   tags: number[] | null;
   data: Record<string, unknown>;
-  detected_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  /** Timestamps as epoch milliseconds (cheaper to read than timestamptz text). */
+  detected_at: number | null;
+  created_at: number;
+  updated_at: number;
   author_id: number | null;
   author_name: string | null;
   import_id: number | null;
@@ -44,9 +45,9 @@ const MSK_MS = 3 * 3600_000;
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** 'dd.MM.yyyy HH:mm' in Moscow time (UTC+3 all year). */
-export function mskDateTime(d: Date | string | null | undefined): string | null {
+export function mskDateTime(d: Date | string | number | null | undefined): string | null {
   if (d == null) return null;
-  const t = (d instanceof Date ? d.getTime() : Date.parse(d)) + MSK_MS;
+  const t = (d instanceof Date ? d.getTime() : typeof d === 'number' ? d : Date.parse(d)) + MSK_MS;
   if (!Number.isFinite(t)) return null;
   const x = new Date(t);
   return `${pad(x.getUTCDate())}.${pad(x.getUTCMonth() + 1)}.${x.getUTCFullYear()} ${pad(x.getUTCHours())}:${pad(x.getUTCMinutes())}`;

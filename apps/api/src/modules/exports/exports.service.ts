@@ -36,7 +36,7 @@ import { EXPORT_MIME, writerFor } from './writers';
 
 export const EXPORT_QUEUE = 'exports-run';
 export const EXPORTS_MAINTENANCE = 'exports-maintenance';
-const FETCH = 2000;
+const FETCH = 5000;
 const MAX_ATTEMPTS = 5;
 const STALE_SECONDS = 120;
 const DAY_MS = 86_400_000;
@@ -195,7 +195,9 @@ export function createExportsService(deps: ExportsDeps) {
 
       const query = dialect.sqlToQuery(sql`
         SELECT e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state,
-               e.whitelist_kind, e.tags, e.data, e.detected_at, e.created_at, e.updated_at, e.author_id, u.name AS author_name, e.import_id
+               e.whitelist_kind, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::bigint AS detected_at,
+               (extract(epoch FROM e.created_at) * 1000)::bigint AS created_at, (extract(epoch FROM e.updated_at) * 1000)::bigint AS updated_at,
+               e.author_id, u.name AS author_name, e.import_id
           FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id
          WHERE ${where} ORDER BY ${orderBy(m, q.sort)}`);
       let written = 0;
@@ -203,10 +205,15 @@ export function createExportsService(deps: ExportsDeps) {
       try {
         await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.sql}`, query.params);
+        // The next page is on its way from the server while this one is formatted and written.
+        const fetchPage = () => client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`);
+        let nextPage = fetchPage();
         for (;;) {
-          const page = (await client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`)).rows;
+          const page = (await nextPage).rows;
           if (!page.length) break;
-          for (const row of page) await writer.write(format.map((f) => f(row)));
+          nextPage = fetchPage();
+          nextPage.catch(() => undefined); // awaited on the next turn (or dropped with the transaction)
+          await writer.writeMany(page.map((row) => format.map((f) => f(row))));
           written += page.length;
           const still = await db
             .update(dataExports)

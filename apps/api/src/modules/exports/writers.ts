@@ -8,7 +8,6 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EXPORT_CSV_DELIMITER, type ExportFormat, XLSX_ROWS_PER_SHEET } from '@forpost/contract/exports';
-import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { Cell } from './cells';
 
@@ -16,25 +15,34 @@ export interface SheetWriter {
   /** The file's bytes, to hand to the DocStore. */
   output: Readable;
   write(cells: Cell[]): Promise<void>;
+  /** Many rows at once (one write to the stream). */
+  writeMany(rows: Cell[][]): Promise<void>;
   end(): Promise<void>;
   abort(err: Error): void;
 }
 
-const csvNumber = (n: number) => String(n).replace('.', ',');
+const NEEDS_QUOTES = /[";\r\n]|^\s|\s$/;
+const csvCell = (c: Cell): string => {
+  if (c === null) return '';
+  if (typeof c === 'number') return String(c).replace('.', ',');
+  return NEEDS_QUOTES.test(c) ? `"${c.replaceAll('"', '""')}"` : c;
+};
+const csvLine = (cells: readonly Cell[]) => `${cells.map(csvCell).join(EXPORT_CSV_DELIMITER)}\r\n`;
 
 export function csvWriter(header: readonly string[]): SheetWriter {
-  const s = stringify({ delimiter: EXPORT_CSV_DELIMITER, bom: true, record_delimiter: '\r\n', quoted_match: /^\s|\s$/ });
-  s.write([...header]);
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  out.write(`\ufeff${csvLine(header)}`);
+  const put = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
   return {
-    output: s,
-    async write(cells) {
-      const row = cells.map((c) => (c === null ? '' : typeof c === 'number' ? csvNumber(c) : c));
-      if (!s.write(row)) await once(s, 'drain');
-    },
+    output: out,
+    write: (cells) => put(csvLine(cells)),
+    writeMany: (rows) => put(rows.map(csvLine).join('')),
     async end() {
-      s.end();
+      out.end();
     },
-    abort: (err) => s.destroy(err),
+    abort: (err) => out.destroy(err),
   };
 }
 
@@ -61,13 +69,18 @@ export function xlsxWriter(header: readonly string[], rowsPerSheet = XLSX_ROWS_P
   };
   newSheet();
 
+  async function write(cells: Cell[]) {
+    if (inSheet >= rowsPerSheet) newSheet();
+    (ws as ExcelJS.Worksheet).addRow(cells).commit();
+    inSheet++;
+    if ((inSheet & 255) === 0) while (out.readableLength + out.writableLength > HIGH_WATER && !out.destroyed) await sleep(2);
+  }
+
   return {
     output: out,
-    async write(cells) {
-      if (inSheet >= rowsPerSheet) newSheet();
-      (ws as ExcelJS.Worksheet).addRow(cells).commit();
-      inSheet++;
-      if ((inSheet & 255) === 0) while (out.readableLength + out.writableLength > HIGH_WATER && !out.destroyed) await sleep(2);
+    write,
+    async writeMany(rows) {
+      for (const r of rows) await write(r);
     },
     async end() {
       ws?.commit();

@@ -28,6 +28,8 @@ import type { ImportsService, TargetCode } from './imports.service';
 /** Hard ceiling of a multipart body; the real limit (`import_file_max_mb`) is applied to the file part. */
 const MAX_BODY = 10 * 1024 * 1024 * 1024 + 1024 * 1024;
 
+const MULTIPART_LIMITS = { files: 1, fields: 5, fieldSize: 200, parts: 6, headerPairs: 100 };
+
 interface Mount {
   code: TargetCode;
   base: string;
@@ -66,7 +68,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
   await app.register(async (scope) => {
     const s = scope as unknown as App;
     await s.register(fastifyMultipart, {
-      limits: { files: 1, fields: 5, fieldSize: 200, parts: 6, headerPairs: 100 },
+      limits: MULTIPART_LIMITS,
       throwFileSizeLimit: true,
     });
 
@@ -90,7 +92,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
           const caller = callerOf(req);
           if (!req.isMultipart()) throw badRequest(IMPORT_MSG.noFile, { file: IMPORT_MSG.noFile });
           const limit = await imports.uploadLimit();
-          const part = await req.file({ limits: { fileSize: limit } });
+          const part = await req.file({ limits: { ...MULTIPART_LIMITS, fileSize: limit } });
           if (!part) throw badRequest(IMPORT_MSG.noFile, { file: IMPORT_MSG.noFile });
           try {
             return reply.code(201).send(await imports.upload(caller, code, part));

@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
@@ -63,6 +64,8 @@ export const IMPORT_BATCH = 1000;
 /** Runs of one import before it is declared failed (a crash loop must end). */
 const MAX_ATTEMPTS = 5;
 const STALE_RUNNING_SECONDS = 120;
+/** Rows written before the target table's statistics are refreshed the first time (then doubling). */
+const ANALYZE_AFTER = 2_000;
 
 export interface ImportsDeps {
   db: Db;
@@ -312,9 +315,17 @@ export function createImportsService(deps: ImportsDeps) {
         let cursor = r0.cursor;
         let errorsStored = r0.errorsCount;
         let batches = 0;
+        let sinceAnalyze = 0;
+        let analyzedRows = 0;
         let headers: string[] | undefined;
 
-        const commit = async (batch: SourceRow[], hdr: string[]) => {
+        interface Prepared {
+          rows: SourceRow[];
+          records: unknown[];
+          errors: RowError[];
+        }
+        /** Validation and lookups of a batch: no transaction needed. */
+        const prepareBatch = async (batch: SourceRow[], hdr: string[]): Promise<Prepared> => {
           const records: unknown[] = [];
           const errors: RowError[] = [];
           for (const row of batch) {
@@ -323,12 +334,14 @@ export function createImportsService(deps: ImportsDeps) {
             else errors.push(...p.errors);
           }
           await target.enrich?.(db, records);
+          return { rows: batch, records, errors };
+        };
+
+        /** One transaction: the batch's rows, its row errors, the counters and the cursor. False = stop (import gone). */
+        const commitBatch = async ({ rows: batch, records, errors }: Prepared): Promise<boolean> => {
           for (let attempt = 1; ; attempt++) {
             await client.query('BEGIN');
             try {
-              // Every lookup of a batch is a unique-index probe; during a first big load the table's
-              // statistics are stale (it looked empty) and the planner would scan it for each key.
-              await client.query('SET LOCAL enable_seqscan = off');
               const st = await client.query<{ status: string }>('SELECT status FROM imports WHERE id = $1 FOR UPDATE', [id]);
               if (st.rows[0]?.status !== 'running') {
                 await client.query('ROLLBACK');
@@ -358,7 +371,27 @@ export function createImportsService(deps: ImportsDeps) {
             }
           }
           batches++;
+          sinceAnalyze += batch.length;
+          if (sinceAnalyze >= Math.max(ANALYZE_AFTER, analyzedRows)) {
+            // A big load outgrows the table's statistics; with stale ones the planner would pick the wrong
+            // index for the dedup lookups (a scan per key). Refresh them on a doubling schedule.
+            await client.query(target.analyze);
+            const rt = await client.query('SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [target.table]);
+            analyzedRows = Number(rt.rows[0]?.reltuples ?? 0);
+            sinceAnalyze = 0;
+          }
           await opts.onBatch?.(batches);
+          return true;
+        };
+
+        // The next batch is read, validated and looked up while the previous one is being written;
+        // batches still commit one after another, in file order (the cursor stays exact).
+        let inflight: Promise<boolean> = Promise.resolve(true);
+        const submit = async (batch: SourceRow[], hdr: string[]): Promise<boolean> => {
+          const prepared = await prepareBatch(batch, hdr);
+          if (!(await inflight)) return false;
+          inflight = commitBatch(prepared);
+          inflight.catch(() => undefined); // observed by the next submit or at the end
           return true;
         };
 
@@ -373,14 +406,16 @@ export function createImportsService(deps: ImportsDeps) {
             if (row.row <= cursor) continue;
             batch.push(row);
             if (batch.length >= batchSize) {
-              if (!(await commit(batch, headers))) return;
+              if (!(await submit(batch, headers))) return;
               batch = [];
             }
           }
+          if (batch.length && headers && !(await submit(batch, headers))) return;
+          if (!(await inflight)) return;
         } finally {
           await rows.return(undefined);
+          await inflight.catch(() => undefined); // never leave a write running on the connection
         }
-        if (batch.length && headers && !(await commit(batch, headers))) return;
         await db
           .update(imports)
           .set({ status: 'done', finishedAt: new Date(), updatedAt: new Date(), message: null })
@@ -415,6 +450,31 @@ export function createImportsService(deps: ImportsDeps) {
     });
   }
 
+  /** Uploads never started are dropped after a week (file, doc and all); stray temporary files after a day. */
+  async function dropAbandoned(): Promise<number> {
+    const old = (
+      await db.execute(
+        sql`SELECT i.id, i.doc_id, d.storage_key FROM imports i LEFT JOIN docs d ON d.id = i.doc_id
+             WHERE i.status = 'uploaded' AND i.created_at < now() - interval '7 days' LIMIT 500`,
+      )
+    ).rows as { id: number; doc_id: number | null; storage_key: string | null }[];
+    for (const r of old) {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`DELETE FROM imports WHERE id = ${r.id} AND status = 'uploaded'`);
+        if (r.doc_id) await tx.execute(sql`DELETE FROM docs WHERE id = ${r.doc_id}`);
+      });
+      if (r.storage_key) await store.delete(r.storage_key).catch(() => undefined);
+    }
+    const dir = path.join(deps.dataDir, 'tmp');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const n of names) {
+      const f = path.join(dir, n);
+      const st = await stat(f).catch(() => undefined);
+      if (st && Date.now() - st.mtimeMs > 86_400_000) await rm(f, { force: true });
+    }
+    return old.length;
+  }
+
   /** Re-queues imports whose worker died (no heartbeat, nobody holds the lock). */
   async function requeueStale(): Promise<number> {
     let n = 0;
@@ -434,6 +494,7 @@ export function createImportsService(deps: ImportsDeps) {
     /** The configured upload limit, bytes (read at run time). */
     uploadLimit,
     requeueStale,
+    dropAbandoned,
     repo,
 
     async attach(b: PgBoss, opts: { work: boolean }) {
@@ -460,6 +521,7 @@ export function createImportsService(deps: ImportsDeps) {
       );
       await b.work(IMPORTS_MAINTENANCE, { pollingIntervalSeconds: 5 }, async () => {
         await requeueStale();
+        await dropAbandoned();
       });
       await b.schedule(IMPORTS_MAINTENANCE, '* * * * *');
     },

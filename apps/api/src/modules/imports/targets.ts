@@ -68,6 +68,9 @@ export interface Tx {
 
 export interface Target<P = unknown, L = unknown> {
   fields: ImportField[];
+  /** The table written, and the statement refreshing its statistics during a big load. */
+  table: string;
+  analyze: string;
   loadLookups(db: Db, ctx: Pick<ImportContext, 'scope'>): Promise<L>;
   /** A file row → a record to write, or its errors. */
   prepare(
@@ -179,6 +182,8 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
 
   return {
     fields,
+    table: 'events',
+    analyze: 'ANALYZE events',
 
     async loadLookups(db, ctx) {
       const scope = ctx.scope;
@@ -369,7 +374,6 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
   /** One round (unique keys): existing rows locked and updated or skipped, new ones inserted. Returns rows to retry. */
   async function writeRound(tx: Tx, rows: EventRecord[], ctx: ImportContext, res: WriteResult): Promise<EventRecord[]> {
     if (!rows.length) return [];
-    const TT = ((globalThis as any).__t ??= {}); let T0 = performance.now();
     const existing = await q<ExistingEvent>(
       tx.client,
       // One unique-index probe per key (a lateral lookup: stale statistics during a big load cannot turn it into a scan).
@@ -381,7 +385,6 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         ORDER BY e.id`,
       [rows.map((r) => r.companyId), rows.map((r) => r.fingerprint), m.code],
     );
-    TT.select = (TT.select ?? 0) + performance.now() - T0; T0 = performance.now();
     const byKey = new Map(existing.map((e) => [`${e.company_id}:${e.fingerprint}`, e]));
     const fresh: EventRecord[] = [];
     const updates: { r: EventRecord; e: ExistingEvent; next: Record<string, unknown> }[] = [];
@@ -429,7 +432,11 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         res.skipped++;
         continue;
       }
-      const whitelistKind = !moduleChanged ? e.whitelist_kind : r.noWhitelist ? null : await deps.whitelistKindFor(e.company_id, m.code, data);
+      const whitelistKind = !moduleChanged
+        ? e.whitelist_kind
+        : r.noWhitelist
+          ? null
+          : await deps.whitelistKindFor(e.company_id, m.code, data);
       updates.push({ r, e, next: { ...next, whitelist_kind: whitelistKind } });
       history.push(...changes);
     }
@@ -479,10 +486,10 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
           .trim()
           .slice(0, 500) ||
           m.name);
-      const whitelistKind = r.whitelistKind !== undefined ? r.whitelistKind : await deps.whitelistKindFor(r.companyId, m.code, r.data);
+      const whitelistKind =
+        r.whitelistKind !== undefined ? r.whitelistKind : await deps.whitelistKindFor(r.companyId, m.code, r.data);
       inserts.push({ ...r, title, whitelistKind });
     }
-    TT.js = (TT.js ?? 0) + performance.now() - T0; T0 = performance.now();
     const retry: EventRecord[] = [];
     if (inserts.length) {
       const initial = refs.initialStatus(m.code);
@@ -532,9 +539,7 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         for (const r of inserts) if (!got.has(`${r.companyId}:${r.fingerprint}`)) retry.push(r);
       }
     }
-    TT.insert = (TT.insert ?? 0) + performance.now() - T0; T0 = performance.now();
     await insertHistory(tx.client, history);
-    TT.history = (TT.history ?? 0) + performance.now() - T0;
     return retry;
   }
 }
@@ -582,6 +587,8 @@ export function leaksCatalogueTarget(): Target<LeakRecord, Partial<Record<string
   const byKey = new Map(LEAK_CATALOGUE_FIELDS.map((f) => [f.key, f]));
   return {
     fields,
+    table: 'leaks',
+    analyze: 'ANALYZE leaks',
     loadLookups: (db) => refIndexes(db, LEAK_CATALOGUE_FIELDS),
 
     prepare(r, mapping, headers, lookups) {

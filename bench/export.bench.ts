@@ -1,0 +1,141 @@
+/*
+ * Export speed and memory on 1 000 000 events, against PostgreSQL's COPY (SELECT …) TO of the same
+ * rows and columns in the same run.
+ *
+ *   node --import tsx bench/export.bench.ts      (EVENTS=200000 for a quicker run)
+ *
+ * Events of «Утечки» in two companies: A has 10 % of them, B the rest. Exports are requested through
+ * the API and built by a separate worker process (ROLE=worker), whose RSS is sampled from /proc:
+ * CSV and XLSX of company A (10 %) and of everything (100 %) — memory must stay flat between them.
+ *
+ * Goals: CSV export ≥ 0.5× COPY's rows/s; RSS flat from 10 % to 100 %. Prints the figures; asserts nothing.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './transfer-kit';
+
+const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
+const FIELDS = [
+  'id',
+  'company_id',
+  'title',
+  'status_id',
+  'priority_id',
+  'created_at',
+  'leak_name',
+  'records_count',
+  'leaked_at',
+  'source_url',
+  'data_types',
+  'description',
+];
+
+interface ExportItem {
+  id: number;
+  status: string;
+  message: string | null;
+  rows_written: number;
+  size: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+async function exportOnce(b: Bench, format: 'csv' | 'xlsx', filters: Record<string, unknown>) {
+  const job = await sampleRss(b.worker.pid as number, async () => {
+    const r = await b.app.inject({
+      method: 'POST',
+      url: '/api/v1/modules/exports',
+      headers: b.headers,
+      payload: { module: 'leaks', format, fields: FIELDS, filters },
+    });
+    if (r.statusCode !== 202) throw new Error(`export ${r.statusCode} ${r.body}`);
+    const id = r.json().id as number;
+    return until(async () => {
+      const e = (
+        await b.app.inject({ method: 'GET', url: `/api/v1/modules/exports/${id}`, headers: b.headers })
+      ).json() as ExportItem;
+      return e.status === 'done' || e.status === 'failed' ? e : undefined;
+    });
+  });
+  const e = job.result;
+  const started = (await b.database.pool.query('SELECT started_at FROM exports WHERE id = $1', [e.id])).rows[0]
+    .started_at as Date;
+  const ms = new Date(e.finished_at ?? 0).getTime() - started.getTime();
+  return { e, ms, peak: job.peak, before: job.before };
+}
+
+async function main() {
+  const b = await startBench('export');
+  try {
+    log(`каталог: ${b.dir}; обработчик: pid ${b.worker.pid}`);
+    const pool = b.database.pool;
+    const A = (await pool.query("INSERT INTO companies (name) VALUES ('Альфа') RETURNING id")).rows[0].id as number;
+    const B = (await pool.query("INSERT INTO companies (name) VALUES ('Бета') RETURNING id")).rows[0].id as number;
+    const small = Math.round(EVENTS / 10);
+    log(`загрузка ${fmt(EVENTS)} событий…`);
+    const t0 = performance.now();
+    for (let from = 1; from <= EVENTS; from += 100_000) {
+      const to = Math.min(EVENTS, from + 99_999);
+      await pool.query(
+        `INSERT INTO events (company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, tags, data, search, created_at)
+         SELECT CASE WHEN i <= $3 THEN $4::int ELSE $5::int END, 'leaks', 'Дамп CRM партнёра ' || i,
+                (SELECT id FROM event_statuses WHERE module = 'leaks' ORDER BY sort LIMIT 1 OFFSET (i % 5)),
+                (SELECT id FROM event_priorities WHERE module = 'leaks' ORDER BY level LIMIT 1 OFFSET (i % 4)),
+                'Other', 'NotDetermined', md5(i::text), '{}',
+                jsonb_build_object('leak_name', 'Дамп CRM партнёра ' || i, 'records_count', 50000 + i, 'leaked_at', '2026-02-10',
+                                   'source_url', 'https://breachforums.example/thread/' || i, 'data_types', 'ФИО, телефоны, email',
+                                   'description', CASE WHEN i % 100 = 0 THEN '=HYPERLINK("http://evil")' ELSE 'Выгрузка клиентской базы, часть ' || i END),
+                ''::tsvector, timestamptz '2026-03-01' - (i || ' seconds')::interval
+           FROM generate_series($1::int, $2::int) AS i`,
+        [from, to, small, A, B],
+      );
+    }
+    await pool.query('ANALYZE events');
+    log(`загружено за ${((performance.now() - t0) / 1000).toFixed(0)} с`);
+
+    // The baseline: the same rows and columns (labels joined in, newest first), straight to a file by the server.
+    const out = path.join(b.dir, 'out', 'copy-out.csv');
+    const tc = performance.now();
+    await pool.query(`COPY (
+      SELECT e.id, c.name, e.title, s.name, p.name, e.created_at, e.data ->> 'leak_name', e.data ->> 'records_count', e.data ->> 'leaked_at',
+             e.data ->> 'source_url', e.data ->> 'data_types', e.data ->> 'description'
+        FROM events e JOIN companies c ON c.id = e.company_id
+        LEFT JOIN event_statuses s ON s.id = e.status_id LEFT JOIN event_priorities p ON p.id = e.priority_id
+       WHERE e.module = 'leaks' ORDER BY e.created_at DESC, e.id DESC) TO '${out}' WITH (FORMAT csv, HEADER)`);
+    const copyMs = performance.now() - tc;
+    const copySize = statSync(out).size;
+
+    log('экспорт CSV 10 %…');
+    const csvSmall = await exportOnce(b, 'csv', { company_id: A });
+    log('экспорт CSV 100 %…');
+    const csvAll = await exportOnce(b, 'csv', {});
+    log('экспорт XLSX 10 %…');
+    const xSmall = await exportOnce(b, 'xlsx', { company_id: A });
+    log('экспорт XLSX 100 %…');
+    const xAll = await exportOnce(b, 'xlsx', {});
+
+    const rC = rate(EVENTS, copyMs);
+    const line = (name: string, r: Awaited<ReturnType<typeof exportOnce>>, n: number) =>
+      `  ${name.padEnd(12)} ${fmt(n).padStart(10)} строк: ${(r.ms / 1000).toFixed(1).padStart(6)} с → ${fmt(rate(n, r.ms)).padStart(7)} строк/с, файл ${mb(r.e.size ?? 0)}, пик RSS обработчика ${mb(r.peak)} (в простое ${mb(r.before)})${r.e.status === 'done' ? '' : ` — ${r.e.status}: ${r.e.message}`}`;
+    process.stdout.write(`
+Экспорт «Утечки», ${FIELDS.length} полей
+${line('CSV 10 %', csvSmall, small)}
+${line('CSV 100 %', csvAll, EVENTS)}
+${line('XLSX 10 %', xSmall, small)}
+${line('XLSX 100 %', xAll, EVENTS)}
+  COPY (SELECT …) TO файл: ${(copyMs / 1000).toFixed(1)} с → ${fmt(rC)} строк/с (${mb(copySize)})
+  CSV / COPY: ${(rate(EVENTS, csvAll.ms) / rC).toFixed(2)} (цель ≥ 0,5); XLSX / COPY: ${(rate(EVENTS, xAll.ms) / rC).toFixed(2)}
+  RSS 10 % → 100 %: CSV ${mb(csvSmall.peak)} → ${mb(csvAll.peak)}, XLSX ${mb(xSmall.peak)} → ${mb(xAll.peak)} (плоско, если разница мала)
+`);
+  } finally {
+    await b.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
