@@ -102,7 +102,14 @@ export async function startBench(name: string): Promise<Bench> {
   // The worker: the production entry point with ROLE=worker (runs the jobs, serves nothing).
   const worker = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, ...env, ROLE: 'worker', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    env: {
+      ...process.env,
+      ...env,
+      ROLE: 'worker',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      ...(process.env.WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WORKER_NODE_OPTIONS } : {}),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   // Ready once it has attached its workers (pg-boss registers them in its queue table).

@@ -290,6 +290,27 @@ describe('access', () => {
     expect((await alice.get(`${BASE}/${bImport.id}/errors`)).statusCode).toBe(404);
   });
 
+  it('refuses a company that has not enabled the module, at start and row by row', async () => {
+    const only = (await createCompany(ctx, 'Только бренды')).id;
+    await ctx.database.pool.query(`UPDATE companies SET modules = '{brand}' WHERE id = $1`, [only]);
+    const up = await upload(ctx, admin, BASE, {
+      name: 'm.csv',
+      content: 'Домен;Компания\nmod-1.ru;Только бренды\nmod-2.ru;Альфа\n',
+    });
+    const u = up.json() as ImportUploadResponse;
+    expect(u.preview.rows[0]?.cells[1]?.error).toBe('Этот модуль не подключён для компании');
+    expect(u.preview.rows[1]?.cells.every((c) => !c.error)).toBe(true);
+    const refused = await admin.post(`${BASE}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update', company_id: only });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Этот модуль не подключён для компании');
+    expect(
+      (await admin.post(`${BASE}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update', company_id: companyA }))
+        .statusCode,
+    ).toBe(202);
+    const done = await waitFor<ImportItem>(admin, `${BASE}/${u.id}`, finished);
+    expect(done).toMatchObject({ status: 'done', created: 1, failed: 1 });
+  });
+
   it('viewers cannot import; the leaks catalogue needs settings rights', async () => {
     const viewer = await signedIn(ctx, 'viewer@forpost.test', 'VIEWER');
     expect((await upload(ctx, viewer, BASE, { name: 'a.csv', content: 'Домен\na.ru\n' })).statusCode).toBe(403);

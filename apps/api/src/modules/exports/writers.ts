@@ -69,11 +69,24 @@ export function xlsxWriter(header: readonly string[], rowsPerSheet = XLSX_ROWS_P
   };
   newSheet();
 
+  /**
+   * Bytes waiting between exceljs and the file: exceljs' sheet stream writes into the zip's deflate
+   * stream without backpressure, so its input buffer is watched as well as our output.
+   */
+  const pending = () => {
+    type Pipe = { writableLength?: number; _writableState?: { length?: number } };
+    const pipes = (ws as unknown as { stream?: { pipes?: Pipe[] } }).stream?.pipes ?? [];
+    // exceljs' zip (archiver) uses readable-stream 2, which has no `writableLength`.
+    return (
+      pipes.reduce((n, p) => n + (p.writableLength ?? p._writableState?.length ?? 0), 0) + out.readableLength + out.writableLength
+    );
+  };
+
   async function write(cells: Cell[]) {
     if (inSheet >= rowsPerSheet) newSheet();
     (ws as ExcelJS.Worksheet).addRow(cells).commit();
     inSheet++;
-    if ((inSheet & 255) === 0) while (out.readableLength + out.writableLength > HIGH_WATER && !out.destroyed) await sleep(2);
+    if ((inSheet & 255) === 0) while (pending() > HIGH_WATER && !out.destroyed) await sleep(2);
   }
 
   return {

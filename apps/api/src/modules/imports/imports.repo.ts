@@ -53,22 +53,10 @@ export function createImportsRepo(db: Db) {
         .where(eq(imports.id, id));
     },
 
-    async remove(id: number, tx: Db = db): Promise<void> {
-      await tx.delete(imports).where(eq(imports.id, id));
-    },
-
     async insertDoc(v: typeof docs.$inferInsert): Promise<number> {
       const [d] = await db.insert(docs).values(v).returning({ id: docs.id });
       if (!d) throw new Error('doc insert returned nothing');
       return d.id;
-    },
-
-    async setDocCompany(docId: number, companyId: number | null, tx: Db = db): Promise<void> {
-      await tx.update(docs).set({ companyId, updatedAt: new Date() }).where(eq(docs.id, docId));
-    },
-
-    async deleteDoc(docId: number, tx: Db = db): Promise<void> {
-      await tx.delete(docs).where(eq(docs.id, docId));
     },
 
     /** Stores row errors (up to `room` of them) in the job's transaction. */

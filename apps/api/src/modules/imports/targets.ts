@@ -28,6 +28,7 @@ import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { applyInput, type CardVault, fingerprintOf, historyValue, searchTextOf } from '../events/event-data';
 import type { HistoryEntry } from '../events/events.repo';
+import { MODULE_DISABLED_MSG as MODULE_DISABLED } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import { matchOption, type NameIndex, nameIndex, optionList, parseDateTime, parseField } from './cells';
@@ -95,6 +96,8 @@ const q = async <T>(client: pg.PoolClient, text: string, values: unknown[]) => (
 
 interface EventLookups {
   companies: NameIndex;
+  /** Companies with a list of enabled modules that does not include this one. */
+  disabled: Set<number>;
   tags: NameIndex;
   refs: Partial<Record<string, NameIndex>>;
 }
@@ -190,13 +193,14 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
       const companies = (
         await db.execute(
           scope === 'all'
-            ? sql`SELECT id, name FROM companies`
-            : sql`SELECT id, name FROM companies WHERE id = ANY(${pgIntArray(scope)}::int[])`,
+            ? sql`SELECT id, name, modules FROM companies`
+            : sql`SELECT id, name, modules FROM companies WHERE id = ANY(${pgIntArray(scope)}::int[])`,
         )
-      ).rows as { id: number; name: string }[];
+      ).rows as { id: number; name: string; modules: string[] | null }[];
       const tags = (await db.execute(sql`SELECT id, name FROM tags`)).rows as { id: number; name: string }[];
       return {
         companies: nameIndex(companies.map((c) => ({ id: c.id, names: [c.name] }))),
+        disabled: new Set(companies.filter((c) => c.modules?.length && !c.modules.includes(m.code)).map((c) => c.id)),
         tags: nameIndex(tags.map((t) => ({ id: t.id, names: [t.name] }))),
         refs: await refIndexes(db, m.fields),
       };
@@ -303,6 +307,10 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
       }
       for (const f of required) if (!seen.has(f.key)) err(null, `${IMPORT_MSG.required}: «${f.label}»`);
       if (companyId == null) err(null, EVENT_MSG.companyRequired);
+      else if (lookups.disabled.has(companyId)) {
+        const col = mapping.indexOf('company_id');
+        err(col >= 0 && r.cells[col] ? col : null, MODULE_DISABLED);
+      }
       if (errors.length || companyId == null) return { errors };
       const data = applyInput(m, {}, rec.input, vault);
       return { record: { ...(rec as EventRecord), companyId, data, fingerprint: fingerprintOf(m, data) }, errors };
