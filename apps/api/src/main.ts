@@ -32,6 +32,8 @@ async function main() {
   const app = await buildApp({ config, database });
   await app.services.transfer.attach(boss, { work: config.role !== 'api' });
   await app.services.insights.attach(boss, { work: config.role !== 'api' });
+  // Expired whitelist entries stop applying: the worker re-marks their events once a minute.
+  const stopWhitelistSweep = config.role !== 'api' ? app.services.whitelist.startExpirySweep() : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     log.info(`Форпост: ${config.publicUrl}`);
@@ -45,6 +47,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     try {
+      stopWhitelistSweep?.();
       await app?.close(); // stop accepting, finish in-flight requests
       await boss.stop({ graceful: true, timeout: 20_000, wait: true });
       await database.close();

@@ -442,6 +442,39 @@ describe('whitelist ↔ events', () => {
     expect(await kindOf('domains', foreign.id)).toBe('undefined');
   });
 
+  it('an entry that expires stops applying: the sweep re-marks its events once, a new expiry is swept again', async () => {
+    const H = await createCompany(ctx, 'Срок-Тест');
+    const ev = (await sa.post('/modules/domains/events', { company_id: H.id, domain: 'pay.eta-bank.ru' })).json();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const entry = (await sa.post(wl(H.id), { type: 'domain', value: 'eta-bank.ru', kind: 'whitelistClient', expires_at: future })).json();
+    await idle();
+    expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
+    const sweep = ctx.app.services.whitelist.sweepExpired;
+    await sweep(); // entries of earlier tests that are already past their expiry
+    await idle();
+    // Not expired yet: nothing to sweep, the mark stays.
+    expect(await sweep()).toBe(0);
+    await idle();
+    expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
+
+    // Time passes (the entry's expiry moves into the past): one sweep re-marks, the next has nothing to do.
+    const past = (mins: number) => new Date(Date.now() - mins * 60_000);
+    await ctx.database.db.update(whitelistItems).set({ expiresAt: past(1) }).where(eq(whitelistItems.id, entry.id));
+    expect(await sweep()).toBe(1);
+    await idle();
+    expect(await kindOf('domains', ev.id)).toBeNull();
+    expect(await sweep()).toBe(0);
+
+    // Extended again through the API: it applies again (the edit re-marks) and its next expiry is swept too.
+    expect((await sa.patch(`${wl(H.id)}/${entry.id}`, { expires_at: future })).statusCode).toBe(200);
+    await idle();
+    expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
+    await ctx.database.db.update(whitelistItems).set({ expiresAt: past(1) }).where(eq(whitelistItems.id, entry.id));
+    expect(await sweep()).toBe(1);
+    await idle();
+    expect(await kindOf('domains', ev.id)).toBeNull();
+  });
+
   it('the in-memory matcher used for re-marking agrees with the database query', async () => {
     const { matchIn, subjectOfEvent } = await import('../src/modules/whitelist/whitelist.events');
     expect(subjectOfEvent('domains', { domain: 'a.ru', url: 'https://b.ru/x', ip: '1.2.3.4' })).toEqual({

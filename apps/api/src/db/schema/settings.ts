@@ -47,6 +47,8 @@ export const whitelistItems = pgTable(
       .default('undefined'),
     comment: text('comment'),
     expiresAt: ts('expires_at'),
+    /** When the expiry sweep re-marked events for this entry's expiry (null: not yet, or expiry moved since). */
+    expiryAppliedAt: ts('expiry_applied_at'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -56,6 +58,9 @@ export const whitelistItems = pgTable(
     index('whitelist_items_company_idx').on(t.companyId),
     index('whitelist_items_match_idx').on(t.type, t.matchKey),
     index('whitelist_items_created_by_idx').on(t.createdBy),
+    index('whitelist_items_expiry_pending_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} IS NOT NULL AND ${t.expiryAppliedAt} IS NULL`),
   ],
 );
 

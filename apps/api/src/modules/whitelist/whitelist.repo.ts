@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { companies, users, whitelistItems } from '../../db/schema/index';
 import type { Candidates } from './whitelist.match';
 
-export type WhitelistRow = typeof whitelistItems.$inferSelect & { createdByName: string | null };
+export type WhitelistRow = Omit<typeof whitelistItems.$inferSelect, 'expiryAppliedAt'> & { createdByName: string | null };
 export type NewWhitelistRow = typeof whitelistItems.$inferInsert;
 /** null = the global whitelist. */
 export type Scope = number | null;

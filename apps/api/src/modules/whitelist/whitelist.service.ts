@@ -14,8 +14,10 @@ import {
   type WhitelistSubject,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
+import { and, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
+import { whitelistItems } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
@@ -72,6 +74,24 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
   const repo = deps.repo ?? createWhitelistRepo(db);
   let onChange = deps.onChange;
   const remarker = deps.remarker === undefined ? createEventsRemarker({ db, log: deps.log }) : deps.remarker;
+
+  /**
+   * Re-marks the events of entries that have expired since the last sweep (an expired entry no
+   * longer applies). Each expiry is handled once; moving `expires_at` makes the entry pending again.
+   * Returns how many entries expired.
+   */
+  async function sweepExpired(): Promise<number> {
+    const rows = await db
+      .update(whitelistItems)
+      .set({ expiryAppliedAt: sql`now()` })
+      .where(
+        and(isNotNull(whitelistItems.expiresAt), isNull(whitelistItems.expiryAppliedAt), lte(whitelistItems.expiresAt, sql`now()`)),
+      )
+      .returning({ companyId: whitelistItems.companyId });
+    const scopes = new Set(rows.map((r) => r.companyId));
+    for (const scope of scopes.has(null) ? [null] : scopes) remarker?.schedule(scope);
+    return rows.length;
+  }
 
   async function changed(companyId: Scope, actor: AuditActor) {
     remarker?.schedule(companyId);
@@ -202,7 +222,10 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
               ...(n && { type, value: n.value, matchKey: n.key }),
               ...(body.kind !== undefined && { kind: body.kind }),
               ...(body.comment !== undefined && { comment: body.comment || null }),
-              ...(body.expires_at !== undefined && { expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
+              ...(body.expires_at !== undefined && {
+                expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+                expiryAppliedAt: null,
+              }),
             },
             tx,
           );
@@ -334,6 +357,20 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
 
     /** Background re-marking of events after changes (tests wait on `idle()`; the app closes it). */
     remarker,
+
+    sweepExpired,
+
+    /** Runs `sweepExpired` every `everyMs` in this process (ROLE=all|worker); returns the stop function. */
+    startExpirySweep(everyMs = 60_000): () => void {
+      const tick = () =>
+        void sweepExpired().catch((err) =>
+          deps.log?.warn({ err: { message: (err as Error).message } }, 'whitelist expiry sweep failed'),
+        );
+      tick();
+      const timer = setInterval(tick, everyMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
 
     /** Like whitelistKindFor, with the entry that matched. */
     async matchEntry(companyId: number | null, subject: WhitelistSubject) {

@@ -1,0 +1,2 @@
+ALTER TABLE "whitelist_items" ADD COLUMN "expiry_applied_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "whitelist_items_expiry_pending_idx" ON "whitelist_items" USING btree ("expires_at") WHERE "whitelist_items"."expires_at" IS NOT NULL AND "whitelist_items"."expiry_applied_at" IS NULL;
