@@ -323,7 +323,7 @@ test.describe
       );
       await open(page);
       await page.goto('/settings/tags');
-      await expect(page.getByTestId('tag-usage-' + a.id)).toHaveText('1 событие');
+      await expect(page.getByTestId(`tag-usage-${a.id}`)).toHaveText('1 событие');
       await page.getByRole('button', { name: 'Добавить тег' }).first().click();
       const add = dialog(page, 'Новый тег');
       await add.getByLabel('Название').fill(`Фишинговые ${stamp}`);

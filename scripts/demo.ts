@@ -9,17 +9,32 @@ import '@forpost/contract/zod-setup';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODULES, type ModuleCode, sampleInn } from '@forpost/contract/modules';
-import { generateEvents } from '../bench/generate';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
 import { createDatabase } from '../apps/api/src/db/client';
-import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import { runMigrations } from '../apps/api/src/db/migrate';
+import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
+import { generateEvents } from '../bench/generate';
 
 const COMPANIES = [
-  { name: 'ПАО «Северный Банк»', legal_name: 'Публичное акционерное общество «Северный Банк»', contact_name: 'Ирина Соколова', contact_email: 'soc@severbank.example' },
-  { name: 'ООО «Ромашка Ритейл»', legal_name: 'Общество с ограниченной ответственностью «Ромашка Ритейл»', contact_name: 'Павел Орлов', contact_email: 'security@romashka.example' },
-  { name: 'АО «ТелеКом Плюс»', legal_name: 'Акционерное общество «ТелеКом Плюс»', contact_name: 'Мария Кузнецова', contact_email: 'csirt@telecomplus.example' },
+  {
+    name: 'ПАО «Северный Банк»',
+    legal_name: 'Публичное акционерное общество «Северный Банк»',
+    contact_name: 'Ирина Соколова',
+    contact_email: 'soc@severbank.example',
+  },
+  {
+    name: 'ООО «Ромашка Ритейл»',
+    legal_name: 'Общество с ограниченной ответственностью «Ромашка Ритейл»',
+    contact_name: 'Павел Орлов',
+    contact_email: 'security@romashka.example',
+  },
+  {
+    name: 'АО «ТелеКом Плюс»',
+    legal_name: 'Акционерное общество «ТелеКом Плюс»',
+    contact_name: 'Мария Кузнецова',
+    contact_email: 'csirt@telecomplus.example',
+  },
 ];
 const TAGS = [
   { name: 'Фишинг', color: '#f5222d' },
@@ -36,7 +51,10 @@ const COMMENTS = [
   'Утечка подтверждена, пароли сброшены у затронутых сотрудников.',
 ];
 // A small valid PNG (1×1) used as a demo screenshot.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 async function main() {
   const config = loadConfig({ LOG_LEVEL: 'silent', ...process.env });
@@ -52,7 +70,9 @@ async function main() {
   const database = createDatabase(url, { warn() {} });
   await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
   const app = await buildApp({ config, database, logger: false });
-  const [admin] = await database.pool.query<{ id: number }>("SELECT id FROM users WHERE role = 'SUPER_ADMIN' AND is_active ORDER BY id LIMIT 1").then((r) => r.rows);
+  const [admin] = await database.pool
+    .query<{ id: number }>("SELECT id FROM users WHERE role = 'SUPER_ADMIN' AND is_active ORDER BY id LIMIT 1")
+    .then((r) => r.rows);
   if (!admin) throw new Error('Нет активного суперадминистратора');
   const { users } = await import('../apps/api/src/db/schema/index');
   const { eq } = await import('drizzle-orm');
@@ -65,7 +85,11 @@ async function main() {
       method,
       url: `/api/v1${url}`,
       remoteAddress: '127.0.0.1',
-      headers: { cookie, ...(method !== 'GET' ? { origin: config.publicUrl } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        cookie,
+        ...(method !== 'GET' ? { origin: config.publicUrl } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
     if (r.statusCode >= 400) throw new Error(`${method} ${url}: ${r.statusCode} ${r.json().message}`);
@@ -77,7 +101,9 @@ async function main() {
   for (const [i, c] of COMPANIES.entries()) {
     const found = await call<{ items: { id: number; name: string }[] }>('GET', `/companies?q=${encodeURIComponent(c.name)}`);
     const existing = found.items.find((x) => x.name === c.name);
-    const id = existing?.id ?? (await call<{ id: number }>('POST', '/companies', { ...c, inn: sampleInn(9000 + i), modules: Object.keys(MODULES) })).id;
+    const id =
+      existing?.id ??
+      (await call<{ id: number }>('POST', '/companies', { ...c, inn: sampleInn(9000 + i), modules: Object.keys(MODULES) })).id;
     companyIds.push(id);
   }
 
@@ -86,9 +112,24 @@ async function main() {
     { email: 'admin.demo@forpost.local', name: 'Алексей Смирнов', role: 'ADMIN' },
     { email: 'analyst.demo@forpost.local', name: 'Ольга Иванова', role: 'ANALYST' },
     { email: 'viewer.demo@forpost.local', name: 'Дмитрий Попов', role: 'VIEWER' },
-    { email: 'bank.admin@forpost.local', name: 'Ирина Соколова', role: 'COMPANY_USER', companies: [{ company_id: companyIds[0], role: 'COMPANY_ADMIN' }] },
-    { email: 'bank.analyst@forpost.local', name: 'Сергей Волков', role: 'COMPANY_USER', companies: [{ company_id: companyIds[0], role: 'COMPANY_ANALYST' }] },
-    { email: 'retail.viewer@forpost.local', name: 'Павел Орлов', role: 'COMPANY_USER', companies: [{ company_id: companyIds[1], role: 'COMPANY_VIEWER' }] },
+    {
+      email: 'bank.admin@forpost.local',
+      name: 'Ирина Соколова',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: companyIds[0], role: 'COMPANY_ADMIN' }],
+    },
+    {
+      email: 'bank.analyst@forpost.local',
+      name: 'Сергей Волков',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: companyIds[0], role: 'COMPANY_ANALYST' }],
+    },
+    {
+      email: 'retail.viewer@forpost.local',
+      name: 'Павел Орлов',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: companyIds[1], role: 'COMPANY_VIEWER' }],
+    },
   ];
   const printed: string[] = [];
   for (const p of people) {
@@ -109,11 +150,16 @@ async function main() {
   }
 
   // Reference lists per module: status and priority codes → ids
-  const refs = new Map<ModuleCode, { status: Map<string, number>; priority: Map<string, number>; decision: Map<string, number> }>();
+  const refs = new Map<
+    ModuleCode,
+    { status: Map<string, number>; priority: Map<string, number>; decision: Map<string, number> }
+  >();
   for (const code of Object.keys(MODULES) as ModuleCode[]) {
     const s = await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/statuses`);
     const p = await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/priorities`);
-    const d = MODULES[code].decisions ? await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/decisions`) : { items: [] };
+    const d = MODULES[code].decisions
+      ? await call<{ items: { id: number; code: string }[] }>('GET', `/modules/${code}/events/decisions`)
+      : { items: [] };
     refs.set(code, {
       status: new Map(s.items.map((x) => [x.code, x.id])),
       priority: new Map(p.items.map((x) => [x.code, x.id])),
@@ -149,8 +195,12 @@ async function main() {
     if (e.module === 'domains' && created % 5 === 0) {
       const boundary = '----forpostdemo';
       const payload = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nscreenshot\r\n--${boundary}\r\nContent-Disposition: form-data; name="event_id"\r\n\r\n${ev.id}\r\n`),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="screenshot.png"\r\nContent-Type: image/png\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="kind"\r\n\r\nscreenshot\r\n--${boundary}\r\nContent-Disposition: form-data; name="event_id"\r\n\r\n${ev.id}\r\n`,
+        ),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="screenshot.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
         PNG,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);

@@ -12,16 +12,32 @@ async function ensureChromium() {
   }
   console.log('Установка Chromium из пакетов Debian…');
   if ((await run('apt-get', ['update', '-qq'])) !== 0) throw new Error('apt-get update не удался');
-  if ((await run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })) !== 0)
+  if (
+    (await run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })) !== 0
+  )
     throw new Error('Не удалось установить chromium');
 }
 
 const steps = [
   // The build first: it also regenerates the router's route tree that the type check reads.
-  ['Сборка консоли', async () => (await ensureConsoleBuilt(), 0)],
+  [
+    'Сборка консоли',
+    async () => {
+      await ensureConsoleBuilt();
+      return 0;
+    },
+  ],
   ['Проверка типов', () => run('npm', ['run', 'typecheck'])],
   ['Модульные и API-тесты', () => run('npx', ['vitest', 'run'])],
-  ['Chromium', async () => (await ensureChromium(), 0)],
+  [
+    'Chromium',
+    async () => {
+      await ensureChromium();
+      return 0;
+    },
+  ],
   ['Playwright', () => run('npx', ['playwright', 'test'])],
 ];
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_KEY_MSG } from '@forpost/contract/companies';
-import { can, type Principal, type Permission, USER_ROLES, COMPANY_ROLES } from '@forpost/contract/permissions';
+import { COMPANY_ROLES, can, type Permission, type Principal, type USER_ROLES } from '@forpost/contract/permissions';
 import { USER_MSG } from '@forpost/contract/users';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,10 @@ async function as(email: string) {
   return c;
 }
 let seq = 0;
-async function userWith(role: (typeof USER_ROLES)[number], companies: { id: number; role: (typeof COMPANY_ROLES)[number] }[] = []) {
+async function userWith(
+  role: (typeof USER_ROLES)[number],
+  companies: { id: number; role: (typeof COMPANY_ROLES)[number] }[] = [],
+) {
   const email = `${role.toLowerCase()}-${++seq}@forpost.test`;
   const u = await createUser(ctx, { email, role, companies });
   return { u, c: await as(email) };
@@ -50,21 +53,30 @@ describe('authorization matrix', () => {
     }
     for (const cr of COMPANY_ROLES) {
       const { c } = await userWith('COMPANY_USER', [{ id: A.id, role: cr }]);
-      principals.push({ name: cr, principal: { role: 'COMPANY_USER', memberships: [{ company_id: A.id, role: cr }] }, client: c });
+      principals.push({
+        name: cr,
+        principal: { role: 'COMPANY_USER', memberships: [{ company_id: A.id, role: cr }] },
+        client: c,
+      });
     }
     const failures: string[] = [];
     for (const r of ctx.app.routeTable) {
       if (r.permission === 'public') continue;
       // Skip routes that end the caller's own session, so the walk keeps its sessions.
       if (/\/me\/sessions|\/auth\/logout/.test(r.url)) continue;
-      const url = r.url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' && r.url.startsWith('/api/v1/companies') ? String(A.id) : '999999'));
+      const url = r.url.replace(/:(\w+)/g, (_, name: string) =>
+        name === 'id' && r.url.startsWith('/api/v1/companies') ? String(A.id) : '999999',
+      );
       for (const p of principals) {
         const allowed = r.permission === 'authenticated' || can(p.principal, r.permission as Permission);
         const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : {};
         const res = await p.client.req(r.method as 'GET', url, body);
-        if (!allowed && res.statusCode !== 403) failures.push(`${p.name} ${r.method} ${url}: expected 403, got ${res.statusCode}`);
-        if (allowed && (res.statusCode === 401 || res.statusCode === 403)) failures.push(`${p.name} ${r.method} ${url}: allowed but ${res.statusCode}`);
-        if (allowed && r.method === 'GET' && !url.includes('999999') && !url.includes(':') && res.statusCode >= 500) failures.push(`${p.name} ${r.method} ${url}: ${res.statusCode}`);
+        if (!allowed && res.statusCode !== 403)
+          failures.push(`${p.name} ${r.method} ${url}: expected 403, got ${res.statusCode}`);
+        if (allowed && (res.statusCode === 401 || res.statusCode === 403))
+          failures.push(`${p.name} ${r.method} ${url}: allowed but ${res.statusCode}`);
+        if (allowed && r.method === 'GET' && !url.includes('999999') && !url.includes(':') && res.statusCode >= 500)
+          failures.push(`${p.name} ${r.method} ${url}: ${res.statusCode}`);
       }
     }
     expect(failures).toEqual([]);
@@ -72,7 +84,9 @@ describe('authorization matrix', () => {
 
   it('an API key reaches only what its roles allow', async () => {
     const admin = await as(ADMIN.email);
-    const key = (await admin.post('/apikeys', { name: 'Только чтение', company_id: A.id, roles: [{ module: '*', access: 'read' }] })).json();
+    const key = (
+      await admin.post('/apikeys', { name: 'Только чтение', company_id: A.id, roles: [{ module: '*', access: 'read' }] })
+    ).json();
     const bearer = { authorization: `Bearer ${key.secret}` };
     const anon = new Client(ctx);
     expect((await anon.get(`/companies/${A.id}`, bearer)).statusCode).toBe(200);
@@ -97,7 +111,9 @@ describe('companies', () => {
 
     const { u, c } = await userWith('COMPANY_USER', [{ id: g.id, role: 'COMPANY_ADMIN' }]);
     expect((await c.get(`/companies/${g.id}`)).statusCode).toBe(200);
-    const key = (await c.post('/apikeys', { name: 'Ключ Гаммы', company_id: g.id, roles: [{ module: '*', access: 'read' }] })).json();
+    const key = (
+      await c.post('/apikeys', { name: 'Ключ Гаммы', company_id: g.id, roles: [{ module: '*', access: 'read' }] })
+    ).json();
     const bearer = { authorization: `Bearer ${key.secret}` };
     expect((await new Client(ctx).get(`/companies/${g.id}`, bearer)).statusCode).toBe(200);
     const members = (await admin.get(`/companies/${g.id}`)).json().members;
@@ -113,8 +129,13 @@ describe('companies', () => {
     expect((await new Client(ctx).get(`/companies/${g.id}`, bearer)).statusCode).toBe(200);
 
     expect((await admin.del(`/companies/${g.id}`)).statusCode).toBe(409);
-    const audit = await ctx.database.db.select().from(auditLog).where(eq(auditLog.entityId, String(g.id)));
-    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['company.create', 'company.deactivate', 'company.activate']));
+    const audit = await ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(g.id)));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['company.create', 'company.deactivate', 'company.activate']),
+    );
   });
 });
 
@@ -128,7 +149,13 @@ describe('users', () => {
     await new Client(ctx).login('new.analyst@forpost.test', pw);
     expect((await admin.get(`/users/${r.json().id}`)).json()).not.toHaveProperty('generated_password');
 
-    const inv = await admin.post('/users', { email: 'invited@forpost.test', name: 'Приглашённый', role: 'COMPANY_USER', companies: [{ company_id: A.id, role: 'COMPANY_VIEWER' }], password_mode: 'invite' });
+    const inv = await admin.post('/users', {
+      email: 'invited@forpost.test',
+      name: 'Приглашённый',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: A.id, role: 'COMPANY_VIEWER' }],
+      password_mode: 'invite',
+    });
     expect(inv.statusCode).toBe(201);
     expect(inv.json().invite_sent).toBe(true);
     const mails = readdirSync(path.join(ctx.config.dataDir, 'mail'));
@@ -162,9 +189,19 @@ describe('users', () => {
 
   it('a company admin manages only users of their own companies', async () => {
     const { c } = await userWith('COMPANY_USER', [{ id: A.id, role: 'COMPANY_ADMIN' }]);
-    const own = await c.post('/users', { email: 'a-member@forpost.test', name: 'Сотрудник А', role: 'COMPANY_USER', companies: [{ company_id: A.id, role: 'COMPANY_VIEWER' }] });
+    const own = await c.post('/users', {
+      email: 'a-member@forpost.test',
+      name: 'Сотрудник А',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: A.id, role: 'COMPANY_VIEWER' }],
+    });
     expect(own.statusCode).toBe(201);
-    const foreign = await c.post('/users', { email: 'b-member@forpost.test', name: 'Сотрудник Б', role: 'COMPANY_USER', companies: [{ company_id: B.id, role: 'COMPANY_VIEWER' }] });
+    const foreign = await c.post('/users', {
+      email: 'b-member@forpost.test',
+      name: 'Сотрудник Б',
+      role: 'COMPANY_USER',
+      companies: [{ company_id: B.id, role: 'COMPANY_VIEWER' }],
+    });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json().message).toBe(USER_MSG.foreignCompany);
     const staff = await c.post('/users', { email: 'x@forpost.test', name: 'X', role: 'ANALYST' });
@@ -176,7 +213,9 @@ describe('users', () => {
     const list = (await c.get(`/users?company_id=${B.id}`)).json();
     expect(list.total).toBe(0);
     const mine = (await c.get('/users')).json();
-    expect(mine.items.every((x: { companies: { company_id: number }[] }) => x.companies.every((m) => m.company_id === A.id))).toBe(true);
+    expect(
+      mine.items.every((x: { companies: { company_id: number }[] }) => x.companies.every((m) => m.company_id === A.id)),
+    ).toBe(true);
   });
 
   it('deactivating or deleting a user ends sessions and API keys at once', async () => {
@@ -195,7 +234,10 @@ describe('users', () => {
   it('roles endpoint reads and sets role and company roles', async () => {
     const admin = await as(ADMIN.email);
     const { u } = await userWith('COMPANY_USER', [{ id: A.id, role: 'COMPANY_VIEWER' }]);
-    const set = await admin.post(`/users/${u.id}/roles`, { role: 'COMPANY_USER', companies: [{ company_id: B.id, role: 'COMPANY_ANALYST' }] });
+    const set = await admin.post(`/users/${u.id}/roles`, {
+      role: 'COMPANY_USER',
+      companies: [{ company_id: B.id, role: 'COMPANY_ANALYST' }],
+    });
     expect(set.json()).toEqual({ role: 'COMPANY_USER', companies: [{ company_id: B.id, role: 'COMPANY_ANALYST' }] });
     expect((await admin.get(`/users/${u.id}/roles`)).json().companies).toEqual([{ company_id: B.id, role: 'COMPANY_ANALYST' }]);
   });
@@ -204,7 +246,11 @@ describe('users', () => {
 describe('product keys and activation', () => {
   it('key shown once, stored hashed; a pending user activates and sees only that company', async () => {
     const admin = await as(ADMIN.email);
-    const k = await admin.post(`/companies/${A.id}/keys`, { max_activations: 1, company_role: 'COMPANY_ANALYST', modules: ['domains'] });
+    const k = await admin.post(`/companies/${A.id}/keys`, {
+      max_activations: 1,
+      company_role: 'COMPANY_ANALYST',
+      modules: ['domains'],
+    });
     expect(k.statusCode).toBe(201);
     const key: string = k.json().key;
     expect(key).toMatch(/^FP-[0-9A-Z]{5}(-[0-9A-Z]{5}){3}$/);
@@ -239,7 +285,9 @@ describe('product keys and activation', () => {
 
   it('expired and revoked keys give their own messages; attempts are rate-limited', async () => {
     const admin = await as(ADMIN.email);
-    const expired = (await admin.post(`/companies/${B.id}/keys`, { valid_until: new Date(Date.now() - 1000).toISOString() })).json();
+    const expired = (
+      await admin.post(`/companies/${B.id}/keys`, { valid_until: new Date(Date.now() - 1000).toISOString() })
+    ).json();
     const revoked = (await admin.post(`/companies/${B.id}/keys`, {})).json();
     expect((await admin.del(`/companies/${B.id}/keys/${revoked.id}`)).statusCode).toBe(204);
     const { c } = await userWith('COMPANY_USER', []);
@@ -254,7 +302,12 @@ describe('product keys and activation', () => {
 describe('API keys', () => {
   it('secret shown once (fp_ prefix, ≥128 bits), used as Bearer, rotated: the old secret stops working', async () => {
     const { c } = await userWith('COMPANY_USER', [{ id: A.id, role: 'COMPANY_ADMIN' }]);
-    const r = await c.post('/apikeys', { name: 'Интеграция SIEM', company_id: A.id, roles: [{ module: 'domains', access: 'read' }], allowed_ips: ['127.0.0.0/8'] });
+    const r = await c.post('/apikeys', {
+      name: 'Интеграция SIEM',
+      company_id: A.id,
+      roles: [{ module: 'domains', access: 'read' }],
+      allowed_ips: ['127.0.0.0/8'],
+    });
     expect(r.statusCode).toBe(201);
     const { secret, id } = r.json();
     expect(secret).toMatch(/^fp_[A-Za-z0-9_-]{43}$/);
@@ -264,12 +317,17 @@ describe('API keys', () => {
     const seen = (await c.get(`/apikeys/${id}`)).json();
     expect(seen.last_used_ip).toBe('127.0.0.1');
     expect(seen.last_used_at).not.toBeNull();
-    expect((await new Client(ctx, '10.0.0.1').get(`/companies/${A.id}`, { authorization: `Bearer ${secret}` })).statusCode).toBe(401);
+    expect((await new Client(ctx, '10.0.0.1').get(`/companies/${A.id}`, { authorization: `Bearer ${secret}` })).statusCode).toBe(
+      401,
+    );
     const rotated = await c.post(`/apikeys/${id}/refresh`);
     expect(rotated.statusCode).toBe(200);
     expect((await anon.get(`/companies/${A.id}`, { authorization: `Bearer ${secret}` })).statusCode).toBe(401);
     expect((await anon.get(`/companies/${A.id}`, { authorization: `Bearer ${rotated.json().secret}` })).statusCode).toBe(200);
-    expect((await c.get(`/apikeys/${id}/roles`)).json()).toEqual({ roles: [{ module: 'domains', access: 'read' }], collector: false });
+    expect((await c.get(`/apikeys/${id}/roles`)).json()).toEqual({
+      roles: [{ module: 'domains', access: 'read' }],
+      collector: false,
+    });
     expect((await c.post(`/apikeys/${id}/roles`, { roles: [], collector: true })).statusCode).toBe(400);
   });
 
@@ -338,7 +396,11 @@ describe('enabled modules of a company', () => {
   it('a company with a module list gets events of those modules only', async () => {
     const admin = await as(ADMIN.email);
     const c = (await admin.post('/companies', { name: 'Только домены', modules: ['domains'] })).json();
-    const media = await admin.post('/modules/media/events', { company_id: c.id, url: 'https://news.example/a', media_name: 'Новости' });
+    const media = await admin.post('/modules/media/events', {
+      company_id: c.id,
+      url: 'https://news.example/a',
+      media_name: 'Новости',
+    });
     expect(media.statusCode).toBe(403);
     expect(media.json().message).toBe('Этот модуль не подключён для компании');
   });

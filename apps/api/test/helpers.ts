@@ -5,10 +5,10 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { buildApp, type BuiltApp } from '../src/app';
+import { type BuiltApp, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { createDatabase, type Database } from '../src/db/client';
-import { users, companies, companyMembers } from '../src/db/schema/index';
+import { companies, companyMembers, users } from '../src/db/schema/index';
 import { hashPassword } from '../src/lib/passwords';
 
 export const ADMIN = { email: 'admin@forpost.test', password: 'Forpost-Admin-2026!Pass' };
@@ -66,7 +66,13 @@ export async function setupApp(env: Record<string, string> = {}): Promise<TestCo
 
 export async function createUser(
   ctx: TestContext,
-  v: { email: string; password?: string; role?: (typeof users.$inferInsert)['role']; name?: string; companies?: { id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[] },
+  v: {
+    email: string;
+    password?: string;
+    role?: (typeof users.$inferInsert)['role'];
+    name?: string;
+    companies?: { id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[];
+  },
 ) {
   const [u] = await ctx.database.db
     .insert(users)
@@ -106,7 +112,12 @@ export class Client {
       else this.cookies.set(c.name, c.value);
     }
   }
-  async req(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+  async req(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     const res = await this.ctx.app.inject({
       method,
       url: url.startsWith('/api/') || url.startsWith('/version') ? url : `/api/v1${url}`,

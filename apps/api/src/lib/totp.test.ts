@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { base32Decode, base32Encode, hotp, totp, verifyTotp } from './totp';
 import { createSecretBox } from './secretbox';
+import { base32Decode, base32Encode, hotp, totp, verifyTotp } from './totp';
 
 // RFC 6238 Appendix B test vectors (SHA-1 secret "12345678901234567890"), last 6 digits.
 const RFC_SECRET = base32Encode(Buffer.from('12345678901234567890'));

@@ -17,10 +17,9 @@ function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, 
   const fields: Record<string, string> = {};
   for (const v of validation) {
     const issuePath = v.params?.issue?.path;
-    const key =
-      issuePath && issuePath.length
-        ? issuePath.map(String).join('.')
-        : (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || context || '_';
+    const key = issuePath?.length
+      ? issuePath.map(String).join('.')
+      : (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || context || '_';
     fields[key] ??= v.params?.issue?.message ?? v.message ?? API_MSG.validation;
   }
   return fields;

@@ -1,5 +1,18 @@
-import { API_KEY_PREFIX, type apiKeyResponse, type createApiKeyRequest, type updateApiKeyRequest } from '@forpost/contract/apikeys';
-import { can, companiesWith, COMPANY_PERMISSIONS, isStaff, type Permission, type Principal, STAFF_PERMISSIONS } from '@forpost/contract/permissions';
+import {
+  API_KEY_PREFIX,
+  type apiKeyResponse,
+  type createApiKeyRequest,
+  type updateApiKeyRequest,
+} from '@forpost/contract/apikeys';
+import {
+  COMPANY_PERMISSIONS,
+  can,
+  companiesWith,
+  isStaff,
+  type Permission,
+  type Principal,
+  STAFF_PERMISSIONS,
+} from '@forpost/contract/permissions';
 import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -8,8 +21,8 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso, isoReq } from '../../lib/serialize';
-import { ipAllowed } from '../auth/auth.service';
 import type { AuthContext } from '../auth/auth.service';
+import { ipAllowed } from '../auth/auth.service';
 
 type KeyRow = typeof apiKeys.$inferSelect;
 type Role = { module: string; access: 'read' | 'write' };
@@ -98,8 +111,10 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     },
 
     async create(p: Principal, actor: AuditActor & { userId: number }, body: z.infer<typeof createApiKeyRequest>) {
-      if (!can(p, 'apikeys.manage', body.company_id)) throw badRequest(APIKEY_MSG.foreignCompany, { company_id: APIKEY_MSG.foreignCompany });
-      if (body.collector && !isStaff(p.role)) throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
+      if (!can(p, 'apikeys.manage', body.company_id))
+        throw badRequest(APIKEY_MSG.foreignCompany, { company_id: APIKEY_MSG.foreignCompany });
+      if (body.collector && !isStaff(p.role))
+        throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
       const [c] = await db.select().from(companies).where(eq(companies.id, body.company_id));
       if (!c) throw badRequest('Компания не найдена', { company_id: 'Компания не найдена' });
       const s = newSecret();
@@ -118,7 +133,13 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         })
         .returning();
       if (!k) throw new Error('insert returned nothing');
-      await audit.record(actor, { action: 'apikey.create', entity: 'apikey', entityId: k.id, companyId: k.companyId, after: toKey(k, c.name) });
+      await audit.record(actor, {
+        action: 'apikey.create',
+        entity: 'apikey',
+        entityId: k.id,
+        companyId: k.companyId,
+        after: toKey(k, c.name),
+      });
       return { ...toKey(k, c.name), secret: s.secret };
     },
 
@@ -136,21 +157,38 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         .where(eq(apiKeys.id, id))
         .returning();
       if (!k) throw notFound(APIKEY_MSG.notFound);
-      await audit.record(actor, { action: 'apikey.update', entity: 'apikey', entityId: id, companyId: k.companyId, before: toKey(before.k, before.companyName), after: body });
+      await audit.record(actor, {
+        action: 'apikey.update',
+        entity: 'apikey',
+        entityId: id,
+        companyId: k.companyId,
+        before: toKey(before.k, before.companyName),
+        after: body,
+      });
       return toKey(k, before.companyName);
     },
 
     async remove(p: Principal, actor: AuditActor, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       await db.delete(apiKeys).where(eq(apiKeys.id, id));
-      await audit.record(actor, { action: 'apikey.delete', entity: 'apikey', entityId: id, companyId: r.k.companyId, before: toKey(r.k, r.companyName) });
+      await audit.record(actor, {
+        action: 'apikey.delete',
+        entity: 'apikey',
+        entityId: id,
+        companyId: r.k.companyId,
+        before: toKey(r.k, r.companyName),
+      });
     },
 
     /** Rotate: a new secret, the old one stops working at once. */
     async refresh(p: Principal, actor: AuditActor, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       const s = newSecret();
-      const [k] = await db.update(apiKeys).set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+      const [k] = await db
+        .update(apiKeys)
+        .set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() })
+        .where(eq(apiKeys.id, id))
+        .returning();
       if (!k) throw notFound(APIKEY_MSG.notFound);
       await audit.record(actor, { action: 'apikey.rotate', entity: 'apikey', entityId: id, companyId: k.companyId });
       return { ...toKey(k, r.companyName), secret: s.secret };
@@ -163,9 +201,20 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
 
     async setRoles(p: Principal, actor: AuditActor, id: number, body: { roles: Role[]; collector: boolean }) {
       const r = await visible(p, id, 'apikeys.manage');
-      if (body.collector && !isStaff(p.role)) throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
-      await db.update(apiKeys).set({ roles: body.roles, collector: body.collector, updatedAt: new Date() }).where(eq(apiKeys.id, id));
-      await audit.record(actor, { action: 'apikey.roles', entity: 'apikey', entityId: id, companyId: r.k.companyId, before: { roles: r.k.roles, collector: r.k.collector }, after: body });
+      if (body.collector && !isStaff(p.role))
+        throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
+      await db
+        .update(apiKeys)
+        .set({ roles: body.roles, collector: body.collector, updatedAt: new Date() })
+        .where(eq(apiKeys.id, id));
+      await audit.record(actor, {
+        action: 'apikey.roles',
+        entity: 'apikey',
+        entityId: id,
+        companyId: r.k.companyId,
+        before: { roles: r.k.roles, collector: r.k.collector },
+        after: body,
+      });
       return body;
     },
 
@@ -177,10 +226,13 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         .from(apiKeys)
         .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
         .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-        .leftJoin(companyMembers, and(eq(companyMembers.userId, apiKeys.ownerUserId), eq(companyMembers.companyId, apiKeys.companyId)))
+        .leftJoin(
+          companyMembers,
+          and(eq(companyMembers.userId, apiKeys.ownerUserId), eq(companyMembers.companyId, apiKeys.companyId)),
+        )
         .where(eq(apiKeys.secretHash, sha256(secret)))
         .limit(1);
-      if (!r || !r.k.isActive || !r.companyActive || !r.user.isActive) return null;
+      if (!r?.k.isActive || !r.companyActive || !r.user.isActive) return null;
       if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
       if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
       const owner = ownerPermissions(r.user.role, r.memberRole ?? undefined);
@@ -191,7 +243,12 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
       await db
         .update(apiKeys)
         .set({ lastUsedAt: new Date(), lastUsedIp: ip })
-        .where(and(eq(apiKeys.id, r.k.id), sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} < now() - interval '30 seconds' OR ${apiKeys.lastUsedIp} IS DISTINCT FROM ${ip})`));
+        .where(
+          and(
+            eq(apiKeys.id, r.k.id),
+            sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} < now() - interval '30 seconds' OR ${apiKeys.lastUsedIp} IS DISTINCT FROM ${ip})`,
+          ),
+        );
       return {
         user: r.user,
         sessionId: null,

@@ -1,3 +1,4 @@
+import { idParam, listResponse } from '@forpost/contract/common';
 import {
   activateRequest,
   activationListResponse,
@@ -11,10 +12,9 @@ import {
   productKeyResponse,
   updateCompanyRequest,
 } from '@forpost/contract/companies';
-import { idParam, listResponse } from '@forpost/contract/common';
 import { z } from 'zod';
-import type { App } from '../../lib/routes';
 import { actorOf } from '../../lib/actor';
+import type { App } from '../../lib/routes';
 import { requireAuth } from '../../plugins/access';
 import type { CompaniesService } from './companies.service';
 
@@ -28,7 +28,13 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies',
     {
       config: { permission: 'companies.read' },
-      schema: { operationId: 'listCompanies', tags, summary: 'Компании, доступные пользователю', querystring: companyListQuery, response: { 200: listResponse(companyResponse) } },
+      schema: {
+        operationId: 'listCompanies',
+        tags,
+        summary: 'Компании, доступные пользователю',
+        querystring: companyListQuery,
+        response: { 200: listResponse(companyResponse) },
+      },
     },
     async (req) => svc.list(requireAuth(req).principal, req.query),
   );
@@ -36,7 +42,13 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies',
     {
       config: { permission: 'companies.create' },
-      schema: { operationId: 'createCompany', tags, summary: 'Создать компанию', body: createCompanyRequest, response: { 201: companyDetailResponse } },
+      schema: {
+        operationId: 'createCompany',
+        tags,
+        summary: 'Создать компанию',
+        body: createCompanyRequest,
+        response: { 201: companyDetailResponse },
+      },
     },
     async (req, reply) => {
       const c = await svc.create(actorOf(req), req.body);
@@ -55,7 +67,14 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies/:id',
     {
       config: { permission: 'companies.update' },
-      schema: { operationId: 'updateCompany', tags, summary: 'Изменить компанию (в т.ч. отключить)', params: idParam, body: updateCompanyRequest, response: { 200: companyDetailResponse } },
+      schema: {
+        operationId: 'updateCompany',
+        tags,
+        summary: 'Изменить компанию (в т.ч. отключить)',
+        params: idParam,
+        body: updateCompanyRequest,
+        response: { 200: companyDetailResponse },
+      },
     },
     async (req) => svc.update(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
   );
@@ -63,7 +82,13 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies/:id',
     {
       config: { permission: 'companies.delete' },
-      schema: { operationId: 'deleteCompany', tags, summary: 'Удалить отключённую компанию', params: idParam, response: { 204: noContent } },
+      schema: {
+        operationId: 'deleteCompany',
+        tags,
+        summary: 'Удалить отключённую компанию',
+        params: idParam,
+        response: { 204: noContent },
+      },
     },
     async (req, reply) => {
       await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
@@ -76,7 +101,13 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies/:id/keys',
     {
       config: { permission: 'companies.keys' },
-      schema: { operationId: 'listProductKeys', tags, summary: 'Продуктовые ключи компании', params: idParam, response: { 200: z.object({ items: z.array(productKeyResponse) }) } },
+      schema: {
+        operationId: 'listProductKeys',
+        tags,
+        summary: 'Продуктовые ключи компании',
+        params: idParam,
+        response: { 200: z.object({ items: z.array(productKeyResponse) }) },
+      },
     },
     async (req) => svc.listKeys(requireAuth(req).principal, req.params.id),
   );
@@ -93,7 +124,8 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 201: createdProductKeyResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.createKey(requireAuth(req).principal, actorOf(req), req.params.id, req.body)),
+    async (req, reply) =>
+      reply.code(201).send(await svc.createKey(requireAuth(req).principal, actorOf(req), req.params.id, req.body)),
   );
   app.delete(
     '/companies/:id/keys/:keyId',
@@ -116,7 +148,12 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies/activation/list',
     {
       config: { permission: 'authenticated', allowPendingActivation: true },
-      schema: { operationId: 'listActivations', tags, summary: 'Мои активации продуктовых ключей', response: { 200: activationListResponse } },
+      schema: {
+        operationId: 'listActivations',
+        tags,
+        summary: 'Мои активации продуктовых ключей',
+        response: { 200: activationListResponse },
+      },
     },
     async (req) => svc.activations(requireAuth(req).user.id),
   );
@@ -124,7 +161,13 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
     '/companies/activation/activate',
     {
       config: { permission: 'authenticated', allowPendingActivation: true },
-      schema: { operationId: 'activateProductKey', tags, summary: 'Активировать продуктовый ключ', body: activateRequest, response: { 200: activationResponse } },
+      schema: {
+        operationId: 'activateProductKey',
+        tags,
+        summary: 'Активировать продуктовый ключ',
+        body: activateRequest,
+        response: { 200: activationResponse },
+      },
     },
     async (req) => svc.activate(requireAuth(req).user, actorOf(req), req.body.key),
   );

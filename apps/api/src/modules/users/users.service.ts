@@ -1,6 +1,6 @@
 import { generatePassword } from '@forpost/contract/helpers';
 import { type CompanyRole, companiesWith, isStaff, type Principal, type UserRole } from '@forpost/contract/permissions';
-import { type createUserRequest, type updateUserRequest, USER_MSG, type userResponse } from '@forpost/contract/users';
+import { type createUserRequest, USER_MSG, type updateUserRequest, type userResponse } from '@forpost/contract/users';
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -8,7 +8,7 @@ import { apiKeys, companies, companyMembers, recoveryCodes, sessions, users } fr
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
-import { isoReq, iso, isUniqueViolation } from '../../lib/serialize';
+import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
 
 type UserRow = typeof users.$inferSelect;
 type CompanyLink = { company_id: number; role: CompanyRole };
@@ -49,8 +49,14 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
     return new Map(rows.map((r) => [r.userId, new Date(r.at)]));
   }
 
-  function toUser(u: UserRow, links: { company_id: number; name: string; role: CompanyRole }[], lastLogin?: Date, visibleCompanies?: 'all' | number[]) {
-    const shown = visibleCompanies && visibleCompanies !== 'all' ? links.filter((l) => visibleCompanies.includes(l.company_id)) : links;
+  function toUser(
+    u: UserRow,
+    links: { company_id: number; name: string; role: CompanyRole }[],
+    lastLogin?: Date,
+    visibleCompanies?: 'all' | number[],
+  ) {
+    const shown =
+      visibleCompanies && visibleCompanies !== 'all' ? links.filter((l) => visibleCompanies.includes(l.company_id)) : links;
     return {
       id: u.id,
       email: u.email,
@@ -67,7 +73,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
   }
 
   /** The user, if visible to the principal (staff: all; company admins: members of their companies). 404 otherwise. */
-  async function visibleUser(p: Principal, id: number, scope: 'all' | number[]) {
+  async function visibleUser(_p: Principal, id: number, scope: 'all' | number[]) {
     const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
     if (!u) throw notFound('Пользователь не найден');
     if (scope === 'all') return u;
@@ -93,7 +99,8 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
   }
 
   async function checkCompanies(p: Principal, role: UserRole, links: CompanyLink[]) {
-    if (role !== 'COMPANY_USER' && links.length) throw badRequest(USER_MSG.staffNoCompanies, { companies: USER_MSG.staffNoCompanies });
+    if (role !== 'COMPANY_USER' && links.length)
+      throw badRequest(USER_MSG.staffNoCompanies, { companies: USER_MSG.staffNoCompanies });
     const scope = managed(p);
     const ids = [...new Set(links.map((l) => l.company_id))];
     if (scope !== 'all' && ids.some((id) => !scope.includes(id))) throw forbidden(USER_MSG.foreignCompany);
@@ -116,7 +123,12 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
     const scope = managed(p);
     await tx
       .delete(companyMembers)
-      .where(and(eq(companyMembers.userId, userId), scope === 'all' ? undefined : inArray(companyMembers.companyId, scope.length ? scope : [-1])));
+      .where(
+        and(
+          eq(companyMembers.userId, userId),
+          scope === 'all' ? undefined : inArray(companyMembers.companyId, scope.length ? scope : [-1]),
+        ),
+      );
     if (links.length) {
       await tx
         .insert(companyMembers)
@@ -127,7 +139,10 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
 
   /** Ending access at once: sessions revoked, API keys switched off. */
   async function endAccess(tx: Db, userId: number, reason: string) {
-    await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: reason }).where(and(eq(sessions.userId, userId), sql`${sessions.revokedAt} IS NULL`));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date(), revokedReason: reason })
+      .where(and(eq(sessions.userId, userId), sql`${sessions.revokedAt} IS NULL`));
     await tx.update(apiKeys).set({ isActive: false, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, userId));
   }
 
@@ -137,11 +152,17 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
   }
 
   return {
-    async list(p: Principal, q: { page: number; page_size: number; q?: string; role?: UserRole; company_id?: number; is_active?: 'true' | 'false' }) {
+    async list(
+      p: Principal,
+      q: { page: number; page_size: number; q?: string; role?: UserRole; company_id?: number; is_active?: 'true' | 'false' },
+    ) {
       const scope = readable(p);
       const esc = (s: string) => s.replace(/[%_\\]/g, '\\$&');
       const inCompanies = (ids: number[]) =>
-        sql`EXISTS (SELECT 1 FROM company_members cm WHERE cm.user_id = ${users.id} AND cm.company_id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}))`;
+        sql`EXISTS (SELECT 1 FROM company_members cm WHERE cm.user_id = ${users.id} AND cm.company_id IN (${sql.join(
+          ids.map((i) => sql`${i}`),
+          sql`, `,
+        )}))`;
       if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
       if (scope !== 'all' && q.company_id && q.company_id > 0 && !scope.includes(q.company_id)) {
         return { items: [], total: 0, page: q.page, page_size: q.page_size };
@@ -163,7 +184,12 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
         .offset((q.page - 1) * q.page_size);
       const ids = rows.map((r) => r.id);
       const [links, logins] = await Promise.all([linksOf(ids), lastLogins(ids)]);
-      return { items: rows.map((u) => toUser(u, links.get(u.id) ?? [], logins.get(u.id), scope)), total: n, page: q.page, page_size: q.page_size };
+      return {
+        items: rows.map((u) => toUser(u, links.get(u.id) ?? [], logins.get(u.id), scope)),
+        total: n,
+        page: q.page,
+        page_size: q.page_size,
+      };
     },
 
     async get(p: Principal, id: number) {
@@ -197,7 +223,11 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
           if (!row) throw new Error('insert returned nothing');
           await setLinks(tx, p, row.id, body.companies);
           const { password_mode, ...logged } = body;
-          await audit.record(actor, { action: 'user.create', entity: 'user', entityId: row.id, after: { ...logged, password_mode } }, tx);
+          await audit.record(
+            actor,
+            { action: 'user.create', entity: 'user', entityId: row.id, after: { ...logged, password_mode } },
+            tx,
+          );
           return row;
         });
       } catch (e) {
@@ -220,7 +250,11 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       const beforeView = await one(p, before);
       try {
         await db.transaction(async (tx) => {
-          if (before.role === 'SUPER_ADMIN' && (role !== 'SUPER_ADMIN' || body.is_active === false) && (await superAdminsLeft(tx, id)) === 0) {
+          if (
+            before.role === 'SUPER_ADMIN' &&
+            (role !== 'SUPER_ADMIN' || body.is_active === false) &&
+            (await superAdminsLeft(tx, id)) === 0
+          ) {
             throw badRequest(USER_MSG.lastSuperAdmin);
           }
           if (id === actor.userId && body.is_active === false) throw badRequest('Нельзя отключить собственную учётную запись');
@@ -243,7 +277,17 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
           else if (body.is_active === true && !before.isActive) {
             await tx.update(apiKeys).set({ isActive: true, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, id));
           }
-          await audit.record(actor, { action: body.reset_2fa ? 'user.reset_2fa' : 'user.update', entity: 'user', entityId: id, before: beforeView, after: body }, tx);
+          await audit.record(
+            actor,
+            {
+              action: body.reset_2fa ? 'user.reset_2fa' : 'user.update',
+              entity: 'user',
+              entityId: id,
+              before: beforeView,
+              after: body,
+            },
+            tx,
+          );
         });
       } catch (e) {
         if (isUniqueViolation(e)) throw conflict(USER_MSG.emailTaken, { email: USER_MSG.emailTaken });
@@ -268,16 +312,26 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
         // A company admin removes the user from their companies only; the account is deleted when no company is left.
         const scope = managed(p);
         if (scope !== 'all') {
-          await tx.delete(companyMembers).where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])));
+          await tx
+            .delete(companyMembers)
+            .where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])));
           const [left] = await tx.select({ n: count() }).from(companyMembers).where(eq(companyMembers.userId, id));
           if ((left?.n ?? 0) > 0) {
-            await audit.record(actor, { action: 'user.remove_from_companies', entity: 'user', entityId: id, meta: { companies: scope } }, tx);
+            await audit.record(
+              actor,
+              { action: 'user.remove_from_companies', entity: 'user', entityId: id, meta: { companies: scope } },
+              tx,
+            );
             return;
           }
         }
         await endAccess(tx, id, 'deleted');
         await tx.delete(users).where(eq(users.id, id));
-        await audit.record(actor, { action: 'user.delete', entity: 'user', entityId: id, before: { email: u.email, role: u.role } }, tx);
+        await audit.record(
+          actor,
+          { action: 'user.delete', entity: 'user', entityId: id, before: { email: u.email, role: u.role } },
+          tx,
+        );
       });
     },
   };

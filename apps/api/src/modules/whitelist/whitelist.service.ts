@@ -85,7 +85,11 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       .update(whitelistItems)
       .set({ expiryAppliedAt: sql`now()` })
       .where(
-        and(isNotNull(whitelistItems.expiresAt), isNull(whitelistItems.expiryAppliedAt), lte(whitelistItems.expiresAt, sql`now()`)),
+        and(
+          isNotNull(whitelistItems.expiresAt),
+          isNull(whitelistItems.expiryAppliedAt),
+          lte(whitelistItems.expiresAt, sql`now()`),
+        ),
       )
       .returning({ companyId: whitelistItems.companyId });
     const scopes = new Set(rows.map((r) => r.companyId));
