@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ANALYTICS_MSG, ANALYTICS_TZ, type MatrixResponse, type TimeSeriesResponse } from '@forpost/contract/analytics';
 import { MODULE_CODES } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { insertEvent, refId } from './analytics.fixtures';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 
@@ -209,5 +212,119 @@ describe('tenant scope and input', () => {
     expect(r.to).toBe(today);
     const def = await get<TimeSeriesResponse>(admin, 'common/newevents', '');
     expect(def.days).toHaveLength(30);
+  });
+});
+
+describe('all-companies rollups (module × day)', () => {
+  const P = 'from=2026-05-01&to=2026-05-03';
+  const f = { from: '2026-05-01', to: '2026-05-03', companies: 'all' as const, modules: [...MODULE_CODES] };
+  const line = (r: Record<string, unknown>) =>
+    Object.keys(r)
+      .sort()
+      .map((k) => `${k}=${String(Number(r[k]) || r[k])}`)
+      .join(' ');
+  /** Everything the staff dashboard reads for the period equals a GROUP BY over `events`. */
+  const exact = async () => {
+    const repo = ctx.app.services.analytics.repo;
+    expect((await repo.counts(f, ['day', 'module'] as const)).map(line).sort()).toEqual(
+      (await repo.countsFromEvents({ ...f, tz: ANALYTICS_TZ }, ['day', 'module'])).map(line).sort(),
+    );
+    expect((await repo.statusCounts(f, ['day', 'module', 'status_id'] as const)).map(line).sort()).toEqual(
+      (await repo.statusCountsFromEvents({ ...f, tz: ANALYTICS_TZ })).map(line).sort(),
+    );
+  };
+
+  it('staff figures over every company, exact through a company deletion and the migration that fills them', async () => {
+    const C = await createCompany(ctx, 'Гамма');
+    const D = await createCompany(ctx, 'Дельта');
+    for (const [companyId, n] of [
+      [C.id, 3],
+      [D.id, 2],
+    ] as const) {
+      for (let i = 0; i < n; i++) {
+        await insertEvent(ctx, {
+          companyId,
+          module: 'domains',
+          createdAt: '2026-05-02T09:00:00Z',
+          status: 'new',
+          priority: 'critical',
+        });
+      }
+      await insertEvent(ctx, {
+        companyId,
+        module: 'media',
+        createdAt: '2026-05-03T09:00:00Z',
+        data: { connotation: 'Negative' },
+      });
+    }
+    await ctx.app.services.analytics.fold();
+    const staff = async () => ({
+      n: await get<TimeSeriesResponse>(admin, 'common/newevents', P),
+      c: await get<TimeSeriesResponse>(admin, 'common/criticalevents', P),
+      d: await get<TimeSeriesResponse>(admin, 'domains/events', P),
+      m: await get<TimeSeriesResponse>(admin, 'media/connotationevents', P),
+      p: await get<MatrixResponse>(admin, 'common/priorityevents', P),
+    });
+    const newId = String(await refId(ctx, 'status', 'domains', 'new'));
+    let s = await staff();
+    expect(dayValue(s.n, 'domains', '2026-05-02')).toBe(5);
+    expect(s.n.total).toBe(7);
+    expect(dayValue(s.c, 'domains', '2026-05-02')).toBe(5);
+    expect(dayValue(s.d, newId, '2026-05-02')).toBe(5);
+    expect(dayValue(s.m, 'Negative', '2026-05-03')).toBe(2);
+    expect(s.p.categories.map((x) => x.key)).toEqual(['domains', 'media']);
+    expect(s.p.series.find((x) => x.key === 'critical')?.data).toEqual([5, 0]);
+    await exact();
+
+    // The company goes (its events by cascade): its rows leave the per-company rollups at once, the
+    // all-companies totals lose them through the pending deltas, then through the fold.
+    await ctx.database.db.execute(sql`DELETE FROM companies WHERE id = ${C.id}`);
+    const pending = async () =>
+      Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
+    expect(await pending()).toBeGreaterThan(0);
+    const afterDeletion = async () => {
+      s = await staff();
+      expect(dayValue(s.n, 'domains', '2026-05-02')).toBe(2);
+      expect(s.n.total).toBe(3);
+      expect(dayValue(s.d, newId, '2026-05-02')).toBe(2);
+      expect(dayValue(s.m, 'Negative', '2026-05-03')).toBe(1);
+      expect(s.p.total).toBe(3);
+      await exact();
+    };
+    await afterDeletion();
+
+    // The upgrade's migration fills the all-companies rollups from the per-company ones while such
+    // deltas are pending: replay it on emptied tables.
+    const file = path.join(MIGRATIONS_DIR, '0018_analytics_module_day_fill.sql');
+    const statements = readFileSync(file, 'utf8').split('--> statement-breakpoint');
+    await ctx.database.db.execute(sql`DELETE FROM event_module_day_counts`);
+    await ctx.database.db.execute(sql`DELETE FROM event_module_day_status_counts`);
+    const client = await ctx.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const st of statements) await client.query(st);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await pending()).toBeGreaterThan(0);
+    await afterDeletion();
+    await ctx.app.services.analytics.fold();
+    expect(await pending()).toBe(0);
+    await afterDeletion();
+    // The figures of the earlier tests' period, too (rebuilt rollups, all companies).
+    const all = { ...f, from: '2026-02-01', to: '2026-03-31' };
+    const repo = ctx.app.services.analytics.repo;
+    expect((await repo.counts(all, ['module'] as const)).map(line).sort()).toEqual(
+      (await repo.countsFromEvents({ ...all, tz: ANALYTICS_TZ }, ['module'])).map(line).sort(),
+    );
+  });
+
+  it('a company user never reads the all-companies rollups', async () => {
+    const viewer = await signedIn(ctx, 'viewer-d@forpost.test', 'COMPANY_USER', [{ id: B.id, role: 'COMPANY_VIEWER' }]);
+    const mine = await get<TimeSeriesResponse>(viewer, 'common/newevents', P);
+    expect(mine.total).toBe(0); // Дельта's events are in the all-companies rows of these days, not B's
+    const asAdmin = await get<TimeSeriesResponse>(admin, 'common/newevents', P);
+    expect(asAdmin.total).toBe(3);
   });
 });

@@ -47,11 +47,18 @@ export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Days from `from` to `to` inclusive. */
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** Days from `from` to `to` inclusive (one date walked forward: this runs on every dashboard request). */
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   if (!isDay(from) || !isDay(to)) return out;
-  for (let d = from; d <= to && out.length <= MAX_PERIOD_DAYS + 1; d = addDays(d, 1)) out.push(d);
+  const d = new Date(`${from}T00:00:00Z`);
+  for (let day = from; day <= to && out.length <= MAX_PERIOD_DAYS + 1; ) {
+    out.push(day);
+    d.setUTCDate(d.getUTCDate() + 1);
+    day = `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+  }
   return out;
 }
 

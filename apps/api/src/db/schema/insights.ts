@@ -69,6 +69,42 @@ export const eventDayStatusCounts = pgTable(
 );
 
 /**
+ * The same counts over all companies (module × day): what a staff user's dashboard («все компании»)
+ * reads — 16 × 90 rows for 90 days instead of companies × 16 × 90. Folded from the same deltas
+ * (including those of deleted companies, whose events left these totals too).
+ */
+export const eventModuleDayCounts = pgTable(
+  'event_module_day_counts',
+  {
+    module: text('module').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    total: integer('total').notNull().default(0),
+    pNone: integer('p_none').notNull().default(0),
+    pLow: integer('p_low').notNull().default(0),
+    pMedium: integer('p_medium').notNull().default(0),
+    pHigh: integer('p_high').notNull().default(0),
+    pCritical: integer('p_critical').notNull().default(0),
+    cPositive: integer('c_positive').notNull().default(0),
+    cNegative: integer('c_negative').notNull().default(0),
+    cNeutral: integer('c_neutral').notNull().default(0),
+    cUndefined: integer('c_undefined').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.module, t.day] })],
+);
+
+/** Per status over all companies (module × day × status): the staff status charts. */
+export const eventModuleDayStatusCounts = pgTable(
+  'event_module_day_status_counts',
+  {
+    module: text('module').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    statusId: integer('status_id').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.module, t.day, t.statusId] })],
+);
+
+/**
  * Append-only changes of the counts, written by the triggers on `events` (no row locks shared between
  * writers); a worker folds them into the rollups every few seconds. Readers add both.
  * No foreign key: a company's deletion cascades to its events, whose triggers still write here.

@@ -1,9 +1,14 @@
 /*
  * SQL of the dashboards. Counts come from the rollups `event_day_counts` (company × module × day, the
- * priority and sentiment split as columns) and `event_day_status_counts` (… × status), plus the not yet
- * folded `event_count_deltas` (all three maintained by triggers on `events`) — never from `events`.
+ * priority and sentiment split as columns) and `event_day_status_counts` (… × status) — or, for «all
+ * companies», from their company-less twins `event_module_day_counts` / `event_module_day_status_counts`
+ * (module × day: a tenth of the rows with 10 companies) — plus the not yet folded `event_count_deltas`
+ * (all maintained by triggers on `events` and the fold) — never from `events`.
  */
+import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Pool } from 'pg';
 import type { Db } from '../../db/client';
 
 export interface RollupFilter {
@@ -32,15 +37,31 @@ export type CountColumn = (typeof COUNT_COLUMNS)[number];
 export type Counts = Record<CountColumn, number>;
 export type DayGroup = 'day' | 'module';
 export type StatusGroup = 'day' | 'module' | 'status_id';
+/** How `day` comes back: 'YYYY-MM-DD', or the number of days since `from` (cheaper: no formatting). */
+export type DayAs = 'text' | 'offset';
+
+/** The rollups a filter reads: the all-companies ones when no company restriction applies. */
+function tablesOf(f: RollupFilter) {
+  return f.companies === 'all'
+    ? { counts: 'event_module_day_counts', statuses: 'event_module_day_status_counts' }
+    : { counts: 'event_day_counts', statuses: 'event_day_status_counts' };
+}
+
+/** The output expression of a group column (applied after the GROUP BY: once per group, not per row). */
+function outOf(col: string, f: RollupFilter, dayAs: DayAs): SQL {
+  if (col !== 'day') return sql.raw(col);
+  return dayAs === 'offset' ? sql`(day - ${f.from}::date) AS day` : sql.raw(`to_char(day, 'YYYY-MM-DD') AS day`);
+}
 
 const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
 /** Module codes are [a-z]+ (checked by the contract), safe inside an array literal. */
 const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
 
-function whereOf(f: RollupFilter, alias = ''): SQL {
+/** WHERE of a rollup (or, alias `d`, of the deltas); `allCompanies`: a company-less rollup (no company column). */
+function whereOf(f: RollupFilter, alias = '', allCompanies = false): SQL {
   const c = (col: string) => sql.raw(alias ? `${alias}.${col}` : col);
   const parts: SQL[] = [sql`${c('day')} BETWEEN ${f.from}::date AND ${f.to}::date`];
-  if (f.companies !== 'all')
+  if (f.companies !== 'all' && !allCompanies)
     parts.push(
       f.companies.length === 1
         ? sql`${c('company_id')} = ${f.companies[0]}`
@@ -82,6 +103,18 @@ const FOLD_LOCK = 7_320_114_101;
 
 export function createAnalyticsRepo(db: Db) {
   const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+  /**
+   * A dashboard read as a named prepared statement: parsed and planned once per connection instead
+   * of on every request (the planning of these small queries cost more than running them). The
+   * texts vary only in structure (table, grouping, one module or several); values are parameters.
+   */
+  const dialect = new PgDialect();
+  const client = (db as Db & { $client: Pool }).$client;
+  const prepared = async <T>(q: SQL): Promise<T[]> => {
+    const { sql: text, params } = dialect.sqlToQuery(q);
+    const name = `forpost_analytics_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    return (await client.query({ name, text, values: params as unknown[] })).rows as T[];
+  };
 
   return {
     /** Counts (total, per priority, per sentiment) grouped by day and/or module; `only` limits the columns summed. */
@@ -89,33 +122,65 @@ export function createAnalyticsRepo(db: Db) {
       f: RollupFilter,
       group: readonly G[],
       only: readonly CountColumn[] = COUNT_COLUMNS,
+      dayAs: DayAs = 'text',
     ): Promise<(Record<G, string> & Counts)[]> {
       const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
       const outer = group.length
-        ? sql.raw(`${group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', ')}, `)
+        ? sql`${sql.join(
+            group.map((x) => outOf(x, f, dayAs)),
+            sql`, `,
+          )}, `
         : sql``;
       const cols = sql.raw(only.join(', '));
       const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
       const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
-      return rows(sql`
+      const table = sql.raw(tablesOf(f).counts);
+      return prepared(sql`
         SELECT ${outer}${total} FROM (
-          SELECT ${inner}${cols} FROM event_day_counts r WHERE ${whereOf(f, 'r')}
+          SELECT ${inner}${cols} FROM ${table} r WHERE ${whereOf(f, 'r', tablesOf(f).counts !== 'event_day_counts')}
           UNION ALL
           SELECT ${group.length ? sql.raw(`${group.map((x) => `d.${x}`).join(', ')}, `) : sql``}${pivot}
           FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}
         ) t${group.length ? sql.raw(` GROUP BY ${group.join(', ')}`) : sql``}`);
     },
 
+    /**
+     * One chart series per key — module (for a count column) or status — with its days as arrays:
+     * `d` the day offsets from `from`, `n` the counts (non-zero days only). A handful of rows instead
+     * of one per key and day: less to send and parse.
+     */
+    async daySeries(f: RollupFilter, of: CountColumn | 'status'): Promise<{ key: string; d: number[]; n: number[] }[]> {
+      const t = tablesOf(f);
+      const inner =
+        of === 'status'
+          ? sql`SELECT r.day, r.status_id AS key, r.n FROM ${sql.raw(t.statuses)} r WHERE ${whereOf(f, 'r', t.statuses !== 'event_day_status_counts')}
+              UNION ALL
+              SELECT d.day, d.status_id, d.delta FROM event_count_deltas d WHERE ${whereOf(f, 'd')}`
+          : sql`SELECT r.day, r.module AS key, ${sql.raw(`r.${of}`)} AS n FROM ${sql.raw(t.counts)} r WHERE ${whereOf(f, 'r', t.counts !== 'event_day_counts')}
+              UNION ALL
+              SELECT d.day, d.module, ${sql.raw(DELTA_EXPR[of])}
+              FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`;
+      return prepared(sql`
+        SELECT key::text AS key, array_agg(day - ${f.from}::date) AS d, array_agg(n) AS n
+        FROM (SELECT day, key, sum(n)::int AS n FROM (${inner}) u GROUP BY day, key) g
+        WHERE n <> 0 GROUP BY key`);
+    },
+
     /** Counts per status, grouped by day and/or module. */
     async statusCounts<G extends StatusGroup>(
       f: RollupFilter,
       group: readonly G[],
+      dayAs: DayAs = 'text',
     ): Promise<(Record<G, string | number> & { n: number })[]> {
       const g = sql.raw(group.join(', '));
-      const outer = sql.raw(group.map((x) => (x === 'day' ? "to_char(day, 'YYYY-MM-DD') AS day" : x)).join(', '));
-      return rows(sql`
+      const outer = sql.join(
+        group.map((x) => outOf(x, f, dayAs)),
+        sql`, `,
+      );
+      const table = tablesOf(f).statuses;
+      return prepared(sql`
         SELECT ${outer}, sum(n)::bigint AS n FROM (
-          SELECT ${sql.raw(group.map((x) => `r.${x}`).join(', '))}, r.n FROM event_day_status_counts r WHERE ${whereOf(f, 'r')}
+          SELECT ${sql.raw(group.map((x) => `r.${x}`).join(', '))}, r.n FROM ${sql.raw(table)} r WHERE ${whereOf(f, 'r', table !== 'event_day_status_counts')}
           UNION ALL
           SELECT ${sql.raw(group.map((x) => `d.${x}`).join(', '))}, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}
         ) t GROUP BY ${g}`);
@@ -166,8 +231,9 @@ export function createAnalyticsRepo(db: Db) {
     },
 
     /**
-     * Folds pending deltas into both rollups in one transaction (readers see either the deltas or
-     * their sum, never both). Rows that drop to zero are removed. Returns the number of deltas folded.
+     * Folds pending deltas into the rollups — per company (live companies' deltas) and all companies
+     * (every delta) — in one transaction (readers see either the deltas or their sum, never both).
+     * Rows that drop to zero are removed. Returns the number of deltas folded.
      */
     async fold(limit = 200_000): Promise<number> {
       return db.transaction(async (tx) => {
@@ -194,14 +260,31 @@ export function createAnalyticsRepo(db: Db) {
             ORDER BY 1, 2, 3, 4
             ON CONFLICT (company_id, module, day, status_id) DO UPDATE SET n = r.n + EXCLUDED.n
             RETURNING 1
+          ), all_days AS (
+            -- Every delta, deleted companies' too: their events have left the all-companies totals.
+            INSERT INTO event_module_day_counts AS r (module, day, ${sql.raw(COUNT_COLUMNS.join(', '))})
+            SELECT module, day, ${sql.raw(COUNT_COLUMNS.map((c) => `sum(${c})`).join(', '))}
+            FROM (SELECT d.module, d.day, ${DELTA_PIVOT} FROM moved d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
+            GROUP BY 1, 2
+            ORDER BY 1, 2
+            ON CONFLICT (module, day) DO UPDATE SET ${sql.raw(COUNT_COLUMNS.map((c) => `${c} = r.${c} + EXCLUDED.${c}`).join(', '))}
+            RETURNING 1
+          ), all_statuses AS (
+            INSERT INTO event_module_day_status_counts AS r (module, day, status_id, n)
+            SELECT module, day, status_id, sum(delta) FROM moved GROUP BY 1, 2, 3 HAVING sum(delta) <> 0
+            ORDER BY 1, 2, 3
+            ON CONFLICT (module, day, status_id) DO UPDATE SET n = r.n + EXCLUDED.n
+            RETURNING 1
           )
           SELECT count(*)::int AS n FROM moved`,
           tx,
         );
-        await tx.execute(
-          sql`DELETE FROM event_day_counts WHERE total = 0 AND p_none = 0 AND p_low = 0 AND p_medium = 0 AND p_high = 0 AND p_critical = 0`,
-        );
+        if (!r?.n) return 0; // nothing folded: no row can have dropped to zero
+        const zero = sql.raw(COUNT_COLUMNS.map((c) => `${c} = 0`).join(' AND '));
+        await tx.execute(sql`DELETE FROM event_day_counts WHERE ${zero}`);
         await tx.execute(sql`DELETE FROM event_day_status_counts WHERE n = 0`);
+        await tx.execute(sql`DELETE FROM event_module_day_counts WHERE ${zero}`);
+        await tx.execute(sql`DELETE FROM event_module_day_status_counts WHERE n = 0`);
         return r?.n ?? 0;
       });
     },
@@ -216,6 +299,8 @@ export function createAnalyticsRepo(db: Db) {
         await tx.execute(sql`DELETE FROM event_count_deltas`);
         await tx.execute(sql`DELETE FROM event_day_counts`);
         await tx.execute(sql`DELETE FROM event_day_status_counts`);
+        await tx.execute(sql`DELETE FROM event_module_day_counts`);
+        await tx.execute(sql`DELETE FROM event_module_day_status_counts`);
         await tx.execute(sql`
           INSERT INTO event_count_deltas (company_id, module, day, priority_id, status_id, connotation, delta)
           SELECT company_id, module, (created_at AT TIME ZONE ${tz})::date, coalesce(priority_id, 0), status_id,

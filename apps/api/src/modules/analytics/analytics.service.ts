@@ -66,22 +66,20 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     return { filter: { from, to, companies, modules }, days, empty };
   }
 
-  const dayIndex = (days: string[]) => new Map(days.map((d, i) => [d, i]));
   const zeros = (n: number) => new Array<number>(n).fill(0);
 
-  /** Rows (day, key, n) → one series per key, in `order`. */
+  /** Rows (day as the offset from the period's first day, key, n) → one series per key, in `order`. */
   function series(
     days: string[],
     rows: { day: string | number; key: string | number; n: number }[],
     order: { key: string; name: string; color: string | null; link: ChartLink }[],
     keepEmpty: boolean,
   ): TimeSeries[] {
-    const idx = dayIndex(days);
     const data = new Map(order.map((o) => [o.key, zeros(days.length)]));
     for (const r of rows) {
       const arr = data.get(String(r.key));
-      const i = idx.get(String(r.day));
-      if (arr && i !== undefined) arr[i] = (arr[i] ?? 0) + Number(r.n);
+      const i = Number(r.day);
+      if (arr && i >= 0 && i < days.length) arr[i] = (arr[i] ?? 0) + Number(r.n);
     }
     return order
       .map((o) => {
@@ -89,6 +87,32 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
         return { key: o.key, name: o.name, color: o.color, total: d.reduce((a, b) => a + b, 0), data: d, link: o.link };
       })
       .filter((s) => keepEmpty || s.total > 0);
+  }
+
+  /** Series of `daySeries` rows (arrays of day offsets and counts per key), in `order`. */
+  function keyedSeries(
+    days: string[],
+    rows: { key: string; d: number[]; n: number[] }[],
+    order: { key: string; name: string; color: string | null; link: ChartLink }[],
+  ): TimeSeries[] {
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    const out: TimeSeries[] = [];
+    for (const o of order) {
+      const r = byKey.get(o.key);
+      if (!r) continue;
+      const data = zeros(days.length);
+      let total = 0;
+      for (let i = 0; i < r.d.length; i++) {
+        const at = r.d[i] as number;
+        const n = r.n[i] as number;
+        if (at >= 0 && at < days.length) {
+          data[at] = (data[at] ?? 0) + n;
+          total += n;
+        }
+      }
+      if (total > 0) out.push({ key: o.key, name: o.name, color: o.color, total, data, link: o.link });
+    }
+    return out;
   }
 
   const emptySeries = (r: Resolved): TimeSeriesResponse => ({
@@ -108,18 +132,17 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
   async function byStatus(c: Caller, q: AnalyticsQuery, module: ModuleCode): Promise<TimeSeriesResponse> {
     const r = resolve(c, q, [module]);
     if (r.empty) return emptySeries(r);
-    const [rows, rf] = await Promise.all([repo.statusCounts(r.filter, ['day', 'status_id'] as const), refs()]);
+    const [rows, rf] = await Promise.all([repo.daySeries(r.filter, 'status'), refs()]);
     const statuses = rf.statuses.filter((s) => s.module === module);
-    const s = series(
+    const s = keyedSeries(
       r.days,
-      rows.map((x) => ({ day: x.day, key: String(x.status_id), n: Number(x.n) })),
+      rows,
       statuses.map((st) => ({
         key: String(st.id),
         name: st.name,
         color: st.color,
         link: moduleLink(module, { status: st.code }),
       })),
-      false,
     );
     return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
   }
@@ -129,12 +152,11 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     async newEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
       const r = resolve(c, q);
       if (r.empty) return emptySeries(r);
-      const rows = await repo.counts(r.filter, ['day', 'module'] as const, ['total']);
-      const s = series(
+      const rows = await repo.daySeries(r.filter, 'total');
+      const s = keyedSeries(
         r.days,
-        rows.map((x) => ({ day: x.day, key: String(x.module), n: Number(x.total) })),
+        rows,
         r.filter.modules.map((m) => ({ key: m, name: getModule(m as ModuleCode).name, color: null, link: moduleLink(m) })),
-        false,
       );
       return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
     },
@@ -143,17 +165,16 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     async criticalEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
       const r = resolve(c, q);
       if (r.empty) return emptySeries(r);
-      const rows = await repo.counts(r.filter, ['day', 'module'] as const, ['p_critical']);
-      const s = series(
+      const rows = await repo.daySeries(r.filter, 'p_critical');
+      const s = keyedSeries(
         r.days,
-        rows.map((x) => ({ day: x.day, key: String(x.module), n: Number(x.p_critical) })),
+        rows,
         r.filter.modules.map((m) => ({
           key: m,
           name: getModule(m as ModuleCode).name,
           color: null,
           link: moduleLink(m, { priority: 'critical' }),
         })),
-        false,
       );
       return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
     },
@@ -190,7 +211,12 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     async connotationEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
       const r = resolve(c, q, ['media']);
       if (r.empty) return emptySeries(r);
-      const rows = await repo.counts(r.filter, ['day'] as const, ['c_positive', 'c_negative', 'c_neutral', 'c_undefined']);
+      const rows = await repo.counts(
+        r.filter,
+        ['day'] as const,
+        ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'],
+        'offset',
+      );
       const s = series(
         r.days,
         rows.flatMap((x) =>

@@ -55,7 +55,11 @@ export function createAuthService(deps: {
   const { repo, audit, config, limiter } = deps;
   const lifetimes =
     deps.lifetimes ??
-    (async () => ({ accessTtlSeconds: config.accessTtlSeconds, idleSeconds: config.sessionIdleSeconds, absoluteSeconds: config.sessionAbsoluteSeconds }));
+    (async () => ({
+      accessTtlSeconds: config.accessTtlSeconds,
+      idleSeconds: config.sessionIdleSeconds,
+      absoluteSeconds: config.sessionAbsoluteSeconds,
+    }));
   const sign = (sid: string, exp: number) => hmac(config.secret, `access.${sid}.${exp}`);
 
   async function issueAccess(sid: string): Promise<{ access: string; accessTtl: number }> {
@@ -123,7 +127,10 @@ export function createAuthService(deps: {
         ['login_ip', ctx.ip],
       ];
       if (await limiter.isLocked(subjects)) {
-        await audit.record({ ip: ctx.ip, userAgent: ctx.userAgent }, { action: 'auth.lockout', meta: { email: email.slice(0, 254) } });
+        await audit.record(
+          { ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.lockout', meta: { email: email.slice(0, 254) } },
+        );
         await limiter.check(subjects);
       }
       const user = await repo.findUserByEmail(email);
@@ -197,18 +204,23 @@ export function createAuthService(deps: {
     async authenticateAccess(token: string, ctx: RequestCtx): Promise<AuthContext | null> {
       const sid = parseAccess(token);
       if (!sid) return null;
-      const live = await repo.findLive(sid);
+      // One round trip per request: session, user and memberships together; the idle timeout is
+      // pushed forward (touch) only when the session was last seen over a minute ago, as before.
+      const live = await repo.findLiveAccess(sid);
       if (!live || !live.user.isActive) return null;
       if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
-      await repo.touch(sid, await idleUntil());
-      return { user: live.user, sessionId: sid, keyId: null, principal: await principalOf(live.user) };
+      if (live.touchDue) await repo.touch(sid, await idleUntil());
+      return {
+        user: live.user,
+        sessionId: sid,
+        keyId: null,
+        principal: { role: live.user.role, memberships: live.memberships },
+      };
     },
 
     async me(auth: AuthContext): Promise<Me> {
       const u = auth.user;
-      const ms = isStaff(u.role)
-        ? (await repo.allCompanies()).map((c) => ({ ...c, role: null }))
-        : await repo.memberships(u.id);
+      const ms = isStaff(u.role) ? (await repo.allCompanies()).map((c) => ({ ...c, role: null })) : await repo.memberships(u.id);
       return {
         id: u.id,
         name: u.name,

@@ -4,15 +4,39 @@ import { companies, companyMembers, sessions, users } from '../../db/schema/inde
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
+type MemberRole = (typeof companyMembers.$inferSelect)['role'];
 
 export function createSessionsRepo(db: Db) {
+  /**
+   * What a request needs to authenticate, in one round trip: the live session, its user, the user's
+   * memberships in active companies (ordered by company name) and whether the session is due a
+   * `touch` (last seen over a minute ago, by the database's clock). A named prepared statement: built
+   * once, parsed and planned once per connection.
+   */
+  const liveAccess = db
+    .select({
+      user: users,
+      memberships: sql<{ company_id: number; role: MemberRole }[]>`coalesce((
+        SELECT json_agg(json_build_object('company_id', m.company_id, 'role', m.role) ORDER BY c.name)
+        FROM ${companyMembers} m JOIN ${companies} c ON c.id = m.company_id
+        WHERE m.user_id = ${users.id} AND c.is_active), '[]'::json)`,
+      touchDue: sql<boolean>`${sessions.lastSeenAt} < now() - interval '60 seconds'`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('id')),
+        isNull(sessions.revokedAt),
+        gt(sessions.idleExpiresAt, sql`now()`),
+        gt(sessions.absoluteExpiresAt, sql`now()`),
+      ),
+    )
+    .limit(1)
+    .prepare('forpost_auth_live_access');
   return {
     async findUserByEmail(email: string, tx: Db = db) {
-      const [u] = await tx
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
-        .limit(1);
+      const [u] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
       return u;
     },
     async findUser(id: number, tx: Db = db) {
@@ -21,7 +45,12 @@ export function createSessionsRepo(db: Db) {
     },
     async memberships(userId: number, tx: Db = db) {
       return tx
-        .select({ companyId: companyMembers.companyId, role: companyMembers.role, name: companies.name, isActive: companies.isActive })
+        .select({
+          companyId: companyMembers.companyId,
+          role: companyMembers.role,
+          name: companies.name,
+          isActive: companies.isActive,
+        })
         .from(companyMembers)
         .innerJoin(companies, eq(companies.id, companyMembers.companyId))
         .where(eq(companyMembers.userId, userId))
@@ -53,6 +82,11 @@ export function createSessionsRepo(db: Db) {
           ),
         )
         .limit(1);
+      return r;
+    },
+    /** The live session's user, memberships and whether a `touch` is due (see `liveAccess`). */
+    async findLiveAccess(id: string) {
+      const [r] = await liveAccess.execute({ id });
       return r;
     },
     async findByRefresh(hash: string, tx: Db = db) {
@@ -89,11 +123,7 @@ export function createSessionsRepo(db: Db) {
         .update(sessions)
         .set({ revokedAt: new Date(), revokedReason: reason })
         .where(
-          and(
-            eq(sessions.userId, userId),
-            isNull(sessions.revokedAt),
-            exceptId ? sql`${sessions.id} <> ${exceptId}` : undefined,
-          ),
+          and(eq(sessions.userId, userId), isNull(sessions.revokedAt), exceptId ? sql`${sessions.id} <> ${exceptId}` : undefined),
         )
         .returning({ id: sessions.id });
       return r.length;
