@@ -30,7 +30,7 @@ const steps = [
     },
   ],
   ['Проверка типов', () => run('npm', ['run', 'typecheck'])],
-  ['Модульные и API-тесты', () => run('npx', ['vitest', 'run'])],
+  // Chromium before the API tests too: the domain snapshot producer's test takes a real screenshot.
   [
     'Chromium',
     async () => {
@@ -38,6 +38,7 @@ const steps = [
       return 0;
     },
   ],
+  ['Модульные и API-тесты', () => run('npx', ['vitest', 'run'])],
   ['Playwright', () => run('npx', ['playwright', 'test'])],
 ];
 

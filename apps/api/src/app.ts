@@ -7,36 +7,37 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAudit } from './lib/audit';
+import { createMailer, type Mailer } from './lib/mailer';
 import { API_PREFIX, type App } from './lib/routes';
+import { createSecretBox } from './lib/secretbox';
+import { analyticsRoutes, createAnalyticsService, createInsightsJobs } from './modules/analytics/index';
+import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
+import { createApiKeysService } from './modules/apikeys/apikeys.service';
+import { auditRoutes } from './modules/audit/audit.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { identityRoutes } from './modules/auth/identity.routes';
+import { createIdentityService } from './modules/auth/identity.service';
+import { createFailureLimiter } from './modules/auth/limiter';
+import { createSessionsRepo } from './modules/auth/sessions.repo';
+import { classifierRoutes, createClassifierService } from './modules/classifier/index';
+import { companiesRoutes } from './modules/companies/companies.routes';
+import { createCompaniesService } from './modules/companies/companies.service';
+import { configsRoutes, createConfigsService } from './modules/configs/index';
+import { type EventEngine, registerEventEngine } from './modules/events/index';
+import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
+import { createTransfer } from './modules/imports/transfer';
+import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
+import { createReportsService, reportsRoutes } from './modules/reports/index';
+import { createSnapshotsService } from './modules/snapshots/index';
+import { systemRoutes } from './modules/system/system.routes';
+import { createTelegramService, telegramRoutes } from './modules/telegram/index';
+import { usersRoutes } from './modules/users/users.routes';
+import { createUsersService } from './modules/users/users.service';
+import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
 import { registerErrorHandling } from './plugins/errors';
 import { readBuildVersion, registerSpa } from './plugins/spa';
-import { authRoutes } from './modules/auth/auth.routes';
-import { createAuthService } from './modules/auth/auth.service';
-import { createSessionsRepo } from './modules/auth/sessions.repo';
-import { systemRoutes } from './modules/system/system.routes';
-import { configsRoutes, createConfigsService } from './modules/configs/index';
-import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
-import { createTelegramService, telegramRoutes } from './modules/telegram/index';
-import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
-import { createMailer, type Mailer } from './lib/mailer';
-import { createSecretBox } from './lib/secretbox';
-import { createFailureLimiter } from './modules/auth/limiter';
-import { createIdentityService } from './modules/auth/identity.service';
-import { identityRoutes } from './modules/auth/identity.routes';
-import { createCompaniesService } from './modules/companies/companies.service';
-import { companiesRoutes } from './modules/companies/companies.routes';
-import { createUsersService } from './modules/users/users.service';
-import { usersRoutes } from './modules/users/users.routes';
-import { createApiKeysService } from './modules/apikeys/apikeys.service';
-import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
-import { auditRoutes } from './modules/audit/audit.routes';
-import { analyticsRoutes, createAnalyticsService, createInsightsJobs } from './modules/analytics/index';
-import { classifierRoutes, createClassifierService } from './modules/classifier/index';
-import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
-import { createReportsService, reportsRoutes } from './modules/reports/index';
-import { type EventEngine, registerEventEngine } from './modules/events/index';
-import { createTransfer } from './modules/imports/transfer';
 
 export interface AppDeps {
   config: Config;
@@ -126,7 +127,8 @@ export async function buildApp(deps: AppDeps) {
     windowMinutes: await configs.get('lockout_window_minutes'),
     lockoutMinutes: await configs.get('lockout_minutes'),
   }));
-  const mailer = deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  const mailer =
+    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   const auth = createAuthService({
     repo: createSessionsRepo(db),
     audit,
@@ -138,7 +140,15 @@ export async function buildApp(deps: AppDeps) {
       absoluteSeconds: (await configs.get('session_absolute_hours')) * 3600,
     }),
   });
-  const identity = createIdentityService({ db, audit, auth, limiter, mailer, totpBox: createSecretBox(config.secret, 'totp'), config });
+  const identity = createIdentityService({
+    db,
+    audit,
+    auth,
+    limiter,
+    mailer,
+    totpBox: createSecretBox(config.secret, 'totp'),
+    config,
+  });
   const companiesSvc = createCompaniesService({ db, audit, limiter });
   const usersSvc = createUsersService({ db, audit, links: identity });
   const apiKeysSvc = createApiKeysService({ db, audit });
@@ -148,7 +158,18 @@ export async function buildApp(deps: AppDeps) {
   const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
   const insights = createInsightsJobs({ analytics, classifier, mailings, reports, log: app.log });
   app.addHook('onClose', () => insights.stop());
-  const transfer = createTransfer({ db, pool: database.pool, audit, configs, dataDir: config.dataDir, secret: config.secret, log: app.log });
+  const transfer = createTransfer({
+    db,
+    pool: database.pool,
+    audit,
+    configs,
+    dataDir: config.dataDir,
+    secret: config.secret,
+    log: app.log,
+  });
+  // Domain snapshots (pg-boss job; main.ts attaches it): queued by the domains' `recheck` action.
+  const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log });
+  app.addHook('onClose', () => snapshots.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
 
@@ -163,7 +184,12 @@ export async function buildApp(deps: AppDeps) {
       await filtratorRoutes(a, { filtrator });
       // The avatar check needs the docs service, which the event engine (registered below) creates.
       let docsRef: EventEngine['docs'] | undefined;
-      await identityRoutes(a, { auth, identity, config, avatarOk: async (userId, docId) => Boolean(await docsRef?.avatarOk(userId, docId)) });
+      await identityRoutes(a, {
+        auth,
+        identity,
+        config,
+        avatarOk: async (userId, docId) => Boolean(await docsRef?.avatarOk(userId, docId)),
+      });
       await companiesRoutes(a, { companies: companiesSvc });
       await usersRoutes(a, { users: usersSvc });
       await apiKeysRoutes(a, { apiKeys: apiKeysSvc });
@@ -172,7 +198,13 @@ export async function buildApp(deps: AppDeps) {
       await classifierRoutes(a, { classifier });
       await mailingsRoutes(a, { mailings });
       await reportsRoutes(a, { reports });
-      const engine = await registerEventEngine(a, { database, config, audit, whitelistKindFor: whitelist.kindForEvent });
+      const engine = await registerEventEngine(a, {
+        database,
+        config,
+        audit,
+        whitelistKindFor: whitelist.kindForEvent,
+        snapshots,
+      });
       docsRef = engine.docs;
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
@@ -182,6 +214,29 @@ export async function buildApp(deps: AppDeps) {
 
   await registerSpa(app, config.consoleDist);
   await app.ready();
-  return Object.assign(app, { routeTable, services: { transfer, auth, audit, configs, whitelist, telegram, filtrator, identity, mailer, limiter, companies: companiesSvc, users: usersSvc, apiKeys: apiKeysSvc, analytics, classifier, mailings, reports, insights } });
+  return Object.assign(app, {
+    routeTable,
+    services: {
+      transfer,
+      auth,
+      audit,
+      configs,
+      whitelist,
+      telegram,
+      filtrator,
+      identity,
+      mailer,
+      limiter,
+      companies: companiesSvc,
+      users: usersSvc,
+      apiKeys: apiKeysSvc,
+      analytics,
+      classifier,
+      mailings,
+      reports,
+      insights,
+      snapshots,
+    },
+  });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

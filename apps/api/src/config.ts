@@ -24,11 +24,25 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSOLE_DIST: z.string().optional(),
   ACCESS_TTL_SECONDS: z.coerce.number().int().min(5).default(900),
-  SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).default(12 * 3600),
-  SESSION_ABSOLUTE_SECONDS: z.coerce.number().int().min(60).default(14 * 24 * 3600),
+  SESSION_IDLE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(12 * 3600),
+  SESSION_ABSOLUTE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 3600),
   COOKIE_SECURE: bool.optional(),
   LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOCKOUT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Browser for domain screenshots (the `snapshot_chromium_path` setting overrides it; default /usr/bin/chromium). */
+  CHROMIUM_PATH: z.string().optional(),
+  /** Lets the snapshot producer reach private/loopback addresses (tests and e2e only; never in production). */
+  SNAPSHOT_ALLOW_PRIVATE: bool.optional(),
+  /** Test resolution of snapshot hosts: `host=ip:port,host2=ip:port` (the SSRF guard still checks the address). */
+  SNAPSHOT_HOST_MAP: z.string().optional(),
 });
 
 export interface Config {
@@ -53,6 +67,9 @@ export interface Config {
   cookieSecure: boolean;
   lockoutMaxFailures: number;
   lockoutWindowMinutes: number;
+  chromiumPath?: string;
+  snapshotAllowPrivate: boolean;
+  snapshotHostMap: string;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -108,5 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     lockoutMaxFailures: e.LOCKOUT_MAX_FAILURES,
     lockoutWindowMinutes: e.LOCKOUT_WINDOW_MINUTES,
+    chromiumPath: e.CHROMIUM_PATH || undefined,
+    snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
+    snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
   };
 }

@@ -1,11 +1,11 @@
-import { loadConfig } from './config';
+import pino from 'pino';
 import { buildApp } from './app';
+import { loadConfig } from './config';
 import { createDatabase } from './db/client';
 import { type EmbeddedDb, startEmbedded } from './db/embedded';
 import { runMigrations } from './db/migrate';
-import { ensureFirstAdmin } from './lib/bootstrap';
 import { startJobs } from './jobs';
-import pino from 'pino';
+import { ensureFirstAdmin } from './lib/bootstrap';
 
 /** config → database (embedded or external) → migrate → app → listen. */
 async function main() {
@@ -32,6 +32,7 @@ async function main() {
   const app = await buildApp({ config, database });
   await app.services.transfer.attach(boss, { work: config.role !== 'api' });
   await app.services.insights.attach(boss, { work: config.role !== 'api' });
+  await app.services.snapshots.attach(boss, { work: config.role !== 'api' });
   // Expired whitelist entries stop applying: the worker re-marks their events once a minute.
   const stopWhitelistSweep = config.role !== 'api' ? app.services.whitelist.startExpirySweep() : undefined;
   if (config.role !== 'worker') {

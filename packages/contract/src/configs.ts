@@ -241,6 +241,54 @@ export const CONFIG_REGISTRY = {
       .refine((s) => s === '' || /^[a-z]+(\s*,\s*[a-z]+)*$/.test(s), { error: 'Ожидаются коды модулей через запятую' }),
     default: '',
   }),
+  snapshot_timeout_seconds: int({
+    title: 'Снимки доменов: таймаут проверки',
+    description: 'Сколько секунд ждать ответа сайта (DNS, соединение и загрузка страницы) при снимке домена.',
+    group: 'integrations',
+    unit: 'с',
+    min: 1,
+    max: 120,
+    default: 15,
+  }),
+  snapshot_max_body_kb: int({
+    title: 'Снимки доменов: предел размера страницы',
+    description: 'Сколько килобайт страницы читать при снимке; больше — загрузка обрывается, снимок записывается с причиной.',
+    group: 'integrations',
+    unit: 'КБ',
+    min: 16,
+    max: 20_480,
+    default: 2048,
+  }),
+  snapshot_max_redirects: int({
+    title: 'Снимки доменов: число перенаправлений',
+    description: 'Сколько HTTP-перенаправлений проходить при снимке домена (каждый адрес проверяется заново).',
+    group: 'integrations',
+    min: 0,
+    max: 10,
+    default: 5,
+  }),
+  snapshot_on_create: int({
+    title: 'Снимки доменов: снимок нового события',
+    description:
+      '1 — новые события модуля «Домены» (созданные в консоли, через API или импортом) в течение 30 с получают снимок; 0 — только по действию «Перепроверить».',
+    group: 'integrations',
+    min: 0,
+    max: 1,
+    default: 0,
+  }),
+  snapshot_chromium_path: def({
+    title: 'Снимки доменов: путь к Chromium',
+    description:
+      'Исполняемый файл браузера для скриншотов. Пусто — переменная окружения CHROMIUM_PATH или /usr/bin/chromium; если браузера нет, снимок сохраняется без скриншота.',
+    group: 'integrations',
+    type: 'string',
+    schema: z
+      .string({ error: requiredOr(CONFIG_MSG.text) })
+      .trim()
+      .max(500, { error: MSG.tooLong(500) })
+      .refine((s) => s === '' || s.startsWith('/'), { error: 'Укажите абсолютный путь (начинается с /)' }),
+    default: '',
+  }),
   product_name: def({
     title: 'Название продукта',
     description: 'Показывается в заголовке страниц и в письмах.',

@@ -34,6 +34,10 @@ export const snapshotItem = z.object({
   ip: z.string().nullable(),
   http_status: z.number().int().nullable(),
   page_title: z.string().nullable(),
+  /** Where the fetch ended after redirects. */
+  final_url: z.string().nullable(),
+  /** Why the check failed (Russian); null = the site answered. */
+  error: z.string().nullable(),
 });
 export const snapshotsResponse = z.object({ items: z.array(snapshotItem) });
 export const snapshotCreateRequest = z
@@ -48,6 +52,8 @@ export const snapshotCreateRequest = z
       .max(599, { error: EVENT_MSG.tooBig(599) })
       .nullish(),
     page_title: optText(500),
+    final_url: optText(2000),
+    error: optText(500),
   })
   .strict();
 

@@ -393,6 +393,8 @@ export const eventActionResponse = z.object({
   history_id: z.number().int(),
   /** The allowlist entry created by the `allowlist` action. */
   allowlist_id: z.number().int().optional(),
+  /** The `recheck` action queued a snapshot of the domain (false: the queue is not available). */
+  snapshot_queued: z.boolean().optional(),
 });
 
 export const cardRevealResponse = z.object({ card_number: z.string() });

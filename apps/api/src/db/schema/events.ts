@@ -104,6 +104,7 @@ export const events = pgTable(
     fingerprint: text('fingerprint').notNull(),
     tags: integer('tags').array().notNull().default(sql`'{}'::integer[]`),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** Full-text vector; its words also go to `event_search_words` (triggers, migration 0019) for prefix search. */
     search: tsvector('search').notNull(),
     detectedAt: ts('detected_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -226,6 +227,10 @@ export const domainSnapshots = pgTable(
     ip: text('ip'),
     httpStatus: integer('http_status'),
     pageTitle: text('page_title'),
+    /** Where the fetch ended after redirects (the snapshot producer). */
+    finalUrl: text('final_url'),
+    /** Why the check failed (Russian, shown as is): NXDOMAIN, timeout, TLS error, refused address… */
+    error: text('error'),
   },
   (t) => [
     index('domain_snapshots_event_idx').on(t.eventId, t.takenAt.desc()),

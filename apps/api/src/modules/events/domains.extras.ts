@@ -1,5 +1,6 @@
 /*
- * Domains: snapshot history of an event, and the per-company allowlist — an allowlisted domain
+ * Domains: snapshot history of an event (produced by modules/snapshots on «Перепроверить», or posted
+ * by an external collector), and the per-company allowlist — an allowlisted domain
  * (or any subdomain of it) never raises a new event; the `allowlist` action adds the event's domain.
  */
 
@@ -66,6 +67,10 @@ const normalise = (domain: string) => {
 
 export const snapshotsExtra: ExtraRegistrar = (app, m, ctx) => {
   const path = `${eventsPath(m)}/snapshots/:id`;
+  // «Перепроверить» queues a check by the snapshot producer (a pg-boss job; see modules/snapshots).
+  const { snapshots } = ctx;
+  if (snapshots && m.actions?.some((a) => a.code === 'recheck'))
+    ctx.actionHandlers.set(`${m.code}:recheck`, async (_c, row) => ({ snapshot_queued: await snapshots.enqueue(row.id) }));
   const list = async (eventId: number) =>
     (
       await rowsOf<{
@@ -76,9 +81,11 @@ export const snapshotsExtra: ExtraRegistrar = (app, m, ctx) => {
         ip: string | null;
         http_status: number | null;
         page_title: string | null;
+        final_url: string | null;
+        error: string | null;
       }>(
         ctx.db,
-        sql`SELECT id, event_id, taken_at, screenshot_doc_id, ip, http_status, page_title FROM domain_snapshots WHERE event_id = ${eventId} ORDER BY taken_at DESC, id DESC LIMIT 500`,
+        sql`SELECT id, event_id, taken_at, screenshot_doc_id, ip, http_status, page_title, final_url, error FROM domain_snapshots WHERE event_id = ${eventId} ORDER BY taken_at DESC, id DESC LIMIT 500`,
       )
     ).map((r) => ({ ...r, taken_at: iso(r.taken_at) as string }));
 
@@ -119,8 +126,8 @@ export const snapshotsExtra: ExtraRegistrar = (app, m, ctx) => {
       if (b.screenshot_doc_id) await ctx.docs.assertUsableFor(b.screenshot_doc_id, ev.company_id);
       const [r] = await rowsOf<{ id: number }>(
         ctx.db,
-        sql`INSERT INTO domain_snapshots (event_id, taken_at, screenshot_doc_id, ip, http_status, page_title)
-            VALUES (${ev.id}, ${b.taken_at ?? new Date().toISOString()}::timestamptz, ${b.screenshot_doc_id ?? null}, ${b.ip ?? null}, ${b.http_status ?? null}, ${b.page_title ?? null})
+        sql`INSERT INTO domain_snapshots (event_id, taken_at, screenshot_doc_id, ip, http_status, page_title, final_url, error)
+            VALUES (${ev.id}, ${b.taken_at ?? new Date().toISOString()}::timestamptz, ${b.screenshot_doc_id ?? null}, ${b.ip ?? null}, ${b.http_status ?? null}, ${b.page_title ?? null}, ${b.final_url ?? null}, ${b.error ?? null})
             RETURNING id`,
       );
       const item = (await list(ev.id)).find((s) => s.id === r?.id);

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { App } from '../../lib/routes';
 import type { DocsService } from '../docs/docs.service';
+import type { SnapshotsService } from '../snapshots/index';
 import type { Caller } from './access';
 import type { EventRow } from './events.repo';
 import type { EventsService } from './events.service';
@@ -23,6 +24,8 @@ export interface ExtrasContext {
   guards: CreateGuards;
   /** `${module}:${action}` → its extra work (filled by extras, run by the actions endpoint). */
   actionHandlers: Map<string, ActionHandler>;
+  /** The domain snapshot producer (queues checks). */
+  snapshots?: SnapshotsService;
 }
 
 export type ExtraRegistrar = (app: App, m: ModuleDescriptor, ctx: ExtrasContext) => void | Promise<void>;

@@ -12,6 +12,7 @@ import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import type { App } from '../../lib/routes';
 import { commentsRoutes, createCommentsService } from '../comments/index';
 import { createDocsService, docsRoutes } from '../docs/index';
+import type { SnapshotsService } from '../snapshots/index';
 import { tagsRoutes } from '../tags/index';
 import { linkedLeaksExtra } from './accounts.extras';
 import { cardRevealExtra } from './acquiring.extras';
@@ -54,6 +55,8 @@ export interface EventEngineDeps {
   docstore?: DocStore;
   /** The whitelist matcher from the settings area (default: nothing matches). */
   whitelistKindFor?: WhitelistKindFor;
+  /** The domain snapshot producer (the `recheck` action queues it); absent = recheck only records the request. */
+  snapshots?: SnapshotsService;
 }
 
 export async function registerEventEngine(app: App, deps: EventEngineDeps) {
@@ -78,7 +81,7 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   const comments = createCommentsService({ db, audit: deps.audit });
 
   await eventRoutes(app, { events, refs });
-  const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers };
+  const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers, snapshots: deps.snapshots };
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
   tagsRoutes(app, { db, audit: deps.audit });
   commentsRoutes(app, { comments });

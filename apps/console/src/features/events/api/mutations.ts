@@ -47,6 +47,23 @@ export function usePatchEvent(code: ModuleCode, id: number) {
   });
 }
 
+/**
+ * «Изменить»: PATCH of the module's own fields, not optimistic and silent — the form shows the API's
+ * field errors on its fields. The detail takes the answer; lists and the history are refreshed.
+ */
+export function useEditEvent(code: ModuleCode, id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: EventPatch) =>
+      http.patch(paths.event(code, id), { json: patch, context: { errorMode: 'silent' } }).json<EventDetail>(),
+    onSuccess: (event) => {
+      qc.setQueryData(eventKeys.detail(code, id), (old: EventDetail | undefined) => ({ ...old, ...event }));
+      void qc.invalidateQueries({ queryKey: eventKeys.lists(code) });
+      void qc.invalidateQueries({ queryKey: eventKeys.history(code, id) });
+    },
+  });
+}
+
 /** What a patch looks like on the cached event (tags_add/tags_remove applied to `tags`). */
 function optimisticOf(patch: EventPatch, event: EventDetail): Partial<EventDetail> {
   const { tags_add, tags_remove, ...rest } = patch;

@@ -188,12 +188,24 @@ export function useComments(eventId: number) {
   });
 }
 
-export function useSnapshots(id: number) {
+/** How long the timeline waits for the snapshot a «Перепроверить» queued. */
+export const SNAPSHOT_WAIT_MS = 120_000;
+
+/**
+ * The domain's snapshots. `pendingSince` (the time of the last «Перепроверить») polls every 2 s
+ * until a snapshot taken after it arrives, or SNAPSHOT_WAIT_MS pass.
+ */
+export function useSnapshots(id: number, pendingSince: number | null = null) {
   return useQuery({
     queryKey: eventKeys.snapshots(id),
     queryFn: ({ signal }) =>
       http.get(paths.snapshots(id), { signal, context: { errorMode: 'silent' } }).json<SnapshotsResponse>(),
     select: itemsOf,
+    refetchInterval: (q) => {
+      if (pendingSince === null || Date.now() - pendingSince > SNAPSHOT_WAIT_MS) return false;
+      const newest = q.state.data?.items[0]?.taken_at;
+      return newest && Date.parse(newest) >= pendingSince - 1000 ? false : 2000;
+    },
   });
 }
 

@@ -102,7 +102,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Flex vertical gap={16}>
-            <FieldsCard m={m} event={event} />
+            <FieldsCard m={m} event={event} canWrite={canWrite} />
             {extras.map((name) => {
               const Extra = EXTRAS[name];
               return <Extra key={name} m={m} event={event} canWrite={canWrite} />;

@@ -1,5 +1,5 @@
 /* Every field of the module's descriptor with its Russian label, formatted by type. */
-import { EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { FieldDescriptor, ModuleDescriptor } from '@forpost/contract/modules';
 import { Button, Card, Descriptions, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useCan } from '../../auth/useMe';
 import { useCardReveal } from '../api/mutations';
 import { FieldValue, groupCard, isEmpty } from '../components/values';
 import type { EventDetail } from '../model/types';
+import { FieldsEditor } from './FieldsEditor';
 
 /**
  * A card number: masked as the API sends it; «Показать номер» fetches the clear number from the
@@ -49,29 +50,46 @@ function CardNumber({ m, event, field }: { m: ModuleDescriptor; event: EventDeta
 const isWide = (f: FieldDescriptor) => f.type === 'text' || f.type === 'url' || f.type === 'string_list';
 const FULL_ROW = { xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 } as const;
 
-export function FieldsCard({ m, event }: { m: ModuleDescriptor; event: EventDetail }) {
+/** The module's fields; «Изменить» (with events.write in the event's company) turns them into a form. */
+export function FieldsCard({ m, event, canWrite }: { m: ModuleDescriptor; event: EventDetail; canWrite: boolean }) {
+  const [editing, setEditing] = useState(false);
   const short = m.fields.filter((f) => !isWide(f));
   const ordered = [...short, ...m.fields.filter(isWide)];
   return (
-    <Card title="Сведения" size="small" data-testid="event-fields">
-      <Descriptions
-        bordered
-        size="small"
-        column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 }}
-        styles={{ label: { width: '23%' }, content: { width: '27%' } }}
-        items={ordered.map((f, i) => ({
-          key: f.key,
-          label: f.label,
-          // Wide values take a whole row; so does the last short one when it would be alone in its row.
-          span: isWide(f) || (i === short.length - 1 && short.length % 2 === 1) ? FULL_ROW : 1,
-          children:
-            f.sensitive === 'card' ? (
-              <CardNumber m={m} event={event} field={f} />
-            ) : (
-              <FieldValue field={f} value={event[f.key]} row={event} mode="detail" />
-            ),
-        }))}
-      />
+    <Card
+      title={editing ? 'Сведения — изменение' : 'Сведения'}
+      size="small"
+      data-testid="event-fields"
+      extra={
+        canWrite && !editing ? (
+          <Button size="small" icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="fields-edit">
+            Изменить
+          </Button>
+        ) : undefined
+      }
+    >
+      {editing ? (
+        <FieldsEditor m={m} event={event} onDone={() => setEditing(false)} />
+      ) : (
+        <Descriptions
+          bordered
+          size="small"
+          column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 }}
+          styles={{ label: { width: '23%' }, content: { width: '27%' } }}
+          items={ordered.map((f, i) => ({
+            key: f.key,
+            label: f.label,
+            // Wide values take a whole row; so does the last short one when it would be alone in its row.
+            span: isWide(f) || (i === short.length - 1 && short.length % 2 === 1) ? FULL_ROW : 1,
+            children:
+              f.sensitive === 'card' ? (
+                <CardNumber m={m} event={event} field={f} />
+              ) : (
+                <FieldValue field={f} value={event[f.key]} row={event} mode="detail" />
+              ),
+          }))}
+        />
+      )}
     </Card>
   );
 }

@@ -21,7 +21,7 @@ export function EventActions({ m, event, canWrite }: ExtrasProps) {
       { action: open.code, ...(comment.trim() ? { comment: comment.trim() } : {}) },
       {
         onSuccess: (r) => {
-          message.success(`Выполнено: ${r.label}`);
+          message.success(r.snapshot_queued ? 'Проверка сайта поставлена в очередь' : `Выполнено: ${r.label}`);
           setOpen(null);
           setComment('');
         },

@@ -1,0 +1,189 @@
+/*
+ * The domain snapshot producer: a pg-boss job that checks a domain event's host (probe.ts) and, when
+ * a Chromium is available, takes a screenshot (screenshot.ts, stored as a `screenshot` doc of the
+ * event's company), then records one row of domain_snapshots — failures included, with their Russian
+ * reason. Every role can queue (the `recheck` action); ROLE=all|worker runs the jobs and, with the
+ * `snapshot_on_create` setting, sweeps new domain events into the queue.
+ */
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import { createLocalDocStore, type DocStore } from '../../lib/docstore';
+import type { ConfigsService } from '../configs/index';
+import { createDocsService } from '../docs/docs.service';
+import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './probe';
+import { findChromium, takeScreenshot } from './screenshot';
+
+export const SNAPSHOT_QUEUE = 'domain-snapshot';
+const SWEEP_MS = 30_000;
+/** New events younger than this are swept into the queue (with `snapshot_on_create`). */
+const SWEEP_WINDOW_MINUTES = 15;
+
+export const SNAPSHOT_MSG = {
+  noBrowser: 'Браузер для скриншотов не найден — снимок сохранён без скриншота',
+  screenshotFailed: 'Скриншот не получен',
+} as const;
+
+interface Logger {
+  warn(o: unknown, m?: string): void;
+  info(o: unknown, m?: string): void;
+}
+
+export interface SnapshotsDeps {
+  db: Db;
+  audit: Audit;
+  configs: Pick<ConfigsService, 'get'>;
+  config: Config;
+  log: Logger;
+  store?: DocStore;
+  /** DNS override (tests). */
+  resolve?: ProbeOptions['resolve'];
+}
+
+export interface TakenSnapshot extends ProbeResult {
+  id: number;
+  event_id: number;
+  screenshot_doc_id: number | null;
+}
+
+const rowsOf = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
+
+export function createSnapshotsService(deps: SnapshotsDeps) {
+  const { db, configs, config, log } = deps;
+  const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
+  const docs = createDocsService({ db, store, audit: deps.audit });
+  const hostMap = parseHostMap(config.snapshotHostMap);
+  let boss: PgBoss | null = null;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping = false;
+
+  async function options(): Promise<ProbeOptions> {
+    return {
+      timeoutMs: (await configs.get('snapshot_timeout_seconds')) * 1000,
+      maxBytes: (await configs.get('snapshot_max_body_kb')) * 1024,
+      maxRedirects: await configs.get('snapshot_max_redirects'),
+      allowPrivate: config.snapshotAllowPrivate,
+      hostMap,
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    };
+  }
+
+  /** Checks one domain event now and records the snapshot (also when the check failed). */
+  async function take(eventId: number): Promise<TakenSnapshot | null> {
+    const [ev] = await rowsOf<{ id: number; company_id: number; host: string | null }>(
+      db,
+      sql`SELECT id, company_id, COALESCE(data->>'domain_punycode', data->>'domain') AS host FROM events WHERE id = ${eventId} AND module = 'domains'`,
+    );
+    if (!ev) return null; // deleted meanwhile: nothing to record
+    const o = await options();
+    const result: ProbeResult = ev.host
+      ? await probe(ev.host.toLowerCase(), o)
+      : { ip: null, http_status: null, final_url: null, page_title: null, error: 'У события нет домена' };
+
+    let screenshotDocId: number | null = null;
+    let note: string | null = null;
+    if (result.final_url && result.ip && result.http_status) {
+      const chromium = await findChromium(await configs.get('snapshot_chromium_path'), config.chromiumPath);
+      // Without a browser the snapshot is saved without a screenshot (the console says so); no error.
+      if (!chromium) log.info({ eventId }, SNAPSHOT_MSG.noBrowser);
+      else {
+        try {
+          const png = await takeScreenshot({
+            chromium,
+            url: result.final_url,
+            ip: result.ip,
+            timeoutMs: o.timeoutMs,
+            allowPrivate: o.allowPrivate,
+          });
+          const doc = await docs.upload({
+            kind: 'screenshot',
+            companyId: ev.company_id,
+            eventId: ev.id,
+            ownerUserId: null,
+            filename: `Снимок ${ev.host} ${new Date().toISOString().slice(0, 16).replace('T', ' ')}.png`,
+            mimetype: 'image/png',
+            stream: Readable.from(png),
+          });
+          screenshotDocId = doc.id;
+        } catch (e) {
+          note = `${SNAPSHOT_MSG.screenshotFailed}: ${(e as Error).message.split('\n')[0]?.slice(0, 200)}`;
+          log.warn({ err: { message: (e as Error).message }, eventId }, 'snapshot screenshot failed');
+        }
+      }
+    }
+    const error = [result.error, note].filter(Boolean).join('; ') || null;
+    const [row] = await rowsOf<{ id: number }>(
+      db,
+      sql`INSERT INTO domain_snapshots (event_id, taken_at, screenshot_doc_id, ip, http_status, page_title, final_url, error)
+          SELECT ${ev.id}, now(), ${screenshotDocId}, ${result.ip}, ${result.http_status}, ${result.page_title}, ${result.final_url}, ${error}
+          WHERE EXISTS (SELECT 1 FROM events WHERE id = ${ev.id})
+          RETURNING id`,
+    );
+    if (!row) return null;
+    return { ...result, error, id: row.id, event_id: ev.id, screenshot_doc_id: screenshotDocId };
+  }
+
+  /** Queues a check of the event; false when no queue is attached (nothing will run it). */
+  async function enqueue(eventId: number, opts: { auto?: boolean } = {}): Promise<boolean> {
+    if (!boss) return false;
+    const id = await boss.send(
+      SNAPSHOT_QUEUE,
+      { event_id: eventId },
+      {
+        retryLimit: 2,
+        retryDelay: 30,
+        expireInSeconds: 300,
+        ...(opts.auto ? { singletonKey: `auto-${eventId}`, singletonSeconds: 3600 } : {}),
+      },
+    );
+    return id !== null;
+  }
+
+  /** With `snapshot_on_create` = 1: recent domain events without a snapshot go to the queue. */
+  async function sweep(): Promise<number> {
+    if ((await configs.get('snapshot_on_create')) !== 1) return 0;
+    const ids = await rowsOf<{ id: number }>(
+      db,
+      sql`SELECT e.id FROM events e
+          WHERE e.module = 'domains' AND e.created_at > now() - make_interval(mins => ${SWEEP_WINDOW_MINUTES})
+            AND NOT EXISTS (SELECT 1 FROM domain_snapshots s WHERE s.event_id = e.id)
+          ORDER BY e.created_at DESC LIMIT 500`,
+    );
+    for (const r of ids) await enqueue(Number(r.id), { auto: true });
+    return ids.length;
+  }
+
+  return {
+    take,
+    enqueue,
+    sweep,
+    /** Every role queues; ROLE=all|worker also runs the checks and the new-event sweep. */
+    async attach(b: PgBoss, opts: { work: boolean }) {
+      boss = b;
+      await b.createQueue(SNAPSHOT_QUEUE, { name: SNAPSHOT_QUEUE, retryLimit: 2, retryDelay: 30, expireInSeconds: 300 });
+      if (!opts.work) return;
+      await b.work<{ event_id: number }>(SNAPSHOT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        if (job) await take(job.data.event_id);
+      });
+      sweepTimer = setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        sweep()
+          .catch((err) => log.warn({ err: { message: (err as Error).message } }, 'snapshot sweep failed'))
+          .finally(() => {
+            sweeping = false;
+          });
+      }, SWEEP_MS);
+      sweepTimer.unref();
+    },
+    async stop() {
+      clearInterval(sweepTimer);
+      boss = null;
+    },
+  };
+}
+export type SnapshotsService = ReturnType<typeof createSnapshotsService>;
