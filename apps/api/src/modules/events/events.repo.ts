@@ -65,9 +65,20 @@ const EVENT_COLUMNS = sql.raw(
 const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
 const bigArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[]`;
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+/** Rows of the ordered walk of a search page: the page fills within them when 1 row in 100 matches. */
+const walkRows = (need: number) => Math.min(10_000, Math.max(2_000, need * 100));
+/** Longest walk that counts a search's matches (beyond it, the GIN index counts). */
+const DENSE_COUNT_ROWS = 8_000;
 
 export function createEventsRepo(db: Db) {
   const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+  /** Exact count up to `cap` (+1 to know it was capped). */
+  const countCapped = async (where: SQL, cap: number): Promise<number> => {
+    const [r] = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${where} LIMIT ${cap + 1}) s`,
+    );
+    return r?.n ?? 0;
+  };
 
   return {
     rows,
@@ -83,17 +94,101 @@ export function createEventsRepo(db: Db) {
         ORDER BY ${p.order}`);
     },
 
-    /** Exact count up to `cap` (+1 to know it was capped). */
-    async countCapped(where: SQL, cap: number): Promise<number> {
-      const [r] = await rows<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${where} LIMIT ${cap + 1}) s`,
-      );
-      return r?.n ?? 0;
+    countCapped,
+
+    /**
+     * A page of a free-text search and its count up to `cap` (+1 when capped), for a sort that an
+     * index delivers in order (events.query orderedSort). `base` is the module and the companies,
+     * `filter` every other condition but the text, `query` the tsquery of `q` (events.query
+     * tsQueryOf). See docs/architecture.md, «Поиск `q`: первая страница и счёт».
+     *
+     * The tsquery is computed first (its prefix expanded through the lexicon) and inlined as a
+     * constant, so that the planner sees its words and their frequencies.
+     *
+     * Page, one statement: a walk down the index of the sort over the base's rows (at most
+     * walkRows), each checked against the filters and the text, stops at a full page — a frequent
+     * word fills it within a few hundred rows, whereas the GIN index would read its whole posting
+     * list and sort every match. Only the base narrows the walk, so that it always follows the sort's
+     * index (a status filter would otherwise tempt the planner to read and sort every row of that
+     * status). The walk's matches are the page when the page is full or the base ended inside the
+     * walk; otherwise (a rare word) the page comes from the GIN index, all matches sorted (few, as
+     * the walk found few).
+     *
+     * Count: a page that is not full gives it. A full page from the walk measures the word's
+     * density; when cap + 1 matches are expected within DENSE_COUNT_ROWS rows, the count walks on
+     * (the first rows are cached already), else — or when that walk falls short — the GIN index
+     * counts (its cost grows with the posting lists, not with the base).
+     */
+    async searchList(p: {
+      base: SQL;
+      filter: SQL;
+      query: SQL;
+      order: SQL;
+      limit: number;
+      offset: number;
+      ruleCase?: SQL;
+      cap: number;
+    }): Promise<{ rows: EventRow[]; counted: number }> {
+      const [resolved] = await rows<{ q: string }>(sql`SELECT (${p.query})::text AS q`);
+      const text = sql`e.search @@ ${resolved?.q ?? ''}::tsquery`;
+      const need = p.offset + p.limit;
+      const walk = walkRows(need);
+      const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
+      const page = await rows<EventRow & { walk_rn: string | null }>(sql`
+        WITH walk AS MATERIALIZED (
+          SELECT ${EVENT_COLUMNS}${rule}, e.walk_rn
+          FROM (SELECT e.*, row_number() OVER (ORDER BY ${p.order}) AS walk_rn
+                FROM (SELECT * FROM events e WHERE ${p.base} ORDER BY ${p.order} LIMIT ${walk}) e) e
+          WHERE ${p.filter} AND ${text}
+          ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}),
+        base AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM events e WHERE ${p.base} LIMIT ${walk}) s),
+        found AS MATERIALIZED (SELECT count(*) AS n FROM walk)
+        SELECT e.*, c.name AS company_name, u.name AS author_name
+        FROM (
+          SELECT * FROM walk WHERE (SELECT n FROM found) = ${p.limit} OR (SELECT n FROM base) < ${walk}
+          UNION ALL
+          (SELECT ${EVENT_COLUMNS}${rule}, NULL::bigint
+           FROM (SELECT * FROM events e WHERE ${p.base} AND ${p.filter} AND ${text} OFFSET 0) e
+           WHERE (SELECT n FROM found) < ${p.limit} AND (SELECT n FROM base) >= ${walk}
+           ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset})
+        ) e
+        JOIN companies c ON c.id = e.company_id
+        LEFT JOIN users u ON u.id = e.author_id
+        ORDER BY ${p.order}`);
+      const last = page.at(-1)?.walk_rn;
+      const items = page.map(({ walk_rn: _, ...r }) => r as EventRow);
+      if (items.length < p.limit && (items.length > 0 || p.offset === 0))
+        return { rows: items, counted: p.offset + items.length };
+      if (last != null) {
+        // `need` matches within `last` rows: the rows expected to hold cap + 1 matches, with a margin
+        // of two standard deviations of that sample (a count of `need` varies by about √need).
+        const expected = Math.ceil(((p.cap + 1) * Number(last) * (1 + 2 / Math.sqrt(need))) / need);
+        if (expected <= DENSE_COUNT_ROWS) {
+          const [r] = await rows<{ n: number; seen: number }>(sql`
+            SELECT count(*) FILTER (WHERE s.hit)::int AS n, count(*)::int AS seen
+            FROM (SELECT ${p.filter} AND ${text} AS hit FROM events e WHERE ${p.base} ORDER BY ${p.order} LIMIT ${expected}) s`);
+          // Capped, or the whole base walked: the count is known.
+          if (r && (r.n > p.cap || r.seen < expected)) return { rows: items, counted: Math.min(r.n, p.cap + 1) };
+        }
+      }
+      return { rows: items, counted: await countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap) };
     },
 
-    async statusCounts(where: SQL): Promise<{ status_id: number; count: number }[]> {
+    /**
+     * Per-status counts of `where`, each capped like the list's total: a status with more than `cap`
+     * matches counts `cap + 1` (shown as «cap+»). A separate LIMITed count per status of the module
+     * stops early, where one GROUP BY would read every match (a broad search matches a large share
+     * of the table).
+     */
+    async statusCounts(p: { where: SQL; module: ModuleCode; cap: number }): Promise<{ status_id: number; count: number }[]> {
       return rows(
-        sql`SELECT e.status_id, count(*)::int AS count FROM events e WHERE ${where} GROUP BY e.status_id ORDER BY e.status_id`,
+        sql`SELECT s.id AS status_id, c.n AS count
+            FROM event_statuses s
+            CROSS JOIN LATERAL (
+              SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${p.where} AND e.status_id = s.id LIMIT ${p.cap + 1}) x
+            ) c
+            WHERE s.module = ${p.module} AND c.n > 0
+            ORDER BY s.id`,
       );
     },
 

@@ -30,7 +30,7 @@ import {
   searchTextOf,
   viewOf,
 } from './event-data';
-import { and, filterConditions, orderBy } from './events.query';
+import { and, filterConditions, matching, orderBy, orderedSort, tsQueryOf } from './events.query';
 import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
 import type { Refs } from './refs';
@@ -284,9 +284,11 @@ export function createEventsService(deps: EventsServiceDeps) {
           ruleConds.push(sql`(${and(filterConditions(m, r.data as Record<string, unknown>, vault))})`);
         }
       }
-      const own = filterConditions(m, q, vault);
+      const own = filterConditions(m, q, vault, { skipText: true });
+      const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
+      const text = query ? matching(query) : null;
       const anyRule = ruleConds ? [sql`(${sql.join(ruleConds, sql` OR `)})`] : [];
-      const where = and([...base, ...own, ...anyRule]);
+      const where = and([...base, ...own, ...(text ? [text] : []), ...anyRule]);
       const ruleCase = ruleConds
         ? sql`CASE ${sql.join(
             ruleConds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
@@ -296,22 +298,56 @@ export function createEventsService(deps: EventsServiceDeps) {
       const searching = typeof q.q === 'string' || (rules ?? []).some((r) => typeof r.q === 'string');
       const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
       const offset = (page - 1) * pageSize;
+      // A free-text search in an indexed order: page and count by the search plan (events.repo searchList).
+      const search =
+        query && orderedSort(q.sort)
+          ? repo.searchList({
+              base: and(base),
+              filter: and([...own, ...anyRule]),
+              query,
+              order: orderBy(m, q.sort),
+              limit: pageSize,
+              offset,
+              ruleCase,
+              cap,
+            })
+          : undefined;
       const [rows, statusCounts] = await Promise.all([
-        repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, ruleCase }),
+        search ? search.then((r) => r.rows) : repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, ruleCase }),
         q.status_counts
-          ? repo.statusCounts(and([...base, ...filterConditions(m, q, vault, { skipStatus: true }), ...anyRule]))
+          ? repo.statusCounts({
+              where: and([
+                ...base,
+                ...filterConditions(m, q, vault, { skipStatus: true, skipText: true }),
+                ...(text ? [text] : []),
+                ...anyRule,
+              ]),
+              module: m.code,
+              cap,
+            })
           : undefined,
       ]);
       // A page that is not full ends the list: its total is known without counting.
-      const counted =
-        rows.length < pageSize && (rows.length > 0 || offset === 0) ? offset + rows.length : await repo.countCapped(where, cap);
+      const counted = search
+        ? (await search).counted
+        : rows.length < pageSize && (rows.length > 0 || offset === 0)
+          ? offset + rows.length
+          : await repo.countCapped(where, cap);
       return {
         items: rows.map((r) => toView(m, r)),
         total: Math.min(counted, cap),
         page,
         page_size: pageSize,
         total_capped: counted > cap,
-        ...(statusCounts ? { status_counts: statusCounts } : {}),
+        ...(statusCounts
+          ? {
+              status_counts: statusCounts.map((s) => ({
+                status_id: s.status_id,
+                count: Math.min(s.count, cap),
+                capped: s.count > cap,
+              })),
+            }
+          : {}),
         ...(rules
           ? {
               rules,

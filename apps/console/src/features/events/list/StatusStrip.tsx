@@ -16,16 +16,20 @@ export function StatusStrip({
   onSelect: (code: string | undefined) => void;
 }) {
   if (!counts) return null;
-  const byId = new Map(counts.map((c) => [c.status_id, c.count]));
+  const byId = new Map(counts.map((c) => [c.status_id, c]));
   const total = counts.reduce((n, c) => n + c.count, 0);
+  const anyCapped = counts.some((c) => c.capped);
+  // A capped count is a lower bound: «1 000+».
+  const shown = (n: number, capped: boolean) => `${formatNumber(n)}${capped ? '+' : ''}`;
   const only = selected.length === 1 ? selected[0] : undefined;
   return (
     <Flex gap={6} wrap data-testid="status-strip" role="group" aria-label="Количество по статусам">
       <Tag.CheckableTag checked={selected.length === 0} onChange={() => onSelect(undefined)} data-testid="status-count-all">
-        Все <Badge count={formatNumber(total)} color="#8c8c8c" style={{ marginInlineStart: 4 }} />
+        Все <Badge count={shown(total, anyCapped)} color="#8c8c8c" style={{ marginInlineStart: 4 }} />
       </Tag.CheckableTag>
       {statuses.map((s) => {
-        const n = byId.get(s.id) ?? 0;
+        const c = byId.get(s.id);
+        const n = c?.count ?? 0;
         const checked = selected.includes(s.code);
         return (
           <Tag.CheckableTag
@@ -37,7 +41,7 @@ export function StatusStrip({
           >
             {s.name}{' '}
             <Badge
-              count={formatNumber(n)}
+              count={shown(n, c?.capped ?? false)}
               showZero
               color={checked ? '#fff' : colorOf(s.color)}
               style={checked ? { color: '#2f54eb' } : undefined}

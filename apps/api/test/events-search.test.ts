@@ -1,0 +1,187 @@
+/*
+ * Free-text search of event lists (events.repo searchList, events.query tsQueryOf): the page is
+ * always the newest matches whichever plan found it (the ordered walk, or the GIN index when the
+ * walk finds too few), the total is exact up to SEARCH_COUNT_CAP and «1 000+» beyond it whichever
+ * way it was counted, and a prefix (search as you type) is expanded through the word lexicon that
+ * triggers keep for every write path.
+ */
+import { SEARCH_COUNT_CAP } from '@forpost/contract/events';
+import { MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
+import { type SQL, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PREFIX_WORDS_MAX } from '../src/modules/events/events.query';
+import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+
+let ctx: TestContext;
+let admin: Client;
+let A: { id: number };
+let B: { id: number };
+let C: { id: number };
+
+const qs = (o: Record<string, string | number>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
+const ids = (r: { json(): { items: { id: number }[] } }) => r.json().items.map((i) => i.id);
+
+/**
+ * `n` consulting events of a company straight into the table (the API path is tested elsewhere);
+ * event g has the title `title(g)` and was created g·7 919 mod n minutes ago, so that the order of
+ * creation differs from the order of insertion (as after an import).
+ */
+async function bulk(companyId: number, n: number, title: SQL, tag: string) {
+  await ctx.database.db.execute(sql`
+    INSERT INTO events (company_id, module, title, status_id, fingerprint, data, search, created_at)
+    SELECT ${companyId}, 'consulting', t.title, (SELECT id FROM event_statuses WHERE module = 'consulting' AND code = 'new'),
+           ${tag} || '-' || g, '{}'::jsonb, to_tsvector('russian', t.title) || to_tsvector('simple', t.title),
+           now() - make_interval(mins => (g * 7919) % ${n}) - interval '1 day'
+    FROM generate_series(1, ${n}) g CROSS JOIN LATERAL (SELECT ${title} AS title) t`);
+}
+
+/** The same list by a plain query: ids of the company's consulting events whose title matches, newest first. */
+async function reference(companyId: number, like: string, limit: number, offset = 0): Promise<number[]> {
+  const r = await ctx.database.db.execute(sql`
+    SELECT id FROM events WHERE company_id = ${companyId} AND module = 'consulting' AND title LIKE ${like}
+    ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+  return (r.rows as { id: number }[]).map((x) => Number(x.id));
+}
+
+beforeAll(async () => {
+  ctx = await setupApp();
+  await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
+  A = await createCompany(ctx, 'Альфа');
+  B = await createCompany(ctx, 'Бета');
+  C = await createCompany(ctx, 'Гамма');
+  admin = new Client(ctx);
+  await admin.login(ADMIN.email, ADMIN.password);
+  // A: 3 000 events — «частотный» in every second, «среднечастотный» in every 50th, «редчайший» in
+  // 12 events created before all the others (beyond the ordered walk of the first page).
+  await bulk(
+    A.id,
+    3000,
+    sql`CASE WHEN g % 250 = 0 THEN 'Редчайший случай ' || g
+             WHEN g % 50 = 0 THEN 'Среднечастотный случай ' || g
+             WHEN g % 2 = 0 THEN 'Частотный случай ' || g ELSE 'Обычный случай ' || g END`,
+    'a',
+  );
+  await ctx.database.db.execute(
+    sql`UPDATE events SET created_at = created_at - interval '10 years' WHERE company_id = ${A.id} AND title LIKE 'Редчайший%'`,
+  );
+  // B: 1 500 events, 60 % with «частотный» — 900 matches, fewer than the cap, in a base smaller than the walk.
+  await bulk(B.id, 1500, sql`CASE WHEN g % 5 < 3 THEN 'Частотный случай ' || g ELSE 'Обычный случай ' || g END`, 'b');
+  // C: 50 events, 2 with «частотный» (the whole base is shorter than the walk).
+  await bulk(C.id, 50, sql`CASE WHEN g % 17 = 0 THEN 'Частотный случай ' || g ELSE 'Обычный случай ' || g END`, 'c');
+  await ctx.database.db.execute(sql`ANALYZE events`);
+});
+
+const list = (o: Record<string, string | number>) => admin.get(`/modules/consulting/events?${qs(o)}`);
+
+describe('free-text search of event lists', () => {
+  it('a frequent word: the newest matches, total «1 000+»; word forms and prefixes find the same', async () => {
+    const want = await reference(A.id, 'Частотный%', 20);
+    for (const q of ['частотный', 'частотные', 'ЧАСТОТНОГО', 'частотн']) {
+      const r = await list({ company_id: A.id, q, page_size: 20 });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(ids(r), q).toEqual(want);
+      expect(r.json(), q).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true });
+    }
+    // A later page, the oldest first, and another indexed sort.
+    expect(ids(await list({ company_id: A.id, q: 'частотный', page_size: 20, page: 4 }))).toEqual(
+      await reference(A.id, 'Частотный%', 20, 60),
+    );
+    const oldest = await ctx.database.db.execute(sql`
+      SELECT id FROM events WHERE company_id = ${A.id} AND module = 'consulting' AND title LIKE 'Частотный%'
+      ORDER BY created_at ASC, id ASC LIMIT 10`);
+    expect(ids(await list({ company_id: A.id, q: 'частотный', page_size: 10, sort: 'created_at' }))).toEqual(
+      (oldest.rows as { id: number }[]).map((x) => Number(x.id)),
+    );
+  });
+
+  it('a word in one event of 50: page from the walk, exact total from the index', async () => {
+    const r = await list({ company_id: A.id, q: 'среднечастотный', page_size: 20 });
+    expect(ids(r)).toEqual(await reference(A.id, 'Среднечастотный%', 20));
+    expect(r.json()).toMatchObject({ total: 48, total_capped: false });
+  });
+
+  it('a rare word beyond the walk: page and total from the index', async () => {
+    const r = await list({ company_id: A.id, q: 'редчайший', page_size: 5, page: 2 });
+    expect(ids(r)).toEqual(await reference(A.id, 'Редчайший%', 5, 5));
+    expect(r.json()).toMatchObject({ total: 12, total_capped: false });
+    const last = await list({ company_id: A.id, q: 'редчайший', page_size: 5, page: 3 });
+    expect(ids(last)).toEqual(await reference(A.id, 'Редчайший%', 5, 10));
+    expect(last.json()).toMatchObject({ total: 12, total_capped: false });
+    // Every word required: no event has both.
+    expect((await list({ company_id: A.id, q: 'редчайший частотный' })).json()).toMatchObject({ total: 0, items: [] });
+  });
+
+  it('counts exactly below the cap when the walk covers the whole base (900 of 1 500)', async () => {
+    const r = await list({ company_id: B.id, q: 'частотный', page_size: 20 });
+    expect(ids(r)).toEqual(await reference(B.id, 'Частотный%', 20));
+    expect(r.json()).toMatchObject({ total: 900, total_capped: false });
+    const small = await list({ company_id: C.id, q: 'частотный', page_size: 20 });
+    expect(ids(small)).toEqual(await reference(C.id, 'Частотный%', 20));
+    expect(small.json()).toMatchObject({ total: 2, total_capped: false });
+  });
+
+  it('per-status counts are capped like the total (exact below the cap, «1 000+» above)', async () => {
+    for (const company of [A.id, B.id]) {
+      const got = (await list({ company_id: company, q: 'частотный', status_counts: 'true' })).json().status_counts;
+      const real = await ctx.database.db.execute(sql`
+        SELECT status_id, count(*)::int AS n FROM events
+        WHERE company_id = ${company} AND module = 'consulting' AND title LIKE 'Частотный%'
+        GROUP BY status_id ORDER BY status_id`);
+      const want = (real.rows as { status_id: number; n: number }[]).map((r) => ({
+        status_id: r.status_id,
+        count: Math.min(r.n, SEARCH_COUNT_CAP),
+        capped: r.n > SEARCH_COUNT_CAP,
+      }));
+      expect(want.length).toBeGreaterThan(0);
+      expect(got, `company ${company}`).toEqual(want);
+    }
+    // A has about 1 500 matches in one status: capped; B has 900: exact.
+    const a = (await list({ company_id: A.id, q: 'частотный', status_counts: 'true' })).json().status_counts;
+    expect(a.some((x: { capped: boolean }) => x.capped)).toBe(true);
+  });
+
+  it('several companies and other filters: the same page as a plain query', async () => {
+    const r = await list({ q: 'частотный', page_size: 30, created_to: '2000-01-01' });
+    expect(r.json()).toMatchObject({ total: 0, total_capped: false });
+    const all = await list({ q: 'частотный', page_size: 30 });
+    const want = await ctx.database.db.execute(sql`
+      SELECT id FROM events WHERE module = 'consulting' AND title LIKE 'Частотный%' ORDER BY created_at DESC, id DESC LIMIT 30`);
+    expect(ids(all)).toEqual((want.rows as { id: number }[]).map((x) => Number(x.id)));
+    expect(all.json()).toMatchObject({ total: SEARCH_COUNT_CAP, total_capped: true });
+  });
+
+  it('the lexicon follows inserts and edits, so a prefix finds new words', async () => {
+    const m = MODULE_LIST.find((x) => x.code === 'media') as ModuleDescriptor;
+    const base = '/modules/media/events';
+    const ev = (
+      await admin.post(base, { company_id: A.id, ...m.sample(900), headline: 'Квазипротонный ускоритель мошенников' })
+    ).json();
+    expect(ev.id).toBeTruthy();
+    const found = async (q: string) => ids(await admin.get(`${base}?${qs({ q })}`));
+    expect(await found('квазипрот')).toContain(ev.id);
+    expect(await found('квазипротонный ускор')).toContain(ev.id);
+    const words = await ctx.database.db.execute(sql`SELECT DISTINCT word FROM event_search_words WHERE word LIKE 'квазипрот%'`);
+    expect((words.rows as { word: string }[]).map((w) => w.word)).toContain('квазипротонный');
+    // An edit brings its new words (the title stays: it is not recomputed on edit).
+    expect((await admin.patch(`${base}/${ev.id}`, { headline: 'Ультрамариновый сайт-двойник' })).statusCode).toBe(200);
+    expect(await found('ультрамарин')).toContain(ev.id);
+    const later = await ctx.database.db.execute(sql`SELECT 1 FROM event_search_words WHERE word = 'ультрамариновый'`);
+    expect(later.rows.length).toBeGreaterThan(0);
+  });
+
+  it('a prefix of more words than the lexicon expands still finds by a partial match', async () => {
+    // PREFIX_WORDS_MAX + 1 other words with the same prefix, then an event with one more.
+    await ctx.database.db.execute(sql`
+      INSERT INTO event_search_words (word)
+      SELECT 'ззяпрефикс' || chr(1072 + g / 32) || chr(1072 + g % 32) FROM generate_series(0, ${PREFIX_WORDS_MAX}) g`);
+    const m = MODULE_LIST.find((x) => x.code === 'media') as ModuleDescriptor;
+    const ev = (
+      await admin.post('/modules/media/events', { company_id: A.id, ...m.sample(901), headline: 'Ззяпрефиксный текст' })
+    ).json();
+    const r = await admin.get(`/modules/media/events?${qs({ q: 'ззяпрефикс' })}`);
+    expect(ids(r)).toEqual([ev.id]);
+  });
+});
