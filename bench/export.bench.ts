@@ -1,6 +1,6 @@
 /*
- * Export speed and memory on 1 000 000 events, against PostgreSQL's COPY (SELECT …) TO of the same
- * rows and columns in the same run.
+ * Export speed and memory on 1 000 000 events, against PostgreSQL's COPY (SELECT …) TO STDOUT of the
+ * same rows and columns in the same run.
  *
  *   node --import tsx bench/export.bench.ts      (EVENTS=200000 for a quicker run)
  *
@@ -10,8 +10,10 @@
  *
  * Goals: CSV export ≥ 0.5× COPY's rows/s; RSS flat from 10 % to 100 %. Prints the figures; asserts nothing.
  */
-import { statSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { to as copyTo } from 'pg-copy-streams';
 import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './transfer-kit';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);
@@ -93,17 +95,33 @@ async function main() {
     await pool.query('ANALYZE events');
     log(`загружено за ${((performance.now() - t0) / 1000).toFixed(0)} с`);
 
-    // The baseline: the same rows and columns (labels joined in, newest first), straight to a file by the server.
-    const out = path.join(b.dir, 'out', 'copy-out.csv');
-    const tc = performance.now();
-    await pool.query(`COPY (
-      SELECT e.id, c.name, e.title, s.name, p.name, e.created_at, e.data ->> 'leak_name', e.data ->> 'records_count', e.data ->> 'leaked_at',
+    // The baselines: the same rows and columns (labels joined in, newest first) as PostgreSQL's own CSV,
+    // a. COPY … TO STDOUT streamed to a file by this process (what the export does, minus formatting);
+    // b. COPY … TO a file written by the server itself.
+    const baseline = `SELECT e.id, c.name, e.title, s.name, p.name, e.created_at, e.data ->> 'leak_name', e.data ->> 'records_count', e.data ->> 'leaked_at',
              e.data ->> 'source_url', e.data ->> 'data_types', e.data ->> 'description'
         FROM events e JOIN companies c ON c.id = e.company_id
         LEFT JOIN event_statuses s ON s.id = e.status_id LEFT JOIN event_priorities p ON p.id = e.priority_id
-       WHERE e.module = 'leaks' ORDER BY e.created_at DESC, e.id DESC) TO '${out}' WITH (FORMAT csv, HEADER)`);
-    const copyMs = performance.now() - tc;
-    const copySize = statSync(out).size;
+       WHERE e.module = 'leaks' ORDER BY e.created_at DESC, e.id DESC`;
+    const copyOut = async () => {
+      const client = await pool.connect();
+      try {
+        const t = performance.now();
+        await pipeline(
+          client.query(copyTo(`COPY (${baseline}) TO STDOUT WITH (FORMAT csv, HEADER)`)),
+          createWriteStream(path.join(b.dir, 'copy-stdout.csv')),
+        );
+        return performance.now() - t;
+      } finally {
+        client.release();
+      }
+    };
+    const copyMs = await copyOut();
+    const copySize = statSync(path.join(b.dir, 'copy-stdout.csv')).size;
+    const out = path.join(b.dir, 'out', 'copy-out.csv');
+    const tf = performance.now();
+    await pool.query(`COPY (${baseline}) TO '${out}' WITH (FORMAT csv, HEADER)`);
+    const copyFileMs = performance.now() - tf;
 
     log('экспорт CSV 10 %…');
     const csvSmall = await exportOnce(b, 'csv', { company_id: A });
@@ -118,13 +136,14 @@ async function main() {
     const line = (name: string, r: Awaited<ReturnType<typeof exportOnce>>, n: number) =>
       `  ${name.padEnd(12)} ${fmt(n).padStart(10)} строк: ${(r.ms / 1000).toFixed(1).padStart(6)} с → ${fmt(rate(n, r.ms)).padStart(7)} строк/с, файл ${mb(r.e.size ?? 0)}, пик RSS обработчика ${mb(r.peak)} (в простое ${mb(r.before)})${r.e.status === 'done' ? '' : ` — ${r.e.status}: ${r.e.message}`}`;
     process.stdout.write(`
-Экспорт «Утечки», ${FIELDS.length} полей
+Экспорт «Утечки», ${FIELDS.length} полей; обработчик: NODE_OPTIONS=${b.workerNodeOptions || '(нет)'}
 ${line('CSV 10 %', csvSmall, small)}
 ${line('CSV 100 %', csvAll, EVENTS)}
 ${line('XLSX 10 %', xSmall, small)}
 ${line('XLSX 100 %', xAll, EVENTS)}
-  COPY (SELECT …) TO файл: ${(copyMs / 1000).toFixed(1)} с → ${fmt(rC)} строк/с (${mb(copySize)})
-  CSV / COPY: ${(rate(EVENTS, csvAll.ms) / rC).toFixed(2)} (цель ≥ 0,5); XLSX / COPY: ${(rate(EVENTS, xAll.ms) / rC).toFixed(2)}
+  COPY (SELECT …) TO STDOUT → файл: ${(copyMs / 1000).toFixed(1)} с → ${fmt(rC)} строк/с (${mb(copySize)})
+  COPY (SELECT …) TO файл сервером: ${(copyFileMs / 1000).toFixed(1)} с → ${fmt(rate(EVENTS, copyFileMs))} строк/с
+  CSV / COPY TO STDOUT: ${(rate(EVENTS, csvAll.ms) / rC).toFixed(2)} (цель ≥ 0,5); XLSX / COPY TO STDOUT: ${(rate(EVENTS, xAll.ms) / rC).toFixed(2)}
   RSS 10 % → 100 %: CSV ${mb(csvSmall.peak)} → ${mb(csvAll.peak)}, XLSX ${mb(xSmall.peak)} → ${mb(xAll.peak)} (плоско, если разница мала)
 `);
   } finally {

@@ -211,15 +211,26 @@ async function main() {
     admin.on('error', () => undefined);
     await admin.connect();
     const cols = 'company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, tags, data';
+    // The worker's other jobs (ML queue, rollups) may hold locks on events: a TRUNCATE can deadlock with them; retry.
+    const truncate = async () => {
+      for (let i = 1; ; i++) {
+        try {
+          await admin.query('TRUNCATE events CASCADE');
+          return;
+        } catch (e) {
+          if ((e as { code?: string }).code !== '40P01' || i >= 5) throw e;
+        }
+      }
+    };
     const timed = async (f: () => Promise<unknown>) => {
       const t0 = performance.now();
       await f();
       return performance.now() - t0;
     };
-    await admin.query('TRUNCATE events CASCADE');
+    await truncate();
     log('COPY (a): готовые строки прямо в events…');
     const copyA = await timed(() => admin.query(`COPY events (${cols}, search) FROM '${fileA}' WITH (FORMAT csv)`));
-    await admin.query('TRUNCATE events CASCADE');
+    await truncate();
     log('COPY (b): staging + вектор поиска…');
     const copyB = await timed(async () => {
       await admin.query(
@@ -230,13 +241,13 @@ async function main() {
         `INSERT INTO events (${cols}, search) SELECT ${cols}, to_tsvector('russian', search_text) || to_tsvector('simple', search_text) FROM staging`,
       );
     });
-    await admin.query('TRUNCATE events CASCADE');
+    await truncate();
     await admin.query('ANALYZE events');
 
     log('импорт CSV (обработчик в отдельном процессе)…');
     const c = await importFile(b, company, csv, 'leaks.csv');
 
-    await admin.query('TRUNCATE events CASCADE');
+    await truncate();
     await admin.end();
     const xlsx = path.join(b.dir, 'leaks.xlsx');
     log(`генерация XLSX на ${fmt(XLSX_ROWS)} строк…`);
@@ -249,7 +260,7 @@ async function main() {
     const rA = rate(ROWS, copyA);
     const rB = rate(ROWS, copyB);
     process.stdout.write(`
-Импорт «${m.name}», ${fmt(ROWS)} строк CSV (${mb(statSync(csv).size)})
+Импорт «${m.name}», ${fmt(ROWS)} строк CSV (${mb(statSync(csv).size)}); обработчик: NODE_OPTIONS=${b.workerNodeOptions || '(нет)'}
   загрузка файла (поток, проверка, предпросмотр): ${(c.uploadMs / 1000).toFixed(1)} с
   задача импорта: ${(c.jobMs / 1000).toFixed(1)} с → ${fmt(rI)} строк/с; итог: ${c.item.status}, создано ${fmt(c.item.created)}, ошибок ${fmt(c.item.failed)}
   RSS обработчика: пик ${mb(c.peak)} (в простое ${mb(c.before)})   цель ≤ 300 МБ: ${c.peak <= 300 * 1024 * 1024 ? 'да' : 'нет'}

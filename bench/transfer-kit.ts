@@ -19,6 +19,8 @@ import { runMigrations } from '../apps/api/src/db/migrate';
 import { startJobs } from '../apps/api/src/jobs';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 
+/** The worker's heap cap, as scripts/start.mjs sets it for ROLE=worker. */
+export const WORKER_HEAP_MB = 160;
 export const quiet = { info() {}, warn() {}, error: console.error };
 export const log = (s: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)}  ${s}\n`);
 export const mb = (b: number) => `${Math.round(b / 1024 / 1024)} МБ`;
@@ -35,6 +37,8 @@ export interface Bench {
   /** Session cookie + Origin of the bench's SUPER_ADMIN. */
   headers: Record<string, string>;
   worker: ChildProcess;
+  /** The worker's NODE_OPTIONS. */
+  workerNodeOptions: string;
   close(): Promise<void>;
 }
 
@@ -100,7 +104,10 @@ export async function startBench(name: string): Promise<Bench> {
   const headers = { cookie: login.cookies.map((c) => `${c.name}=${c.value}`).join('; '), origin: 'http://localhost:8080' };
 
   // The worker: the production entry point with ROLE=worker (runs the jobs, serves nothing).
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const workerNodeOptions = process.env.WORKER_NODE_OPTIONS ?? `--max-old-space-size=${WORKER_HEAP_MB}`;
+  // WORKER_NODE_ARGS: extra node flags for the worker (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, not allowed in NODE_OPTIONS).
+  const extra = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...extra, '--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -108,7 +115,8 @@ export async function startBench(name: string): Promise<Bench> {
       ROLE: 'worker',
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
-      ...(process.env.WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.WORKER_NODE_OPTIONS } : {}),
+      // As production starts a worker (scripts/start.mjs: WORKER_HEAP_MB); WORKER_NODE_OPTIONS='' measures V8's defaults.
+      NODE_OPTIONS: workerNodeOptions,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -129,6 +137,7 @@ export async function startBench(name: string): Promise<Bench> {
     boss,
     headers,
     worker,
+    workerNodeOptions,
     async close() {
       worker.kill('SIGTERM');
       await new Promise((res) => worker.once('exit', res)).catch(() => undefined);

@@ -1,5 +1,19 @@
 // npm start: build the console if needed, then run the server (embedded PostgreSQL unless DATABASE_URL is set).
 import { ensureConsoleBuilt, startServer } from './lib.mjs';
 
+/**
+ * A worker process (ROLE=worker: imports, exports, reports) runs with a capped V8 old space. Its live
+ * heap stays small, but without a cap V8 lets the garbage of a big import or export pile up to
+ * 450–560 MB of RSS before collecting; with it RSS stays under 300 MB at the same speed
+ * (docs/operations.md). WORKER_HEAP_MB changes the cap; a max-old-space-size in NODE_OPTIONS wins.
+ */
+export const WORKER_HEAP_MB = 160;
+
+function workerEnv(env) {
+  if (env.ROLE !== 'worker' || /--max-old-space-size/.test(env.NODE_OPTIONS ?? '')) return {};
+  const mb = Number(env.WORKER_HEAP_MB) || WORKER_HEAP_MB;
+  return { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim() };
+}
+
 await ensureConsoleBuilt();
-startServer();
+startServer(workerEnv(process.env));

@@ -1,10 +1,13 @@
 /*
  * «Мои экспорты». A request fixes what the export covers (module, fields, the list's filters and
  * sort, the companies the user may export from and those whose card numbers they may see); a job
- * streams the rows from a server-side cursor straight into the file (constant memory) and stores it;
- * a scheduled job deletes files older than the retention period (configs: export_retention_days).
+ * writes the file with constant memory and stores it: PostgreSQL computes the cells and streams them
+ * with `COPY (SELECT …) TO STDOUT` (sql-cells.ts), Node only frames the bytes; exports that show card
+ * numbers in clear (they need the vault) read a server-side cursor and format in Node (cells.ts).
+ * A scheduled job deletes files older than the retention period (configs: export_retention_days).
  */
 
+import type { Readable } from 'node:stream';
 import { API_MSG } from '@forpost/contract/errors';
 import { type EventListQuery, eventListQuery } from '@forpost/contract/events';
 import {
@@ -14,12 +17,13 @@ import {
   type ExportItem,
   exportFieldsOf,
 } from '@forpost/contract/exports';
-import { getModule, isModuleCode, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
+import { getModule, isModuleCode, MODULE_LIST, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
 import { companiesWith } from '@forpost/contract/permissions';
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
 import { dataExports } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
@@ -32,11 +36,24 @@ import { and as andAll, filterConditions, orderBy } from '../events/events.query
 import type { Refs } from '../events/refs';
 import { createBossSlot, isLocked, LOCK_EXPORT, onClient, withJobLock } from '../imports/jobs-kit';
 import { cellFormatters, type ExportRow, headerLabels, mskDateTime } from './cells';
-import { EXPORT_MIME, writerFor } from './writers';
+import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
+import { XlsxStream } from './sheetml';
+import {
+  csvCopySql,
+  type ExportQueryParts,
+  exportFrom,
+  inlineParams,
+  NODE_ROW_COLUMNS,
+  sqlExportable,
+  xlsxCopySql,
+} from './sql-cells';
+import { csvWriter, EXPORT_MIME, writerFor } from './writers';
 
 export const EXPORT_QUEUE = 'exports-run';
 export const EXPORTS_MAINTENANCE = 'exports-maintenance';
 const FETCH = 5000;
+/** How often a COPY export reports progress (and notices it was deleted). */
+const PROGRESS_MS = 1000;
 const MAX_ATTEMPTS = 5;
 const STALE_SECONDS = 120;
 const DAY_MS = 86_400_000;
@@ -55,8 +72,12 @@ export interface ExportsDeps {
 type ExportRowDb = typeof dataExports.$inferSelect;
 
 export interface ExportRunOptions {
-  /** Called after each fetched page with the rows written so far (a throw stops the run like a crash). */
+  /** Called with the rows written so far after each progress update (a throw stops the run like a crash). */
   onPage?: (rowsWritten: number) => void | Promise<void>;
+  /** Rows per XLSX sheet (tests; default XLSX_ROWS_PER_SHEET). */
+  rowsPerSheet?: number;
+  /** How often a COPY export reports progress, ms (tests; default PROGRESS_MS). */
+  progressMs?: number;
 }
 
 const dialect = new PgDialect();
@@ -153,6 +174,145 @@ export function createExportsService(deps: ExportsDeps) {
     };
   }
 
+  /**
+   * The file straight from PostgreSQL: `COPY (SELECT <formatted cells>) TO STDOUT`; Node adds the BOM
+   * and header, frames rows (CRLF, row count, XLSX sheets) and pipes the bytes with backpressure.
+   * Progress every second; when the export is deleted meanwhile the COPY is cancelled.
+   */
+  async function copyExport(
+    client: pg.PoolClient,
+    m: ModuleDescriptor,
+    fields: readonly string[],
+    format: ExportFormat,
+    header: readonly string[],
+    parts: ExportQueryParts,
+    progress: (written: number) => Promise<boolean>,
+    opts: ExportRunOptions,
+  ): Promise<{ stored: Promise<{ key: string; size: number }>; written: number } | undefined> {
+    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    const xlsx = format === 'xlsx' ? new XlsxStream(header, opts.rowsPerSheet) : undefined;
+    const csv = format === 'csv' ? csvWriter(header) : undefined;
+    const output = (xlsx?.output ?? csv?.output) as Readable;
+    const stored = store.put(output);
+    stored.catch(() => undefined);
+    const xq = xlsx ? xlsxCopySql(m, fields, deps.refs, parts) : undefined;
+    const text = xq ? xq.sql : csvCopySql(m, fields, deps.refs, parts);
+    let written = 0;
+    let aborted = false;
+    let failure: unknown;
+    let last = Date.now();
+    const stream = client.query(copyTo(text));
+    try {
+      const framer = new CsvFramer();
+      const tuples = new BinaryTuples(fields.length);
+      const builder = xlsx && xq ? new XlsxRowBuilder(xlsx.columns, xq.kinds, xlsx.rowsPerSheet) : undefined;
+      const onRow = builder ? builder.row.bind(builder) : () => undefined;
+      // Whatever stops the export early, the COPY is cancelled and drained: the connection must come
+      // back from COPY mode (it still holds the job's lock).
+      const cancel = () => pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        if (aborted || failure) continue;
+        try {
+          if (csv) {
+            await csv.put(framer.push(chunk));
+            written = framer.rows;
+          } else if (xlsx && builder) {
+            tuples.push(chunk, onRow);
+            for (const seg of builder.take()) {
+              await xlsx.writeXml(seg.xml, seg.rows);
+              written += seg.rows;
+            }
+          }
+          if (Date.now() - last >= (opts.progressMs ?? PROGRESS_MS)) {
+            last = Date.now();
+            if (!(await progress(written))) {
+              aborted = true;
+              await cancel();
+              continue;
+            }
+            await opts.onPage?.(written);
+          }
+        } catch (e) {
+          failure = e;
+          await cancel();
+        }
+      }
+      if (failure) throw failure;
+      if (aborted) throw new Error('export deleted');
+      written = Number(stream.rowCount ?? written);
+      if (csv) await csv.end();
+      else await xlsx?.end();
+    } catch (e) {
+      const err = (failure ?? e) as Error;
+      (xlsx ?? csv)?.abort(err);
+      await stored.catch(() => undefined);
+      if (aborted) return undefined;
+      throw err;
+    }
+    return { stored, written };
+  }
+
+  /** The Node path (card numbers in clear need the vault): a server-side cursor, cells formatted here. */
+  async function nodeExport(
+    client: pg.PoolClient,
+    m: ModuleDescriptor,
+    r: ExportRowDb,
+    header: readonly string[],
+    where: SQL,
+    sort: string,
+    progress: (written: number) => Promise<boolean>,
+    opts: ExportRunOptions,
+  ): Promise<{ stored: Promise<{ key: string; size: number }>; written: number } | undefined> {
+    const { tagNames, refNames } = await lookups();
+    const reveal =
+      r.revealScope === null
+        ? () => true
+        : (
+            (s: Set<number>) => (cid: number) =>
+              s.has(cid)
+          )(new Set(r.revealScope));
+    const format = cellFormatters(m, r.fields, { refs: deps.refs, vault: deps.vault, tagNames, refNames, reveal });
+    const writer = writerFor(r.format as ExportFormat, header, opts.rowsPerSheet);
+    const stored = store.put(writer.output);
+    stored.catch(() => undefined);
+
+    const query = dialect.sqlToQuery(sql`
+      SELECT ${sql.raw(NODE_ROW_COLUMNS)} ${sql.raw(exportFrom)}
+       WHERE ${where} ORDER BY ${orderBy(m, sort)}`);
+    let written = 0;
+    let aborted = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.sql}`, query.params);
+      // The next page is on its way from the server while this one is formatted and written.
+      const fetchPage = () => client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`);
+      let nextPage = fetchPage();
+      for (;;) {
+        const page = (await nextPage).rows;
+        if (!page.length) break;
+        nextPage = fetchPage();
+        nextPage.catch(() => undefined); // awaited on the next turn (or dropped with the transaction)
+        await writer.writeMany(page.map((row) => format.map((f) => f(row))));
+        written += page.length;
+        if (!(await progress(written))) {
+          aborted = true; // deleted meanwhile
+          break;
+        }
+        await opts.onPage?.(written);
+      }
+      await client.query('COMMIT');
+      if (aborted) throw new Error('export deleted');
+      await writer.end();
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      writer.abort(e as Error);
+      await stored.catch(() => undefined);
+      if (aborted) return undefined;
+      throw e;
+    }
+    return { stored, written };
+  }
+
   /** The job: streams the selected rows into the file. A retry starts over (the file is written anew). */
   async function run(id: number, opts: ExportRunOptions = {}): Promise<void> {
     await withJobLock(pool, LOCK_EXPORT, id, async (client) => {
@@ -177,65 +337,32 @@ export function createExportsService(deps: ExportsDeps) {
       if (r.scope) conds.push(sql`e.company_id = ANY(${`{${r.scope.join(',')}}`}::int[])`);
       conds.push(...filterConditions(m, q, deps.vault));
       const where = andAll(conds);
-      const [{ n }] = (await db.execute(sql`SELECT count(*)::int AS n FROM events e WHERE ${where}`)).rows as [{ n: number }];
-      await db.update(dataExports).set({ rowsTotal: n }).where(eq(dataExports.id, id));
+      // The total (for the progress bar) is counted on another connection while the file is written.
+      const counted = (async () => {
+        const [{ n }] = (await db.execute(sql`SELECT count(*)::int AS n FROM events e WHERE ${where}`)).rows as [{ n: number }];
+        await db.update(dataExports).set({ rowsTotal: n }).where(eq(dataExports.id, id));
+      })();
+      counted.catch(() => undefined);
 
-      const { tagNames, refNames } = await lookups();
-      const reveal =
-        r.revealScope === null
-          ? () => true
-          : (
-              (s: Set<number>) => (cid: number) =>
-                s.has(cid)
-            )(new Set(r.revealScope));
-      const format = cellFormatters(m, r.fields, { refs: deps.refs, vault: deps.vault, tagNames, refNames, reveal });
-      const writer = writerFor(r.format as ExportFormat, headerLabels(m, r.fields));
-      const stored = store.put(writer.output);
-      stored.catch(() => undefined);
-
-      const query = dialect.sqlToQuery(sql`
-        SELECT e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state,
-               e.whitelist_kind, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::bigint AS detected_at,
-               (extract(epoch FROM e.created_at) * 1000)::bigint AS created_at, (extract(epoch FROM e.updated_at) * 1000)::bigint AS updated_at,
-               e.author_id, u.name AS author_name, e.import_id
-          FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id
-         WHERE ${where} ORDER BY ${orderBy(m, q.sort)}`);
-      let written = 0;
-      let aborted = false;
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.sql}`, query.params);
-        // The next page is on its way from the server while this one is formatted and written.
-        const fetchPage = () => client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`);
-        let nextPage = fetchPage();
-        for (;;) {
-          const page = (await nextPage).rows;
-          if (!page.length) break;
-          nextPage = fetchPage();
-          nextPage.catch(() => undefined); // awaited on the next turn (or dropped with the transaction)
-          await writer.writeMany(page.map((row) => format.map((f) => f(row))));
-          written += page.length;
-          const still = await db
-            .update(dataExports)
-            .set({ rowsWritten: written, heartbeatAt: new Date() })
-            .where(eq(dataExports.id, id))
-            .returning({ id: dataExports.id });
-          if (!still.length) {
-            aborted = true; // deleted meanwhile
-            break;
-          }
-          await opts.onPage?.(written);
-        }
-        await client.query('COMMIT');
-        if (aborted) throw new Error('export deleted');
-        await writer.end();
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        writer.abort(e as Error);
-        await stored.catch(() => undefined);
-        if (aborted) return;
-        throw e;
-      }
+      const header = headerLabels(m, r.fields);
+      /** Progress and liveness: false when the export was deleted meanwhile. */
+      const progress = async (written: number) => {
+        const still = await db
+          .update(dataExports)
+          .set({ rowsWritten: written, heartbeatAt: new Date() })
+          .where(eq(dataExports.id, id))
+          .returning({ id: dataExports.id });
+        return still.length > 0;
+      };
+      const fromWhere = dialect.sqlToQuery(sql`${sql.raw(exportFrom)} WHERE ${where}`);
+      const order = dialect.sqlToQuery(orderBy(m, q.sort));
+      const parts = { fromWhere: inlineParams(fromWhere.sql, fromWhere.params), order: inlineParams(order.sql, order.params) };
+      const produced = sqlExportable(m, r.fields, r.revealScope)
+        ? await copyExport(client, m, r.fields, r.format as ExportFormat, header, parts, progress, opts)
+        : await nodeExport(client, m, r, header, where, q.sort, progress, opts);
+      await counted.catch(() => undefined); // a failed count leaves the total unknown, the file is still good
+      if (!produced) return; // deleted meanwhile
+      const { stored, written } = produced;
       const { key, size } = await stored;
       const done = await db
         .update(dataExports)

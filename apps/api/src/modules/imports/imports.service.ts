@@ -343,6 +343,10 @@ export function createImportsService(deps: ImportsDeps) {
           for (let attempt = 1; ; attempt++) {
             await client.query('BEGIN');
             try {
+              // The batch and its cursor commit together, so a commit lost in a server crash loses both
+              // and the retry redoes the batch: no need to wait for the WAL flush of every batch. The
+              // final `done` commits synchronously, which flushes all the batches before it.
+              await client.query('SET LOCAL synchronous_commit = off');
               const st = await client.query<{ status: string }>('SELECT status FROM imports WHERE id = $1 FOR UPDATE', [id]);
               if (st.rows[0]?.status !== 'running') {
                 await client.query('ROLLBACK');

@@ -1,0 +1,279 @@
+/*
+ * The cells of an export computed by PostgreSQL, for `COPY (SELECT …) TO STDOUT`: the same text as
+ * cells.ts produces in Node — Russian labels, dates dd.MM.yyyy (Moscow time, UTC+3), decimal comma
+ * (CSV), card numbers masked, every text cell neutralised against formula injection — so that Node
+ * only moves bytes. CSV rows come out as PostgreSQL's CSV; XLSX rows as ready SheetML `<row>` XML.
+ *
+ * Card numbers in clear need the vault (Node): such exports take the Node path (`sqlExportable`).
+ *
+ * COPY takes no bind parameters, so the statement is rendered with literals (`inlineParams`), quoted
+ * as node-postgres would send them as parameters (text of unknown type).
+ */
+import { neutraliseCell } from '@forpost/contract/exports';
+import {
+  type FieldDescriptor,
+  fieldOf,
+  hasDecisions,
+  ML_STATE_LABELS,
+  type ModuleDescriptor,
+  SOURCE_LABELS,
+  WHITELIST_KIND_LABELS,
+} from '@forpost/contract/modules';
+import { prepareValue } from 'pg/lib/utils';
+import type { Refs } from '../events/refs';
+import type { XlsxKind } from './copy-out';
+
+/**
+ * A SQL string literal. With a backslash inside it is an E'' literal (backslashes doubled), which
+ * reads the same whatever `standard_conforming_strings` is; quotes are doubled in both forms.
+ */
+export const lit = (s: string) =>
+  s.includes('\\') ? `E'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'` : `'${s.replaceAll("'", "''")}'`;
+
+/** `$1`, `$2`… of a rendered query replaced with literals (values as node-postgres serialises parameters). */
+export function inlineParams(text: string, params: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = prepareValue(params[Number(n) - 1]);
+    return v === null || v === undefined ? 'NULL' : lit(String(v));
+  });
+}
+
+/**
+ * `x` neutralised like neutraliseCell(): an apostrophe in front when it starts (after spaces) with
+ * = + - @ tab or CR. The cheap first-character test (ascii: = + - @ space tab CR) keeps the regex off
+ * almost every cell.
+ */
+export const neutralSql = (x: string) =>
+  `CASE WHEN ascii(${x}) IN (61, 43, 45, 64, 32, 9, 13) AND ${x} ~ '^ *[-=+@\\t\\r]' THEN '''' || ${x} ELSE ${x} END`;
+
+/** A label map as a CASE over `x` (labels neutralised here, once); unknown values are neutralised as they are. */
+function labelCase(x: string, labels: Iterable<[string | number, string]>, numeric = false): string {
+  const whens = [...labels].map(([k, v]) => `WHEN ${numeric ? Number(k) : lit(String(k))} THEN ${lit(neutraliseCell(v))}`);
+  return whens.length ? `CASE ${x} ${whens.join(' ')} END` : 'NULL::text';
+}
+
+const MSK = (x: string) => `to_char((${x} AT TIME ZONE 'UTC') + interval '3 hours', 'DD.MM.YYYY HH24:MI')`;
+
+/**
+ * How a field's raw value (inner query, text) becomes the cell (outer query):
+ * - `text`: neutralised there; `ready`: already final text (labels, dates);
+ * - `number`: always a number (id); `tagged`: 'n…' number or 's…' text to neutralise.
+ */
+type Kind = 'text' | 'ready' | 'number' | 'tagged';
+interface SqlField {
+  raw: string;
+  kind: Kind;
+}
+
+/** Can this export be produced by PostgreSQL? (Card numbers shown in clear need the vault.) */
+export function sqlExportable(m: ModuleDescriptor, keys: readonly string[], revealScope: readonly number[] | null): boolean {
+  const cards = keys.some((k) => fieldOf(m, k)?.type === 'card');
+  return !cards || (revealScope !== null && revealScope.length === 0);
+}
+
+function commonField(m: ModuleDescriptor, key: string, refs: Refs): SqlField | undefined {
+  switch (key) {
+    case 'id':
+      return { raw: 'e.id::text', kind: 'number' };
+    case 'import_id':
+      return { raw: 'e.import_id::text', kind: 'number' };
+    case 'company_id':
+      return { raw: 'c.name', kind: 'text' };
+    case 'title':
+      return { raw: "NULLIF(e.title, '')", kind: 'text' };
+    case 'status_id':
+      return {
+        raw: labelCase(
+          'e.status_id',
+          refs.statuses(m.code).map((s) => [s.id, s.name]),
+          true,
+        ),
+        kind: 'ready',
+      };
+    case 'priority_id':
+      return {
+        raw: labelCase(
+          'e.priority_id',
+          refs.priorities(m.code).map((s) => [s.id, s.name]),
+          true,
+        ),
+        kind: 'ready',
+      };
+    case 'decision_id':
+      return {
+        raw: hasDecisions(m)
+          ? labelCase(
+              'e.decision_id',
+              refs.decisions(m.code).map((s) => [s.id, s.name]),
+              true,
+            )
+          : 'NULL::text',
+        kind: 'ready',
+      };
+    case 'source':
+      return {
+        raw: `coalesce(${labelCase('e.source', Object.entries(SOURCE_LABELS))}, ${neutralSql('e.source')})`,
+        kind: 'ready',
+      };
+    case 'ml_state':
+      return {
+        raw: `coalesce(${labelCase('e.ml_state', Object.entries(ML_STATE_LABELS))}, ${neutralSql('e.ml_state')})`,
+        kind: 'ready',
+      };
+    case 'whitelist_kind':
+      return {
+        raw: `coalesce(${labelCase('e.whitelist_kind', Object.entries(WHITELIST_KIND_LABELS))}, ${neutralSql("NULLIF(e.whitelist_kind, '')")})`,
+        kind: 'ready',
+      };
+    case 'tags':
+      return {
+        raw: `(SELECT string_agg(coalesce(t.name, '#' || x.id), ', ' ORDER BY x.ord) FROM unnest(e.tags) WITH ORDINALITY AS x(id, ord) LEFT JOIN tags t ON t.id = x.id)`,
+        kind: 'text',
+      };
+    case 'detected_at':
+    case 'created_at':
+    case 'updated_at':
+      return { raw: MSK(`e.${key}`), kind: 'ready' };
+    case 'author_id':
+      return { raw: 'u.name', kind: 'text' };
+  }
+  return undefined;
+}
+
+const REF_TABLES: Record<string, string> = { leak_types: 'leak_types', media_types: 'media_types', leaks: 'leaks' };
+
+function moduleField(f: FieldDescriptor): SqlField {
+  const k = lit(f.key);
+  const j = `e.data -> ${k}`;
+  const t = `(e.data ->> ${k})`;
+  const isStr = `jsonb_typeof(${j}) = 'string'`;
+  switch (f.type) {
+    case 'card':
+      return { raw: `CASE WHEN ${isStr} THEN NULLIF(e.data ->> ${lit(`${f.key}_mask`)}, '') END`, kind: 'text' };
+    case 'integer':
+    case 'number':
+      return {
+        raw: `CASE WHEN jsonb_typeof(${j}) = 'number' THEN 'n' || ${t} WHEN ${t} <> '' THEN 's' || ${t} END`,
+        kind: 'tagged',
+      };
+    case 'boolean':
+      return { raw: `CASE ${j} WHEN 'true'::jsonb THEN 'Да' WHEN 'false'::jsonb THEN 'Нет' END`, kind: 'ready' };
+    case 'date':
+      return {
+        raw: `CASE WHEN ${isStr} THEN CASE WHEN translate(left(${t}, 10), '0123456789', '9999999999') = '9999-99-99' THEN substr(${t}, 9, 2) || '.' || substr(${t}, 6, 2) || '.' || substr(${t}, 1, 4) ELSE NULLIF(${t}, '') END END`,
+        kind: 'text',
+      };
+    case 'datetime':
+      return {
+        raw: `CASE WHEN ${isStr} AND pg_input_is_valid(${t}, 'timestamptz') THEN ${MSK(`${t}::timestamptz`)} END`,
+        kind: 'ready',
+      };
+    case 'enum': {
+      const labels = labelCase(
+        t,
+        (f.options ?? []).map((o) => [o.value, o.label]),
+      );
+      return {
+        raw: `CASE WHEN ${j} IS NOT NULL AND ${j} <> 'null'::jsonb THEN coalesce(${labels}, ${neutralSql(`NULLIF(${t}, '')`)}) END`,
+        kind: 'ready',
+      };
+    }
+    case 'ref': {
+      const table = f.ref ? REF_TABLES[f.ref] : undefined;
+      if (!table) return { raw: `CASE WHEN jsonb_typeof(${j}) = 'number' THEN ${t} END`, kind: 'text' };
+      return {
+        raw: `CASE WHEN jsonb_typeof(${j}) = 'number' THEN coalesce((SELECT r.name FROM ${table} r WHERE r.id = trunc(${t}::numeric)::bigint AND r.id = ${t}::numeric), ${t}) END`,
+        kind: 'text',
+      };
+    }
+    case 'string_list':
+      return {
+        raw: `CASE WHEN jsonb_typeof(${j}) = 'array' THEN NULLIF((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(${j}) AS x), '') END`,
+        kind: 'text',
+      };
+    default:
+      return { raw: `NULLIF(${t}, '')`, kind: 'text' };
+  }
+}
+
+export interface ExportQueryParts {
+  /** FROM … WHERE … (aliases e, c, u), rendered with literals. */
+  fromWhere: string;
+  /** ORDER BY expression list, rendered with literals. */
+  order: string;
+}
+
+const FROM = 'FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id';
+export const exportFrom = FROM;
+
+/** What the Node path reads per row (cells.ts formats it): the columns of `ExportRow`. */
+export const NODE_ROW_COLUMNS = `e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source,
+  e.ml_state, e.whitelist_kind, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::bigint AS detected_at,
+  (extract(epoch FROM e.created_at) * 1000)::bigint AS created_at, (extract(epoch FROM e.updated_at) * 1000)::bigint AS updated_at,
+  e.author_id, u.name AS author_name, e.import_id`;
+
+function fieldsOf(m: ModuleDescriptor, keys: readonly string[], refs: Refs): SqlField[] {
+  return keys.map((key) => {
+    const common = commonField(m, key, refs);
+    if (common) return common;
+    const f = fieldOf(m, key);
+    return f ? moduleField(f) : { raw: 'NULL::text', kind: 'ready' as const };
+  });
+}
+
+/** `COPY (…) TO STDOUT` of the rows as CSV (`;`, PostgreSQL's quoting; line ends and BOM are Node's). */
+export function csvCopySql(m: ModuleDescriptor, keys: readonly string[], refs: Refs, q: ExportQueryParts): string {
+  const fs = fieldsOf(m, keys, refs);
+  const inner = fs.map((f, i) => `${f.raw} AS c${i}`).join(', ');
+  const outer = fs.map((f, i) => {
+    const c = `s.c${i}`;
+    switch (f.kind) {
+      case 'text':
+        return neutralSql(c);
+      case 'tagged':
+        return `CASE WHEN left(${c}, 1) = 'n' THEN replace(substr(${c}, 2), '.', ',') ELSE ${neutralSql(`substr(${c}, 2)`)} END`;
+      default:
+        return c; // number, ready
+    }
+  });
+  return `COPY (SELECT ${outer.join(', ')} FROM (SELECT ${inner} ${q.fromWhere} ORDER BY ${q.order} OFFSET 0) s) TO STDOUT WITH (FORMAT csv, DELIMITER ';')`;
+}
+
+/** XML-escaped text. Characters XML cannot carry at all (C0 controls) are removed by Node from the row bytes (stripXmlInvalid). */
+const xmlEsc = (x: string) => `replace(replace(replace(${x}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
+
+/**
+ * `COPY (…) TO STDOUT (FORMAT binary)` of the cells as XML-escaped text, one column per field; Node
+ * puts the SheetML markup around them (XlsxRowBuilder). `kinds` says which columns are numbers.
+ */
+export function xlsxCopySql(
+  m: ModuleDescriptor,
+  keys: readonly string[],
+  refs: Refs,
+  q: ExportQueryParts,
+): { sql: string; kinds: XlsxKind[] } {
+  const fs = fieldsOf(m, keys, refs);
+  const inner = fs.map((f, i) => `${f.raw} AS c${i}`).join(', ');
+  const kinds: XlsxKind[] = [];
+  const cells = fs.map((f, i) => {
+    const c = `s.c${i}`;
+    switch (f.kind) {
+      case 'text':
+        kinds.push('s');
+        return xmlEsc(neutralSql(c));
+      case 'ready':
+        kinds.push('s');
+        return xmlEsc(c);
+      case 'tagged':
+        kinds.push('t');
+        return `CASE WHEN left(${c}, 1) = 'n' THEN ${c} ELSE 's' || ${xmlEsc(neutralSql(`substr(${c}, 2)`))} END`;
+      default:
+        kinds.push('n');
+        return c;
+    }
+  });
+  return {
+    sql: `COPY (SELECT ${cells.join(', ')} FROM (SELECT ${inner} ${q.fromWhere} ORDER BY ${q.order} OFFSET 0) s) TO STDOUT WITH (FORMAT binary)`,
+    kinds,
+  };
+}
