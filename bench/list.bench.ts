@@ -353,8 +353,7 @@ async function main() {
                   ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : []),
                   ...filterConditions(m, q, vault, { skipStatus: true }),
                 ]),
-                module: c.module,
-                cap,
+                cap: q.q ? cap : undefined,
               })
             : undefined,
         ]);

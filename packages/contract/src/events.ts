@@ -196,13 +196,13 @@ export const eventListResponse = memo((m) =>
     page_size: z.number().int(),
     /** The filter matched more than COUNT_CAP rows (SEARCH_COUNT_CAP with `q`); `total` is that cap. */
     total_capped: z.boolean(),
+    /** Per-status counts of the same filter without the status filter (when `status_counts=true`). */
+    status_counts: z.array(z.object({ status_id: z.number().int(), count: z.number().int() })).optional(),
     /**
-     * Per-status counts of the same filter without the status filter (when `status_counts=true`),
-     * each capped like `total` (`capped`: more than `count`).
+     * A free-text search whose filter (without the status) matches more than SEARCH_COUNT_CAP events:
+     * the per-status counts are not computed (`status_counts` is empty).
      */
-    status_counts: z
-      .array(z.object({ status_id: z.number().int(), count: z.number().int(), capped: z.boolean() }))
-      .optional(),
+    status_counts_capped: z.boolean().optional(),
     /** The rules the list was filtered by (when `rules` was given), and which rule matched each item. */
     rules: z.array(z.record(z.string(), z.unknown())).optional(),
     rules_map: z.array(ruleMatch).optional(),

@@ -23,6 +23,20 @@ import { companies, users } from './identity';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** The counted columns of a day rollup: the total and its split by priority and (media) sentiment. */
+const dayCountColumns = () => ({
+  total: integer('total').notNull().default(0),
+  pNone: integer('p_none').notNull().default(0),
+  pLow: integer('p_low').notNull().default(0),
+  pMedium: integer('p_medium').notNull().default(0),
+  pHigh: integer('p_high').notNull().default(0),
+  pCritical: integer('p_critical').notNull().default(0),
+  cPositive: integer('c_positive').notNull().default(0),
+  cNegative: integer('c_negative').notNull().default(0),
+  cNeutral: integer('c_neutral').notNull().default(0),
+  cUndefined: integer('c_undefined').notNull().default(0),
+});
+
 /**
  * Event counts per company, module and calendar day (Europe/Moscow, of created_at), with the split by
  * priority and (media) sentiment as columns — one narrow row per company, module and day, whatever
@@ -36,16 +50,7 @@ export const eventDayCounts = pgTable(
       .references(() => companies.id, { onDelete: 'cascade' }),
     module: text('module').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    total: integer('total').notNull().default(0),
-    pNone: integer('p_none').notNull().default(0),
-    pLow: integer('p_low').notNull().default(0),
-    pMedium: integer('p_medium').notNull().default(0),
-    pHigh: integer('p_high').notNull().default(0),
-    pCritical: integer('p_critical').notNull().default(0),
-    cPositive: integer('c_positive').notNull().default(0),
-    cNegative: integer('c_negative').notNull().default(0),
-    cNeutral: integer('c_neutral').notNull().default(0),
-    cUndefined: integer('c_undefined').notNull().default(0),
+    ...dayCountColumns(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.module, t.day] }), index('event_day_counts_day_idx').on(t.day, t.module)],
 );
@@ -78,16 +83,7 @@ export const eventModuleDayCounts = pgTable(
   {
     module: text('module').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    total: integer('total').notNull().default(0),
-    pNone: integer('p_none').notNull().default(0),
-    pLow: integer('p_low').notNull().default(0),
-    pMedium: integer('p_medium').notNull().default(0),
-    pHigh: integer('p_high').notNull().default(0),
-    pCritical: integer('p_critical').notNull().default(0),
-    cPositive: integer('c_positive').notNull().default(0),
-    cNegative: integer('c_negative').notNull().default(0),
-    cNeutral: integer('c_neutral').notNull().default(0),
-    cUndefined: integer('c_undefined').notNull().default(0),
+    ...dayCountColumns(),
   },
   (t) => [primaryKey({ columns: [t.module, t.day] })],
 );

@@ -175,21 +175,22 @@ export function createEventsRepo(db: Db) {
     },
 
     /**
-     * Per-status counts of `where`, each capped like the list's total: a status with more than `cap`
-     * matches counts `cap + 1` (shown as «cap+»). A separate LIMITed count per status of the module
-     * stops early, where one GROUP BY would read every match (a broad search matches a large share
-     * of the table).
+     * Per-status counts of `where`. With `cap` (a free-text search) at most `cap + 1` matches are
+     * read: a broad word matches a large share of the table, and one GROUP BY over every match would
+     * cost more than the page itself. `capped` then says the filter matches more than `cap` and the
+     * counts are not given.
      */
-    async statusCounts(p: { where: SQL; module: ModuleCode; cap: number }): Promise<{ status_id: number; count: number }[]> {
-      return rows(
-        sql`SELECT s.id AS status_id, c.n AS count
-            FROM event_statuses s
-            CROSS JOIN LATERAL (
-              SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${p.where} AND e.status_id = s.id LIMIT ${p.cap + 1}) x
-            ) c
-            WHERE s.module = ${p.module} AND c.n > 0
-            ORDER BY s.id`,
+    async statusCounts(p: {
+      where: SQL;
+      cap?: number;
+    }): Promise<{ items: { status_id: number; count: number }[]; capped: boolean }> {
+      const limited = p.cap === undefined ? sql`` : sql` LIMIT ${p.cap + 1}`;
+      const items = await rows<{ status_id: number; count: number }>(
+        sql`SELECT x.status_id, count(*)::int AS count FROM (SELECT e.status_id FROM events e WHERE ${p.where}${limited}) x
+            GROUP BY x.status_id ORDER BY x.status_id`,
       );
+      const capped = p.cap !== undefined && items.reduce((n, x) => n + x.count, 0) > p.cap;
+      return capped ? { items: [], capped } : { items, capped };
     },
 
     async findById(module: ModuleCode, id: number, tx: Db = db, forUpdate = false): Promise<EventRow | undefined> {

@@ -322,8 +322,8 @@ export function createEventsService(deps: EventsServiceDeps) {
                 ...(text ? [text] : []),
                 ...anyRule,
               ]),
-              module: m.code,
-              cap,
+              // Lists count per status exactly (an index-only scan); a search reads at most cap + 1 matches.
+              cap: searching ? cap : undefined,
             })
           : undefined,
       ]);
@@ -339,15 +339,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         page,
         page_size: pageSize,
         total_capped: counted > cap,
-        ...(statusCounts
-          ? {
-              status_counts: statusCounts.map((s) => ({
-                status_id: s.status_id,
-                count: Math.min(s.count, cap),
-                capped: s.count > cap,
-              })),
-            }
-          : {}),
+        ...(statusCounts ? { status_counts: statusCounts.items, status_counts_capped: statusCounts.capped } : {}),
         ...(rules
           ? {
               rules,

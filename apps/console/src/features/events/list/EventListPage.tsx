@@ -142,6 +142,7 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
           <StatusStrip
             statuses={refs.statuses}
             counts={data.status_counts}
+            capped={data.status_counts_capped ?? false}
             selected={splitList(search.status)}
             onSelect={(code) => patch({ status: joinList(code ? [code] : []) })}
           />

@@ -1,4 +1,8 @@
-/* Counts per status of the current filter (the API's `status_counts`); a click filters by that status. */
+/*
+ * Counts per status of the current filter (the API's `status_counts`); a click filters by that status.
+ * A broad search (more matches than the API counts) shows «Все: более 1 000» and the statuses without numbers.
+ */
+import { SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { Badge, Flex, Tag } from 'antd';
 import { formatNumber } from '../../../lib/format';
 import type { EventList, StatusItem } from '../model/types';
@@ -6,30 +10,34 @@ import type { EventList, StatusItem } from '../model/types';
 export function StatusStrip({
   statuses,
   counts,
+  capped,
   selected,
   onSelect,
 }: {
   statuses: readonly StatusItem[];
   counts: EventList['status_counts'];
+  /** The filter matches more than SEARCH_COUNT_CAP: no per-status numbers. */
+  capped: boolean;
   /** Status codes of the current filter. */
   selected: readonly string[];
   onSelect: (code: string | undefined) => void;
 }) {
   if (!counts) return null;
-  const byId = new Map(counts.map((c) => [c.status_id, c]));
+  const byId = new Map(counts.map((c) => [c.status_id, c.count]));
   const total = counts.reduce((n, c) => n + c.count, 0);
-  const anyCapped = counts.some((c) => c.capped);
-  // A capped count is a lower bound: «1 000+».
-  const shown = (n: number, capped: boolean) => `${formatNumber(n)}${capped ? '+' : ''}`;
   const only = selected.length === 1 ? selected[0] : undefined;
   return (
     <Flex gap={6} wrap data-testid="status-strip" role="group" aria-label="Количество по статусам">
       <Tag.CheckableTag checked={selected.length === 0} onChange={() => onSelect(undefined)} data-testid="status-count-all">
-        Все <Badge count={shown(total, anyCapped)} color="#8c8c8c" style={{ marginInlineStart: 4 }} />
+        Все{' '}
+        <Badge
+          count={capped ? `более ${formatNumber(SEARCH_COUNT_CAP)}` : formatNumber(total)}
+          color="#8c8c8c"
+          style={{ marginInlineStart: 4 }}
+        />
       </Tag.CheckableTag>
       {statuses.map((s) => {
-        const c = byId.get(s.id);
-        const n = c?.count ?? 0;
+        const n = byId.get(s.id) ?? 0;
         const checked = selected.includes(s.code);
         return (
           <Tag.CheckableTag
@@ -37,15 +45,18 @@ export function StatusStrip({
             checked={checked}
             onChange={() => onSelect(only === s.code ? undefined : s.code)}
             data-testid={`status-count-${s.code}`}
-            style={{ opacity: n === 0 && !checked ? 0.55 : 1 }}
+            style={{ opacity: n === 0 && !checked && !capped ? 0.55 : 1 }}
           >
-            {s.name}{' '}
-            <Badge
-              count={shown(n, c?.capped ?? false)}
-              showZero
-              color={checked ? '#fff' : colorOf(s.color)}
-              style={checked ? { color: '#2f54eb' } : undefined}
-            />
+            {s.name}
+            {!capped && ' '}
+            {!capped && (
+              <Badge
+                count={formatNumber(n)}
+                showZero
+                color={checked ? '#fff' : colorOf(s.color)}
+                style={checked ? { color: '#2f54eb' } : undefined}
+              />
+            )}
           </Tag.CheckableTag>
         );
       })}
