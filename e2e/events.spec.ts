@@ -242,6 +242,30 @@ test.describe
       await expect(rows(page)).toHaveCount(3);
     });
 
+    test('a search broader than the count cap: «более 1 000» and statuses without numbers', async ({ page }) => {
+      // A thousand matching events are not seeded here: the API's answer for such a search (its
+      // semantics are covered by apps/api/test/events-search.test.ts) is given to the page as is.
+      await page.route('**/api/v1/modules/domains/events?*', async (route) => {
+        const url = new URL(route.request().url());
+        if (!url.searchParams.get('q')) return route.continue();
+        const res = await route.fetch();
+        const body = await res.json();
+        await route.fulfill({
+          response: res,
+          json: { ...body, total: 1000, total_capped: true, status_counts: [], status_counts_capped: true },
+        });
+      });
+      await open(page, seeded.companyId);
+      await page.goto(`/domains?q=${MARK}`);
+      await expect(page.getByTestId('status-count-all')).toContainText('более 1 000');
+      await expect(page.getByTestId('status-count-new')).toHaveText('Новое');
+      await expect(page.getByText('Всего: более 1 000')).toBeVisible();
+      // The statuses still filter.
+      await page.getByTestId('status-count-new').click();
+      await expect(page).toHaveURL(/status=new/);
+      await shot(page, 'list-domains-search-capped');
+    });
+
     test('a detail: change status, comment, attach a screenshot', async ({ page }) => {
       await open(page, seeded.companyId);
       const id = seeded.ids.domains[0] as number;
