@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ML_MAX_ATTEMPTS, ML_MSG, type MlInfo } from '@forpost/contract/classifier';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClassifierService } from '../src/modules/classifier/index';
+import { createClassifierService, startClassifierWorker } from '../src/modules/classifier/index';
 import { eventRow, insertEvent, refId } from './analytics.fixtures';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 
@@ -110,6 +110,30 @@ describe('built-in classifier', () => {
     expect((await eventRow(ctx, keep))?.priority_id).toBe(await refId(ctx, 'priority', 'domains', 'low'));
     expect((await ml('firms', other)).result?.reasons).toEqual([ML_MSG.noClassifier]);
     expect((await ctx.app.services.classifier.runOnce()).processed).toBe(0);
+  });
+
+  it('the worker leaves the queue alone while an import is writing, and drains it right after', async () => {
+    const ev = await insertEvent(ctx, { companyId: A.id, module: 'media', data: { headline: 'Обычная новость' } });
+    const [imp] = (
+      await ctx.database.db.execute(sql`
+        INSERT INTO imports (module, company_id, file_name, file_size, format, headers, mapping, status, heartbeat_at)
+        VALUES ('media', ${A.id}, 'x.csv', 1, 'csv', '[]', '[]', 'running', now()) RETURNING id`)
+    ).rows as { id: number }[];
+    const svc = ctx.app.services.classifier;
+    expect(await svc.importRunning()).toBe(true);
+    const worker = startClassifierWorker({ classifier: svc, log: { warn() {} }, intervalMs: 50 });
+    try {
+      await new Promise((r) => setTimeout(r, 400));
+      expect((await eventRow(ctx, ev))?.ml_state).toBe('InQueueToML');
+      // An import whose heartbeat stopped (a crashed worker) does not hold the queue.
+      await ctx.database.db.execute(sql`UPDATE imports SET heartbeat_at = now() - interval '5 minutes' WHERE id = ${imp?.id}`);
+      expect(await svc.importRunning()).toBe(false);
+      await ctx.database.db.execute(sql`UPDATE imports SET status = 'done', heartbeat_at = now() WHERE id = ${imp?.id}`);
+      for (let i = 0; i < 100 && (await eventRow(ctx, ev))?.ml_state !== 'Done'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await eventRow(ctx, ev))?.ml_state).toBe('Done');
+    } finally {
+      await worker.stop();
+    }
   });
 
   it('re-queue: an analyst sends an event back; viewers and other companies cannot', async () => {

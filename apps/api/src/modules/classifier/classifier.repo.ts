@@ -44,6 +44,18 @@ export function createClassifierRepo(db: Db) {
   const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
 
   return {
+    /**
+     * Is an import writing events right now (running, with a heartbeat in the last two minutes)?
+     * The worker then leaves the queue alone: see classifier.jobs.ts.
+     */
+    async importRunning(): Promise<boolean> {
+      const [r] = await rows<{ busy: boolean }>(sql`
+        SELECT EXISTS (
+          SELECT 1 FROM imports WHERE status = 'running' AND heartbeat_at > now() - interval '2 minutes'
+        ) AS busy`);
+      return r?.busy === true;
+    },
+
     /** Failed events whose retry time has come go back to the queue. */
     async requeueDue(now: Date, limit = 1000): Promise<number> {
       const r = await rows<{ id: number }>(sql`

@@ -218,6 +218,9 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
   return {
     runOnce,
 
+    /** An import is writing events now (the worker defers classification until it ends). */
+    importRunning: () => repo.importRunning(),
+
     /** Processes batches until the queue is empty or `budgetMs` has passed. */
     async drain(budgetMs = 20_000): Promise<number> {
       const until = Date.now() + budgetMs;
