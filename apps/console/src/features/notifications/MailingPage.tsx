@@ -17,7 +17,7 @@ import { MSG } from '@forpost/contract/messages';
 import { isEmail } from '@forpost/contract/validation';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { App, Button, Card, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatHour } from '../../lib/format';
 import { getErrorBody } from '../../lib/http';
 import { useCan } from '../auth/useMe';
@@ -225,9 +225,17 @@ function MailingEditor({
     }
   };
 
+  // Another mailing (or a new one): its values. The same mailing: the defaults follow the header's
+  // company and the loaded filters only until the user edits the form — never over what they typed.
+  const shownKey = useRef<string | null>(null);
   useEffect(() => {
-    form.setFieldsValue(initial);
-  }, [form, initial]);
+    const key = String(mailing?.id ?? 'new');
+    if (shownKey.current !== key) {
+      shownKey.current = key;
+      form.resetFields();
+      form.setFieldsValue(initial);
+    } else if (!form.isFieldsTouched()) form.setFieldsValue(initial);
+  }, [form, initial, mailing?.id]);
 
   const companyOptions = [
     ...(filters.all_companies_allowed ? [{ value: ALL as number | typeof ALL, label: 'Все компании' }] : []),
