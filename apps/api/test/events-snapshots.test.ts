@@ -366,6 +366,10 @@ describe('«Перепроверить» → job → snapshot → GET snapshots'
       after: unknown;
     }[];
     expect(hist.find((h) => h.action === 'action' && h.field === 'recheck')?.after).toMatchObject({ snapshot_queued: true });
+    // A second click in the same minute queues nothing: one browser per event and minute.
+    const again = await aUser.post(`${base}/${ev.id}/actions`, { action: 'recheck' });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ snapshot_queued: false, snapshot_throttled: true });
   });
 
   it('records failures with their Russian reason instead of losing them', async () => {

@@ -400,6 +400,8 @@ export const eventActionResponse = z.object({
   allowlist_id: z.number().int().optional(),
   /** The `recheck` action queued a snapshot of the domain (false: the queue is not available). */
   snapshot_queued: z.boolean().optional(),
+  /** The `recheck` action found a check of this domain already queued this minute (nothing new queued). */
+  snapshot_throttled: z.boolean().optional(),
 });
 
 export const cardRevealResponse = z.object({ card_number: z.string() });

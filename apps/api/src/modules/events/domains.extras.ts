@@ -70,7 +70,10 @@ export const snapshotsExtra: ExtraRegistrar = (app, m, ctx) => {
   // «Перепроверить» queues a check by the snapshot producer (a pg-boss job; see modules/snapshots).
   const { snapshots } = ctx;
   if (snapshots && m.actions?.some((a) => a.code === 'recheck'))
-    ctx.actionHandlers.set(`${m.code}:recheck`, async (_c, row) => ({ snapshot_queued: await snapshots.enqueue(row.id) }));
+    ctx.actionHandlers.set(`${m.code}:recheck`, async (_c, row) => {
+      const r = await snapshots.enqueue(row.id);
+      return { snapshot_queued: r === 'queued', ...(r === 'throttled' ? { snapshot_throttled: true } : {}) };
+    });
   const list = async (eventId: number) =>
     (
       await rowsOf<{

@@ -19,6 +19,8 @@ import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './prob
 import { findChromium, takeScreenshot } from './screenshot';
 
 export const SNAPSHOT_QUEUE = 'domain-snapshot';
+/** One manual check of an event per this many seconds. */
+export const RECHECK_THROTTLE_SECONDS = 60;
 const SWEEP_MS = 30_000;
 /** New events younger than this are swept into the queue (with `snapshot_on_create`). */
 const SWEEP_WINDOW_MINUTES = 15;
@@ -127,9 +129,24 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
     return { ...result, error, id: row.id, event_id: ev.id, screenshot_doc_id: screenshotDocId };
   }
 
-  /** Queues a check of the event; false when no queue is attached (nothing will run it). */
-  async function enqueue(eventId: number, opts: { auto?: boolean } = {}): Promise<boolean> {
-    if (!boss) return false;
+  /**
+   * Queues a check of the event: 'queued'; 'throttled' when a manual check of this event was queued in
+   * the last minute (repeated clicks do not launch a browser each); 'unavailable' when no queue is
+   * attached (nothing would run it).
+   */
+  async function enqueue(eventId: number, opts: { auto?: boolean } = {}): Promise<'queued' | 'throttled' | 'unavailable'> {
+    if (!boss) return 'unavailable';
+    if (!opts.auto) {
+      // A manual check recorded on this event in the last minute (the action's history entry).
+      const [recent] = await rowsOf<{ one: number }>(
+        db,
+        sql`SELECT 1 AS one FROM event_history
+            WHERE event_id = ${eventId} AND action = 'action' AND field = 'recheck'
+              AND after->>'snapshot_queued' = 'true' AND at > now() - make_interval(secs => ${RECHECK_THROTTLE_SECONDS})
+            LIMIT 1`,
+      );
+      if (recent) return 'throttled';
+    }
     const id = await boss.send(
       SNAPSHOT_QUEUE,
       { event_id: eventId },
@@ -140,7 +157,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
         ...(opts.auto ? { singletonKey: `auto-${eventId}`, singletonSeconds: 3600 } : {}),
       },
     );
-    return id !== null;
+    return id !== null ? 'queued' : 'throttled';
   }
 
   /** With `snapshot_on_create` = 1: recent domain events without a snapshot go to the queue. */

@@ -21,7 +21,8 @@ export function EventActions({ m, event, canWrite }: ExtrasProps) {
       { action: open.code, ...(comment.trim() ? { comment: comment.trim() } : {}) },
       {
         onSuccess: (r) => {
-          message.success(r.snapshot_queued ? 'Проверка сайта поставлена в очередь' : `Выполнено: ${r.label}`);
+          if (r.snapshot_throttled) message.info('Сайт уже проверяется — новая проверка возможна через минуту');
+          else message.success(r.snapshot_queued ? 'Проверка сайта поставлена в очередь' : `Выполнено: ${r.label}`);
           setOpen(null);
           setComment('');
         },
