@@ -34,7 +34,7 @@ async function main() {
   await app.services.insights.attach(boss, { work: config.role !== 'api' });
   await app.services.snapshots.attach(boss, { work: config.role !== 'api' });
   // Expired whitelist entries stop applying: the worker re-marks their events once a minute.
-  const stopWhitelistSweep = config.role !== 'api' ? app.services.whitelist.startExpirySweep() : undefined;
+  const whitelistSweep = config.role !== 'api' ? app.services.whitelist.startExpirySweep() : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     log.info(`Форпост: ${config.publicUrl}`);
@@ -48,7 +48,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     try {
-      stopWhitelistSweep?.();
+      await whitelistSweep?.stop();
       await app?.close(); // stop accepting, finish in-flight requests
       await boss.stop({ graceful: true, timeout: 20_000, wait: true });
       await database.close();

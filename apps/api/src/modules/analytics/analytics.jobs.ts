@@ -1,4 +1,5 @@
 /* The rollup worker: builds the rollup once after the upgrade, then folds count deltas every few seconds. */
+import { startPoller } from '../../lib/poller';
 import type { AnalyticsService } from './analytics.service';
 
 export function startAnalyticsWorker(deps: {
@@ -6,36 +7,21 @@ export function startAnalyticsWorker(deps: {
   log: { warn(o: unknown, m?: string): void; info(o: unknown, m?: string): void };
   intervalMs?: number;
 }) {
-  let running = false;
-  let stopped = false;
   let backfilled = false;
-  const tick = async () => {
-    if (running || stopped) return;
-    running = true;
-    try {
+  return startPoller({
+    intervalMs: deps.intervalMs ?? 5000,
+    run: async (stopped) => {
       if (!backfilled) {
         const n = await deps.analytics.backfillOnce();
         if (n !== null) deps.log.info({ events: n }, 'analytics rollup built from events');
         backfilled = true;
       }
       let folded = 0;
-      for (let n = await deps.analytics.fold(); n > 0 && !stopped; n = await deps.analytics.fold()) folded += n;
+      for (let n = await deps.analytics.fold(); n > 0 && !stopped(); n = await deps.analytics.fold()) folded += n;
       // After a bulk import the deltas table is mostly dead rows: readers should not wade through them.
       if (folded >= 10_000) await deps.analytics.vacuumDeltas();
-    } catch (err) {
-      deps.log.warn({ err: { message: (err as Error).message } }, 'analytics rollup fold failed');
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), deps.intervalMs ?? 5000);
-  timer.unref();
-  void tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      while (running) await new Promise((r) => setTimeout(r, 50));
     },
-  };
+    log: deps.log,
+    failure: 'analytics rollup fold failed',
+  });
 }

@@ -20,6 +20,7 @@ import type { Db } from '../../db/client';
 import { whitelistItems } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import { type Poller, startPoller } from '../../lib/poller';
 import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
 import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
 import { hasCandidates, subjectCandidates } from './whitelist.match';
@@ -364,16 +365,14 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
 
     sweepExpired,
 
-    /** Runs `sweepExpired` every `everyMs` in this process (ROLE=all|worker); returns the stop function. */
-    startExpirySweep(everyMs = 60_000): () => void {
-      const tick = () =>
-        void sweepExpired().catch((err) =>
-          deps.log?.warn({ err: { message: (err as Error).message } }, 'whitelist expiry sweep failed'),
-        );
-      tick();
-      const timer = setInterval(tick, everyMs);
-      timer.unref();
-      return () => clearInterval(timer);
+    /** Runs `sweepExpired` every `everyMs` in this process (ROLE=all|worker). */
+    startExpirySweep(everyMs = 60_000): Poller {
+      return startPoller({
+        intervalMs: everyMs,
+        run: sweepExpired,
+        log: deps.log ?? { warn() {} },
+        failure: 'whitelist expiry sweep failed',
+      });
     },
 
     /** Like whitelistKindFor, with the entry that matched. */

@@ -1,0 +1,41 @@
+/*
+ * A background pass every few seconds in this process (the workers of ROLE=all|worker): one pass at a
+ * time (a slow pass is never overlapped), the first at once, failures logged and retried next time,
+ * and `stop()` waits for the pass in flight.
+ */
+export interface Poller {
+  stop(): Promise<void>;
+}
+
+export function startPoller(p: {
+  intervalMs: number;
+  /** One pass; `stopped()` tells a long pass to finish early. */
+  run: (stopped: () => boolean) => Promise<unknown>;
+  log: { warn(o: unknown, m?: string): void };
+  /** The log line when a pass fails. */
+  failure: string;
+}): Poller {
+  let running = false;
+  let stopped = false;
+  const tick = async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      await p.run(() => stopped);
+    } catch (err) {
+      p.log.warn({ err: { message: (err as Error).message } }, p.failure);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), p.intervalMs);
+  timer.unref();
+  void tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (running) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}
