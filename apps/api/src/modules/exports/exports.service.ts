@@ -34,7 +34,7 @@ import { assertModule, type Caller, scopeFor } from '../events/access';
 import type { CardVault } from '../events/event-data';
 import { and as andAll, filterConditions, orderBy } from '../events/events.query';
 import type { Refs } from '../events/refs';
-import { createBossSlot, isLocked, LOCK_EXPORT, onClient, withJobLock } from '../imports/jobs-kit';
+import { attachRecordJobs, createBossSlot, isLocked, LOCK_EXPORT, onClient, withJobLock } from '../imports/jobs-kit';
 import { cellFormatters, type ExportRow, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { XlsxStream } from './sheetml';
@@ -411,30 +411,22 @@ export function createExportsService(deps: ExportsDeps) {
 
     async attach(b: PgBoss, opts: { work: boolean }) {
       boss.set(b);
-      await b.createQueue(EXPORT_QUEUE, { name: EXPORT_QUEUE, retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
-      await b.createQueue(EXPORTS_MAINTENANCE, { name: EXPORTS_MAINTENANCE, retryLimit: 0, expireInSeconds: 600 });
-      if (!opts.work) return;
-      await b.work<{ id: number }>(
-        EXPORT_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
-        async ([job]) => {
-          if (!job) return;
-          try {
-            await run(job.data.id);
-          } catch (e) {
-            deps.log.warn(
-              { err: { message: (e as Error).message, code: (e as { code?: string }).code }, exportId: job.data.id },
-              'export job failed',
-            );
-            if (job.retryCount >= job.retryLimit) await fail(job.data.id, EXPORT_MSG.failed);
-            throw e;
-          }
+      await attachRecordJobs(b, opts, {
+        queue: EXPORT_QUEUE,
+        failure: 'export job failed',
+        idKey: 'exportId',
+        run,
+        fail,
+        failedMessage: EXPORT_MSG.failed,
+        maintenance: {
+          queue: EXPORTS_MAINTENANCE,
+          expireInSeconds: 600,
+          pollingIntervalSeconds: 10,
+          cron: '*/5 * * * *',
+          run: maintain,
         },
-      );
-      await b.work(EXPORTS_MAINTENANCE, { pollingIntervalSeconds: 10 }, async () => {
-        await maintain();
+        log: deps.log,
       });
-      await b.schedule(EXPORTS_MAINTENANCE, '*/5 * * * *');
     },
 
     fields(c: Caller, module?: ModuleCode) {

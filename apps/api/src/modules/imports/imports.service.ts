@@ -51,7 +51,17 @@ import { MODULE_DISABLED_MSG } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import { createImportsRepo, type ImportRow } from './imports.repo';
-import { createBossSlot, dropTemp, isLocked, isTransient, LOCK_IMPORT, onClient, tempPath, withJobLock } from './jobs-kit';
+import {
+  attachRecordJobs,
+  createBossSlot,
+  dropTemp,
+  isLocked,
+  isTransient,
+  LOCK_IMPORT,
+  onClient,
+  tempPath,
+  withJobLock,
+} from './jobs-kit';
 import { type FileHead, headersOf, readHead, readRows, type SourceRow } from './rows';
 import { type FileMeta, sniffFile } from './sniff';
 import { eventTarget, type ImportContext, leaksCatalogueTarget, type RowError, type Target } from './targets';
@@ -504,31 +514,25 @@ export function createImportsService(deps: ImportsDeps) {
 
     async attach(b: PgBoss, opts: { work: boolean }) {
       boss.set(b);
-      await b.createQueue(IMPORT_QUEUE, { name: IMPORT_QUEUE, retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
-      await b.createQueue(IMPORTS_MAINTENANCE, { name: IMPORTS_MAINTENANCE, retryLimit: 0, expireInSeconds: 300 });
-      if (!opts.work) return;
-      await b.work<{ id: number }>(
-        IMPORT_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
-        async ([job]) => {
-          if (!job) return;
-          try {
-            await run(job.data.id);
-          } catch (e) {
-            deps.log.warn(
-              { err: { message: (e as Error).message, code: (e as { code?: string }).code }, importId: job.data.id },
-              'import job failed',
-            );
-            if (job.retryCount >= job.retryLimit) await fail(job.data.id, IMPORT_MSG.failed);
-            throw e;
-          }
+      await attachRecordJobs(b, opts, {
+        queue: IMPORT_QUEUE,
+        failure: 'import job failed',
+        idKey: 'importId',
+        run,
+        fail,
+        failedMessage: IMPORT_MSG.failed,
+        maintenance: {
+          queue: IMPORTS_MAINTENANCE,
+          expireInSeconds: 300,
+          pollingIntervalSeconds: 5,
+          cron: '* * * * *',
+          run: async () => {
+            await requeueStale();
+            await dropAbandoned();
+          },
         },
-      );
-      await b.work(IMPORTS_MAINTENANCE, { pollingIntervalSeconds: 5 }, async () => {
-        await requeueStale();
-        await dropAbandoned();
+        log: deps.log,
       });
-      await b.schedule(IMPORTS_MAINTENANCE, '* * * * *');
     },
 
     async upload(c: Caller, code: TargetCode, part: MultipartFile): Promise<ImportItem & { preview: ImportPreview }> {

@@ -94,3 +94,52 @@ export function isTransient(e: unknown): boolean {
     ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', '57P01'].includes(code)
   );
 }
+
+/**
+ * The queues of a background job over one record (an import, an export) and its maintenance: the job
+ * runs `run(id)` with retries; after the last retry the record is marked failed with `failedMessage`;
+ * the maintenance queue runs `maintain` on a cron. Workers only where `work` (ROLE=all|worker).
+ */
+export async function attachRecordJobs(
+  b: PgBoss,
+  opts: { work: boolean },
+  p: {
+    queue: string;
+    /** The log line and key of a failed run, e.g. 'import job failed' / 'importId'. */
+    failure: string;
+    idKey: string;
+    run: (id: number) => Promise<unknown>;
+    fail: (id: number, message: string) => Promise<unknown>;
+    failedMessage: string;
+    maintenance: {
+      queue: string;
+      expireInSeconds: number;
+      pollingIntervalSeconds: number;
+      cron: string;
+      run: () => Promise<unknown>;
+    };
+    log: { warn(obj: unknown, msg?: string): void };
+  },
+): Promise<void> {
+  await b.createQueue(p.queue, { name: p.queue, retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
+  const m = p.maintenance;
+  await b.createQueue(m.queue, { name: m.queue, retryLimit: 0, expireInSeconds: m.expireInSeconds });
+  if (!opts.work) return;
+  await b.work<{ id: number }>(p.queue, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
+    if (!job) return;
+    try {
+      await p.run(job.data.id);
+    } catch (e) {
+      p.log.warn(
+        { err: { message: (e as Error).message, code: (e as { code?: string }).code }, [p.idKey]: job.data.id },
+        p.failure,
+      );
+      if (job.retryCount >= job.retryLimit) await p.fail(job.data.id, p.failedMessage);
+      throw e;
+    }
+  });
+  await b.work(m.queue, { pollingIntervalSeconds: m.pollingIntervalSeconds }, async () => {
+    await m.run();
+  });
+  await b.schedule(m.queue, m.cron);
+}
