@@ -9,6 +9,7 @@ import {
   PERIOD_PRESET_LABELS,
   PERIOD_PRESETS,
   type PeriodPreset,
+  type TimeSeriesResponse,
 } from '@forpost/contract/analytics';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
@@ -155,47 +156,16 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
 
       <Row gutter={[16, 16]}>
         <Col span={24}>
-          <ChartCard
+          <DaySeriesChart
             title="Новые события по модулям"
-            testId="chart-new"
-            total={newEvents.data?.total}
-            loading={newEvents.isLoading}
-            empty={!newEvents.data?.total}
+            name="new"
+            query={newEvents}
             hint="Нажмите на столбец, чтобы открыть события"
-          >
-            {newEvents.data && (
-              <EChart
-                testId="echart-new"
-                option={seriesOption(newEvents.data)}
-                onClick={(e) => {
-                  const d = newEvents.data;
-                  const day = d?.days[e.dataIndex];
-                  open(d?.series[e.seriesIndex]?.link, day, day);
-                }}
-              />
-            )}
-          </ChartCard>
+            onOpen={open}
+          />
         </Col>
         <Col xs={24} xl={12}>
-          <ChartCard
-            title="Критические события"
-            testId="chart-critical"
-            total={critical.data?.total}
-            loading={critical.isLoading}
-            empty={!critical.data?.total}
-          >
-            {critical.data && (
-              <EChart
-                testId="echart-critical"
-                option={seriesOption(critical.data, 'line')}
-                onClick={(e) => {
-                  const d = critical.data;
-                  const day = d?.days[e.dataIndex];
-                  open(d?.series[e.seriesIndex]?.link, day, day);
-                }}
-              />
-            )}
-          </ChartCard>
+          <DaySeriesChart title="Критические события" name="critical" query={critical} kind="line" onOpen={open} />
         </Col>
         <Col xs={24} xl={12}>
           <ChartCard
@@ -233,48 +203,46 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </ChartCard>
         </Col>
         <Col xs={24} xl={8}>
-          <ChartCard
-            title="Домены по статусам"
-            testId="chart-domains"
-            total={domains.data?.total}
-            loading={domains.isLoading}
-            empty={!domains.data?.total}
-          >
-            {domains.data && (
-              <EChart
-                testId="echart-domains"
-                option={seriesOption(domains.data)}
-                onClick={(e) => {
-                  const d = domains.data;
-                  const day = d?.days[e.dataIndex];
-                  open(d?.series[e.seriesIndex]?.link, day, day);
-                }}
-              />
-            )}
-          </ChartCard>
+          <DaySeriesChart title="Домены по статусам" name="domains" query={domains} onOpen={open} />
         </Col>
         <Col xs={24} xl={8}>
-          <ChartCard
-            title="Аккаунты по статусам"
-            testId="chart-accounts"
-            total={accounts.data?.total}
-            loading={accounts.isLoading}
-            empty={!accounts.data?.total}
-          >
-            {accounts.data && (
-              <EChart
-                testId="echart-accounts"
-                option={seriesOption(accounts.data)}
-                onClick={(e) => {
-                  const d = accounts.data;
-                  const day = d?.days[e.dataIndex];
-                  open(d?.series[e.seriesIndex]?.link, day, day);
-                }}
-              />
-            )}
-          </ChartCard>
+          <DaySeriesChart title="Аккаунты по статусам" name="accounts" query={accounts} onOpen={open} />
         </Col>
       </Row>
     </>
+  );
+}
+
+/** A chart of counts per day (bars or a line per series); a click opens that series' events of that day. */
+function DaySeriesChart({
+  title,
+  name,
+  query,
+  kind = 'bar',
+  hint,
+  onOpen,
+}: {
+  title: string;
+  /** `chart-{name}` / `echart-{name}` test ids. */
+  name: string;
+  query: { data?: TimeSeriesResponse; isLoading: boolean };
+  kind?: 'bar' | 'line';
+  hint?: string;
+  onOpen: (link: ChartLink | null | undefined, from?: string, to?: string) => void;
+}) {
+  const d = query.data;
+  return (
+    <ChartCard title={title} testId={`chart-${name}`} total={d?.total} loading={query.isLoading} empty={!d?.total} hint={hint}>
+      {d && (
+        <EChart
+          testId={`echart-${name}`}
+          option={seriesOption(d, kind)}
+          onClick={(e) => {
+            const day = d.days[e.dataIndex];
+            onOpen(d.series[e.seriesIndex]?.link, day, day);
+          }}
+        />
+      )}
+    </ChartCard>
   );
 }
