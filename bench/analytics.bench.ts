@@ -6,8 +6,11 @@
  *   node --import tsx bench/analytics.bench.ts   (EVENTS=200000 for a quicker run; RUNS, BASE_RUNS)
  *
  * Goal: p95 ≤ 50 ms per endpoint and ≥ 20× faster than the GROUP BY. Prints the figures; asserts nothing.
- * First the per-request floor (a pool round trip, GET /health, an authenticated empty chart), then per
- * endpoint: HTTP p50/p95, the GROUP BY baseline, their ratio, and the endpoint's rollup read alone.
+ * First the per-request floor (a pool round trip, GET /health by two clients, an authenticated empty
+ * chart), then per endpoint: HTTP p50/p95 as deployed (rollups + the answer cache, which checks the
+ * rollups' generation on every request), the GROUP BY baseline and the ratio, then the same request
+ * with the answer cache off (every request reads the rollups) and the endpoint's rollup read alone.
+ * The HTTP client is node:http with a kept-alive connection (bench/http-client.ts explains why).
  * BENCH_DIR=/some/dir keeps the database and reuses its events next time (development only).
  */
 import '@forpost/contract/zod-setup';
@@ -26,10 +29,14 @@ import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import { type CountColumn, createAnalyticsRepo, type DayGroup } from '../apps/api/src/modules/analytics/analytics.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { createHttpClient } from './http-client';
+import { startHttpLoad } from './http-load';
 
 const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
-const RUNS = Number(process.env.RUNS ?? 200);
+const RUNS = Number(process.env.RUNS ?? 500);
 const BASE_RUNS = Number(process.env.BASE_RUNS ?? 10);
+/** Untimed requests before each timed series (JIT, connection, caches of the server). */
+const WARMUP = Number(process.env.WARMUP ?? 300);
 const COMPANIES = 10;
 const CHUNK = 100_000;
 const SECRET = randomBytes(32).toString('hex');
@@ -157,6 +164,7 @@ async function main() {
     await pool.query('VACUUM ANALYZE event_day_status_counts');
     await pool.query('VACUUM ANALYZE event_module_day_counts');
     await pool.query('VACUUM ANALYZE event_module_day_status_counts');
+    await pool.query('CHECKPOINT'); // the load's dirty pages written now, not during the measurements
     const rollupRows = (await pool.query('SELECT count(*)::int AS n FROM event_day_counts')).rows[0].n;
     const allRows = (await pool.query('SELECT count(*)::int AS n FROM event_module_day_counts')).rows[0].n;
     log(
@@ -171,47 +179,33 @@ async function main() {
       PUBLIC_URL: 'http://127.0.0.1:8080',
       CONSOLE_DIST: path.join(dir, 'no-console'),
     });
+    // Two instances of the app on the same database: as deployed (answer cache on) and with the
+    // answer cache off (ANALYTICS_CACHE_ENTRIES=0: every request reads the rollups).
     const app = await buildApp({ config, database, logger: false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const login = await fetch(`${address}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    if (login.status !== 200) throw new Error(`вход не удался: ${login.status}`);
-    const cookie = (login.headers.getSetCookie() as string[]).map((c) => c.split(';')[0]).join('; ');
+    const cold = await buildApp({ config: { ...config, analyticsCacheEntries: 0 }, database, logger: false });
+    const coldAddress = await cold.listen({ port: 0, host: '127.0.0.1' });
+    const client = createHttpClient(address);
+    await client.login(ADMIN.email, ADMIN.password);
+    const coldClient = createHttpClient(coldAddress, client.cookie()); // the same session: one database
+    const load = startHttpLoad();
+    /** Timed requests from the child process (warmed first: the server's code paths and the connection). */
+    const http = (base: string, p: string) => load.times({ base, cookie: client.cookie(), path: p, runs: RUNS, warmup: WARMUP });
 
     const to = dayIn(new Date());
     const from = addDays(to, -89);
     const rows: string[] = [];
 
-    // The per-request floor, measured the same way: a database round trip alone, the public health
-    // check (HTTP + one `SELECT 1`), and an authenticated dashboard request whose answer is empty
-    // (media chart limited to another module: session check, routing, validation, JSON — no rollup SQL).
-    const timed = async (fn: () => Promise<unknown>) => {
+    const line = (t: number[]) => `p50 ${ms(pct(t, 50)).padStart(8)} p95 ${ms(pct(t, 95)).padStart(8)}`;
+    const inProcess = async (fn: () => Promise<unknown>) => {
       const t: number[] = [];
-      for (let i = 0; i < RUNS + 20; i++) {
+      for (let i = 0; i < RUNS + WARMUP; i++) {
         const a = performance.now();
         await fn();
-        if (i >= 20) t.push(performance.now() - a);
+        if (i >= WARMUP) t.push(performance.now() - a);
       }
-      return `p50 ${ms(pct(t, 50)).padStart(8)} p95 ${ms(pct(t, 95)).padStart(8)}`;
+      return t;
     };
-    const getJson = async (url: string, headers: Record<string, string> = {}) => {
-      const r = await fetch(url, { headers });
-      const body = await r.json();
-      if (r.status !== 200) throw new Error(`${url}: ${r.status} ${JSON.stringify(body)}`);
-      return body;
-    };
-    const floors = [
-      `${'SELECT 1 (пул, без HTTP)'.padEnd(34)} ${await timed(() => pool.query('SELECT 1'))}`,
-      `${'GET /health (HTTP + SELECT 1)'.padEnd(34)} ${await timed(() => getJson(`${address}/api/v1/health`))}`,
-      `${'GET пустой график (HTTP + сессия)'.padEnd(34)} ${await timed(() =>
-        getJson(`${address}/api/v1/modules/analytics/dashboard/media/connotationevents?from=${from}&to=${to}&modules=domains`, {
-          cookie,
-        }),
-      )}`,
-    ];
     const scopes: {
       name: string;
       query: string;
@@ -226,17 +220,11 @@ async function main() {
     ];
     for (const scope of scopes) {
       for (const chart of Object.keys(DASHBOARD_CHARTS) as DashboardChart[]) {
-        const url = `${address}/api/v1/modules/analytics/dashboard/${DASHBOARD_CHARTS[chart].path}?from=${from}&to=${to}${scope.query}`;
-        const times: number[] = [];
-        let total = 0;
-        for (let i = 0; i < RUNS + 20; i++) {
-          const t = performance.now();
-          const r = await fetch(url, { headers: { cookie } });
-          const body = (await r.json()) as { total: number };
-          if (r.status !== 200) throw new Error(`${chart}: ${r.status} ${JSON.stringify(body)}`);
-          if (i >= 20) times.push(performance.now() - t);
-          total = body.total;
-        }
+        const url = `/api/v1/modules/analytics/dashboard/${DASHBOARD_CHARTS[chart].path}?from=${from}&to=${to}${scope.query}`;
+        const total = (await client.json<{ total: number }>(url)).total;
+        const coldTotal = (await coldClient.json<{ total: number }>(url)).total;
+        const times = await http(address, url);
+        const coldTimes = await http(coldAddress, url);
         const b = BASELINE[chart];
         const base: number[] = [];
         let baseTotal = 0;
@@ -272,19 +260,38 @@ async function main() {
         const p95 = pct(times, 95);
         const bp95 = pct(base, 95);
         const rp95 = pct(roll, 95);
-        const same = total === baseTotal ? '' : ` (!) ${total} ≠ ${baseTotal}`;
+        const cp95 = pct(coldTimes, 95);
+        const same = total === baseTotal && coldTotal === baseTotal ? '' : ` (!) ${total}/${coldTotal} ≠ ${baseTotal}`;
         rows.push(
-          `${`${chart} (${scope.name})`.padEnd(34)} HTTP p50 ${ms(pct(times, 50)).padStart(8)} p95 ${ms(p95).padStart(8)} │ GROUP BY p95 ${ms(bp95).padStart(9)} │ ×${(bp95 / p95).toFixed(0).padStart(3)} │ SQL свёртки p95 ${ms(rp95).padStart(8)} ×${(bp95 / rp95).toFixed(0).padStart(4)} │ событий ${total.toLocaleString('ru-RU')}${same}`,
+          `${`${chart} (${scope.name})`.padEnd(34)} HTTP p50 ${ms(pct(times, 50)).padStart(7)} p95 ${ms(p95).padStart(7)} │ GROUP BY p95 ${ms(bp95).padStart(9)} │ ×${(bp95 / p95).toFixed(0).padStart(4)} │ без кэша ответов p95 ${ms(cp95).padStart(7)} ×${(bp95 / cp95).toFixed(0).padStart(4)} │ SQL свёртки p95 ${ms(rp95).padStart(7)} ×${(bp95 / rp95).toFixed(0).padStart(4)} │ событий ${total.toLocaleString('ru-RU')}${same}`,
         );
       }
     }
+    // The per-request floor, measured after the charts (the server is warm): a database round trip
+    // alone; the public health check (HTTP + one `SELECT 1`) by global fetch inside this process and
+    // by the child's client; an authenticated dashboard request whose answer is empty (media chart
+    // limited to another module: session check, routing, validation, JSON — no rollup SQL).
+    const floors = [
+      `${'SELECT 1 (пул, без HTTP)'.padEnd(44)} ${line(await inProcess(() => pool.query('SELECT 1')))}`,
+      `${'GET /health, fetch в процессе бенчмарка'.padEnd(44)} ${line(
+        await inProcess(async () => (await fetch(`${address}/api/v1/health`)).json()),
+      )}`,
+      `${'GET /health, клиент-процесс'.padEnd(44)} ${line(await http(address, '/api/v1/health'))}`,
+      `${'GET пустой график (HTTP + сессия)'.padEnd(44)} ${line(
+        await http(address, `/api/v1/modules/analytics/dashboard/media/connotationevents?from=${from}&to=${to}&modules=domains`),
+      )}`,
+    ];
     log(
       `${TOTAL.toLocaleString('ru-RU')} событий, ${COMPANIES} компаний, период 90 дней (${from} — ${to}), ${RUNS} запросов на точку:`,
     );
     process.stdout.write('  Нижняя граница одного запроса:\n');
     for (const r of floors) process.stdout.write(`    ${r}\n`);
     for (const r of rows) process.stdout.write(`  ${r}\n`);
+    client.close();
+    coldClient.close();
+    load.close();
     await app.close();
+    await cold.close();
     await database.close();
   } finally {
     await embedded.stop();

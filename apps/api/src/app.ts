@@ -152,7 +152,7 @@ export async function buildApp(deps: AppDeps) {
   const companiesSvc = createCompaniesService({ db, audit, limiter });
   const usersSvc = createUsersService({ db, audit, links: identity });
   const apiKeysSvc = createApiKeysService({ db, audit });
-  const analytics = createAnalyticsService({ db });
+  const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
   const classifier = createClassifierService({ db, configs, log: app.log });
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
   const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });

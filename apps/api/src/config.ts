@@ -43,6 +43,8 @@ export const envSchema = z.object({
   SNAPSHOT_ALLOW_PRIVATE: bool.optional(),
   /** Test resolution of snapshot hosts: `host=ip:port,host2=ip:port` (the SSRF guard still checks the address). */
   SNAPSHOT_HOST_MAP: z.string().optional(),
+  /** Dashboard answers kept in memory per instance (checked against the rollups on every request; 0 = off). */
+  ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(256),
 });
 
 export interface Config {
@@ -70,6 +72,7 @@ export interface Config {
   chromiumPath?: string;
   snapshotAllowPrivate: boolean;
   snapshotHostMap: string;
+  analyticsCacheEntries: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -128,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chromiumPath: e.CHROMIUM_PATH || undefined,
     snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
+    analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
   };
 }

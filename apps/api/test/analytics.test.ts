@@ -328,3 +328,94 @@ describe('all-companies rollups (module × day)', () => {
     expect(asAdmin.total).toBe(3);
   });
 });
+
+describe('answer cache (exact: checked against the rollups on every request)', () => {
+  const P = 'from=2026-07-01&to=2026-07-03';
+  const svc = () => ctx.app.services.analytics;
+  const foldAll = async () => {
+    while ((await svc().fold()) > 0) {}
+  };
+  let C: { id: number };
+  beforeAll(async () => {
+    C = await createCompany(ctx, 'Кэш');
+    await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-01T09:00:00Z', status: 'new' });
+    await foldAll();
+  });
+
+  it('serves a repeated request from the cache and follows every change at once, folded or not', async () => {
+    const q = `${P}&company_id=${C.id}`;
+    const first = await get<TimeSeriesResponse>(admin, 'account/events', q);
+    expect(first.total).toBe(1);
+    const before = svc().cacheStats();
+    const again = await get<TimeSeriesResponse>(admin, 'account/events', q);
+    expect(again).toEqual(first);
+    expect(svc().cacheStats().hits).toBe(before.hits + 1);
+
+    // A write outside the app (the triggers' delta is pending): answered from the rollups + deltas, not kept.
+    await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-02T09:00:00Z', status: 'new' });
+    const pending = svc().cacheStats();
+    expect((await get<TimeSeriesResponse>(admin, 'account/events', q)).total).toBe(2);
+    expect((await get<TimeSeriesResponse>(admin, 'account/events', q)).total).toBe(2);
+    expect(svc().cacheStats().hits).toBe(pending.hits); // nothing served from the cache while deltas are pending
+
+    // Folded: no delta pending any more, but the generation moved — the old answer is never served.
+    await get<TimeSeriesResponse>(admin, 'account/events', q);
+    await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-03T09:00:00Z', status: 'resolved' });
+    await foldAll();
+    const folded = await get<TimeSeriesResponse>(admin, 'account/events', q);
+    expect(folded.total).toBe(3);
+    expect(folded.series.map((s) => s.total).sort()).toEqual([1, 2]);
+    const hits = svc().cacheStats().hits;
+    expect((await get<TimeSeriesResponse>(admin, 'account/events', q)).total).toBe(3);
+    expect(svc().cacheStats().hits).toBe(hits + 1);
+
+    // A rebuild (repair) raises the generation too.
+    await ctx.database.db.execute(sql`DELETE FROM events WHERE company_id = ${C.id} AND created_at = '2026-07-01T09:00:00Z'`);
+    await svc().repo.rebuild(ANALYTICS_TZ);
+    await foldAll();
+    expect((await get<TimeSeriesResponse>(admin, 'account/events', q)).total).toBe(2);
+  });
+
+  it('an answer computed while the figures moved is not kept', async () => {
+    const q = `${P}&company_id=${C.id}`;
+    const repo = svc().repo;
+    // The cached answer is out of date (a folded write): the next request computes.
+    await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-02T10:00:00Z', status: 'new' });
+    await foldAll();
+    const original = repo.daySeries;
+    let raced = false;
+    // A write and a fold land between reading the rollups and storing the answer.
+    repo.daySeries = async (...args) => {
+      const out = await original(...args);
+      if (!raced) {
+        raced = true;
+        await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-03T10:00:00Z', status: 'new' });
+        await foldAll();
+      }
+      return out;
+    };
+    try {
+      const stale = await get<TimeSeriesResponse>(admin, 'account/events', q);
+      expect(raced).toBe(true);
+      const fresh = await get<TimeSeriesResponse>(admin, 'account/events', q);
+      expect(fresh.total).toBe(stale.total + 1);
+    } finally {
+      repo.daySeries = original;
+    }
+  });
+
+  it('keys answers by the resolved scope: a company user never gets a staff answer', async () => {
+    const viewer = await signedIn(ctx, 'viewer-cache@forpost.test', 'COMPANY_USER', [{ id: C.id, role: 'COMPANY_VIEWER' }]);
+    await insertEvent(ctx, { companyId: A.id, module: 'media', createdAt: '2026-07-01T10:00:00Z', data: {} });
+    await foldAll();
+    const all = await get<TimeSeriesResponse>(admin, 'common/newevents', P);
+    expect((await get<TimeSeriesResponse>(admin, 'common/newevents', P)).total).toBe(all.total);
+    const mine = await get<TimeSeriesResponse>(viewer, 'common/newevents', P);
+    const asAdmin = await get<TimeSeriesResponse>(admin, 'common/newevents', `${P}&company_id=${C.id}`);
+    expect(mine).toEqual(asAdmin);
+    expect(all.total).toBeGreaterThan(mine.total); // the all-companies answer includes other companies' events
+    // Modules limit the answer (and the key).
+    const media = await get<TimeSeriesResponse>(admin, 'common/newevents', `${P}&modules=media`);
+    expect(media.series.every((s) => s.key === 'media')).toBe(true);
+  });
+});

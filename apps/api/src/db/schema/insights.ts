@@ -120,6 +120,16 @@ export const eventCountDeltas = pgTable(
   (t) => [index('event_count_deltas_day_idx').on(t.day)],
 );
 
+/**
+ * One row: the rollups' generation, raised by every fold that changed them and by a rebuild (in the
+ * same transaction). With no pending deltas in a filter, an unchanged generation means unchanged
+ * figures — the dashboard's answer cache checks exactly that (analytics.service, `cached`).
+ */
+export const eventRollupState = pgTable('event_rollup_state', {
+  id: integer('id').primaryKey(),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+});
+
 /** The classification pipeline's record of an event: attempts, result, last error, next retry. */
 export const eventMl = pgTable(
   'event_ml',

@@ -98,6 +98,11 @@ const DELTA_PIVOT = sql.raw(`
   CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral,
   CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined`);
 
+/** Raises the rollups' generation (in the transaction that changed them). */
+const BUMP_GENERATION = sql`
+  INSERT INTO event_rollup_state AS s (id, generation) VALUES (1, 1)
+  ON CONFLICT (id) DO UPDATE SET generation = s.generation + 1`;
+
 /** Advisory lock key of the fold (one folder at a time across instances). */
 const FOLD_LOCK = 7_320_114_101;
 
@@ -164,6 +169,17 @@ export function createAnalyticsRepo(db: Db) {
         SELECT key::text AS key, array_agg(day - ${f.from}::date) AS d, array_agg(n) AS n
         FROM (SELECT day, key, sum(n)::int AS n FROM (${inner}) u GROUP BY day, key) g
         WHERE n <> 0 GROUP BY key`);
+    },
+
+    /**
+     * What a cached answer for `f` depends on, read in one snapshot: the rollups' generation, and
+     * whether deltas not yet folded touch the filter (then the figures are moving: no caching).
+     */
+    async freshness(f: RollupFilter): Promise<{ generation: string; pending: boolean }> {
+      const [r] = await prepared<{ generation: string | null; pending: boolean }>(sql`
+        SELECT (SELECT generation::text FROM event_rollup_state WHERE id = 1) AS generation,
+               EXISTS (SELECT 1 FROM event_count_deltas d WHERE ${whereOf(f, 'd')}) AS pending`);
+      return { generation: r?.generation ?? '0', pending: r?.pending ?? true };
     },
 
     /** Counts per status, grouped by day and/or module. */
@@ -285,6 +301,7 @@ export function createAnalyticsRepo(db: Db) {
         await tx.execute(sql`DELETE FROM event_day_status_counts WHERE n = 0`);
         await tx.execute(sql`DELETE FROM event_module_day_counts WHERE ${zero}`);
         await tx.execute(sql`DELETE FROM event_module_day_status_counts WHERE n = 0`);
+        await tx.execute(BUMP_GENERATION);
         return r?.n ?? 0;
       });
     },
@@ -306,6 +323,7 @@ export function createAnalyticsRepo(db: Db) {
           SELECT company_id, module, (created_at AT TIME ZONE ${tz})::date, coalesce(priority_id, 0), status_id,
                  CASE WHEN module = 'media' THEN coalesce(data ->> 'connotation', 'Undefined') ELSE '' END, count(*)
           FROM events GROUP BY 1, 2, 3, 4, 5, 6`);
+        await tx.execute(BUMP_GENERATION);
         const [n] = await rows<{ n: number }>(sql`SELECT count(*)::bigint AS n FROM events`, tx);
         return Number(n?.n ?? 0);
       });

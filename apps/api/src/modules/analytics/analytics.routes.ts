@@ -1,10 +1,11 @@
 /* GET /modules/analytics/dashboard/…: the home page's charts. */
-import { analyticsQuery, matrixResponse, timeSeriesResponse } from '@forpost/contract/analytics';
+import { analyticsQuery, type DashboardChart, matrixResponse, timeSeriesResponse } from '@forpost/contract/analytics';
 import type { App } from '../../lib/routes';
 import { callerOf } from '../events/access';
 import type { AnalyticsService } from './analytics.service';
 
 const BASE = '/modules/analytics/dashboard';
+const JSON_TYPE = 'application/json; charset=utf-8';
 const DESCRIPTION =
   'Период: `period=7d|30d|90d` (по умолчанию 30d, заканчивается сегодня) или `from`/`to` (ГГГГ-ММ-ДД, включительно, дни по Москве). ' +
   '`company_id` (-1 или нет — все доступные компании), `modules` — коды модулей через запятую. ' +
@@ -13,12 +14,7 @@ const DESCRIPTION =
 export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsService }) {
   const svc = deps.analytics;
   const tags = ['analytics'];
-  const series = (
-    path: string,
-    operationId: string,
-    summary: string,
-    fn: keyof Pick<AnalyticsService, 'newEvents' | 'criticalEvents' | 'connotationEvents' | 'domainEvents' | 'accountEvents'>,
-  ) =>
+  const series = (path: string, operationId: string, summary: string, chart: Exclude<DashboardChart, 'priorityevents'>) =>
     app.get(
       `${BASE}/${path}`,
       {
@@ -32,14 +28,15 @@ export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsServ
           response: { 200: timeSeriesResponse },
         },
       },
-      async (req) => svc[fn](callerOf(req), req.query),
+      // The answer is JSON already checked against the schema (and maybe cached): sent as it is.
+      async (req, reply) => reply.type(JSON_TYPE).send((await svc.json(chart, callerOf(req), req.query)) as never),
     );
 
-  series('common/newevents', 'getDashboardNewEvents', 'Новые события по дням и модулям', 'newEvents');
-  series('common/criticalevents', 'getDashboardCriticalEvents', 'Критические события по дням и модулям', 'criticalEvents');
-  series('media/connotationevents', 'getDashboardConnotationEvents', 'Публикации СМИ по тональности', 'connotationEvents');
-  series('domains/events', 'getDashboardDomainEvents', 'Домены по дням и статусам', 'domainEvents');
-  series('account/events', 'getDashboardAccountEvents', 'Аккаунты по дням и статусам', 'accountEvents');
+  series('common/newevents', 'getDashboardNewEvents', 'Новые события по дням и модулям', 'newevents');
+  series('common/criticalevents', 'getDashboardCriticalEvents', 'Критические события по дням и модулям', 'criticalevents');
+  series('media/connotationevents', 'getDashboardConnotationEvents', 'Публикации СМИ по тональности', 'connotationevents');
+  series('domains/events', 'getDashboardDomainEvents', 'Домены по дням и статусам', 'domainevents');
+  series('account/events', 'getDashboardAccountEvents', 'Аккаунты по дням и статусам', 'accountevents');
   app.get(
     `${BASE}/common/priorityevents`,
     {
@@ -53,6 +50,6 @@ export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsServ
         response: { 200: matrixResponse },
       },
     },
-    async (req) => svc.priorityEvents(callerOf(req), req.query),
+    async (req, reply) => reply.type(JSON_TYPE).send((await svc.json('priorityevents', callerOf(req), req.query)) as never),
   );
 }

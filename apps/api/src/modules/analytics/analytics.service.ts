@@ -5,13 +5,18 @@
 import {
   ANALYTICS_TZ,
   type AnalyticsQuery,
+  CHART_MODULES,
   type ChartLink,
+  type DASHBOARD_CHARTS,
+  type DashboardChart,
   daysBetween,
   type MatrixResponse,
+  matrixResponse,
   NO_PRIORITY,
   resolvePeriod,
   type TimeSeries,
   type TimeSeriesResponse,
+  timeSeriesResponse,
 } from '@forpost/contract/analytics';
 import {
   CONNOTATION_LABELS,
@@ -42,7 +47,27 @@ interface Resolved {
   empty: boolean;
 }
 
-export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now?: () => Date }) {
+type ChartAnswer<K extends DashboardChart> = (typeof DASHBOARD_CHARTS)[K]['shape'] extends 'matrix'
+  ? MatrixResponse
+  : TimeSeriesResponse;
+
+/** The response schema of each chart (the answer cache stores what it would have sent). */
+const CHART_SCHEMAS: Record<DashboardChart, typeof timeSeriesResponse | typeof matrixResponse> = {
+  newevents: timeSeriesResponse,
+  criticalevents: timeSeriesResponse,
+  priorityevents: matrixResponse,
+  connotationevents: timeSeriesResponse,
+  domainevents: timeSeriesResponse,
+  accountevents: timeSeriesResponse,
+};
+
+export function createAnalyticsService(deps: {
+  db: Db;
+  repo?: AnalyticsRepo;
+  now?: () => Date;
+  /** Answers kept by the answer cache (0: no cache). */
+  cacheEntries?: number;
+}) {
   const repo = deps.repo ?? createAnalyticsRepo(deps.db);
   const now = deps.now ?? (() => new Date());
   let refsCache: { at: number; refs: Refs } | null = null;
@@ -129,8 +154,7 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
   });
 
   /** Events of one module per day, one series per status (domains, accounts). */
-  async function byStatus(c: Caller, q: AnalyticsQuery, module: ModuleCode): Promise<TimeSeriesResponse> {
-    const r = resolve(c, q, [module]);
+  async function byStatus(r: Resolved, module: ModuleCode): Promise<TimeSeriesResponse> {
     if (r.empty) return emptySeries(r);
     const [rows, rf] = await Promise.all([repo.daySeries(r.filter, 'status'), refs()]);
     const statuses = rf.statuses.filter((s) => s.module === module);
@@ -147,10 +171,10 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
   }
 
-  return {
+  /** Each chart's figures for a resolved request. */
+  const charts: { [K in DashboardChart]: (r: Resolved) => Promise<ChartAnswer<K>> } = {
     /** New events per day, one series per module. */
-    async newEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
-      const r = resolve(c, q);
+    async newevents(r) {
       if (r.empty) return emptySeries(r);
       const rows = await repo.daySeries(r.filter, 'total');
       const s = keyedSeries(
@@ -162,8 +186,7 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     },
 
     /** Critical-priority events per day, one series per module. */
-    async criticalEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
-      const r = resolve(c, q);
+    async criticalevents(r) {
       if (r.empty) return emptySeries(r);
       const rows = await repo.daySeries(r.filter, 'p_critical');
       const s = keyedSeries(
@@ -180,8 +203,7 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     },
 
     /** Events per module (categories) and priority (series), over the period. */
-    async priorityEvents(c: Caller, q: AnalyticsQuery): Promise<MatrixResponse> {
-      const r = resolve(c, q);
+    async priorityevents(r) {
       const base = { from: r.filter.from, to: r.filter.to };
       if (r.empty) return { ...base, categories: [], series: [], total: 0 };
       const rows = await repo.counts(r.filter, ['module'] as const, [
@@ -208,8 +230,7 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
     },
 
     /** Media publications per day by sentiment. */
-    async connotationEvents(c: Caller, q: AnalyticsQuery): Promise<TimeSeriesResponse> {
-      const r = resolve(c, q, ['media']);
+    async connotationevents(r) {
       if (r.empty) return emptySeries(r);
       const rows = await repo.counts(
         r.filter,
@@ -233,8 +254,59 @@ export function createAnalyticsService(deps: { db: Db; repo?: AnalyticsRepo; now
       return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
     },
 
-    domainEvents: (c: Caller, q: AnalyticsQuery) => byStatus(c, q, 'domains'),
-    accountEvents: (c: Caller, q: AnalyticsQuery) => byStatus(c, q, 'accounts'),
+    domainevents: (r) => byStatus(r, 'domains'),
+    accountevents: (r) => byStatus(r, 'accounts'),
+  };
+  const answer = <K extends DashboardChart>(chart: K, c: Caller, q: AnalyticsQuery) =>
+    charts[chart](resolve(c, q, CHART_MODULES[chart] ?? undefined));
+
+  /*
+   * Answer cache: the JSON of a chart for a resolved request (period, companies, modules — never the
+   * caller: the access check has already happened), valid while the rollups' generation is the same
+   * and no unfolded delta touches the filter. Checked against the database on every request (one
+   * small prepared read), so it is exact on every instance; while events of the filter are being
+   * written (deltas pending) answers are computed and not kept. Bounded: least recently used first out.
+   */
+  const cacheLimit = deps.cacheEntries ?? 256;
+  const cache = new Map<string, { generation: string; refs: Refs; json: string }>();
+  const stats = { hits: 0, misses: 0 };
+
+  async function json<K extends DashboardChart>(chart: K, c: Caller, q: AnalyticsQuery): Promise<string> {
+    const r = resolve(c, q, CHART_MODULES[chart] ?? undefined);
+    const render = async () => JSON.stringify(CHART_SCHEMAS[chart].parse(await charts[chart](r)));
+    if (cacheLimit <= 0 || r.empty) return render();
+    const key = JSON.stringify([chart, r.filter]);
+    const [before, rf] = await Promise.all([repo.freshness(r.filter), refs()]);
+    const hit = cache.get(key);
+    if (!before.pending && hit && hit.generation === before.generation && hit.refs === rf) {
+      stats.hits++;
+      cache.delete(key); // most recently used last
+      cache.set(key, hit);
+      return hit.json;
+    }
+    stats.misses++;
+    const out = await render();
+    if (before.pending) return out;
+    // Kept under the generation read *before* computing: anything that changed the figures since then
+    // is either a visible pending delta or a fold that raised the generation, so this entry can only
+    // be served while the figures are still those of that first read.
+    cache.delete(key);
+    cache.set(key, { generation: before.generation, refs: rf, json: out });
+    while (cache.size > cacheLimit) cache.delete(cache.keys().next().value as string);
+    return out;
+  }
+
+  return {
+    newEvents: (c: Caller, q: AnalyticsQuery) => answer('newevents', c, q),
+    criticalEvents: (c: Caller, q: AnalyticsQuery) => answer('criticalevents', c, q),
+    priorityEvents: (c: Caller, q: AnalyticsQuery) => answer('priorityevents', c, q),
+    connotationEvents: (c: Caller, q: AnalyticsQuery) => answer('connotationevents', c, q),
+    domainEvents: (c: Caller, q: AnalyticsQuery) => answer('domainevents', c, q),
+    accountEvents: (c: Caller, q: AnalyticsQuery) => answer('accountevents', c, q),
+    /** A chart's answer as JSON, from the answer cache when the figures have not moved. */
+    json,
+    /** Hits and misses of the answer cache since start (tests, diagnostics). */
+    cacheStats: () => ({ ...stats, entries: cache.size }),
 
     /** Folds pending count deltas into the rollups (worker). */
     fold: () => repo.fold(),
