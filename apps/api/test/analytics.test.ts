@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import { insertEvent, refId } from './analytics.fixtures';
-import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
+import { ADMIN, Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let admin: Client;
@@ -402,6 +402,32 @@ describe('answer cache (exact: checked against the rollups on every request)', (
     } finally {
       repo.daySeries = original;
     }
+  });
+
+  it('an API key (no session check state) gets the same exact answers through its own freshness read', async () => {
+    const key = (
+      await admin.post('/apikeys', { name: 'Дашборд', company_id: C.id, roles: [{ module: 'accounts', access: 'read' }] })
+    ).json();
+    const anon = new Client(ctx);
+    const byKey = async () => {
+      const r = await anon.get(`${base}/account/events?${P}&company_id=${C.id}`, { authorization: `Bearer ${key.secret}` });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as TimeSeriesResponse;
+    };
+    const first = await byKey();
+    expect(first).toEqual(await get<TimeSeriesResponse>(admin, 'account/events', `${P}&company_id=${C.id}`));
+    const hits = svc().cacheStats().hits;
+    expect(await byKey()).toEqual(first);
+    expect(svc().cacheStats().hits).toBe(hits + 1);
+    // Deltas of another company do not touch this filter: still served from the cache.
+    await insertEvent(ctx, { companyId: A.id, module: 'accounts', createdAt: '2026-07-02T12:00:00Z', status: 'new' });
+    expect(await byKey()).toEqual(first);
+    expect(svc().cacheStats().hits).toBe(hits + 2);
+    // Deltas of this company: counted at once.
+    await insertEvent(ctx, { companyId: C.id, module: 'accounts', createdAt: '2026-07-02T12:00:00Z', status: 'new' });
+    expect((await byKey()).total).toBe(first.total + 1);
+    await foldAll();
+    expect((await byKey()).total).toBe(first.total + 1);
   });
 
   it('keys answers by the resolved scope: a company user never gets a staff answer', async () => {

@@ -263,8 +263,8 @@ export function createAnalyticsService(deps: {
   /*
    * Answer cache: the JSON of a chart for a resolved request (period, companies, modules — never the
    * caller: the access check has already happened), valid while the rollups' generation is the same
-   * and no unfolded delta touches the filter. Checked against the database on every request (one
-   * small prepared read), so it is exact on every instance; while events of the filter are being
+   * and no unfolded delta touches the filter. Checked against the database on every request (in the
+   * session check's own query, or one small prepared read), so it is exact on every instance; while events of the filter are being
    * written (deltas pending) answers are computed and not kept. Bounded: least recently used first out.
    */
   const cacheLimit = deps.cacheEntries ?? 256;
@@ -276,7 +276,10 @@ export function createAnalyticsService(deps: {
     const render = async () => JSON.stringify(CHART_SCHEMAS[chart].parse(await charts[chart](r)));
     if (cacheLimit <= 0 || r.empty) return render();
     const key = JSON.stringify([chart, r.filter]);
-    const [before, rf] = await Promise.all([repo.freshness(r.filter), refs()]);
+    // The session check has read the rollups' state already; with deltas pending somewhere, ask
+    // whether any touch this filter (a write to other modules or companies keeps this answer).
+    const seen = c.auth.rollups;
+    const [before, rf] = await Promise.all([seen && !seen.pending ? seen : repo.freshness(r.filter), refs()]);
     const hit = cache.get(key);
     if (!before.pending && hit && hit.generation === before.generation && hit.refs === rf) {
       stats.hits++;

@@ -27,6 +27,18 @@ export interface AuthContext {
   sessionId: string | null;
   keyId: number | null;
   principal: Principal;
+  /** The dashboard rollups as the session check saw them (session callers only; API keys: absent). */
+  rollups?: RollupState;
+}
+
+/**
+ * The rollups' generation (raised by every fold and rebuild) and whether any count delta waits to
+ * be folded, read in the session check's snapshot. No pending delta and the same generation as a
+ * cached dashboard answer means that answer's figures are still exact.
+ */
+export interface RollupState {
+  generation: string;
+  pending: boolean;
 }
 
 /** How long the token just replaced still works, so two tabs refreshing at once do not log the user out. */
@@ -215,6 +227,7 @@ export function createAuthService(deps: {
         sessionId: sid,
         keyId: null,
         principal: { role: live.user.role, memberships: live.memberships },
+        rollups: { generation: live.rollupGeneration ?? '0', pending: live.rollupPending },
       };
     },
 

@@ -10,7 +10,8 @@ export function createSessionsRepo(db: Db) {
   /**
    * What a request needs to authenticate, in one round trip: the live session, its user, the user's
    * memberships in active companies (ordered by company name) and whether the session is due a
-   * `touch` (last seen over a minute ago, by the database's clock). A named prepared statement: built
+   * `touch` (last seen over a minute ago, by the database's clock), and the state of the dashboard
+   * rollups at that moment. A named prepared statement: built
    * once, parsed and planned once per connection.
    */
   const liveAccess = db
@@ -21,6 +22,10 @@ export function createSessionsRepo(db: Db) {
         FROM ${companyMembers} m JOIN ${companies} c ON c.id = m.company_id
         WHERE m.user_id = ${users.id} AND c.is_active), '[]'::json)`,
       touchDue: sql<boolean>`${sessions.lastSeenAt} < now() - interval '60 seconds'`,
+      // The dashboard rollups' state in the same snapshot (two index probes): the analytics answer
+      // cache checks against it instead of a round trip of its own (see RollupState).
+      rollupGeneration: sql<string | null>`(SELECT generation::text FROM event_rollup_state WHERE id = 1)`,
+      rollupPending: sql<boolean>`EXISTS (SELECT 1 FROM event_count_deltas)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
