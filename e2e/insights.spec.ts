@@ -129,6 +129,131 @@ test('the dashboard shows the seeded figures and leads to the filtered list', as
   expect(url.searchParams.get('created_to')).toMatch(/T23:59:59\.999\+03:00$/);
 });
 
+/** dd.MM.yyyy of the day `days` from today in Moscow (the tests run in that zone). */
+const dayOffset = (days: number): string => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  const [y, m, dd] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Moscow' }).format(d).split('-');
+  return `${dd}.${m}.${y}`;
+};
+
+test('a chart whose request fails shows its error and «Повторить» loads it; no toasts', async ({ page }) => {
+  await login(page);
+  // The critical events' endpoint fails (500, with the client's retries) until the user asks again.
+  let failing = true;
+  let calls = 0;
+  await page.route('**/api/v1/modules/analytics/dashboard/common/criticalevents?**', async (route) => {
+    // (The header applies `?companyId=` after the first render: the page asks once without it too.)
+    if (new URL(route.request().url()).searchParams.get('company_id') === String(seeded.companyId)) calls++;
+    if (!failing) return route.fallback();
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ statusCode: 500, statusMessage: 'Internal Server Error', message: 'Внутренняя ошибка сервера' }),
+    });
+  });
+  await page.goto(`/?companyId=${seeded.companyId}&period=7d`);
+  const card = page.getByTestId('chart-critical');
+  await expect(page.getByTestId('chart-critical-error')).toContainText('Не удалось загрузить график');
+  // One error for the page, with the API's message; the other charts are drawn.
+  await expect(page.getByTestId('dashboard-error')).toHaveCount(1);
+  await expect(page.getByTestId('dashboard-error')).toContainText('Не удалось загрузить графики: 1 из 6');
+  await expect(page.getByTestId('dashboard-error')).toContainText('Внутренняя ошибка сервера');
+  await expect(page.getByTestId('echart-new').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains + seeded.media + seeded.accounts));
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  await expect(card.getByTestId('chart-critical-total')).toHaveCount(0);
+  await expect(page.getByTestId('kpi-critical')).toContainText('—');
+  expect(calls).toBe(3); // the request and the HTTP client's two retries of a 500, then no more
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard-error.png'), fullPage: true });
+
+  failing = false;
+  await card.getByRole('button', { name: 'Повторить' }).click();
+  await expect(card.getByTestId('echart-critical').locator('svg')).toBeVisible();
+  await expect(page.getByTestId('chart-critical-total')).toHaveText(String(seeded.critical));
+  await expect(page.getByTestId('kpi-critical')).toContainText(String(seeded.critical));
+  await expect(page.getByTestId('dashboard-error')).toHaveCount(0);
+  await expect(page.getByTestId('chart-critical-error')).toHaveCount(0);
+
+  // Two charts down (a 503 from the accounts' endpoint too): the page's error offers «Повторить все».
+  failing = true;
+  await page.route('**/api/v1/modules/analytics/dashboard/account/events?**', (route) =>
+    failing ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.fallback(),
+  );
+  await page.goto(`/?companyId=${seeded.companyId}&period=30d`);
+  const alert = page.getByTestId('dashboard-error');
+  await expect(alert).toContainText('Не удалось загрузить графики: 2 из 6');
+  await expect(page.getByTestId('chart-accounts-error')).toBeVisible();
+  await expect(page.getByTestId('chart-critical-error')).toBeVisible();
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  failing = false;
+  await alert.getByRole('button', { name: 'Повторить все' }).click();
+  await expect(page.getByTestId('chart-accounts-total')).toHaveText(String(seeded.accounts));
+  await expect(page.getByTestId('chart-critical-total')).toHaveText(String(seeded.critical));
+  await expect(alert).toHaveCount(0);
+});
+
+test('the custom range cannot be longer than the API allows, and the picker keeps it', async ({ page }) => {
+  await login(page);
+  await page.goto(`/?companyId=${seeded.companyId}&period=7d`);
+  await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains + seeded.media + seeded.accounts));
+  const start = page.getByPlaceholder('Начало');
+  const end = page.getByPlaceholder('Конец');
+  // From 400 days ago: today is past the 366-day limit and cannot be chosen as the end.
+  const from = dayOffset(-400);
+  await start.click();
+  await start.fill(from);
+  await start.press('Enter');
+  await expect(end).toBeFocused();
+  const panel = page.locator('.ant-picker-dropdown:visible');
+  const toDay = (d: string) => d.split('.').reverse().join('-');
+  /** A day cell of the open panel (their titles are YYYY-MM-DD). */
+  const cell = (day: string) => panel.locator(`td[title="${toDay(day)}"]`);
+  // The first day's neighbourhood is shown: the day 365 days on is allowed, the next one is not.
+  await end.fill(dayOffset(-400 + 365));
+  await expect(cell(dayOffset(-400 + 365))).not.toHaveClass(/ant-picker-cell-disabled/);
+  await end.fill(dayOffset(-400 + 366));
+  await expect(cell(dayOffset(-400 + 366))).toHaveClass(/ant-picker-cell-disabled/);
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard-range-limit.png'), fullPage: true });
+  // Typed anyway, the day is refused: the picker falls back to the period it had.
+  await end.press('Enter');
+  await expect(panel).toHaveCount(0);
+  await expect(page).not.toHaveURL(/from=/);
+  await expect(start).toHaveValue(dayOffset(-6));
+  await expect(end).toHaveValue(dayOffset(0));
+
+  // 366 days, the longest period, are taken.
+  await start.click();
+  await start.fill(from);
+  await start.press('Enter');
+  await expect(end).toBeFocused();
+  await end.fill(dayOffset(-400 + 365));
+  await end.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`from=${toDay(from)}&to=${toDay(dayOffset(-400 + 365))}`));
+  await expect(page.locator('.ant-picker-dropdown:visible')).toHaveCount(0);
+  // The longest allowed period loads (the seeded events are from today: outside it, so empty) and the
+  // picker keeps its days — they come from the URL, not from an answer.
+  await expect(page.getByTestId('chart-new')).toContainText('Нет событий за период');
+  await expect(page.getByTestId('dashboard-error')).toHaveCount(0);
+  await expect(start).toHaveValue(from);
+  await expect(end).toHaveValue(dayOffset(-400 + 365));
+  await expect(page.getByTestId('dashboard-subtitle')).toContainText(`${from} — ${dayOffset(-400 + 365)}`);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard-empty.png'), fullPage: true });
+
+  // A longer period put in the URL by hand: one error with the API's message, no toasts, no retry
+  // buttons (asking again cannot help), and the picker still shows the asked days.
+  await page.goto(`/?companyId=${seeded.companyId}&from=${toDay(dayOffset(-400))}&to=${toDay(dayOffset(0))}`);
+  await expect(page.getByTestId('dashboard-error')).toContainText('Период не может быть длиннее 366 дней');
+  await expect(page.getByTestId('dashboard-error')).toContainText('Не удалось загрузить сводку');
+  await expect(page.getByTestId('chart-new-error')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Повторить' })).toHaveCount(0);
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  await expect(start).toHaveValue(from);
+  await expect(end).toHaveValue(dayOffset(0));
+  await page.screenshot({ path: path.join(SHOTS, 'dashboard-too-long.png'), fullPage: true });
+});
+
 test('a mailing is created with its match preview', async ({ page }) => {
   await login(page);
   await page.goto(`/notifications?companyId=${seeded.companyId}`);
@@ -184,4 +309,29 @@ test('a report is generated and downloaded', async ({ page }) => {
   const file = await download.path();
   expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
   expect(readFileSync(file).length).toBeGreaterThan(10_000);
+});
+
+test('an event without a classification record (created with its ML state) can be sent to the classifier again', async ({
+  page,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL ?? '').origin;
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const event = await ok<{ id: number }>(
+    await api.post('/api/v1/modules/domains/events', {
+      data: { company_id: seeded.companyId, domain: `ml-done-${salt}.ru`, ml_state: 'Done' },
+    }),
+    'domain',
+  );
+  const before = await ok<{ classifier: string | null }>(await api.get(`/api/v1/modules/domains/events/${event.id}/ml`), 'ml');
+  expect(before.classifier).toBeNull(); // no event_ml row: the case the button used to be hidden for
+  await api.dispose();
+
+  await login(page);
+  await page.goto(`/domains/${event.id}`);
+  await expect(page.getByTestId('ml-state')).toContainText('Обработано ML');
+  await expect(page.getByTestId('ml-requeue')).toBeEnabled();
+  await page.getByTestId('ml-requeue').click();
+  await expect(page.locator('.ant-message')).toContainText('Событие поставлено в очередь на классификацию');
 });

@@ -1,26 +1,31 @@
 /*
  * «Главная»: new events over time by module, critical events, events by priority, media sentiment,
  * domains and accounts — for the company chosen in the header and a period (7/30/90 days or custom).
- * Every chart leads to the event list filtered by what was clicked.
+ * Every chart leads to the event list filtered by what was clicked. The chart requests are silent: a
+ * failed chart shows its own error with «Повторить», and the page the API's message once, above them.
  */
 import {
   type ChartLink,
   dayRangeParams,
+  MAX_PERIOD_DAYS,
   PERIOD_PRESET_LABELS,
   PERIOD_PRESETS,
   type PeriodPreset,
+  resolvePeriod,
   type TimeSeriesResponse,
 } from '@forpost/contract/analytics';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
-import { Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { dayjs, formatNumber } from '../../lib/format';
+import { errorMessage } from '../../lib/http';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { type DashboardParams, useDashboardChart } from './api/queries';
-import { ChartCard } from './components/ChartCard';
+import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
 import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
 import { EChart } from './components/EChart';
 import { MlQueueCard } from './components/MlQueueCard';
@@ -28,6 +33,23 @@ import type { DashboardSearch } from './search';
 
 const API_DAY = 'YYYY-MM-DD';
 const CUSTOM = 'custom';
+
+/**
+ * Days the range picker offers: none in the future, and once the first day is picked only those
+ * within MAX_PERIOD_DAYS of it (inclusive), the longest period the API answers.
+ */
+function disabledPeriodDay(current: Dayjs, info: { from?: Dayjs; type: string }): boolean {
+  // Day cells, and month and year cells (off only when none of their days may be picked).
+  const unit = info.type === 'date' ? 'day' : info.type === 'month' ? 'month' : info.type === 'year' ? 'year' : null;
+  if (unit === null) return false;
+  if (current.startOf(unit).isAfter(dayjs().endOf('day'))) return true;
+  if (!info.from) return false;
+  const first = info.from.startOf('day');
+  return (
+    current.endOf(unit).isBefore(first.subtract(MAX_PERIOD_DAYS - 1, 'day')) ||
+    current.startOf(unit).isAfter(first.add(MAX_PERIOD_DAYS - 1, 'day'))
+  );
+}
 
 export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (next: DashboardSearch) => void }) {
   const navigate = useNavigate();
@@ -51,7 +73,14 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   const domains = useDashboardChart('domainevents', params);
   const accounts = useDashboardChart('accountevents', params);
 
-  const range = newEvents.data ? { from: newEvents.data.from, to: newEvents.data.to } : null;
+  const charts = [newEvents, critical, priority, connotation, domains, accounts];
+  const failed = charts.filter((q) => q.isError);
+  const failedMessages = [...new Set(failed.map((q) => errorMessage(q.error)))];
+  const retryable = failed.filter((q) => isRetryable(q.error));
+
+  // The period shown (subtitle, picker) is the page's own — the URL's — not an answer's: a failed
+  // request must not clear the picker.
+  const range = resolvePeriod(custom ? { from: search.from, to: search.to } : { period: search.period });
 
   /** Opens the event list the clicked element stands for, over `from`..`to`. */
   const open = (link: ChartLink | null | undefined, from?: string, to?: string) => {
@@ -73,7 +102,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
         subtitle={
           <span data-testid="dashboard-subtitle">
             Сводка по событиям · {companyName}
-            {range ? ` · ${fullDay(range.from)} — ${fullDay(range.to)}` : ''}
+            {` · ${fullDay(range.from)} — ${fullDay(range.to)}`}
           </span>
         }
       />
@@ -95,8 +124,8 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             format="DD.MM.YYYY"
             allowClear={custom}
             placeholder={['Начало', 'Конец']}
-            value={range ? [dayjs(range.from, API_DAY), dayjs(range.to, API_DAY)] : null}
-            disabledDate={(d) => d.isAfter(dayjs().endOf('day'))}
+            value={[dayjs(range.from, API_DAY), dayjs(range.to, API_DAY)]}
+            disabledDate={disabledPeriodDay}
             onChange={(v) => {
               if (!v?.[0] || !v[1]) onSearch({ modules: search.modules });
               else onSearch({ from: v[0].format(API_DAY), to: v[1].format(API_DAY), modules: search.modules });
@@ -119,6 +148,28 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </Typography.Text>
         </Flex>
       </Card>
+
+      {failed.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="dashboard-error"
+          style={{ marginBottom: 16 }}
+          title={
+            failed.length === charts.length
+              ? 'Не удалось загрузить сводку'
+              : `Не удалось загрузить графики: ${failed.length} из ${charts.length}`
+          }
+          description={failedMessages.join(' · ')}
+          action={
+            retryable.length > 1 ? (
+              <Button size="small" onClick={() => retryable.forEach((q) => void q.refetch())}>
+                Повторить все
+              </Button>
+            ) : null
+          }
+        />
+      )}
 
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
         {[
@@ -172,7 +223,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             title="События по приоритетам"
             testId="chart-priority"
             total={priority.data?.total}
-            loading={priority.isLoading}
+            query={priority}
             empty={!priority.data?.total}
           >
             {priority.data && (
@@ -180,7 +231,9 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
                 testId="echart-priority"
                 height={Math.max(240, 60 + priority.data.categories.length * 34)}
                 option={matrixOption(priority.data)}
-                onClick={(e) => open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], range?.from, range?.to)}
+                onClick={(e) =>
+                  open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], priority.data?.from, priority.data?.to)
+                }
               />
             )}
           </ChartCard>
@@ -190,14 +243,14 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             title="Тональность СМИ"
             testId="chart-connotation"
             total={connotation.data?.total}
-            loading={connotation.isLoading}
+            query={connotation}
             empty={!connotation.data?.total}
           >
             {connotation.data && (
               <EChart
                 testId="echart-connotation"
                 option={pieOption(connotation.data)}
-                onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, range?.from, range?.to)}
+                onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, connotation.data?.from, connotation.data?.to)}
               />
             )}
           </ChartCard>
@@ -225,14 +278,14 @@ function DaySeriesChart({
   title: string;
   /** `chart-{name}` / `echart-{name}` test ids. */
   name: string;
-  query: { data?: TimeSeriesResponse; isLoading: boolean };
+  query: ChartQuery & { data?: TimeSeriesResponse };
   kind?: 'bar' | 'line';
   hint?: string;
   onOpen: (link: ChartLink | null | undefined, from?: string, to?: string) => void;
 }) {
   const d = query.data;
   return (
-    <ChartCard title={title} testId={`chart-${name}`} total={d?.total} loading={query.isLoading} empty={!d?.total} hint={hint}>
+    <ChartCard title={title} testId={`chart-${name}`} total={d?.total} query={query} empty={!d?.total} hint={hint}>
       {d && (
         <EChart
           testId={`echart-${name}`}

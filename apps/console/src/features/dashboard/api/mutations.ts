@@ -1,4 +1,3 @@
-import type { MlInfo } from '@forpost/contract/classifier';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import { dashboardKeys } from './queries';
@@ -11,18 +10,6 @@ export function useRequeueFailedMutation() {
       http.post('classifier/requeue-failed', { json: body }).json<{ count: number }>(),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: [...dashboardKeys.all, 'ml-summary'] });
-    },
-  });
-}
-
-/** POST /modules/{code}/events/{id}/ml/requeue: one event back to the classifier. */
-export function useRequeueMlMutation(module: string, id: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: () => http.post(`modules/${module}/events/${id}/ml/requeue`).json<MlInfo>(),
-    onSuccess: async (info) => {
-      queryClient.setQueryData(dashboardKeys.mlInfo(module, id), info);
-      await queryClient.invalidateQueries({ queryKey: ['events', module] });
     },
   });
 }

@@ -1,5 +1,5 @@
 import { DASHBOARD_CHARTS, type DashboardChart, type MatrixResponse, type TimeSeriesResponse } from '@forpost/contract/analytics';
-import type { MlInfo, MlSummary } from '@forpost/contract/classifier';
+import type { MlSummary } from '@forpost/contract/classifier';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 
@@ -17,7 +17,6 @@ export const dashboardKeys = {
   charts: () => [...dashboardKeys.all, 'chart'] as const,
   chart: (chart: DashboardChart, p: DashboardParams) => [...dashboardKeys.charts(), chart, p] as const,
   mlSummary: (companyId?: number) => [...dashboardKeys.all, 'ml-summary', companyId ?? -1] as const,
-  mlInfo: (module: string, id: number) => ['events', module, id, 'ml'] as const,
 };
 
 type ChartData<C extends DashboardChart> = (typeof DASHBOARD_CHARTS)[C]['shape'] extends 'matrix'
@@ -30,7 +29,11 @@ export function useDashboardChart<C extends DashboardChart>(chart: C, params: Da
     queryKey: dashboardKeys.chart(chart, params),
     queryFn: () =>
       http
-        .get(`modules/analytics/dashboard/${DASHBOARD_CHARTS[chart].path}`, { searchParams: { ...params } })
+        .get(`modules/analytics/dashboard/${DASHBOARD_CHARTS[chart].path}`, {
+          searchParams: { ...params },
+          // The page shows one error for all its charts and each chart its own «Повторить»: no toasts.
+          context: { errorMode: 'silent' },
+        })
         .json<ChartData<C>>(),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
@@ -43,15 +46,5 @@ export function useMlSummary(companyId?: number) {
     queryKey: dashboardKeys.mlSummary(companyId),
     queryFn: () => http.get('classifier/summary', { searchParams: { company_id: companyId } }).json<MlSummary>(),
     refetchInterval: 15_000,
-  });
-}
-
-/** GET /modules/{code}/events/{id}/ml: an event's classification state, result and last error. */
-export function useMlInfo(module: string, id: number, enabled = true) {
-  return useQuery({
-    queryKey: dashboardKeys.mlInfo(module, id),
-    queryFn: () => http.get(`modules/${module}/events/${id}/ml`).json<MlInfo>(),
-    enabled,
-    refetchInterval: (q) => (q.state.data && ['InQueueToML', 'SentToML'].includes(q.state.data.ml_state) ? 3000 : false),
   });
 }

@@ -21,8 +21,6 @@ export function MlState({ code, event, canWrite }: { code: ModuleCode; event: Ev
   const requeue = useMlRequeue(code, event.id);
   const data = info.data;
   const result = data?.result;
-  // Modules without a classifier say so with `classifier: null`; they get no button.
-  const offered = canWrite && data !== undefined && data.classifier !== null;
 
   return (
     <Flex vertical gap={4} data-testid="ml-state">
@@ -53,7 +51,10 @@ export function MlState({ code, event, canWrite }: { code: ModuleCode; event: Ev
           Следующая попытка: {formatDateTime(data.next_attempt_at)}
         </Typography.Text>
       )}
-      {offered && (
+      {/* Offered in every state but InQueueToML/SentToML (shown disabled then). `classifier` is null
+          only when no attempt is recorded (an event created or imported with its ML state, or older
+          than the pipeline): the API re-queues those too, so that is no reason to hide the button. */}
+      {canWrite && (
         <Tooltip title={IN_PROGRESS.has(event.ml_state) ? 'Событие уже в очереди на классификацию' : undefined}>
           <Button
             size="small"
