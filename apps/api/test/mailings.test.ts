@@ -46,11 +46,12 @@ describe('mailings: managing', () => {
   it('validates recipients and refuses header injection in the name', async () => {
     const bad = await admin.post(BASE, body({ recipients: ['soc@alfa.ru', 'not-an-email'] }));
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe(MAILING_MSG.recipientInvalid('not-an-email'));
+    expect(bad.json().message).toBe('Неверный формат email'); // spec §5, exactly
+    expect(bad.json().data.fields).toEqual({ 'recipients.1': 'Неверный формат email' }); // which one
     const crlfRecipient = await admin.post(BASE, body({ recipients: ['soc@alfa.ru\r\nBcc: evil@x.ru'] }));
     expect(crlfRecipient.statusCode).toBe(400);
     const none = await admin.post(BASE, body({ recipients: [] }));
-    expect(none.json().message).toBe(MAILING_MSG.recipientsRequired);
+    expect(none.json().message).toBe('Обязательное поле');
     for (const name of ['Отчёт\r\nBcc: evil@example.com', 'Отчёт\nX-Injected: 1']) {
       const r = await admin.post(BASE, body({ name }));
       expect(r.statusCode, name).toBe(400);

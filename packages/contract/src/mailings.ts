@@ -23,7 +23,8 @@ export const MAILING_FORMATS = ['html', 'text'] as const;
 export type MailingFormat = (typeof MAILING_FORMATS)[number];
 export const MAILING_FORMAT_LABELS: Record<MailingFormat, string> = { html: 'HTML', text: 'Простой текст' };
 
-export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'retry', 'failed'] as const;
+/** `skipped`: every event of the email was deleted before it went out — nothing to send, not an error. */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'retry', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Ожидает отправки',
@@ -31,6 +32,7 @@ export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {
   sent: 'Отправлено',
   retry: 'Ошибка, будет повтор',
   failed: 'Не доставлено',
+  skipped: 'Не понадобилось',
 };
 export const DELIVERY_STATUS_COLORS: Record<DeliveryStatus, string> = {
   pending: 'default',
@@ -38,6 +40,7 @@ export const DELIVERY_STATUS_COLORS: Record<DeliveryStatus, string> = {
   sent: 'success',
   retry: 'warning',
   failed: 'error',
+  skipped: 'default',
 };
 
 /** Events listed in one message; the rest are summarised as «и ещё N событий». */
@@ -61,72 +64,96 @@ export const hasControlChars = (s: string): boolean => [...s].some((c) => c.char
 export const MAILING_MSG = {
   notFound: 'Рассылка не найдена',
   nameNewline: 'Название не может содержать переводы строк',
-  recipientsRequired: 'Укажите хотя бы одного получателя',
-  recipientInvalid: (email: string) => `Неверный формат email: ${email}`,
+  /** Spec §5: exactly the common messages; the issue path (`recipients.<i>`) tells which address is wrong. */
+  recipientsRequired: MSG.required,
+  recipientInvalid: MSG.email,
   recipientsTooMany: `Не более ${MAILING_MAX_RECIPIENTS} получателей`,
-  companyRequired: 'Укажите компанию',
+  companyRequired: MSG.required,
   companyNotFound: 'Компания не найдена',
   moduleForbidden: 'Нет доступа к модулю',
+  moduleDisabled: 'Модуль не подключён для компании',
   tagNotFound: 'Тег не найден',
   quietSame: 'Начало и конец тихих часов совпадают',
   suspendedCompany: 'Компания отключена — рассылка приостановлена',
   paused: 'Рассылка выключена',
+  /** A delivery some of whose recipients the SMTP server refused (the others got it). */
+  rejected: (addresses: string[]) => `Не приняты адреса: ${addresses.join(', ')}`,
+  /** A delivery all of whose events were deleted before it went out. */
+  eventsDeleted: 'События удалены до отправки — письмо не понадобилось',
 } as const;
 
-const hour = z.number({ error: 'Час — число от 0 до 23' }).int({ error: 'Час — число от 0 до 23' }).min(0).max(23);
+const HOUR_MSG = 'Час — число от 0 до 23';
+const hour = z.number({ error: HOUR_MSG }).int({ error: HOUR_MSG }).min(0, { error: HOUR_MSG }).max(23, { error: HOUR_MSG });
 
 const STATUS_CODES = DEFAULT_STATUSES.map((s) => s.code) as [string, ...string[]];
 const PRIORITY_CODES = DEFAULT_PRIORITIES.map((p) => p.code) as [string, ...string[]];
 
+/** The fields of the filters, without defaults: the full schema adds them, PATCH takes them as sent. */
+const filterFields = {
+  /** Empty = every module. */
+  modules: z.array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' })).max(MODULE_CODES.length),
+  /** Status codes (the same in every module); empty = any. */
+  statuses: z.array(z.enum(STATUS_CODES, { error: 'Неизвестный статус' })).max(20),
+  priorities: z.array(z.enum(PRIORITY_CODES, { error: 'Неизвестный приоритет' })).max(20),
+  sources: z.array(z.enum(SOURCES, { error: 'Неизвестный источник' })).max(10),
+  tags: z.array(z.number().int().positive()).max(50),
+  /** Full-text search, as the lists' `q`. */
+  text: z
+    .string()
+    .trim()
+    .max(200, { error: MSG.tooLong(200) }),
+};
+
 export const mailingFilters = z
   .object({
-    /** Empty = every module. */
-    modules: z
-      .array(z.enum(MODULE_CODES, { error: 'Неизвестный модуль' }))
-      .max(MODULE_CODES.length)
-      .default([]),
-    /** Status codes (the same in every module); empty = any. */
-    statuses: z
-      .array(z.enum(STATUS_CODES, { error: 'Неизвестный статус' }))
-      .max(20)
-      .default([]),
-    priorities: z
-      .array(z.enum(PRIORITY_CODES, { error: 'Неизвестный приоритет' }))
-      .max(20)
-      .default([]),
-    sources: z
-      .array(z.enum(SOURCES, { error: 'Неизвестный источник' }))
-      .max(10)
-      .default([]),
-    tags: z.array(z.number().int().positive()).max(50).default([]),
-    /** Full-text search, as the lists' `q`. */
-    text: z
-      .string()
-      .trim()
-      .max(200, { error: MSG.tooLong(200) })
-      .default(''),
+    modules: filterFields.modules.default([]),
+    statuses: filterFields.statuses.default([]),
+    priorities: filterFields.priorities.default([]),
+    sources: filterFields.sources.default([]),
+    tags: filterFields.tags.default([]),
+    text: filterFields.text.default(''),
   })
   .strict();
+/** PATCH: only the fields sent (no defaults); merged over the stored filters, then checked with `mailingFilters`. */
+export const mailingFiltersPatch = z.object(filterFields).partial().strict();
 export type MailingFilters = z.infer<typeof mailingFilters>;
+
+const paramFields = {
+  frequency: z.enum(MAILING_FREQUENCIES, { error: 'Неизвестная периодичность' }),
+  /** Hour of the daily/weekly digest (MAILING_TZ). */
+  hour,
+  /** Day of the weekly digest: 1 = Monday … 7 = Sunday. */
+  weekday: z
+    .number({ error: 'День недели — число от 1 до 7' })
+    .int({ error: 'День недели — число от 1 до 7' })
+    .min(1, { error: 'День недели — число от 1 до 7' })
+    .max(7, { error: 'День недели — число от 1 до 7' }),
+  /** No mail from `from`:00 to `to`:00 (MAILING_TZ); what matched meanwhile goes out right after. */
+  quiet_hours: z
+    .object({ from: hour, to: hour })
+    .strict()
+    .refine((q) => q.from !== q.to, { error: MAILING_MSG.quietSame })
+    .nullable(),
+  format: z.enum(MAILING_FORMATS, { error: 'Неизвестный формат письма' }),
+  max_events: z
+    .number({ error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
+    .int({ error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
+    .min(1, { error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
+    .max(MAILING_MAX_EVENTS_LIMIT, { error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` }),
+};
 
 export const mailingParams = z
   .object({
-    frequency: z.enum(MAILING_FREQUENCIES, { error: 'Неизвестная периодичность' }).default('instant'),
-    /** Hour of the daily/weekly digest (MAILING_TZ). */
-    hour: hour.default(9),
-    /** Day of the weekly digest: 1 = Monday … 7 = Sunday. */
-    weekday: z.number().int().min(1).max(7).default(1),
-    /** No mail from `from`:00 to `to`:00 (MAILING_TZ); what matched meanwhile goes out right after. */
-    quiet_hours: z
-      .object({ from: hour, to: hour })
-      .strict()
-      .refine((q) => q.from !== q.to, { error: MAILING_MSG.quietSame })
-      .nullable()
-      .default(null),
-    format: z.enum(MAILING_FORMATS).default('html'),
-    max_events: z.number().int().min(1).max(MAILING_MAX_EVENTS_LIMIT).default(MAILING_DEFAULT_MAX_EVENTS),
+    frequency: paramFields.frequency.default('instant'),
+    hour: paramFields.hour.default(9),
+    weekday: paramFields.weekday.default(1),
+    quiet_hours: paramFields.quiet_hours.default(null),
+    format: paramFields.format.default('html'),
+    max_events: paramFields.max_events.default(MAILING_DEFAULT_MAX_EVENTS),
   })
   .strict();
+/** PATCH: only the fields sent (no defaults); merged over the stored params, then checked with `mailingParams`. */
+export const mailingParamsPatch = z.object(paramFields).partial().strict();
 export type MailingParams = z.infer<typeof mailingParams>;
 
 export const mailingName = z
@@ -141,14 +168,16 @@ export const mailingName = z
   )
   .refine((s) => !hasControlChars(s), { error: MAILING_MSG.nameNewline });
 
+/** A recipient address: a valid email with nothing that could break the To header. */
+export const isRecipientEmail = (e: string): boolean => isEmail(e) && !/[\r\n,;<>"]/.test(e);
+
 export const recipientsSchema = z
   .array(z.string().trim().toLowerCase(), { error: MAILING_MSG.recipientsRequired })
   .min(1, { error: MAILING_MSG.recipientsRequired })
   .max(MAILING_MAX_RECIPIENTS, { error: MAILING_MSG.recipientsTooMany })
   .superRefine((list, ctx) => {
     list.forEach((e, i) => {
-      if (!isEmail(e) || /[\r\n,;<>"]/.test(e))
-        ctx.addIssue({ code: 'custom', path: [i], message: MAILING_MSG.recipientInvalid(e) });
+      if (!isRecipientEmail(e)) ctx.addIssue({ code: 'custom', path: [i], message: MAILING_MSG.recipientInvalid });
     });
   })
   .transform((list) => [...new Set(list)]);
@@ -178,8 +207,10 @@ export const patchMailingRequest = z
     name: mailingName.optional(),
     company_id: z.number().int().positive().nullable().optional(),
     recipients: recipientsSchema.optional(),
-    filters: mailingFilters.optional(),
-    params: mailingParams.optional(),
+    /** Only the filters sent change; the others keep their stored values. */
+    filters: mailingFiltersPatch.optional(),
+    /** Only the params sent change; the merged result must still be valid. */
+    params: mailingParamsPatch.optional(),
     is_active: z.boolean().optional(),
   })
   .strict();

@@ -10,9 +10,25 @@ export interface MailMessage {
   html?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
-export interface Mailer {
-  send(m: MailMessage): Promise<{ messageId: string; file?: string }>;
+export interface SentMail {
+  messageId: string;
+  file?: string;
+  /**
+   * Recipients the SMTP server refused while accepting the message for the others (when it refuses
+   * every recipient, `send` throws instead).
+   */
+  rejected?: string[];
 }
+export interface Mailer {
+  send(m: MailMessage): Promise<SentMail>;
+}
+
+const addressOf = (a: unknown): string =>
+  typeof a === 'string'
+    ? a
+    : a && typeof a === 'object' && 'address' in a
+      ? String((a as { address: unknown }).address)
+      : String(a);
 
 /** Header injection guard: no CR/LF in anything that becomes a header. */
 export function assertHeaderSafe(v: string): void {
@@ -47,7 +63,8 @@ export function createMailer(opts: {
         } as never);
         const info = await transport.sendMail(message);
         transport.close();
-        return { messageId: String(info.messageId) };
+        const rejected = ((info.rejected ?? []) as unknown[]).map(addressOf).filter(Boolean);
+        return { messageId: String(info.messageId), ...(rejected.length ? { rejected } : {}) };
       }
       const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
       const info = (await transport.sendMail(message)) as { messageId: string; message: Buffer };

@@ -1,5 +1,5 @@
 /* The digest email: Russian subject, HTML and text bodies with each event's key fields and a link. */
-import { formatDateTime } from '@forpost/contract/format';
+import { formatDateTime, pluralRu } from '@forpost/contract/format';
 import { fieldOf, getModule, MODULE_CODES, type ModuleCode, SOURCE_LABELS, type Source } from '@forpost/contract/modules';
 
 export interface DigestEvent {
@@ -26,16 +26,9 @@ export interface Digest {
   frequencyLabel: string;
 }
 
-/** 1 событие, 2 события, 5 событий. */
-export function plural(n: number, one: string, few: string, many: string): string {
-  const m10 = n % 10;
-  const m100 = n % 100;
-  if (m10 === 1 && m100 !== 11) return one;
-  if (m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14)) return few;
-  return many;
-}
-export const eventsWord = (n: number) => plural(n, 'событие', 'события', 'событий');
-export const newWord = (n: number) => plural(n, 'новое', 'новых', 'новых');
+/** 1 событие, 2 события, 5 событий (the contract's Russian plural, shared with the console). */
+export const eventsWord = (n: number) => pluralRu(n, 'событие', 'события', 'событий');
+export const newWord = (n: number) => pluralRu(n, 'новое', 'новых', 'новых');
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

@@ -1,5 +1,5 @@
 /* SQL of notification mailings: CRUD, matching events, the delivery ledger and deliveries. */
-import type { MailingFilters } from '@forpost/contract/mailings';
+import type { DeliveryStatus, MailingFilters } from '@forpost/contract/mailings';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tsQueryOf } from '../events/events.query';
@@ -32,7 +32,7 @@ export interface MailingRow {
 export interface DeliveryRow {
   id: number;
   mailing_id: number;
-  status: 'pending' | 'sending' | 'sent' | 'retry' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   event_count: number;
   listed_count: number;
@@ -71,7 +71,7 @@ const SELECT_MAILING = sql`
   SELECT m.id, m.company_id, c.name AS company_name, c.is_active AS company_active, m.name, m.recipients, m.filters, m.params,
          m.is_active, m.starts_at, m.collected_until, m.next_digest_at, m.last_sent_at, m.created_by, u.name AS created_by_name,
          m.created_at, m.updated_at,
-         (SELECT count(*) FROM mailing_events me JOIN mailing_deliveries d ON d.id = me.delivery_id WHERE me.mailing_id = m.id AND d.status = 'sent')::int AS events_sent,
+         (SELECT coalesce(sum(d.event_count), 0) FROM mailing_deliveries d WHERE d.mailing_id = m.id AND d.status = 'sent')::int AS events_sent,
          (SELECT count(*) FROM mailing_events me LEFT JOIN mailing_deliveries d ON d.id = me.delivery_id
             WHERE me.mailing_id = m.id AND (me.delivery_id IS NULL OR d.status IN ('pending', 'sending', 'retry')))::int AS events_pending,
          (SELECT count(*) FROM mailing_deliveries d WHERE d.mailing_id = m.id AND d.status = 'sent')::int AS deliveries_sent,
@@ -300,11 +300,13 @@ export function createMailingsRepo(db: Db) {
       messageId: string;
       listed: number;
       total: number;
+      /** Sent, but with a remark (recipients the server refused). */
+      note?: string | null;
     }): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.execute(sql`
           UPDATE mailing_deliveries SET status = 'sent', sent_at = now(), updated_at = now(), subject = ${d.subject}, message_id = ${d.messageId},
-            listed_count = ${d.listed}, event_count = ${d.total}, last_error = NULL, next_attempt_at = NULL
+            listed_count = ${d.listed}, event_count = ${d.total}, last_error = ${d.note ?? null}, next_attempt_at = NULL
           WHERE id = ${d.id}`);
         await tx.execute(sql`UPDATE mailings SET last_sent_at = now() WHERE id = ${d.mailingId}`);
       });
@@ -315,6 +317,20 @@ export function createMailingsRepo(db: Db) {
         UPDATE mailing_deliveries SET status = ${d.retryAt ? 'retry' : 'failed'}, updated_at = now(), subject = ${d.subject},
           last_error = ${d.error}, next_attempt_at = ${d.retryAt?.toISOString() ?? null}::timestamptz
         WHERE id = ${d.id}`);
+    },
+
+    /** Nothing left to send (its events were deleted): closed without an email, and not an error. */
+    async markSkipped(d: { id: number; subject: string; note: string }): Promise<void> {
+      await db.execute(sql`
+        UPDATE mailing_deliveries SET status = 'skipped', updated_at = now(), subject = ${d.subject}, event_count = 0, listed_count = 0,
+          last_error = ${d.note}, next_attempt_at = NULL
+        WHERE id = ${d.id}`);
+    },
+
+    /** The modules enabled for a company (empty = every module), or null when there is no such company. */
+    async companyModules(id: number): Promise<string[] | null> {
+      const [r] = await rows<{ modules: string[] }>(sql`SELECT modules FROM companies WHERE id = ${id}`);
+      return r ? r.modules : null;
     },
 
     async companies(scope: 'all' | number[]) {

@@ -28,6 +28,7 @@ import {
 } from '@forpost/contract/mailings';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, MODULE_LIST, SOURCE_LABELS, SOURCES } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
+import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
@@ -75,6 +76,18 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     const from = String(await configs.get('mail_from')) || config.mailFrom;
     return createMailer({ smtpUrl: smtp || undefined, from, dataDir: config.dataDir, log });
   }
+
+  /** A PATCH merged over stored values, checked with the full schema (its Russian messages, `params.hour` paths). */
+  function validMerged<T>(schema: z.ZodType<T>, prefix: string, merged: unknown): T {
+    const r = schema.safeParse(merged);
+    if (r.success) return r.data;
+    const fields: Record<string, string> = {};
+    for (const i of r.error.issues) fields[[prefix, ...i.path.map(String)].join('.')] ??= i.message;
+    const entries = Object.values(fields);
+    throw badRequest(entries.length === 1 ? entries[0] : API_MSG.validation, fields);
+  }
+
+  const sentOnly = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
   const parseFilters = (v: unknown): MailingFilters => mailingFilters.parse(v ?? {});
   const parseParams = (v: unknown): MailingParams => mailingParams.parse(v ?? {});
@@ -154,13 +167,26 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     return id;
   }
 
-  /** Filters may name only modules the caller reaches and tags that exist. */
-  async function checkFilters(c: Caller, f: MailingFilters): Promise<void> {
+  /**
+   * Filters may name only modules the caller reaches (an API key limited to some modules) that are
+   * enabled for the mailing's company (a company with a list of modules has events of those only), and
+   * tags that exist.
+   */
+  async function checkFilters(c: Caller, f: MailingFilters, companyId: number | null): Promise<void> {
     const km = c.auth.principal.keyModules;
     if (km && !km.includes('*')) {
       const denied = f.modules.filter((m) => !km.includes(m));
       if (denied.length || !f.modules.length)
         throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
+    }
+    if (companyId !== null && f.modules.length) {
+      const enabled = (await repo.companyModules(companyId)) ?? [];
+      const off = f.modules.filter((m) => enabled.length > 0 && !enabled.includes(m));
+      if (off.length) {
+        const names = off.map((m) => MODULE_LIST.find((x) => x.code === m)?.name ?? m).join(', ');
+        const message = `${MAILING_MSG.moduleDisabled}: ${names}`;
+        throw badRequest(message, { 'filters.modules': message });
+      }
     }
     if (f.tags.length) {
       const found = await repo.existingTags(f.tags);
@@ -186,7 +212,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
 
   /* --- sending ---------------------------------------------------------------------------- */
 
-  async function sendDelivery(d: DeliveryRow, now: Date): Promise<'sent' | 'retry' | 'failed'> {
+  async function sendDelivery(d: DeliveryRow, now: Date): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
     const m = await repo.get(d.mailing_id);
     if (!m) return 'failed';
     const params = parseParams(m.params);
@@ -201,13 +227,9 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       frequencyLabel: MAILING_FREQUENCY_LABELS[params.frequency],
     });
     if (total === 0) {
-      await repo.markFailed({
-        id: d.id,
-        subject: content.subject,
-        error: 'События удалены до отправки — письмо не отправлено',
-        retryAt: null,
-      });
-      return 'failed';
+      // Every event of it was deleted meanwhile: nothing to send, and nothing went wrong.
+      await repo.markSkipped({ id: d.id, subject: content.subject, note: MAILING_MSG.eventsDeleted });
+      return 'skipped';
     }
     try {
       const m2 = await mailer();
@@ -231,7 +253,11 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         messageId: sent.messageId,
         listed: events.length,
         total,
+        // The server took the message for the others: sent, with the refused addresses on record.
+        note: sent.rejected?.length ? MAILING_MSG.rejected(sent.rejected) : null,
       });
+      if (sent.rejected?.length)
+        log.warn({ mailingId: m.id, deliveryId: d.id, rejected: sent.rejected.length }, 'mailing recipients refused');
       return 'sent';
     } catch (e) {
       const raw = (e as Error).message || String(e);
@@ -249,7 +275,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
    * then send what is due (new deliveries and retries).
    */
   async function tick(now: Date = new Date()) {
-    const stats = { collected: 0, deliveries: 0, sent: 0, retry: 0, failed: 0 };
+    const stats = { collected: 0, deliveries: 0, sent: 0, retry: 0, failed: 0, skipped: 0 };
     for (const m of await repo.active()) {
       try {
         const filters = parseFilters(m.filters);
@@ -299,7 +325,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
 
     async create(c: Caller, body: CreateMailingRequest): Promise<Mailing> {
       const companyId = await companyFor(c, body.company_id);
-      await checkFilters(c, body.filters);
+      await checkFilters(c, body.filters, companyId);
       const id = await repo.insert({
         companyId,
         name: body.name,
@@ -318,10 +344,19 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const r = await load(c, id, 'mailings.manage');
       const before = toMailing(r);
       const companyId = await companyFor(c, body.company_id, r.company_id);
-      const filters = body.filters ?? before.filters;
-      const params = body.params ?? before.params;
-      if (body.filters) await checkFilters(c, filters);
+      // Only the fields sent change: merged over the stored ones, then the whole is validated again.
+      const filters = body.filters
+        ? validMerged(mailingFilters, 'filters', { ...before.filters, ...sentOnly(body.filters) })
+        : before.filters;
+      const params = body.params
+        ? validMerged(mailingParams, 'params', { ...before.params, ...sentOnly(body.params) })
+        : before.params;
+      if (body.filters || companyId !== r.company_id) await checkFilters(c, filters, companyId);
       const isActive = body.is_active ?? r.is_active;
+      const rescheduled =
+        params.frequency !== before.params.frequency ||
+        params.hour !== before.params.hour ||
+        params.weekday !== before.params.weekday;
       await repo.update(id, {
         companyId,
         name: body.name ?? r.name,
@@ -329,7 +364,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         filters,
         params,
         isActive,
-        resetSchedule: body.params !== undefined,
+        resetSchedule: rescheduled,
         // Switched back on: it sends what happens from now on, not what it missed.
         restart: isActive && !r.is_active,
       });
@@ -365,7 +400,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
 
     /** How many events the filters would have matched over the last week (before saving). */
     async preview(c: Caller, body: { company_id?: number | null; filters: MailingFilters }): Promise<MailingPreview> {
-      await checkFilters(c, body.filters);
+      await checkFilters(c, body.filters, body.company_id ?? null);
       let companies: 'all' | number[];
       if (body.company_id == null) {
         const scope = companiesWith(c.auth.principal, 'events.read');
@@ -389,9 +424,14 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const scope = companiesWith(c.auth.principal, 'mailings.manage');
       const readScope = companiesWith(c.auth.principal, 'mailings.read');
       const km = c.auth.principal.keyModules;
+      const companies = await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope);
+      // A user of one company sees only the modules enabled for it (the ones a mailing may name).
+      const only = scope !== 'all' && companies.length === 1 && companies[0] ? await repo.companyModules(companies[0].id) : null;
       return {
-        companies: await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope),
-        modules: MODULE_LIST.filter((m) => !km || km.includes('*') || km.includes(m.code)).map((m) => ({
+        companies,
+        modules: MODULE_LIST.filter(
+          (m) => (!km || km.includes('*') || km.includes(m.code)) && (!only?.length || only.includes(m.code)),
+        ).map((m) => ({
           value: m.code,
           label: m.name,
         })),

@@ -14,7 +14,6 @@ import {
   type MailingParamOptions,
 } from '@forpost/contract/mailings';
 import { MSG } from '@forpost/contract/messages';
-import { isEmail } from '@forpost/contract/validation';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { App, Button, Card, Col, Flex, Form, Input, InputNumber, Radio, Row, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -29,6 +28,7 @@ import { useMailingFilterOptions, useMailingParamOptions, useMailingQuery } from
 import { DeliveriesCard } from './components/DeliveriesCard';
 import { MailingStatusTag } from './components/labels';
 import { PreviewCard } from './components/PreviewCard';
+import { RecipientsSelect, recipientsValidator } from './components/RecipientsSelect';
 
 const ALL = 'all';
 
@@ -319,22 +319,10 @@ function MailingEditor({
                 rules={[
                   { required: true, type: 'array', min: 1, message: MAILING_MSG.recipientsRequired },
                   { type: 'array', max: MAILING_MAX_RECIPIENTS, message: MAILING_MSG.recipientsTooMany },
-                  {
-                    validator: async (_, list: string[] = []) => {
-                      const bad = list.find((e) => !isEmail(e.trim()));
-                      if (bad) throw new Error(MAILING_MSG.recipientInvalid(bad));
-                    },
-                  },
+                  { validator: recipientsValidator },
                 ]}
               >
-                <Select
-                  mode="tags"
-                  tokenSeparators={[',', ';', ' ']}
-                  open={false}
-                  suffixIcon={null}
-                  placeholder="soc@example.ru"
-                  data-testid="recipients"
-                />
+                <RecipientsSelect placeholder="soc@example.ru" data-testid="recipients" />
               </Form.Item>
               <Form.Item name="is_active" label="Отправлять письма" valuePropName="checked" style={{ marginBottom: 0 }}>
                 <Switch />

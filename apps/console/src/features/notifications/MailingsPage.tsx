@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { pluralRu } from '@forpost/contract/format';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Card, Flex, Input, Table, Tooltip, Typography } from 'antd';
@@ -133,7 +134,9 @@ export function MailingsPage({
                 width: 150,
                 render: (_, m) => (
                   <Flex vertical>
-                    <span>{formatNumber(m.stats.events_sent)} событий</span>
+                    <span>
+                      {formatNumber(m.stats.events_sent)} {pluralRu(m.stats.events_sent, 'событие', 'события', 'событий')}
+                    </span>
                     {m.stats.deliveries_failed > 0 && <Badge status="error" text={`Ошибок: ${m.stats.deliveries_failed}`} />}
                   </Flex>
                 ),

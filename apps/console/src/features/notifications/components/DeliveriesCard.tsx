@@ -64,7 +64,24 @@ export function DeliveriesCard({ mailingId }: { mailingId: number }) {
             width: 300,
             render: (_, d) =>
               d.sent_at ? (
-                formatDateTime(d.sent_at)
+                <Flex vertical>
+                  <span>{formatDateTime(d.sent_at)}</span>
+                  {/* Sent, but the server refused some recipients: «Не приняты адреса: …». */}
+                  {d.last_error && (
+                    <Tooltip title={d.last_error}>
+                      <Typography.Text
+                        type="warning"
+                        ellipsis
+                        style={{ maxWidth: 280, fontSize: 12 }}
+                        data-testid="delivery-note"
+                      >
+                        {d.last_error}
+                      </Typography.Text>
+                    </Tooltip>
+                  )}
+                </Flex>
+              ) : d.status === 'skipped' ? (
+                <Typography.Text type="secondary">{d.last_error ?? 'Письмо не понадобилось'}</Typography.Text>
               ) : d.last_error ? (
                 <Flex vertical>
                   <Tooltip title={d.last_error}>
