@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { ANALYTICS_MSG, daySchema, daysBetween, isDay, MAX_PERIOD_DAYS } from './analytics';
-import { hasControlChars, recipientsSchema } from './mailings';
+import { hasControlChars } from './mailings';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
+import { isEmail } from './validation';
 
 export const REPORT_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -32,7 +33,7 @@ export const REPORT_MSG = {
   notFound: 'Отчёт не найден',
   notReady: 'Отчёт ещё не готов',
   companyNotFound: 'Компания не найдена',
-  sent: 'Отчёт отправлен',
+  sendQueued: 'Отчёт поставлен в очередь на отправку',
   busy: 'Отчёт уже формируется',
   renderFailed: 'Не удалось сформировать отчёт',
 } as const;
@@ -63,15 +64,67 @@ export const createReportRequest = z
   });
 export type CreateReportRequest = z.infer<typeof createReportRequest>;
 
+/*
+ * «Send by email»: the request only queues a send (a `report_sends` row); a background job mails the
+ * PDF, retrying with backoff, and the row keeps the outcome: queued → sending → sent | failed.
+ */
+export const REPORT_SEND_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
+export type ReportSendStatus = (typeof REPORT_SEND_STATUSES)[number];
+export const REPORT_SEND_STATUS_LABELS: Record<ReportSendStatus, string> = {
+  queued: 'В очереди',
+  sending: 'Отправляется',
+  sent: 'Отправлен',
+  failed: 'Ошибка отправки',
+};
+/** Attempts of one send (the first and two retries with backoff) before it ends as failed. */
+export const REPORT_SEND_MAX_ATTEMPTS = 3;
+/** Russian reasons a send failed with (kept in `error`; the SMTP server's own reply is appended). */
+export const REPORT_SEND_ERRORS = {
+  timeout: 'SMTP-сервер не ответил вовремя',
+  unreachable: 'SMTP-сервер недоступен',
+  auth: 'SMTP-сервер отклонил авторизацию',
+  recipients: 'SMTP-сервер отклонил получателей',
+  rejected: 'SMTP-сервер отклонил письмо',
+  noFile: 'Файл отчёта недоступен',
+  partlyRefused: 'Сервер не принял адреса',
+  other: 'Не удалось отправить письмо',
+} as const;
+
+/** Addresses one send may go to. */
+export const REPORT_MAX_RECIPIENTS = 50;
+
+/** Recipients of a report: the spec's messages (empty → «Обязательное поле», bad address → «Неверный формат email»). */
+export const reportRecipientsSchema = z
+  .array(z.string({ error: MSG.email }).trim().toLowerCase(), { error: MSG.required })
+  .min(1, { error: MSG.required })
+  .max(REPORT_MAX_RECIPIENTS, { error: `Не более ${REPORT_MAX_RECIPIENTS} получателей` })
+  .superRefine((list, ctx) => {
+    list.forEach((e, i) => {
+      if (!isEmail(e) || /[\r\n,;<>"]/.test(e)) ctx.addIssue({ code: 'custom', path: [i], message: MSG.email });
+    });
+  });
+
 export const reportActionRequest = z.discriminatedUnion(
   'action',
   [
     z.object({ action: z.literal('regenerate') }).strict(),
-    z.object({ action: z.literal('send'), recipients: recipientsSchema }).strict(),
+    z.object({ action: z.literal('send'), recipients: reportRecipientsSchema }).strict(),
   ],
   { error: 'Неизвестное действие' },
 );
 export type ReportAction = z.infer<typeof reportActionRequest>;
+
+export const reportSendResponse = z.object({
+  id: z.number().int(),
+  status: z.enum(REPORT_SEND_STATUSES),
+  recipients: z.array(z.string()),
+  attempts: z.number().int(),
+  /** Why the last attempt failed (Russian); on a sent row, the addresses the server refused; else null. */
+  error: z.string().nullable(),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+});
+export type ReportSend = z.infer<typeof reportSendResponse>;
 
 export const reportResponse = z.object({
   id: z.number().int(),
@@ -90,6 +143,8 @@ export const reportResponse = z.object({
   updated_at: z.string(),
   generated_at: z.string().nullable(),
   last_sent_at: z.string().nullable(),
+  /** The latest «send by email» of this report and its state, null when it was never sent. */
+  last_send: reportSendResponse.nullable(),
   /** Where to download the PDF (when ready). */
   download_url: z.string().nullable(),
 });
@@ -109,4 +164,9 @@ export const reportListResponse = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export const reportActionResponse = z.object({ report: reportResponse, message: z.string() });
+/** `send` answers at once (the mail goes out in the background): `send` is the queued row. */
+export const reportActionResponse = z.object({
+  report: reportResponse,
+  message: z.string(),
+  send: reportSendResponse.optional(),
+});

@@ -181,7 +181,7 @@ export const mailingDeliveries = pgTable(
     mailingId: integer('mailing_id')
       .notNull()
       .references(() => mailings.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['pending', 'sending', 'sent', 'retry', 'failed'] })
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'retry', 'failed', 'skipped'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -252,5 +252,35 @@ export const reports = pgTable(
     index('reports_doc_idx').on(t.docId),
     index('reports_created_by_idx').on(t.createdBy),
     index('reports_queued_idx').on(t.id).where(sql`${t.status} IN ('queued', 'rendering')`),
+  ],
+);
+
+/**
+ * One «send by email» of a report: queued by the request, delivered by the background job (retried
+ * with backoff); `sending` is taken by compare-and-set so one row is never mailed twice.
+ */
+export const reportSends = pgTable(
+  'report_sends',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportId: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    recipients: text('recipients').array().notNull(),
+    status: text('status', { enum: ['queued', 'sending', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    messageId: text('message_id'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    index('report_sends_report_idx').on(t.reportId, t.id.desc()),
+    index('report_sends_created_by_idx').on(t.createdBy),
+    index('report_sends_active_idx').on(t.id).where(sql`${t.status} IN ('queued', 'sending')`),
   ],
 );

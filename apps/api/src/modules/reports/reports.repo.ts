@@ -22,6 +22,28 @@ export interface ReportRow {
   updated_at: Date;
   generated_at: Date | null;
   last_sent_at: Date | null;
+  /** The latest send (null columns when the report was never sent). */
+  send_id: number | null;
+  send_status: ReportSendRow['status'] | null;
+  send_recipients: string[] | null;
+  send_attempts: number | null;
+  send_error: string | null;
+  send_created_at: Date | null;
+  send_sent_at: Date | null;
+}
+
+export interface ReportSendRow {
+  id: number;
+  report_id: number;
+  recipients: string[];
+  status: 'queued' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  error: string | null;
+  message_id: string | null;
+  created_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+  sent_at: Date | null;
 }
 
 export interface ReportEventRow {
@@ -36,16 +58,28 @@ export interface ReportEventRow {
 }
 
 const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
+/** Strings as one text[] parameter (an array literal; each element quoted, backslashes and quotes escaped). */
+const textList = (values: string[]) =>
+  sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`;
 const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
 
 const SELECT_REPORT = sql`
   SELECT r.id, r.company_id, c.name AS company_name, r.name, to_char(r.period_from, 'YYYY-MM-DD') AS period_from,
          to_char(r.period_to, 'YYYY-MM-DD') AS period_to, r.modules, r.status, r.error, r.attempts, r.doc_id, d.size, d.storage_key,
-         r.created_by, u.name AS created_by_name, r.created_at, r.updated_at, r.generated_at, r.last_sent_at
+         r.created_by, u.name AS created_by_name, r.created_at, r.updated_at, r.generated_at, r.last_sent_at,
+         ls.id AS send_id, ls.status AS send_status, ls.recipients AS send_recipients, ls.attempts AS send_attempts,
+         ls.error AS send_error, ls.created_at AS send_created_at, ls.sent_at AS send_sent_at
   FROM reports r
   JOIN companies c ON c.id = r.company_id
   LEFT JOIN docs d ON d.id = r.doc_id
-  LEFT JOIN users u ON u.id = r.created_by`;
+  LEFT JOIN users u ON u.id = r.created_by
+  LEFT JOIN LATERAL (
+    SELECT s.id::int AS id, s.status, s.recipients, s.attempts, s.error, s.created_at, s.sent_at
+    FROM report_sends s WHERE s.report_id = r.id ORDER BY s.id DESC LIMIT 1
+  ) ls ON TRUE`;
+
+/** A send stuck in `sending` this long (its worker died mid-send) may be taken again. */
+const SENDING_STALE = sql`interval '10 minutes'`;
 
 export function createReportsRepo(db: Db) {
   const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
@@ -141,8 +175,84 @@ export function createReportsRepo(db: Db) {
       );
     },
 
-    async sent(id: number): Promise<void> {
-      await db.execute(sql`UPDATE reports SET last_sent_at = now() WHERE id = ${id}`);
+    /* --- sends by email ----------------------------------------------------------------- */
+
+    /**
+     * Queues a send of the report to `recipients` (sorted, unique). The same recipients already
+     * queued or being sent for this report are not queued twice: that row is returned instead
+     * (`created` false). The report row is locked so two identical requests cannot both insert.
+     */
+    async queueSend(v: {
+      reportId: number;
+      recipients: string[];
+      createdBy: number | null;
+    }): Promise<{ send: ReportSendRow; created: boolean } | null> {
+      return db.transaction(async (tx) => {
+        const locked = await rows(sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`, tx);
+        if (!locked.length) return null;
+        const [same] = await rows<ReportSendRow>(
+          sql`SELECT id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at
+              FROM report_sends WHERE report_id = ${v.reportId} AND status IN ('queued', 'sending') AND recipients = ${textList(v.recipients)}
+              ORDER BY id DESC LIMIT 1`,
+          tx,
+        );
+        if (same) return { send: same, created: false };
+        const [row] = await rows<ReportSendRow>(
+          sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textList(v.recipients)}, ${v.createdBy})
+              RETURNING id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at`,
+          tx,
+        );
+        if (!row) throw new Error('report send insert returned nothing');
+        return { send: row, created: true };
+      });
+    },
+
+    async getSend(id: number): Promise<ReportSendRow | undefined> {
+      const [r] = await rows<ReportSendRow>(
+        sql`SELECT id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at
+            FROM report_sends WHERE id = ${id}`,
+      );
+      return r;
+    },
+
+    /**
+     * Compare-and-set: takes a queued send (or one stuck in `sending`) for one attempt. A second
+     * worker, a duplicate job or a sent/failed row gets nothing — the same row is never mailed twice
+     * by two workers at once, and never again once sent.
+     */
+    async claimSend(id: number): Promise<ReportSendRow | null> {
+      const [r] = await rows<ReportSendRow>(sql`
+        UPDATE report_sends SET status = 'sending', attempts = attempts + 1, updated_at = now()
+        WHERE id = ${id} AND (status = 'queued' OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE}))
+        RETURNING id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at`);
+      return r ?? null;
+    },
+
+    /** Sent (`note`: addresses the server refused while accepting the rest, else null). */
+    async sendSent(id: number, reportId: number, messageId: string, note: string | null): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`
+          UPDATE report_sends SET status = 'sent', sent_at = now(), updated_at = now(), error = ${note}, message_id = ${messageId}
+          WHERE id = ${id} AND status = 'sending'`);
+        await tx.execute(sql`UPDATE reports SET last_sent_at = now() WHERE id = ${reportId}`);
+      });
+    },
+
+    /** A failed attempt: back to `queued` for the next retry, or `failed` for good. */
+    async sendFailed(id: number, error: string, final: boolean): Promise<void> {
+      await db.execute(sql`
+        UPDATE report_sends SET status = ${final ? 'failed' : 'queued'}, error = ${error}, updated_at = now()
+        WHERE id = ${id} AND status = 'sending'`);
+    },
+
+    /** Sends whose job was lost: queued longer than `olderThan` (past any retry backoff), or stuck sending. */
+    async staleSends(olderThan: Date): Promise<number[]> {
+      const r = await rows<{ id: number }>(sql`
+        SELECT id::int AS id FROM report_sends
+        WHERE (status = 'queued' AND updated_at < ${olderThan.toISOString()}::timestamptz)
+           OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE})
+        ORDER BY id LIMIT 20`);
+      return r.map((x) => x.id);
     },
 
     async exists(id: number): Promise<boolean> {

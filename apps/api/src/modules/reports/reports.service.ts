@@ -20,9 +20,12 @@ import {
   type CreateReportRequest,
   REPORT_MODULE_ROWS,
   REPORT_MSG,
+  REPORT_SEND_ERRORS,
+  REPORT_SEND_MAX_ATTEMPTS,
   REPORT_TOP_CRITICAL,
   type Report,
   type ReportAction,
+  type ReportSend,
 } from '@forpost/contract/reports';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
@@ -38,10 +41,22 @@ import { createDocsService } from '../docs/docs.service';
 import type { Caller } from '../events/access';
 import { MODULE_COLORS as moduleColors, NAMED } from './reports.charts';
 import { type ModuleFigures, type ReportData, renderReportPdf } from './reports.render';
-import { createReportsRepo, type ReportRow, type ReportsRepo } from './reports.repo';
+import { createReportsRepo, type ReportRow, type ReportSendRow, type ReportsRepo } from './reports.repo';
 
 export const REPORT_QUEUE = 'report-render';
 const MAX_ATTEMPTS = 3;
+/** Sends by email: a job per send; pg-boss retries a failed attempt after 30–60 s, then 60–120 s. */
+export const REPORT_SEND_QUEUE = 'report-send';
+const SEND_JOB = {
+  retryLimit: REPORT_SEND_MAX_ATTEMPTS - 1,
+  retryDelay: 30,
+  retryBackoff: true,
+  expireInSeconds: 5 * 60,
+};
+/** One attempt is abandoned after this (the transport's own timeouts usually end it sooner). */
+const SEND_TIMEOUT_MS = 90_000;
+/** A send still queued this long after its last change has lost its job (longer than any backoff). */
+const SEND_SWEEP_AFTER_MS = 5 * 60_000;
 
 interface Logger {
   warn(obj: unknown, msg?: string): void;
@@ -59,6 +74,8 @@ export interface ReportsServiceDeps {
   mailer?: Mailer;
   repo?: ReportsRepo;
   now?: () => Date;
+  /** One mail attempt is abandoned after this many ms (default SEND_TIMEOUT_MS). */
+  sendTimeoutMs?: number;
 }
 
 const streamToBuffer = async (s: NodeJS.ReadableStream) => {
@@ -97,9 +114,31 @@ export function createReportsService(deps: ReportsServiceDeps) {
       updated_at: isoReq(r.updated_at),
       generated_at: iso(r.generated_at),
       last_sent_at: iso(r.last_sent_at),
+      last_send:
+        r.send_id !== null && r.send_status !== null
+          ? {
+              id: r.send_id,
+              status: r.send_status,
+              recipients: r.send_recipients ?? [],
+              attempts: r.send_attempts ?? 0,
+              error: r.send_error,
+              created_at: isoReq(r.send_created_at ?? r.created_at),
+              sent_at: iso(r.send_sent_at),
+            }
+          : null,
       download_url: r.status === 'ready' && r.doc_id ? `/api/v1/tools/reports/${r.id}/download` : null,
     };
   }
+
+  const toSend = (s: ReportSendRow): ReportSend => ({
+    id: s.id,
+    status: s.status,
+    recipients: s.recipients,
+    attempts: s.attempts,
+    error: s.error,
+    created_at: isoReq(s.created_at),
+    sent_at: iso(s.sent_at),
+  });
 
   async function load(c: Caller, id: number, perm: 'reports.read' | 'reports.manage'): Promise<ReportRow> {
     const r = await repo.get(id);
@@ -285,57 +324,130 @@ export function createReportsService(deps: ReportsServiceDeps) {
     });
   }
 
-  async function send(c: Caller, r: ReportRow, recipients: string[]): Promise<void> {
+  /* --- send by email: queued by the request, mailed by the `report-send` job ------------------ */
+
+  async function enqueueSend(id: number): Promise<void> {
+    if (!boss) return; // the worker's sweep picks it up
+    try {
+      await boss.send(REPORT_SEND_QUEUE, { id }, SEND_JOB);
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message }, sendId: id }, 'report send job not queued; the sweep will take it');
+    }
+  }
+
+  /** Queues a send (the request answers at once; a hanging SMTP server never holds it). */
+  async function queueSend(c: Caller, r: ReportRow, recipients: string[]): Promise<{ send: ReportSend; created: boolean }> {
     if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
-    const pdf = await streamToBuffer(await store.get(r.storage_key));
-    const product = String(await configs.get('product_name')) || 'Форпост';
-    const period = `${formatDate(r.period_from)} — ${formatDate(r.period_to)}`;
-    const subject = `[${product}] Отчёт: ${r.company_name}, ${period}`.replace(/[\r\n]+/g, ' ');
-    const text = [
-      `Во вложении отчёт «${r.name}».`,
-      `Компания: ${r.company_name}`,
-      `Период: ${period}`,
-      '',
-      `Все отчёты: ${config.publicUrl}/reports`,
-      '',
-      `— ${product}`,
-    ].join('\n');
+    const list = [...new Set(recipients)].sort();
+    const q = await repo.queueSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id });
+    if (!q) throw notFound(REPORT_MSG.notFound);
+    if (q.created) {
+      await audit.record(c.actor, {
+        action: 'report.send',
+        entity: 'report',
+        entityId: r.id,
+        companyId: r.company_id,
+        meta: { recipients: list, send_id: q.send.id },
+      });
+      await enqueueSend(q.send.id);
+    }
+    return { send: toSend(q.send), created: q.created };
+  }
+
+  /** A Russian reason for a failed attempt (the SMTP server's own reply, if any, in parentheses). */
+  function sendError(e: unknown): string {
+    const err = e as { code?: string; responseCode?: number; response?: string; message?: string };
+    const reply = (err.response ?? '')
+      .replace(/[\r\n]+/g, ' ')
+      .trim()
+      .slice(0, 200);
+    const withReply = (reason: string) => (reply ? `${reason} (${reply})` : reason);
+    if (err.code === 'ETIMEDOUT' || err.code === 'ESENDTIMEOUT') return REPORT_SEND_ERRORS.timeout;
+    if (err.code === 'EAUTH') return withReply(REPORT_SEND_ERRORS.auth);
+    if (err.code === 'EENVELOPE') return withReply(REPORT_SEND_ERRORS.recipients);
+    if (err.code === 'EMESSAGE' || (err.responseCode ?? 0) >= 400) return withReply(REPORT_SEND_ERRORS.rejected);
+    if (err.code === 'ESOCKET' || err.code === 'ECONNECTION' || err.code === 'EDNS') return REPORT_SEND_ERRORS.unreachable;
+    if (err.code === 'ENOENT') return REPORT_SEND_ERRORS.noFile;
+    return REPORT_SEND_ERRORS.other;
+  }
+
+  /**
+   * One attempt of one send (the job's handler; tests call it directly). `retry` = failed, queued
+   * again for the next attempt (the job then throws so pg-boss retries it with backoff); `skipped` =
+   * already sent/failed/taken by another worker, or the report is gone.
+   */
+  async function deliver(sendId: number): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
+    const s = await repo.claimSend(sendId);
+    if (!s) return 'skipped';
+    const final = s.attempts >= REPORT_SEND_MAX_ATTEMPTS;
+    const r = await repo.get(s.report_id);
+    if (!r) return 'skipped'; // deleted: the row went with it
+    if (!r.storage_key) {
+      await repo.sendFailed(s.id, REPORT_MSG.notReady, true);
+      return 'failed';
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
+      const pdf = await streamToBuffer(await store.get(r.storage_key));
+      const product = String(await configs.get('product_name')) || 'Форпост';
+      const period = `${formatDate(r.period_from)} — ${formatDate(r.period_to)}`;
+      const subject = `[${product}] Отчёт: ${r.company_name}, ${period}`.replace(/[\r\n]+/g, ' ');
+      const text = [
+        `Во вложении отчёт «${r.name}».`,
+        `Компания: ${r.company_name}`,
+        `Период: ${period}`,
+        '',
+        `Все отчёты: ${config.publicUrl}/reports`,
+        '',
+        `— ${product}`,
+      ].join('\n');
       const m = await mailer();
-      await Promise.race([
+      const info = await Promise.race([
         m.send({
-          to: recipients,
+          to: s.recipients,
           subject,
           text,
           attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }],
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), 60_000);
+          timer = setTimeout(
+            () => reject(Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' })),
+            deps.sendTimeoutMs ?? SEND_TIMEOUT_MS,
+          );
         }),
       ]);
-    } catch (e) {
-      log.warn({ err: { message: (e as Error).message }, reportId: r.id }, 'report mail failed');
-      throw new ApiError(
-        502,
-        `Не удалось отправить отчёт: ${((e as Error).message || '').replace(/[\r\n]+/g, ' ').slice(0, 300)}`,
+      // Accepted for some recipients only: sent, with the refused addresses noted.
+      const refused = (info as { rejected?: string[] }).rejected ?? [];
+      await repo.sendSent(
+        s.id,
+        r.id,
+        info.messageId,
+        refused.length ? `${REPORT_SEND_ERRORS.partlyRefused}: ${refused.join(', ')}` : null,
       );
+      log.info({ reportId: r.id, sendId: s.id }, 'report mailed');
+      return 'sent';
+    } catch (e) {
+      const reason = sendError(e);
+      log.warn(
+        {
+          err: { message: (e as Error).message, code: (e as { code?: string }).code },
+          reportId: r.id,
+          sendId: s.id,
+          attempt: s.attempts,
+        },
+        'report mail failed',
+      );
+      await repo.sendFailed(s.id, reason, final);
+      return final ? 'failed' : 'retry';
     } finally {
       clearTimeout(timer);
     }
-    await repo.sent(r.id);
-    await audit.record(c.actor, {
-      action: 'report.send',
-      entity: 'report',
-      entityId: r.id,
-      companyId: r.company_id,
-      meta: { recipients },
-    });
   }
 
   return {
     render,
     gather,
+    deliver,
 
     async list(c: Caller, q: { page: number; page_size: number; company_id?: number; status?: string }) {
       const scope = companiesWith(c.auth.principal, 'reports.read');
@@ -396,7 +508,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       });
     },
 
-    async action(c: Caller, id: number, body: ReportAction): Promise<{ report: Report; message: string }> {
+    async action(c: Caller, id: number, body: ReportAction): Promise<{ report: Report; message: string; send?: ReportSend }> {
       const r = await load(c, id, 'reports.manage');
       if (body.action === 'regenerate') {
         if (r.status === 'rendering' && Date.now() - new Date(r.updated_at).getTime() < 10 * 60_000)
@@ -406,8 +518,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
         await enqueue(id);
         return { report: toReport((await repo.get(id)) ?? r), message: 'Отчёт поставлен в очередь на формирование' };
       }
-      await send(c, r, body.recipients);
-      return { report: toReport((await repo.get(id)) ?? r), message: REPORT_MSG.sent };
+      const q = await queueSend(c, r, body.recipients);
+      return { report: toReport((await repo.get(id)) ?? r), message: REPORT_MSG.sendQueued, send: q.send };
     },
 
     async download(c: Caller, id: number): Promise<{ stream: NodeJS.ReadableStream; name: string; size: number }> {
@@ -431,9 +543,15 @@ export function createReportsService(deps: ReportsServiceDeps) {
         retryBackoff: true,
         expireInSeconds: 15 * 60,
       });
+      await b.createQueue(REPORT_SEND_QUEUE, { name: REPORT_SEND_QUEUE, ...SEND_JOB });
       if (!opts.work) return;
       await b.work<{ id: number }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
         if (job) await render(job.data.id);
+      });
+      await b.work<{ id: number }>(REPORT_SEND_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+        if (!job) return;
+        // Throwing hands the retry (with backoff) to pg-boss; the row is already back in `queued`.
+        if ((await deliver(job.data.id)) === 'retry') throw new Error(`report send ${job.data.id}: attempt failed, retrying`);
       });
     },
 
@@ -442,7 +560,11 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const ids = await repo.stale(new Date(now().getTime() - 30_000));
       for (const id of ids) await enqueue(id);
       if (!boss) for (const id of ids) await render(id).catch(() => undefined);
-      return ids.length;
+      // Sends: past the longest retry backoff, a queued send has lost its job.
+      const sends = await repo.staleSends(new Date(now().getTime() - SEND_SWEEP_AFTER_MS));
+      for (const id of sends) await enqueueSend(id);
+      if (!boss) for (const id of sends) await deliver(id).catch(() => undefined);
+      return ids.length + sends.length;
     },
   };
 }

@@ -16,6 +16,7 @@ import { useReportsQuery } from './api/queries';
 import { CreateReportCard } from './components/CreateReportCard';
 import { SendReportModal } from './components/SendReportModal';
 import type { ReportsSearch } from './search';
+import { sendState } from './sendState';
 
 const moduleNames = (codes: string[]) =>
   codes.length ? codes.map((c) => MODULE_LIST.find((m) => m.code === c)?.name ?? c).join(', ') : 'Все модули';
@@ -50,7 +51,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
             loading={list.isLoading}
             dataSource={list.data?.items ?? []}
             data-testid="reports-table"
-            scroll={{ x: 1100 }}
+            scroll={{ x: 1300 }}
             locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
             pagination={{
               current: page,
@@ -106,6 +107,26 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                   ) : (
                     <Typography.Text type="secondary">—</Typography.Text>
                   ),
+              },
+              {
+                title: 'Отправка',
+                key: 'send',
+                width: 200,
+                render: (_, r) => {
+                  if (!r.last_send) return <Typography.Text type="secondary">—</Typography.Text>;
+                  const st = sendState(r.last_send);
+                  return (
+                    <Tooltip title={st.detail}>
+                      <Tag
+                        color={st.color}
+                        data-testid={`report-send-${r.id}`}
+                        style={{ whiteSpace: 'normal', maxWidth: '100%' }}
+                      >
+                        {st.text}
+                      </Tag>
+                    </Tooltip>
+                  );
+                },
               },
               {
                 title: '',

@@ -2,6 +2,7 @@ import type { Report } from '@forpost/contract/reports';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import type { Page } from '../../companies/api/queries';
+import { sendPending } from '../sendState';
 
 export interface ReportListParams {
   page: number;
@@ -15,9 +16,9 @@ export const reportKeys = {
   list: (p: ReportListParams) => [...reportKeys.lists(), p] as const,
 };
 
-const busy = (r: Report) => r.status === 'queued' || r.status === 'rendering';
+const busy = (r: Report) => r.status === 'queued' || r.status === 'rendering' || sendPending(r.last_send);
 
-/** GET /tools/reports; polled every 2 s while a report is being rendered. */
+/** GET /tools/reports; polled every 2 s while a report is being rendered or sent. */
 export function useReportsQuery(params: ReportListParams) {
   return useQuery({
     queryKey: reportKeys.list(params),

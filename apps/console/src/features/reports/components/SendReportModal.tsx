@@ -1,14 +1,19 @@
-import { MAILING_MSG } from '@forpost/contract/mailings';
+import { MSG } from '@forpost/contract/messages';
 import type { Report } from '@forpost/contract/reports';
 import { isEmail } from '@forpost/contract/validation';
-import { App, Form, Modal, Select, Typography } from 'antd';
+import { Alert, App, Form, Modal, Select, Typography } from 'antd';
 import { useReportActionMutation } from '../api/mutations';
+import { sendState } from '../sendState';
 
-/** «Отправить по почте»: the PDF goes as an attachment to the given addresses. */
+/**
+ * «Отправить по почте»: the PDF goes as an attachment to the given addresses. The request only queues
+ * the send (the answer is immediate whatever the mail server does); the list then shows its state.
+ */
 export function SendReportModal({ report, onClose }: { report: Report | null; onClose: () => void }) {
   const { message } = App.useApp();
   const [form] = Form.useForm<{ recipients: string[] }>();
   const action = useReportActionMutation();
+  const last = report?.last_send ? sendState(report.last_send) : null;
   return (
     <Modal
       open={report !== null}
@@ -28,17 +33,34 @@ export function SendReportModal({ report, onClose }: { report: Report | null; on
       }
     >
       <Typography.Paragraph type="secondary">{report?.name}</Typography.Paragraph>
+      {last && (
+        <Alert
+          data-testid="report-last-send"
+          style={{ marginBottom: 16 }}
+          type={
+            last.color === 'success'
+              ? 'success'
+              : last.color === 'error'
+                ? 'error'
+                : last.color === 'warning'
+                  ? 'warning'
+                  : 'info'
+          }
+          showIcon
+          title={`Последняя отправка: ${last.text}`}
+          description={last.detail}
+        />
+      )}
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item
           name="recipients"
           label="Получатели"
           extra="Введите адрес и нажмите Enter"
           rules={[
-            { required: true, type: 'array', min: 1, message: MAILING_MSG.recipientsRequired },
+            { required: true, type: 'array', min: 1, message: MSG.required },
             {
               validator: async (_, list: string[] = []) => {
-                const bad = list.find((e) => !isEmail(e.trim()));
-                if (bad) throw new Error(MAILING_MSG.recipientInvalid(bad));
+                if (list.some((e) => !isEmail(e.trim()))) throw new Error(MSG.email);
               },
             },
           ]}
