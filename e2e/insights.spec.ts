@@ -94,10 +94,19 @@ test.beforeAll(async ({ baseURL }) => {
 
 test('the dashboard shows the seeded figures and leads to the filtered list', async ({ page }) => {
   await login(page);
+  // Opened with ?companyId=: the very first chart requests already carry the company (none for all companies).
+  const asked: string[] = [];
+  const onRequest = (r: { url(): string }) => {
+    if (r.url().includes('/api/v1/modules/analytics/dashboard/')) asked.push(r.url());
+  };
+  page.on('request', onRequest);
   await page.goto(`/?companyId=${seeded.companyId}&period=7d`);
   await expect(page.getByTestId('page-title')).toHaveText('Главная');
   const total = seeded.domains + seeded.media + seeded.accounts;
   await expect(page.getByTestId('kpi-new')).toContainText(String(total));
+  page.off('request', onRequest);
+  expect(asked.length).toBeGreaterThanOrEqual(6);
+  expect(asked.filter((u) => new URL(u).searchParams.get('company_id') !== String(seeded.companyId))).toEqual([]);
   await expect(page.getByTestId('kpi-critical')).toContainText(String(seeded.critical));
   await expect(page.getByTestId('kpi-domains')).toContainText(String(seeded.domains));
   await expect(page.getByTestId('chart-new-total')).toHaveText(String(total));
@@ -142,7 +151,6 @@ test('a chart whose request fails shows its error and «Повторить» loa
   let failing = true;
   let calls = 0;
   await page.route('**/api/v1/modules/analytics/dashboard/common/criticalevents?**', async (route) => {
-    // (The header applies `?companyId=` after the first render: the page asks once without it too.)
     if (new URL(route.request().url()).searchParams.get('company_id') === String(seeded.companyId)) calls++;
     if (!failing) return route.fallback();
     return route.fulfill({

@@ -13,7 +13,26 @@ function read(): number {
   return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : ALL_COMPANIES;
 }
 
+/**
+ * `?companyId=` of the address the console was opened with (links from mails and reports) applies
+ * before the first render, so the first page's requests already carry it. (Later in-app navigation
+ * with `?companyId=` goes through the header selector's effect.)
+ */
+function fromAddress(): number | null {
+  if (typeof window === 'undefined') return null;
+  const raw = new URLSearchParams(window.location.search).get('companyId');
+  const id = raw === null || raw === '' ? Number.NaN : Number(raw);
+  return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : null;
+}
+
 let current = read();
+{
+  const opened = fromAddress();
+  if (opened !== null && opened !== current) {
+    local.set(STORAGE_KEYS.companyId, String(opened));
+    current = opened;
+  }
+}
 
 /** Sets the selected company (kept in localStorage `companyId`); −1 = all companies. */
 export function setCompanyId(id: number): void {
