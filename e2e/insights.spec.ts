@@ -275,6 +275,15 @@ test('a mailing is created with its match preview', async ({ page }) => {
   await recipients.press('Enter');
   await recipients.fill('lead@sberbank.ru');
   await recipients.press('Enter');
+  // A bad address: the spec's exact message, and the address itself marked; removed, the form is valid again.
+  await recipients.fill('не-адрес');
+  await recipients.press('Enter');
+  await expect(form.getByText('Неверный формат email', { exact: true })).toBeVisible();
+  const bad = form.getByTestId('recipients').locator('[data-invalid]');
+  await expect(bad).toHaveCount(1);
+  await expect(bad).toContainText('не-адрес');
+  await bad.locator('.ant-tag-close-icon').click();
+  await expect(form.getByText('Неверный формат email', { exact: true })).toHaveCount(0);
   const modules = form.getByTestId('filter-modules');
   await modules.click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Домены"]').click();
@@ -311,12 +320,21 @@ test('a report is generated and downloaded', async ({ page }) => {
     .filter({ hasText: `Сбербанк E2E ${stamp}` })
     .first();
   await expect(row).toContainText('Готов', { timeout: 30_000 });
-  await page.screenshot({ path: path.join(SHOTS, 'reports.png'), fullPage: true });
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Скачать' }).click()]);
   expect(download.suggestedFilename()).toMatch(/\.pdf$/);
   const file = await download.path();
   expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
   expect(readFileSync(file).length).toBeGreaterThan(10_000);
+
+  // Sent by email: the request only queues it; the list then shows the send's state.
+  await row.getByRole('button', { name: 'Отправить' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('combobox').fill('ciso@sberbank.ru');
+  await dialog.getByRole('combobox').press('Enter');
+  await dialog.getByRole('button', { name: 'Отправить' }).click();
+  await expect(page.getByText('Отчёт поставлен в очередь на отправку')).toBeVisible();
+  await expect(row).toContainText('Отправлен', { timeout: 30_000 });
+  await page.screenshot({ path: path.join(SHOTS, 'reports.png'), fullPage: true });
 });
 
 test('an event without a classification record (created with its ML state) can be sent to the classifier again', async ({

@@ -51,7 +51,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
             loading={list.isLoading}
             dataSource={list.data?.items ?? []}
             data-testid="reports-table"
-            scroll={{ x: 1300 }}
+            scroll={{ x: 1080 }}
             locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
             pagination={{
               current: page,
@@ -76,12 +76,12 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                   </Flex>
                 ),
               },
-              { title: 'Компания', dataIndex: 'company_name', width: 170 },
-              { title: 'Период', key: 'period', width: 200, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
+              { title: 'Компания', dataIndex: 'company_name', width: 150 },
+              { title: 'Период', key: 'period', width: 120, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
               {
                 title: 'Статус',
                 key: 'status',
-                width: 150,
+                width: 110,
                 render: (_, r) => (
                   <Tooltip title={r.error ?? undefined}>
                     <Tag color={REPORT_STATUS_COLORS[r.status]} data-testid={`report-status-${r.id}`}>
@@ -93,7 +93,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
               {
                 title: 'Сформирован',
                 key: 'generated',
-                width: 170,
+                width: 150,
                 render: (_, r) =>
                   r.generated_at ? (
                     <Flex vertical>
@@ -111,7 +111,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
               {
                 title: 'Отправка',
                 key: 'send',
-                width: 200,
+                width: 170,
                 render: (_, r) => {
                   if (!r.last_send) return <Typography.Text type="secondary">—</Typography.Text>;
                   const st = sendState(r.last_send);
@@ -131,7 +131,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
               {
                 title: '',
                 key: 'actions',
-                width: 210,
+                width: 170,
                 fixed: 'right',
                 render: (_, r) => {
                   const manage = can(principal, 'reports.manage', r.company_id);
