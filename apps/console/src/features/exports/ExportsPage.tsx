@@ -4,6 +4,7 @@ import { EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@fo
 import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
 import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { onDownloadClick } from '../../lib/download';
 import { PageHeading } from '../profile/ui/PageHeading';
 import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { useDeleteExport } from './api/mutations';
@@ -125,6 +126,7 @@ export function ExportsPage() {
                       disabled={e.status !== 'done'}
                       href={e.status === 'done' ? downloadUrl(e.id) : undefined}
                       download={e.file_name}
+                      onClick={onDownloadClick}
                       data-testid="export-download"
                     >
                       Скачать

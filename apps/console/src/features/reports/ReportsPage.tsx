@@ -4,6 +4,7 @@ import { can } from '@forpost/contract/permissions';
 import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
 import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { onDownloadClick } from '../../lib/download';
 import { formatDate, formatDateTime, formatFileSize } from '../../lib/format';
 import { usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -143,6 +144,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                           href={r.download_url ?? undefined}
                           disabled={!r.download_url}
                           download
+                          onClick={onDownloadClick}
                           aria-label="Скачать"
                           data-testid={`report-download-${r.id}`}
                         />

@@ -7,6 +7,7 @@ import { DOC_KIND_LABELS, DOC_SIZE_LIMITS, IMAGE_TYPES } from '@forpost/contract
 import type { ModuleCode } from '@forpost/contract/modules';
 import { App, Button, Card, Empty, Flex, Image, Popconfirm, Segmented, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { onDownloadClick } from '../../../lib/download';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { useDocMutations } from '../api/mutations';
 import { docContentUrl } from '../api/paths';
@@ -144,6 +145,7 @@ export function Attachments({
                     <a
                       href={docContentUrl(a.id)}
                       download={a.name}
+                      onClick={onDownloadClick}
                       style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
                     >
                       {a.name}

@@ -4,6 +4,7 @@ import { formatDateTime, formatFileSize, formatNumber } from '@forpost/contract/
 import type { ImportItem } from '@forpost/contract/imports';
 import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { onDownloadClick } from '../../../lib/download';
 import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteImport } from '../api/mutations';
 import { errorReportUrl, type ImportTarget, isActive, useImportsQuery } from '../api/queries';
@@ -139,6 +140,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
                       disabled={!r.errors_count}
                       href={r.errors_count ? errorReportUrl(target, r.id) : undefined}
                       download
+                      onClick={onDownloadClick}
                       aria-label="Отчёт об ошибках"
                     />
                   </Tooltip>

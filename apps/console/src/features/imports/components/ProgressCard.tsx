@@ -4,6 +4,7 @@ import { formatNumber, pluralRu } from '@forpost/contract/format';
 import { IMPORT_MODE_LABELS, IMPORT_STATUS_COLORS, IMPORT_STATUS_LABELS, type ImportItem } from '@forpost/contract/imports';
 import { Link } from '@tanstack/react-router';
 import { Alert, Button, Card, Col, Flex, Progress, Row, Statistic, Tag, Typography } from 'antd';
+import { onDownloadClick } from '../../../lib/download';
 import { errorReportUrl, type ImportTarget, isActive } from '../api/queries';
 
 export function percentOf(i: ImportItem): number {
@@ -115,7 +116,13 @@ export function ProgressCard({ target, item, eventsLink, onNew }: ProgressCardPr
         {!active && (
           <Flex gap={8} wrap>
             {item.errors_count > 0 && (
-              <Button icon={<DownloadOutlined />} href={errorReportUrl(target, item.id)} download data-testid="error-report">
+              <Button
+                icon={<DownloadOutlined />}
+                href={errorReportUrl(target, item.id)}
+                download
+                onClick={onDownloadClick}
+                data-testid="error-report"
+              >
                 Отчёт об ошибках ({formatNumber(item.errors_count)})
               </Button>
             )}
