@@ -106,6 +106,55 @@ const BUMP_GENERATION = sql`
 /** Advisory lock key of the fold (one folder at a time across instances). */
 const FOLD_LOCK = 7_320_114_101;
 
+/** Which figures a read covers: the rollups and the pending deltas (the answer), or one of them. */
+export type Part = 'all' | 'rollup' | 'deltas';
+/** A `daySeries` row: one series' day offsets and counts. */
+export type SeriesRow = { key: string; d: number[]; n: number[] };
+
+/** `UNION ALL` of the parts a read covers. */
+const partsOf = (part: Part, rollup: SQL, deltas: SQL): SQL =>
+  part === 'rollup' ? rollup : part === 'deltas' ? deltas : sql`${rollup} UNION ALL ${deltas}`;
+
+/** Counts (total, per priority, per sentiment) grouped by day and/or module, over `part`. */
+function countsSql(f: RollupFilter, group: readonly DayGroup[], only: readonly CountColumn[], dayAs: DayAs, part: Part): SQL {
+  const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
+  const outer = group.length
+    ? sql`${sql.join(
+        group.map((x) => outOf(x, f, dayAs)),
+        sql`, `,
+      )}, `
+    : sql``;
+  const cols = sql.raw(only.join(', '));
+  const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
+  const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
+  const table = sql.raw(tablesOf(f).counts);
+  const rollup = sql`SELECT ${inner}${cols} FROM ${table} r WHERE ${whereOf(f, 'r', tablesOf(f).counts !== 'event_day_counts')}`;
+  const deltas = sql`SELECT ${group.length ? sql.raw(`${group.map((x) => `d.${x}`).join(', ')}, `) : sql``}${pivot}
+      FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`;
+  return sql`
+    SELECT ${outer}${total} FROM (${partsOf(part, rollup, deltas)}) t${group.length ? sql.raw(` GROUP BY ${group.join(', ')}`) : sql``}`;
+}
+
+/** One row per series key (module for a count column, or status) with day-offset and count arrays, over `part`. */
+function daySeriesSql(f: RollupFilter, of: CountColumn | 'status', part: Part): SQL {
+  const t = tablesOf(f);
+  const [rollup, deltas] =
+    of === 'status'
+      ? [
+          sql`SELECT r.day, r.status_id AS key, r.n FROM ${sql.raw(t.statuses)} r WHERE ${whereOf(f, 'r', t.statuses !== 'event_day_status_counts')}`,
+          sql`SELECT d.day, d.status_id AS key, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}`,
+        ]
+      : [
+          sql`SELECT r.day, r.module AS key, ${sql.raw(`r.${of}`)} AS n FROM ${sql.raw(t.counts)} r WHERE ${whereOf(f, 'r', t.counts !== 'event_day_counts')}`,
+          sql`SELECT d.day, d.module AS key, ${sql.raw(DELTA_EXPR[of].replace(/ AS \w+$/, ''))} AS n
+              FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`,
+        ];
+  return sql`
+    SELECT key::text AS key, array_agg(day - ${f.from}::date) AS d, array_agg(n) AS n
+    FROM (SELECT day, key, sum(n)::int AS n FROM (${partsOf(part, rollup, deltas)}) u GROUP BY day, key) g
+    WHERE n <> 0 GROUP BY key`;
+}
+
 export function createAnalyticsRepo(db: Db) {
   const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
   /**
@@ -129,24 +178,7 @@ export function createAnalyticsRepo(db: Db) {
       only: readonly CountColumn[] = COUNT_COLUMNS,
       dayAs: DayAs = 'text',
     ): Promise<(Record<G, string> & Counts)[]> {
-      const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
-      const outer = group.length
-        ? sql`${sql.join(
-            group.map((x) => outOf(x, f, dayAs)),
-            sql`, `,
-          )}, `
-        : sql``;
-      const cols = sql.raw(only.join(', '));
-      const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
-      const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
-      const table = sql.raw(tablesOf(f).counts);
-      return prepared(sql`
-        SELECT ${outer}${total} FROM (
-          SELECT ${inner}${cols} FROM ${table} r WHERE ${whereOf(f, 'r', tablesOf(f).counts !== 'event_day_counts')}
-          UNION ALL
-          SELECT ${group.length ? sql.raw(`${group.map((x) => `d.${x}`).join(', ')}, `) : sql``}${pivot}
-          FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}
-        ) t${group.length ? sql.raw(` GROUP BY ${group.join(', ')}`) : sql``}`);
+      return prepared(countsSql(f, group, only, dayAs, 'all'));
     },
 
     /**
@@ -154,32 +186,27 @@ export function createAnalyticsRepo(db: Db) {
      * `d` the day offsets from `from`, `n` the counts (non-zero days only). A handful of rows instead
      * of one per key and day: less to send and parse.
      */
-    async daySeries(f: RollupFilter, of: CountColumn | 'status'): Promise<{ key: string; d: number[]; n: number[] }[]> {
-      const t = tablesOf(f);
-      const inner =
-        of === 'status'
-          ? sql`SELECT r.day, r.status_id AS key, r.n FROM ${sql.raw(t.statuses)} r WHERE ${whereOf(f, 'r', t.statuses !== 'event_day_status_counts')}
-              UNION ALL
-              SELECT d.day, d.status_id, d.delta FROM event_count_deltas d WHERE ${whereOf(f, 'd')}`
-          : sql`SELECT r.day, r.module AS key, ${sql.raw(`r.${of}`)} AS n FROM ${sql.raw(t.counts)} r WHERE ${whereOf(f, 'r', t.counts !== 'event_day_counts')}
-              UNION ALL
-              SELECT d.day, d.module, ${sql.raw(DELTA_EXPR[of])}
-              FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`;
-      return prepared(sql`
-        SELECT key::text AS key, array_agg(day - ${f.from}::date) AS d, array_agg(n) AS n
-        FROM (SELECT day, key, sum(n)::int AS n FROM (${inner}) u GROUP BY day, key) g
-        WHERE n <> 0 GROUP BY key`);
+    async daySeries(f: RollupFilter, of: CountColumn | 'status'): Promise<SeriesRow[]> {
+      return prepared(daySeriesSql(f, of, 'all'));
     },
 
+    /** The SQL of `counts` / `daySeries` over a part of the figures (the answer cache reads them apart). */
+    countsSql,
+    daySeriesSql,
+    /** Runs a read as a named prepared statement. */
+    prepared,
+
     /**
-     * What a cached answer for `f` depends on, read in one snapshot: the rollups' generation, and
-     * whether deltas not yet folded touch the filter (then the figures are moving: no caching).
+     * Reads one or two row sets (`countsSql`/`daySeriesSql`) and the rollups' generation in one
+     * snapshot: the rows are exactly the figures of that generation (plus, for the deltas part, what
+     * is pending at that moment).
      */
-    async freshness(f: RollupFilter): Promise<{ generation: string; pending: boolean }> {
-      const [r] = await prepared<{ generation: string | null; pending: boolean }>(sql`
+    async withGeneration<T>(a: SQL, b?: SQL): Promise<{ generation: string; a: T[]; b: T[] }> {
+      const [r] = await prepared<{ generation: string | null; a: T[]; b: T[] }>(sql`
         SELECT (SELECT generation::text FROM event_rollup_state WHERE id = 1) AS generation,
-               EXISTS (SELECT 1 FROM event_count_deltas d WHERE ${whereOf(f, 'd')}) AS pending`);
-      return { generation: r?.generation ?? '0', pending: r?.pending ?? true };
+               coalesce((SELECT json_agg(q) FROM (${a}) q), '[]'::json) AS a,
+               ${b ? sql`coalesce((SELECT json_agg(q) FROM (${b}) q), '[]'::json)` : sql`'[]'::json`} AS b`);
+      return { generation: r?.generation ?? '0', a: r?.a ?? [], b: r?.b ?? [] };
     },
 
     /** Counts per status, grouped by day and/or module. */

@@ -26,9 +26,18 @@ import {
   MODULE_CODES,
   type ModuleCode,
 } from '@forpost/contract/modules';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type Caller, scopeFor } from '../events/access';
-import { type AnalyticsRepo, type CountColumn, createAnalyticsRepo, type RollupFilter } from './analytics.repo';
+import {
+  type AnalyticsRepo,
+  type CountColumn,
+  type Counts,
+  createAnalyticsRepo,
+  type Part,
+  type RollupFilter,
+  type SeriesRow,
+} from './analytics.repo';
 
 type Refs = Awaited<ReturnType<AnalyticsRepo['refs']>>;
 
@@ -45,6 +54,14 @@ interface Resolved {
   filter: RollupFilter;
   days: string[];
   empty: boolean;
+}
+
+type Row = Record<string, unknown>;
+/** How a chart's figures are read (over a part), added up and rendered (see `charts`). */
+interface ChartDef<K extends DashboardChart> {
+  read: (f: RollupFilter, part: Part) => SQL;
+  merge: 'series' | string[];
+  render: (r: Resolved, rows: Row[], rf: Refs) => ChartAnswer<K>;
 }
 
 type ChartAnswer<K extends DashboardChart> = (typeof DASHBOARD_CHARTS)[K]['shape'] extends 'matrix'
@@ -154,9 +171,7 @@ export function createAnalyticsService(deps: {
   });
 
   /** Events of one module per day, one series per status (domains, accounts). */
-  async function byStatus(r: Resolved, module: ModuleCode): Promise<TimeSeriesResponse> {
-    if (r.empty) return emptySeries(r);
-    const [rows, rf] = await Promise.all([repo.daySeries(r.filter, 'status'), refs()]);
+  function byStatus(r: Resolved, rows: SeriesRow[], rf: Refs, module: ModuleCode): TimeSeriesResponse {
     const statuses = rf.statuses.filter((s) => s.module === module);
     const s = keyedSeries(
       r.days,
@@ -171,142 +186,169 @@ export function createAnalyticsService(deps: {
     return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
   }
 
-  /** Each chart's figures for a resolved request. */
-  const charts: { [K in DashboardChart]: (r: Resolved) => Promise<ChartAnswer<K>> } = {
-    /** New events per day, one series per module. */
-    async newevents(r) {
-      if (r.empty) return emptySeries(r);
-      const rows = await repo.daySeries(r.filter, 'total');
-      const s = keyedSeries(
-        r.days,
-        rows,
-        r.filter.modules.map((m) => ({ key: m, name: getModule(m as ModuleCode).name, color: null, link: moduleLink(m) })),
-      );
-      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
-    },
+  /** Per module, one series per module (new events, critical events). */
+  function byModule(r: Resolved, rows: SeriesRow[], query: Record<string, string>): TimeSeriesResponse {
+    const s = keyedSeries(
+      r.days,
+      rows,
+      r.filter.modules.map((m) => ({ key: m, name: getModule(m as ModuleCode).name, color: null, link: moduleLink(m, query) })),
+    );
+    return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+  }
 
-    /** Critical-priority events per day, one series per module. */
-    async criticalevents(r) {
-      if (r.empty) return emptySeries(r);
-      const rows = await repo.daySeries(r.filter, 'p_critical');
-      const s = keyedSeries(
-        r.days,
-        rows,
-        r.filter.modules.map((m) => ({
-          key: m,
-          name: getModule(m as ModuleCode).name,
-          color: null,
-          link: moduleLink(m, { priority: 'critical' }),
-        })),
-      );
-      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
-    },
+  const PRIORITY_COLUMNS = ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical'] as const;
+  const CONNOTATION_COLUMNS = ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'] as const;
 
+  /**
+   * Each chart: the SQL of its figures over a part (rollups, pending deltas, or both), how two row
+   * sets of it add up, and the answer from its rows. Read and render are apart so the answer cache
+   * can keep the rollups' rows and add the pending deltas to them.
+   */
+  const charts: { [K in DashboardChart]: ChartDef<K> } = {
+    newevents: {
+      read: (f, part) => repo.daySeriesSql(f, 'total', part),
+      merge: 'series',
+      render: (r, rows) => byModule(r, rows as SeriesRow[], {}),
+    },
+    criticalevents: {
+      read: (f, part) => repo.daySeriesSql(f, 'p_critical', part),
+      merge: 'series',
+      render: (r, rows) => byModule(r, rows as SeriesRow[], { priority: 'critical' }),
+    },
     /** Events per module (categories) and priority (series), over the period. */
-    async priorityevents(r) {
-      const base = { from: r.filter.from, to: r.filter.to };
-      if (r.empty) return { ...base, categories: [], series: [], total: 0 };
-      const rows = await repo.counts(r.filter, ['module'] as const, [
-        'total',
-        'p_none',
-        'p_low',
-        'p_medium',
-        'p_high',
-        'p_critical',
-      ]);
-      const byModule = new Map(rows.map((x) => [String(x.module), x]));
-      const categories = r.filter.modules
-        .filter((m) => Number(byModule.get(m)?.total ?? 0) > 0)
-        .map((m) => ({ key: m, name: getModule(m as ModuleCode).name }));
-      const levels = [...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level);
-      const out = [...levels.map((p) => ({ key: p.code, name: p.name, color: p.color })), { ...NO_PRIORITY }].map((p) => {
-        const col = `p_${p.key}` as CountColumn;
-        const data = categories.map((cat) => Number(byModule.get(cat.key)?.[col] ?? 0));
-        const links = categories.map((cat) => (p.key === NO_PRIORITY.key ? null : moduleLink(cat.key, { priority: p.key })));
-        return { key: p.key, name: p.name, color: p.color, total: data.reduce((a, b) => a + b, 0), data, links };
-      });
-      const series = out.filter((s) => s.total > 0);
-      return { ...base, categories, series, total: sum(series) };
+    priorityevents: {
+      read: (f, part) => repo.countsSql(f, ['module'], PRIORITY_COLUMNS, 'text', part),
+      merge: ['module'],
+      render: (r, raw) => {
+        const rows = raw as (Record<'module', string> & Counts)[];
+        const base = { from: r.filter.from, to: r.filter.to };
+        const byMod = new Map(rows.map((x) => [String(x.module), x]));
+        const categories = r.filter.modules
+          .filter((m) => Number(byMod.get(m)?.total ?? 0) > 0)
+          .map((m) => ({ key: m, name: getModule(m as ModuleCode).name }));
+        const levels = [...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level);
+        const out = [...levels.map((p) => ({ key: p.code, name: p.name, color: p.color })), { ...NO_PRIORITY }].map((p) => {
+          const col = `p_${p.key}` as CountColumn;
+          const data = categories.map((cat) => Number(byMod.get(cat.key)?.[col] ?? 0));
+          const links = categories.map((cat) => (p.key === NO_PRIORITY.key ? null : moduleLink(cat.key, { priority: p.key })));
+          return { key: p.key, name: p.name, color: p.color, total: data.reduce((a, b) => a + b, 0), data, links };
+        });
+        const series = out.filter((s) => s.total > 0);
+        return { ...base, categories, series, total: sum(series) };
+      },
     },
-
     /** Media publications per day by sentiment. */
-    async connotationevents(r) {
-      if (r.empty) return emptySeries(r);
-      const rows = await repo.counts(
-        r.filter,
-        ['day'] as const,
-        ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'],
-        'offset',
-      );
-      const s = series(
-        r.days,
-        rows.flatMap((x) =>
-          CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) })),
-        ),
-        CONNOTATIONS.map((k) => ({
-          key: k,
-          name: CONNOTATION_LABELS[k],
-          color: CONNOTATION_COLORS[k],
-          link: moduleLink('media', k === 'Undefined' ? {} : { connotation: k }),
-        })),
-        false,
-      );
-      return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+    connotationevents: {
+      read: (f, part) => repo.countsSql(f, ['day'], CONNOTATION_COLUMNS, 'offset', part),
+      merge: ['day'],
+      render: (r, raw) => {
+        const rows = raw as (Record<'day', string> & Counts)[];
+        const s = series(
+          r.days,
+          rows.flatMap((x) =>
+            CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) })),
+          ),
+          CONNOTATIONS.map((k) => ({
+            key: k,
+            name: CONNOTATION_LABELS[k],
+            color: CONNOTATION_COLORS[k],
+            link: moduleLink('media', k === 'Undefined' ? {} : { connotation: k }),
+          })),
+          false,
+        );
+        return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+      },
     },
-
-    domainevents: (r) => byStatus(r, 'domains'),
-    accountevents: (r) => byStatus(r, 'accounts'),
+    domainevents: {
+      read: (f, part) => repo.daySeriesSql(f, 'status', part),
+      merge: 'series',
+      render: (r, rows, rf) => byStatus(r, rows as SeriesRow[], rf, 'domains'),
+    },
+    accountevents: {
+      read: (f, part) => repo.daySeriesSql(f, 'status', part),
+      merge: 'series',
+      render: (r, rows, rf) => byStatus(r, rows as SeriesRow[], rf, 'accounts'),
+    },
   };
-  const answer = <K extends DashboardChart>(chart: K, c: Caller, q: AnalyticsQuery) =>
-    charts[chart](resolve(c, q, CHART_MODULES[chart] ?? undefined));
+
+  /** Two row sets of a chart added up: series rows by key (their day arrays joined), counts by group. */
+  function merge(how: ChartDef<DashboardChart>['merge'], a: Row[], b: Row[]): Row[] {
+    if (!b.length) return a;
+    if (how === 'series') {
+      const by = new Map<string, SeriesRow>();
+      for (const r of [...(a as SeriesRow[]), ...(b as SeriesRow[])]) {
+        const x = by.get(r.key);
+        by.set(r.key, x ? { key: r.key, d: [...x.d, ...r.d], n: [...x.n, ...r.n] } : r);
+      }
+      return [...by.values()];
+    }
+    const by = new Map<string, Row>();
+    for (const r of [...a, ...b]) {
+      const k = how.map((g) => String(r[g])).join('\u0000');
+      const x = by.get(k);
+      if (!x) {
+        by.set(k, { ...r });
+        continue;
+      }
+      for (const [col, v] of Object.entries(r)) if (!how.includes(col)) x[col] = Number(x[col] ?? 0) + Number(v);
+    }
+    return [...by.values()];
+  }
+
+  const empty = (r: Resolved, chart: DashboardChart): TimeSeriesResponse | MatrixResponse =>
+    chart === 'priorityevents' ? { from: r.filter.from, to: r.filter.to, categories: [], series: [], total: 0 } : emptySeries(r);
 
   /*
-   * Answer cache: the JSON of a chart for a resolved request (period, companies, modules — never the
-   * caller: the access check has already happened), valid while the rollups' generation is the same
-   * and no unfolded delta touches the filter. Checked against the database on every request (in the
-   * session check's own query, or one small prepared read), so it is exact on every instance; while events of the filter are being
-   * written (deltas pending) answers are computed and not kept. Bounded: least recently used first out.
+   * Answer cache. Per chart and *resolved* filter (period, companies after the access check, modules
+   * after API-key roles — never the caller), an entry keeps the chart's rows **from the rollups
+   * alone** with the rollups' generation they were read at, and the JSON of those rows. The rollups
+   * change only by a fold or a rebuild, and both raise the generation in their own transaction; so:
+   * - the session check read (same snapshot) the same generation and no pending delta anywhere →
+   *   the answer is the entry's JSON, no query at all;
+   * - otherwise one query reads the pending deltas of the filter with the generation in one
+   *   snapshot: same generation → entry rows + those deltas, exact; another generation → recomputed.
+   * Exact on every instance, while events are being written too. Bounded: least recently used out.
    */
   const cacheLimit = deps.cacheEntries ?? 256;
-  const cache = new Map<string, { generation: string; refs: Refs; json: string }>();
+  const cache = new Map<string, { generation: string; refs: Refs; rows: Row[]; json: string }>();
   const stats = { hits: 0, misses: 0 };
 
   async function json<K extends DashboardChart>(chart: K, c: Caller, q: AnalyticsQuery): Promise<string> {
     const r = resolve(c, q, CHART_MODULES[chart] ?? undefined);
-    const render = async () => JSON.stringify(CHART_SCHEMAS[chart].parse(await charts[chart](r)));
-    if (cacheLimit <= 0 || r.empty) return render();
+    const def = charts[chart] as ChartDef<DashboardChart>;
+    if (r.empty) return JSON.stringify(CHART_SCHEMAS[chart].parse(empty(r, chart)));
+    const rf = await refs();
+    const render = (rows: Row[]) => JSON.stringify(CHART_SCHEMAS[chart].parse(def.render(r, rows, rf)));
+    if (cacheLimit <= 0) return render(await repo.prepared<Row>(def.read(r.filter, 'all')));
+
     const key = JSON.stringify([chart, r.filter]);
-    // The session check has read the rollups' state already; with deltas pending somewhere, ask
-    // whether any touch this filter (a write to other modules or companies keeps this answer).
-    const seen = c.auth.rollups;
-    const [before, rf] = await Promise.all([seen && !seen.pending ? seen : repo.freshness(r.filter), refs()]);
     const hit = cache.get(key);
-    if (!before.pending && hit && hit.generation === before.generation && hit.refs === rf) {
-      stats.hits++;
-      cache.delete(key); // most recently used last
-      cache.set(key, hit);
-      return hit.json;
+    if (hit && hit.refs === rf) {
+      const seen = c.auth.rollups;
+      let deltas: Row[] | null = [];
+      if (!(seen && !seen.pending && seen.generation === hit.generation)) {
+        const now = await repo.withGeneration<Row>(def.read(r.filter, 'deltas'));
+        deltas = now.generation === hit.generation ? now.a : null;
+      }
+      if (deltas) {
+        stats.hits++;
+        cache.delete(key); // most recently used last
+        cache.set(key, hit);
+        return deltas.length ? render(merge(def.merge, hit.rows, deltas)) : hit.json;
+      }
     }
     stats.misses++;
-    const out = await render();
-    if (before.pending) return out;
-    // Kept under the generation read *before* computing: anything that changed the figures since then
-    // is either a visible pending delta or a fold that raised the generation, so this entry can only
-    // be served while the figures are still those of that first read.
+    // Both parts and the generation in one snapshot.
+    const now = await repo.withGeneration<Row>(def.read(r.filter, 'rollup'), def.read(r.filter, 'deltas'));
+    const entry = { generation: now.generation, refs: rf, rows: now.a, json: render(now.a) };
     cache.delete(key);
-    cache.set(key, { generation: before.generation, refs: rf, json: out });
+    cache.set(key, entry);
     while (cache.size > cacheLimit) cache.delete(cache.keys().next().value as string);
-    return out;
+    return now.b.length ? render(merge(def.merge, now.a, now.b)) : entry.json;
   }
 
   return {
-    newEvents: (c: Caller, q: AnalyticsQuery) => answer('newevents', c, q),
-    criticalEvents: (c: Caller, q: AnalyticsQuery) => answer('criticalevents', c, q),
-    priorityEvents: (c: Caller, q: AnalyticsQuery) => answer('priorityevents', c, q),
-    connotationEvents: (c: Caller, q: AnalyticsQuery) => answer('connotationevents', c, q),
-    domainEvents: (c: Caller, q: AnalyticsQuery) => answer('domainevents', c, q),
-    accountEvents: (c: Caller, q: AnalyticsQuery) => answer('accountevents', c, q),
-    /** A chart's answer as JSON, from the answer cache when the figures have not moved. */
+    /** A chart's answer as JSON (from the answer cache when it can be). */
     json,
     /** Hits and misses of the answer cache since start (tests, diagnostics). */
     cacheStats: () => ({ ...stats, entries: cache.size }),
