@@ -43,8 +43,8 @@ export const envSchema = z.object({
   SNAPSHOT_ALLOW_PRIVATE: bool.optional(),
   /** Test resolution of snapshot hosts: `host=ip:port,host2=ip:port` (the SSRF guard still checks the address). */
   SNAPSHOT_HOST_MAP: z.string().optional(),
-  /** Dashboard answers kept in memory per instance (checked against the rollups on every request; 0 = off). */
-  ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(256),
+  /** Dashboard charts kept in memory per instance (≤ ~30 KB each; checked against the rollups on every request; 0 = off). */
+  ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
 });
 
 export interface Config {

@@ -319,6 +319,9 @@ export function createAnalyticsService(deps: {
     if (r.empty) return JSON.stringify(CHART_SCHEMAS[chart].parse(empty(r, chart)));
     const rf = await refs();
     const render = (rows: Row[]) => JSON.stringify(CHART_SCHEMAS[chart].parse(def.render(r, rows, rf)));
+    // Cached rollup rows + pending deltas: the same render over rows of the same shape as the entry
+    // whose answer passed the response schema when it was stored — counts change, the shape cannot.
+    const renderMerged = (rows: Row[]) => JSON.stringify(def.render(r, rows, rf));
     if (cacheLimit <= 0) return render(await repo.prepared<Row>(def.read(r.filter, 'all')));
 
     const key = JSON.stringify([chart, r.filter]);
@@ -334,7 +337,7 @@ export function createAnalyticsService(deps: {
         stats.hits++;
         cache.delete(key); // most recently used last
         cache.set(key, hit);
-        return deltas.length ? render(merge(def.merge, hit.rows, deltas)) : hit.json;
+        return deltas.length ? renderMerged(merge(def.merge, hit.rows, deltas)) : hit.json;
       }
     }
     stats.misses++;

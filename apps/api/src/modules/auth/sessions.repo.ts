@@ -22,8 +22,9 @@ export function createSessionsRepo(db: Db) {
         FROM ${companyMembers} m JOIN ${companies} c ON c.id = m.company_id
         WHERE m.user_id = ${users.id} AND c.is_active), '[]'::json)`,
       touchDue: sql<boolean>`${sessions.lastSeenAt} < now() - interval '60 seconds'`,
-      // The dashboard rollups' state in the same snapshot (two index probes): the analytics answer
-      // cache checks against it instead of a round trip of its own (see RollupState).
+      // The dashboard rollups' state in the same snapshot: a one-row lookup and «is any delta
+      // pending» (stops at the first row; the table is folded every 5 s and vacuumed after bulk
+      // folds). The analytics answer cache checks against it instead of a round trip of its own.
       rollupGeneration: sql<string | null>`(SELECT generation::text FROM event_rollup_state WHERE id = 1)`,
       rollupPending: sql<boolean>`EXISTS (SELECT 1 FROM event_count_deltas)`,
     })
