@@ -169,4 +169,21 @@ describe('mailings: filters the caller may not use', () => {
     const ofA = await create(admin, { company_id: A.id, filters: { modules: ['leaks'] } });
     expect((await admin.patch(`${BASE}/${ofA.id}`, { company_id: C.id })).statusCode).toBe(400);
   });
+
+  it('a preview for a company the caller may not see answers the same 404 whatever its modules (they stay secret)', async () => {
+    const D = await createCompany(ctx, 'Дельта');
+    await ctx.database.db.execute(sql`UPDATE companies SET modules = '{domains}' WHERE id = ${D.id}`);
+    // A module D lacks and one it has: one answer, before anything about D's modules is looked at.
+    const lacking = await companyAdmin.post(`${BASE}/preview`, { company_id: D.id, filters: { modules: ['media'] } });
+    const having = await companyAdmin.post(`${BASE}/preview`, { company_id: D.id, filters: { modules: ['domains'] } });
+    for (const r of [lacking, having]) {
+      expect(r.statusCode, r.body).toBe(404);
+      expect(r.json().message).toBe('Компания не найдена');
+    }
+    expect(lacking.body).toBe(having.body);
+    // Staff, who may see D, still get the modules' message.
+    const staff = await admin.post(`${BASE}/preview`, { company_id: D.id, filters: { modules: ['media'] } });
+    expect(staff.statusCode).toBe(400);
+    expect(staff.json().message).toBe('Модуль не подключён для компании: СМИ');
+  });
 });

@@ -16,7 +16,11 @@ import {
   type ReportSend,
 } from '@forpost/contract/reports';
 import { sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAudit } from '../src/lib/audit';
+import { createLocalDocStore, type DocStore } from '../src/lib/docstore';
+import { createReportsService } from '../src/modules/reports/index';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 import { mailHeader, startSmtp } from './smtp';
 
@@ -72,18 +76,110 @@ function pdfAttachment(raw: string): Buffer | null {
   return null;
 }
 
-/** A TCP server that accepts connections and never says a word (a hung SMTP server). */
+/** A TCP server that accepts connections and never says a word (a hung SMTP server: no greeting). */
 async function startHangingServer() {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((s) => sockets.add(s));
+  const connected: (() => void)[] = [];
+  const server: Server = createServer((s) => {
+    sockets.add(s);
+    for (const w of connected.splice(0)) w();
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     port: (server.address() as AddressInfo).port,
+    sockets,
+    /** Resolves once a client has connected. */
+    connection: () => new Promise<void>((r) => (sockets.size ? r() : connected.push(r))),
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+/**
+ * An SMTP server that takes the whole message and keeps it, but answers the end of the data only
+ * `replyAfterMs` later (a server scanning for viruses before it says 250).
+ */
+async function startSlowSmtp(replyAfterMs: number) {
+  const mails: string[] = [];
+  let replied = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push(Buffer.concat(chunks).toString('utf8'));
+        setTimeout(() => {
+          replied++;
+          cb();
+        }, replyAfterMs);
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    mails,
+    /** Resolves once the server has answered `n` messages (taken them for good). */
+    async replied(n: number) {
+      while (replied < n) await new Promise((r) => setTimeout(r, 50));
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** A minimal SMTP server that takes the whole message, then drops the connection without a reply. */
+async function startDroppingSmtp() {
+  let messages = 0;
+  const server: Server = createServer((sock) => {
+    let inData = false;
+    let buf = '';
+    sock.write('220 drop.test ESMTP\r\n');
+    sock.on('data', (chunk) => {
+      buf += chunk.toString('latin1');
+      if (inData) {
+        if (!buf.includes('\r\n.\r\n')) return;
+        messages++;
+        sock.destroy();
+        return;
+      }
+      for (let i = buf.indexOf('\r\n'); i >= 0; i = buf.indexOf('\r\n')) {
+        const line = buf.slice(0, i).toUpperCase();
+        buf = buf.slice(i + 2);
+        if (line.startsWith('EHLO')) sock.write('250-drop.test\r\n250 8BITMIME\r\n');
+        else if (line.startsWith('DATA')) {
+          inData = true;
+          sock.write('354 go ahead\r\n');
+          break;
+        } else if (line.startsWith('QUIT')) sock.end('221 bye\r\n');
+        else sock.write('250 ok\r\n');
+      }
+    });
+    sock.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}?ignoreTLS=true`,
+    messages: () => messages,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** This app's reports service with its own time limit for one attempt (and, optionally, its own file store). */
+function serviceWith(opts: { sendTimeoutMs: number; store?: DocStore }) {
+  return createReportsService({
+    db: ctx.database.db,
+    audit: createAudit({ db: ctx.database.db }),
+    configs: ctx.app.services.configs,
+    config: ctx.config,
+    log: { warn() {}, info() {} },
+    ...opts,
+  });
 }
 
 describe('report send by email', () => {
@@ -147,36 +243,192 @@ describe('report send by email', () => {
     expect((audit.rows[0] as { meta: { recipients: string[] } }).meta.recipients).toEqual(['ciso@alfa.ru', 'soc@alfa.ru']);
   });
 
-  it('a hanging server: the request answers with the send queued; the attempts end as failed with the reason', async () => {
+  it('a server that never greets: the request answers with the send queued; each attempt is retried, then failed with the reason', async () => {
     const hang = await startHangingServer();
+    // A long greeting wait for the first attempt: it is still connected, waiting, while the API is asked.
     await ctx.app.services.configs.update(
       actor,
       'smtp_url',
-      `smtp://127.0.0.1:${hang.port}?greetingTimeout=300&connectionTimeout=300&socketTimeout=600`,
+      `smtp://127.0.0.1:${hang.port}?greetingTimeout=3000&connectionTimeout=3000`,
     );
     try {
       const s = await queued(['ciso@alfa.ru']);
       expect((await getReport(report.id)).last_send).toMatchObject({ id: s.id, status: 'queued' });
-      // The API keeps answering while the send waits.
-      expect((await admin.get(BASE)).statusCode).toBe(200);
+      // An attempt is connected to the silent server and waiting for its greeting…
+      let settled = false;
+      const first = svc()
+        .deliver(s.id)
+        .finally(() => {
+          settled = true;
+        });
+      await hang.connection();
+      // …and another send is queued meanwhile: its request answers while that connection is still open.
+      const other = await send(admin, report.id, ['soc@alfa.ru']);
+      expect(other.statusCode, other.body).toBe(200);
+      expect(other.json().send).toMatchObject({ status: 'queued', recipients: ['soc@alfa.ru'] });
+      expect(settled).toBe(false);
+      expect([...hang.sockets].some((x) => !x.destroyed)).toBe(true);
+      expect(await first).toBe('retry');
+      expect(await sendRow(s.id)).toMatchObject({ status: 'queued', attempts: 1, error: REPORT_SEND_ERRORS.timeout });
+      await ctx.app.services.configs.update(
+        actor,
+        'smtp_url',
+        `smtp://127.0.0.1:${hang.port}?greetingTimeout=300&connectionTimeout=300`,
+      );
 
-      for (let i = 1; i < REPORT_SEND_MAX_ATTEMPTS; i++) {
+      for (let i = 2; i < REPORT_SEND_MAX_ATTEMPTS; i++) {
         expect(await svc().deliver(s.id)).toBe('retry');
         expect(await sendRow(s.id)).toMatchObject({ status: 'queued', attempts: i, error: REPORT_SEND_ERRORS.timeout });
       }
       expect(await svc().deliver(s.id)).toBe('failed');
-      const last = (await getReport(report.id)).last_send;
-      expect(last).toMatchObject({
-        id: s.id,
+      expect(await sendRow(s.id)).toMatchObject({
         status: 'failed',
         attempts: REPORT_SEND_MAX_ATTEMPTS,
         error: REPORT_SEND_ERRORS.timeout,
       });
       expect(await svc().deliver(s.id)).toBe('skipped');
+      // The other send (the report's latest): it ends the same way, and the report shows it so.
+      const o = other.json().send as ReportSend;
+      for (let i = 1; i < REPORT_SEND_MAX_ATTEMPTS; i++) expect(await svc().deliver(o.id)).toBe('retry');
+      expect(await svc().deliver(o.id)).toBe('failed');
+      expect((await getReport(report.id)).last_send).toMatchObject({
+        id: o.id,
+        status: 'failed',
+        attempts: REPORT_SEND_MAX_ATTEMPTS,
+        error: REPORT_SEND_ERRORS.timeout,
+      });
     } finally {
       await ctx.app.services.configs.remove(actor, 'smtp_url');
       await hang.close();
     }
+  });
+
+  it('a server that takes the message but answers after the socket timeout: failed at once as «may have been delivered», never mailed twice', async () => {
+    const slow = await startSlowSmtp(1500);
+    await ctx.app.services.configs.update(actor, 'smtp_url', `${slow.url}&socketTimeout=500`);
+    try {
+      const s = await queued(['slow1@alfa.ru']);
+      expect(await svc().deliver(s.id)).toBe('failed');
+      expect(await sendRow(s.id)).toMatchObject({ status: 'failed', attempts: 1, error: REPORT_SEND_ERRORS.unconfirmed });
+      // A retry by pg-boss, the sweep: nothing more goes out.
+      expect(await svc().deliver(s.id)).toBe('skipped');
+      await svc().sweep();
+      await slow.replied(1);
+      expect(slow.mails).toHaveLength(1);
+      expect((await getReport(report.id)).last_send).toMatchObject({
+        id: s.id,
+        status: 'failed',
+        error: REPORT_SEND_ERRORS.unconfirmed,
+      });
+    } finally {
+      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await slow.close();
+    }
+  });
+
+  it('a server that drops the connection after the message, without a reply: failed at once as «may have been delivered»', async () => {
+    const drop = await startDroppingSmtp();
+    await ctx.app.services.configs.update(actor, 'smtp_url', drop.url);
+    try {
+      const s = await queued(['drop@alfa.ru']);
+      expect(await svc().deliver(s.id)).toBe('failed');
+      expect(drop.messages()).toBe(1);
+      expect(await sendRow(s.id)).toMatchObject({ status: 'failed', attempts: 1, error: REPORT_SEND_ERRORS.interrupted });
+      expect(await svc().deliver(s.id)).toBe('skipped');
+      expect(drop.messages()).toBe(1);
+    } finally {
+      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await drop.close();
+    }
+  });
+
+  it('our own time limit once the message was handed over: failed at once, not retried (the late 250 still delivers it once)', async () => {
+    const slow = await startSlowSmtp(1500);
+    await ctx.app.services.configs.update(actor, 'smtp_url', slow.url);
+    try {
+      const s = await queued(['slow2@alfa.ru']);
+      const limited = serviceWith({ sendTimeoutMs: 500 });
+      expect(await limited.deliver(s.id)).toBe('failed');
+      expect(await sendRow(s.id)).toMatchObject({ status: 'failed', attempts: 1, error: REPORT_SEND_ERRORS.unconfirmed });
+      expect(await limited.deliver(s.id)).toBe('skipped');
+      await slow.replied(1);
+      expect(slow.mails).toHaveLength(1);
+    } finally {
+      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await slow.close();
+    }
+  });
+
+  it('the whole attempt is under the time limit: a file store that hangs ends the attempt (retried), and it mails nothing later', async () => {
+    const start = smtp.mails.length;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let reads = 0;
+    const files = createLocalDocStore(`${ctx.config.dataDir}/files`);
+    const hanging: DocStore = {
+      ...files,
+      get: async (key: string) => {
+        reads++;
+        await gate;
+        return files.get(key);
+      },
+    };
+    const limited = serviceWith({ sendTimeoutMs: 300, store: hanging });
+    const s = await queued(['store@alfa.ru']);
+    expect(await limited.deliver(s.id)).toBe('retry');
+    expect(reads).toBe(1);
+    expect(await sendRow(s.id)).toMatchObject({ status: 'queued', attempts: 1, error: REPORT_SEND_ERRORS.timeout });
+    // The abandoned attempt goes on once the store answers, and stops before the mail.
+    release();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.mails.length).toBe(start);
+    // The next attempt (a working store) mails it once.
+    expect(await svc().deliver(s.id)).toBe('sent');
+    expect(smtp.mails.length).toBe(start + 1);
+  });
+
+  it('a send out of attempts, or stuck in «sending» by a dead worker, is never taken again: it ends failed', async () => {
+    const start = smtp.mails.length;
+    // Queued with every attempt used (a reclaim used to add a fourth).
+    const a = await queued(['a@alfa.ru']);
+    await ctx.database.db.execute(
+      sql`UPDATE report_sends SET attempts = ${REPORT_SEND_MAX_ATTEMPTS}, error = ${REPORT_SEND_ERRORS.timeout} WHERE id = ${a.id}`,
+    );
+    expect(await svc().deliver(a.id)).toBe('failed');
+    expect(await sendRow(a.id)).toMatchObject({
+      status: 'failed',
+      attempts: REPORT_SEND_MAX_ATTEMPTS,
+      error: REPORT_SEND_ERRORS.timeout,
+    });
+    // Stuck in `sending` past the staleness limit, out of attempts.
+    const b = await queued(['b@alfa.ru']);
+    await ctx.database.db.execute(
+      sql`UPDATE report_sends SET status = 'sending', attempts = ${REPORT_SEND_MAX_ATTEMPTS}, updated_at = now() - interval '11 minutes' WHERE id = ${b.id}`,
+    );
+    expect(await svc().deliver(b.id)).toBe('failed');
+    expect(await sendRow(b.id)).toMatchObject({
+      status: 'failed',
+      attempts: REPORT_SEND_MAX_ATTEMPTS,
+      error: REPORT_SEND_ERRORS.stalled,
+    });
+    // Stuck after its first attempt: that worker may have handed the message over; not mailed again either.
+    const c = await queued(['c@alfa.ru']);
+    await ctx.database.db.execute(
+      sql`UPDATE report_sends SET status = 'sending', attempts = 1, updated_at = now() - interval '11 minutes' WHERE id = ${c.id}`,
+    );
+    await svc().sweep();
+    expect(await sendRow(c.id)).toMatchObject({ status: 'failed', attempts: 1, error: REPORT_SEND_ERRORS.stalled });
+    // Still `sending` but recent (a live worker): left alone.
+    const d = await queued(['d@alfa.ru']);
+    await ctx.database.db.execute(sql`UPDATE report_sends SET status = 'sending', attempts = 1 WHERE id = ${d.id}`);
+    expect(await svc().deliver(d.id)).toBe('skipped');
+    expect(await sendRow(d.id)).toMatchObject({ status: 'sending', attempts: 1 });
+    await ctx.database.db.execute(
+      sql`UPDATE report_sends SET status = 'failed', error = ${REPORT_SEND_ERRORS.unreachable} WHERE id = ${d.id}`,
+    );
+    expect(smtp.mails.length).toBe(start);
   });
 
   it('a refusing server: retried, then failed with the Russian reason and the server reply', async () => {
@@ -246,5 +498,26 @@ describe('report send by email', () => {
       sql`SELECT 1 FROM report_sends WHERE 'x@beta.ru' = ANY(recipients) OR 'x@alfa.ru' = ANY(recipients)`,
     );
     expect(rows.rows).toHaveLength(0);
+  });
+
+  it('a viewer sees the state of the last send, not its recipients nor the SMTP server reply', async () => {
+    smtp.state.failNext = 1;
+    const s = await queued(['viewer-check@alfa.ru']);
+    expect(await svc().deliver(s.id)).toBe('retry');
+    const full = await getReport(report.id);
+    expect(full.last_send).toMatchObject({ id: s.id, status: 'queued', attempts: 1, recipients: ['viewer-check@alfa.ru'] });
+    expect(full.last_send?.error).toMatch(new RegExp(`^${REPORT_SEND_ERRORS.rejected} \\(550 `));
+    const viewerA = await signedIn(ctx, 'va2@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_VIEWER' }]);
+    const hidden = { id: s.id, status: 'queued', attempts: 1, recipients: null, error: null };
+    expect(((await viewerA.get(`${BASE}/${report.id}`)).json() as Report).last_send).toMatchObject(hidden);
+    const listed = ((await viewerA.get(BASE)).json() as { items: Report[] }).items.find((x) => x.id === report.id);
+    expect(listed?.last_send).toMatchObject(hidden);
+    // An analyst of A (reports.manage there) sees them, as the one who sent it does.
+    const analystA = await signedIn(ctx, 'aa@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_ANALYST' }]);
+    expect(((await analystA.get(`${BASE}/${report.id}`)).json() as Report).last_send).toMatchObject({
+      recipients: ['viewer-check@alfa.ru'],
+      error: full.last_send?.error,
+    });
+    expect(await svc().deliver(s.id)).toBe('sent');
   });
 });

@@ -88,6 +88,16 @@ export const REPORT_SEND_ERRORS = {
   noFile: 'Файл отчёта недоступен',
   partlyRefused: 'Сервер не принял адреса',
   other: 'Не удалось отправить письмо',
+  /*
+   * The outcome is unknown (the message may have been accepted): such a send is not retried
+   * automatically — a second copy would reach the recipients.
+   */
+  unconfirmed:
+    'Сервер не подтвердил приём письма вовремя — письмо могло быть доставлено. Проверьте почту получателей; при необходимости отправьте отчёт ещё раз.',
+  interrupted:
+    'Соединение с SMTP-сервером прервалось до подтверждения приёма письма — письмо могло быть доставлено. Проверьте почту получателей; при необходимости отправьте отчёт ещё раз.',
+  stalled:
+    'Отправка прервалась до подтверждения приёма письма — письмо могло быть доставлено. Проверьте почту получателей; при необходимости отправьте отчёт ещё раз.',
 } as const;
 
 /** Addresses one send may go to. */
@@ -117,9 +127,13 @@ export type ReportAction = z.infer<typeof reportActionRequest>;
 export const reportSendResponse = z.object({
   id: z.number().int(),
   status: z.enum(REPORT_SEND_STATUSES),
-  recipients: z.array(z.string()),
+  /** The addresses; null for a caller who may not manage the report's company (a viewer). */
+  recipients: z.array(z.string()).nullable(),
   attempts: z.number().int(),
-  /** Why the last attempt failed (Russian); on a sent row, the addresses the server refused; else null. */
+  /**
+   * Why the last attempt failed (Russian, with the SMTP server's reply); on a sent row, the addresses
+   * the server refused; else null. Always null for a caller who may not manage the report's company.
+   */
   error: z.string().nullable(),
   created_at: z.string(),
   sent_at: z.string().nullable(),

@@ -400,16 +400,17 @@ export function createMailingsService(deps: MailingsServiceDeps) {
 
     /** How many events the filters would have matched over the last week (before saving). */
     async preview(c: Caller, body: { company_id?: number | null; filters: MailingFilters }): Promise<MailingPreview> {
+      // The company first: the filters' check reads its enabled modules, which a caller who may not
+      // see the company must not learn (the same 404 whatever the filters).
+      if (body.company_id != null && !can(c.auth.principal, 'events.read', body.company_id))
+        throw notFound(MAILING_MSG.companyNotFound);
       await checkFilters(c, body.filters, body.company_id ?? null);
       let companies: 'all' | number[];
       if (body.company_id == null) {
         const scope = companiesWith(c.auth.principal, 'events.read');
         companies = scope;
         if (scope !== 'all' && !scope.length) return { count: 0, capped: false, days: MAILING_PREVIEW_DAYS, sample: [] };
-      } else {
-        if (!can(c.auth.principal, 'events.read', body.company_id)) throw notFound(MAILING_MSG.companyNotFound);
-        companies = [body.company_id];
-      }
+      } else companies = [body.company_id];
       const since = new Date(Date.now() - MAILING_PREVIEW_DAYS * 86_400_000);
       const r = await repo.preview(companies, body.filters, since, PREVIEW_CAP);
       return {

@@ -216,16 +216,26 @@ export function createReportsRepo(db: Db) {
     },
 
     /**
-     * Compare-and-set: takes a queued send (or one stuck in `sending`) for one attempt. A second
-     * worker, a duplicate job or a sent/failed row gets nothing — the same row is never mailed twice
-     * by two workers at once, and never again once sent.
+     * Compare-and-set: takes a queued send for one attempt — only while it has attempts left. A
+     * second worker, a duplicate job or a sent/failed row gets nothing (null) — the same row is never
+     * mailed twice by two workers at once, and never again once sent. A row that may not be taken
+     * again ends failed instead (`'failed'`): a queued row out of attempts (keeping its last reason),
+     * or one stuck in `sending` (its worker died mid-attempt, perhaps after the server took the
+     * message: sending it again could mail it twice — `stalled` is the reason).
      */
-    async claimSend(id: number): Promise<ReportSendRow | null> {
+    async claimSend(id: number, maxAttempts: number, stalled: string): Promise<ReportSendRow | 'failed' | null> {
       const [r] = await rows<ReportSendRow>(sql`
         UPDATE report_sends SET status = 'sending', attempts = attempts + 1, updated_at = now()
-        WHERE id = ${id} AND (status = 'queued' OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE}))
+        WHERE id = ${id} AND status = 'queued' AND attempts < ${maxAttempts}
         RETURNING id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at`);
-      return r ?? null;
+      if (r) return r;
+      const ended = await rows(sql`
+        UPDATE report_sends
+        SET status = 'failed', updated_at = now(), error = CASE WHEN status = 'sending' THEN ${stalled} ELSE error END
+        WHERE id = ${id} AND ((status = 'queued' AND attempts >= ${maxAttempts})
+           OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE}))
+        RETURNING id`);
+      return ended.length ? 'failed' : null;
     },
 
     /** Sent (`note`: addresses the server refused while accepting the rest, else null). */

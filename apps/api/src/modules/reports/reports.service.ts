@@ -96,7 +96,11 @@ export function createReportsService(deps: ReportsServiceDeps) {
   const moduleName = (code: string) =>
     (MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code;
 
-  function toReport(r: ReportRow): Report {
+  /**
+   * `full`: the caller may manage the report's company — only then are the last send's recipients and
+   * the SMTP server's reply shown (a viewer sees the state alone).
+   */
+  function toReport(r: ReportRow, full: boolean): Report {
     return {
       id: r.id,
       name: r.name,
@@ -119,9 +123,9 @@ export function createReportsService(deps: ReportsServiceDeps) {
           ? {
               id: r.send_id,
               status: r.send_status,
-              recipients: r.send_recipients ?? [],
+              recipients: full ? (r.send_recipients ?? []) : null,
               attempts: r.send_attempts ?? 0,
-              error: r.send_error,
+              error: full ? r.send_error : null,
               created_at: isoReq(r.send_created_at ?? r.created_at),
               sent_at: iso(r.send_sent_at),
             }
@@ -139,6 +143,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
     created_at: isoReq(s.created_at),
     sent_at: iso(s.sent_at),
   });
+
+  const mayManage = (c: Caller, r: Pick<ReportRow, 'company_id'>) => can(c.auth.principal, 'reports.manage', r.company_id);
 
   async function load(c: Caller, id: number, perm: 'reports.read' | 'reports.manage'): Promise<ReportRow> {
     const r = await repo.get(id);
@@ -354,40 +360,73 @@ export function createReportsService(deps: ReportsServiceDeps) {
     return { send: toSend(q.send), created: q.created };
   }
 
-  /** A Russian reason for a failed attempt (the SMTP server's own reply, if any, in parentheses). */
-  function sendError(e: unknown): string {
-    const err = e as { code?: string; responseCode?: number; response?: string; message?: string };
+  /**
+   * What a failed attempt means: a Russian reason (the SMTP server's own reply, if any, in
+   * parentheses) and whether another attempt is safe. It is safe only when nothing can have been
+   * accepted: the server could not be reached or never greeted (nodemailer: `ETIMEDOUT` «Greeting
+   * never received» / «Connection timeout», `EDNS`, `ESOCKET` from connecting or the TLS handshake,
+   * `ECONNECTION` with the server's refusal), refused the login (`EAUTH`, `ETLS`, `EPROTOCOL`), or
+   * answered with a 4xx/5xx reply (the message was refused, not accepted). Anything else after the
+   * session started — the socket going silent (`ETIMEDOUT` «Timeout»: a server scanning the message
+   * before its reply looks exactly so), the connection breaking without a reply, our own time limit
+   * once the message was handed to the transport — is ambiguous: the server may have taken the
+   * message, so the send ends failed without a retry (a retry would mail the report twice).
+   */
+  function sendOutcome(e: unknown, handedOver: boolean): { reason: string; retry: boolean } {
+    const err = e as { code?: string; responseCode?: number; response?: string; message?: string; syscall?: string };
     const reply = (err.response ?? '')
       .replace(/[\r\n]+/g, ' ')
       .trim()
       .slice(0, 200);
     const withReply = (reason: string) => (reply ? `${reason} (${reply})` : reason);
-    if (err.code === 'ETIMEDOUT' || err.code === 'ESENDTIMEOUT') return REPORT_SEND_ERRORS.timeout;
-    if (err.code === 'EAUTH') return withReply(REPORT_SEND_ERRORS.auth);
-    if (err.code === 'EENVELOPE') return withReply(REPORT_SEND_ERRORS.recipients);
-    if (err.code === 'EMESSAGE' || (err.responseCode ?? 0) >= 400) return withReply(REPORT_SEND_ERRORS.rejected);
-    if (err.code === 'ESOCKET' || err.code === 'ECONNECTION' || err.code === 'EDNS') return REPORT_SEND_ERRORS.unreachable;
-    if (err.code === 'ENOENT') return REPORT_SEND_ERRORS.noFile;
-    return REPORT_SEND_ERRORS.other;
+    const message = err.message ?? '';
+    const replied = (err.responseCode ?? 0) >= 400;
+    if (err.code === 'ESENDTIMEOUT')
+      return handedOver
+        ? { reason: REPORT_SEND_ERRORS.unconfirmed, retry: false }
+        : { reason: REPORT_SEND_ERRORS.timeout, retry: true };
+    if (err.code === 'ETIMEDOUT')
+      return /^(Greeting never received|Connection timeout)/.test(message)
+        ? { reason: REPORT_SEND_ERRORS.timeout, retry: true }
+        : { reason: REPORT_SEND_ERRORS.unconfirmed, retry: false };
+    if (err.code === 'ESOCKET')
+      // A socket error while reading or writing an open session (a reset, a broken pipe) may come after the message.
+      return err.syscall === 'read' || err.syscall === 'write'
+        ? { reason: REPORT_SEND_ERRORS.interrupted, retry: false }
+        : { reason: REPORT_SEND_ERRORS.unreachable, retry: true };
+    if (err.code === 'ECONNECTION' && !replied && /^Connection closed unexpectedly/.test(message))
+      return { reason: REPORT_SEND_ERRORS.interrupted, retry: false };
+    if (err.code === 'EAUTH') return { reason: withReply(REPORT_SEND_ERRORS.auth), retry: true };
+    if (err.code === 'EENVELOPE') return { reason: withReply(REPORT_SEND_ERRORS.recipients), retry: true };
+    if (err.code === 'EMESSAGE' || replied) return { reason: withReply(REPORT_SEND_ERRORS.rejected), retry: true };
+    if (err.code === 'ECONNECTION' || err.code === 'EDNS') return { reason: REPORT_SEND_ERRORS.unreachable, retry: true };
+    if (err.code === 'ENOENT') return { reason: REPORT_SEND_ERRORS.noFile, retry: true };
+    // No nodemailer code: an error of our own or of composing the message, before anything went out.
+    return { reason: REPORT_SEND_ERRORS.other, retry: true };
   }
 
   /**
-   * One attempt of one send (the job's handler; tests call it directly). `retry` = failed, queued
-   * again for the next attempt (the job then throws so pg-boss retries it with backoff); `skipped` =
-   * already sent/failed/taken by another worker, or the report is gone.
+   * One attempt of one send (the job's handler; tests call it directly). `retry` = failed where
+   * nothing can have been delivered, queued again for the next attempt (the job then throws so
+   * pg-boss retries it with backoff); `failed` = the last attempt failed, or the outcome is unknown (a
+   * possibly delivered message is never sent again); `skipped` = already sent/failed/taken by another
+   * worker, or the report is gone. The whole attempt — reading the PDF, the settings, the mail — is
+   * under one time limit.
    */
   async function deliver(sendId: number): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
-    const s = await repo.claimSend(sendId);
+    const s = await repo.claimSend(sendId, REPORT_SEND_MAX_ATTEMPTS, REPORT_SEND_ERRORS.stalled);
+    if (s === 'failed') return 'failed';
     if (!s) return 'skipped';
     const final = s.attempts >= REPORT_SEND_MAX_ATTEMPTS;
-    const r = await repo.get(s.report_id);
-    if (!r) return 'skipped'; // deleted: the row went with it
-    if (!r.storage_key) {
-      await repo.sendFailed(s.id, REPORT_MSG.notReady, true);
-      return 'failed';
-    }
-    let timer: NodeJS.Timeout | undefined;
-    try {
+    /** Set once the message went to the transport: from then on an abandoned attempt may still deliver it. */
+    let handedOver = false;
+    let abandoned = false;
+    let reportId: number | null = null;
+    const attempt = (async () => {
+      const r = await repo.get(s.report_id);
+      if (!r) return 'gone' as const; // deleted: the row went with it
+      reportId = r.id;
+      if (!r.storage_key) return 'notReady' as const;
       const pdf = await streamToBuffer(await store.get(r.storage_key));
       const product = String(await configs.get('product_name')) || 'Форпост';
       const period = `${formatDate(r.period_from)} — ${formatDate(r.period_to)}`;
@@ -402,20 +441,35 @@ export function createReportsService(deps: ReportsServiceDeps) {
         `— ${product}`,
       ].join('\n');
       const m = await mailer();
-      const info = await Promise.race([
-        m.send({
-          to: s.recipients,
-          subject,
-          text,
-          attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }],
-        }),
+      // Timed out while preparing: this attempt must not mail anything any more.
+      if (abandoned) throw Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' });
+      handedOver = true;
+      const info = await m.send({
+        to: s.recipients,
+        subject,
+        text,
+        attachments: [{ filename: fileName(r), content: pdf, contentType: 'application/pdf' }],
+      });
+      return { r, info };
+    })();
+    attempt.catch(() => undefined); // an abandoned attempt settles later, unobserved
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const done = await Promise.race([
+        attempt,
         new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' })),
-            deps.sendTimeoutMs ?? SEND_TIMEOUT_MS,
-          );
+          timer = setTimeout(() => {
+            abandoned = true;
+            reject(Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' }));
+          }, deps.sendTimeoutMs ?? SEND_TIMEOUT_MS);
         }),
       ]);
+      if (done === 'gone') return 'skipped';
+      if (done === 'notReady') {
+        await repo.sendFailed(s.id, REPORT_MSG.notReady, true);
+        return 'failed';
+      }
+      const { r, info } = done;
       // Accepted for some recipients only: sent, with the refused addresses noted.
       const refused = (info as { rejected?: string[] }).rejected ?? [];
       await repo.sendSent(
@@ -427,18 +481,20 @@ export function createReportsService(deps: ReportsServiceDeps) {
       log.info({ reportId: r.id, sendId: s.id }, 'report mailed');
       return 'sent';
     } catch (e) {
-      const reason = sendError(e);
+      const { reason, retry } = sendOutcome(e, handedOver);
+      const last = final || !retry;
       log.warn(
         {
           err: { message: (e as Error).message, code: (e as { code?: string }).code },
-          reportId: r.id,
+          reportId,
           sendId: s.id,
           attempt: s.attempts,
+          retry: !last,
         },
         'report mail failed',
       );
-      await repo.sendFailed(s.id, reason, final);
-      return final ? 'failed' : 'retry';
+      await repo.sendFailed(s.id, reason, last);
+      return last ? 'failed' : 'retry';
     } finally {
       clearTimeout(timer);
     }
@@ -454,11 +510,12 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const companyId = q.company_id === undefined || q.company_id === -1 ? undefined : q.company_id;
       if (companyId !== undefined && scope !== 'all' && !scope.includes(companyId)) throw notFound(REPORT_MSG.companyNotFound);
       const r = await repo.list({ scope, companyId, status: q.status, limit: q.page_size, offset: (q.page - 1) * q.page_size });
-      return { items: r.items.map(toReport), total: r.total, page: q.page, page_size: q.page_size };
+      return { items: r.items.map((x) => toReport(x, mayManage(c, x))), total: r.total, page: q.page, page_size: q.page_size };
     },
 
     async get(c: Caller, id: number): Promise<Report> {
-      return toReport(await load(c, id, 'reports.read'));
+      const r = await load(c, id, 'reports.read');
+      return toReport(r, mayManage(c, r));
     },
 
     async create(c: Caller, body: CreateReportRequest): Promise<Report> {
@@ -491,7 +548,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       await enqueue(id);
       const created = await repo.get(id);
       if (!created) throw notFound(REPORT_MSG.notFound);
-      return toReport(created);
+      return toReport(created, true);
     },
 
     async remove(c: Caller, id: number): Promise<void> {
@@ -516,10 +573,10 @@ export function createReportsService(deps: ReportsServiceDeps) {
         await repo.requeue(id);
         await audit.record(c.actor, { action: 'report.regenerate', entity: 'report', entityId: id, companyId: r.company_id });
         await enqueue(id);
-        return { report: toReport((await repo.get(id)) ?? r), message: 'Отчёт поставлен в очередь на формирование' };
+        return { report: toReport((await repo.get(id)) ?? r, true), message: 'Отчёт поставлен в очередь на формирование' };
       }
       const q = await queueSend(c, r, body.recipients);
-      return { report: toReport((await repo.get(id)) ?? r), message: REPORT_MSG.sendQueued, send: q.send };
+      return { report: toReport((await repo.get(id)) ?? r, true), message: REPORT_MSG.sendQueued, send: q.send };
     },
 
     async download(c: Caller, id: number): Promise<{ stream: NodeJS.ReadableStream; name: string; size: number }> {

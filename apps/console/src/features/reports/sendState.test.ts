@@ -29,6 +29,21 @@ describe('sendState', () => {
     expect(sendState({ ...base, status: 'sending', attempts: 1 }).text).toBe('Отправляется');
   });
 
+  it('without the recipients and the reason (a viewer): the state alone', () => {
+    const hidden = { ...base, recipients: null, error: null };
+    expect(sendState({ ...hidden, status: 'failed', attempts: 3 })).toEqual({
+      text: 'Ошибка отправки',
+      color: 'error',
+      detail: '',
+    });
+    expect(sendState({ ...hidden, status: 'sent', attempts: 1, sent_at: new Date(2026, 2, 5, 14, 30).toISOString() })).toEqual({
+      text: 'Отправлен 05.03.2026 14:30',
+      color: 'success',
+      detail: '',
+    });
+    expect(sendState({ ...hidden, attempts: 1 }).detail).toBe('Попытка 1 из 3 не удалась. Повтор — автоматически');
+  });
+
   it('is pending only while queued or sending', () => {
     expect(sendPending(null)).toBe(false);
     expect(sendPending(base)).toBe(true);

@@ -5,22 +5,28 @@ export interface SendState {
   /** «Отправлен 05.03.2026 14:30», «Ошибка отправки: …», «В очереди». */
   text: string;
   color: 'success' | 'error' | 'processing' | 'default' | 'warning';
-  /** Recipients and, for a retry or a partial refusal, the reason. */
+  /** Recipients and, for a retry or a partial refusal, the reason (only what the caller may see; may be empty). */
   detail: string;
 }
 
 /** How the console shows the latest «send by email» of a report. */
 export function sendState(s: ReportSend): SendState {
-  const to = `Получатели: ${s.recipients.join(', ')}`;
+  // A viewer gets neither the recipients nor the server's reply (both null).
+  const to = s.recipients ? `Получатели: ${s.recipients.join(', ')}` : '';
+  const join = (...parts: string[]) => parts.filter(Boolean).join('. ');
   switch (s.status) {
     case 'sent':
       return {
         text: `${REPORT_SEND_STATUS_LABELS.sent} ${s.sent_at ? formatDateTime(s.sent_at) : ''}`.trim(),
         color: s.error ? 'warning' : 'success',
-        detail: s.error ? `${to}. ${s.error}` : to,
+        detail: join(to, s.error ?? ''),
       };
     case 'failed':
-      return { text: `${REPORT_SEND_STATUS_LABELS.failed}: ${s.error ?? 'неизвестная ошибка'}`, color: 'error', detail: to };
+      return {
+        text: s.error ? `${REPORT_SEND_STATUS_LABELS.failed}: ${s.error}` : REPORT_SEND_STATUS_LABELS.failed,
+        color: 'error',
+        detail: to,
+      };
     case 'sending':
       return { text: REPORT_SEND_STATUS_LABELS.sending, color: 'processing', detail: to };
     default:
@@ -28,8 +34,12 @@ export function sendState(s: ReportSend): SendState {
         text: REPORT_SEND_STATUS_LABELS.queued,
         color: s.attempts > 0 ? 'warning' : 'default',
         detail:
-          s.attempts > 0 && s.error
-            ? `${to}. Попытка ${s.attempts} из ${REPORT_SEND_MAX_ATTEMPTS} не удалась: ${s.error}. Повтор — автоматически`
+          s.attempts > 0
+            ? join(
+                to,
+                `Попытка ${s.attempts} из ${REPORT_SEND_MAX_ATTEMPTS} не удалась${s.error ? `: ${s.error}` : ''}`,
+                'Повтор — автоматически',
+              )
             : to,
       };
   }
