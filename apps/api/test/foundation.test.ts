@@ -39,7 +39,9 @@ describe('system endpoints', () => {
     expect(r.statusCode).toBe(200);
     const doc = r.json();
     expect(doc.openapi).toBe('3.1.0');
-    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p));
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) =>
+      Object.values(p),
+    );
     expect(ops.length).toBeGreaterThan(4);
     for (const op of ops) expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
     expect(doc.paths['/api/v1/auth/login'].post.operationId).toBe('authLogin');
@@ -75,7 +77,12 @@ describe('system endpoints', () => {
 
 describe('bad input never gives a 5xx', () => {
   const raw = (payload: string, headers: Record<string, string> = {}) =>
-    ctx.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload, headers: { 'content-type': 'application/json', ...headers } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   it('malformed JSON → 400', async () => {
     const r = await raw('{"email": ');
@@ -154,7 +161,12 @@ describe('sign-in and sessions', () => {
     expect(setCookie.join('\n')).toMatch(/SameSite=Strict/);
     const me = await c.get('/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ email: ADMIN.email, role: 'SUPER_ADMIN', is_2fa_enabled: false, pending_activation: false });
+    expect(me.json()).toMatchObject({
+      email: ADMIN.email,
+      role: 'SUPER_ADMIN',
+      is_2fa_enabled: false,
+      pending_activation: false,
+    });
     expect(me.json()).not.toHaveProperty('password_hash');
   });
 
@@ -194,7 +206,11 @@ describe('sign-in and sessions', () => {
     await c.login(ADMIN.email, ADMIN.password);
     const token = c.cookies.get('fp_refresh') as string;
     const send = () =>
-      ctx.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { cookie: `fp_refresh=${token}`, origin: 'http://localhost:8080' } });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/refresh',
+        headers: { cookie: `fp_refresh=${token}`, origin: 'http://localhost:8080' },
+      });
     const [a, b] = await Promise.all([send(), send()]);
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
   });

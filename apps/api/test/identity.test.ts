@@ -135,7 +135,10 @@ describe('password reset through a real SMTP server', () => {
     // The other device is signed out; the new password works.
     expect((await other.get('/me')).statusCode).toBe(401);
     await new Client(ctx).login(u.email, STRONG);
-    const audit = await ctx.database.db.select().from(auditLog).where(eq(auditLog.entityId, String(u.id)));
+    const audit = await ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(u.id)));
     expect(JSON.stringify(audit)).not.toContain(token);
     expect(JSON.stringify(audit)).not.toContain(STRONG);
   });
@@ -148,12 +151,16 @@ describe('password reset through a real SMTP server', () => {
     await smtp.waitFor(start + 1);
     await c.post('/auth/resetpassword', { email: u.email });
     await smtp.waitFor(start + 2);
-    const tokenOf = (i: number) => decodeURIComponent(/token=([A-Za-z0-9_%-]+)/.exec(mailText(smtp.mails[i]?.raw ?? ''))?.[1] ?? '');
+    const tokenOf = (i: number) =>
+      decodeURIComponent(/token=([A-Za-z0-9_%-]+)/.exec(mailText(smtp.mails[i]?.raw ?? ''))?.[1] ?? '');
     const first = tokenOf(start);
     const second = tokenOf(start + 1);
     expect((await c.post('/auth/setpassword', { token: first, password: STRONG })).statusCode).toBe(400);
     const { passwordTokens } = await import('../src/db/schema/index');
-    await ctx.database.db.update(passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordTokens.userId, u.id));
+    await ctx.database.db
+      .update(passwordTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(passwordTokens.userId, u.id));
     expect((await c.post('/auth/setpassword', { token: second, password: STRONG })).statusCode).toBe(400);
   });
 
@@ -176,7 +183,10 @@ describe('password reset through a real SMTP server', () => {
 describe('allowed IPs', () => {
   it('IPv4 CIDR and IPv6 entries are enforced on sign-in, refresh and every request', async () => {
     const u = await newUser({});
-    await ctx.database.db.update(users).set({ allowedIps: ['10.0.0.0/8', '2001:db8::/32'] }).where(eq(users.id, u.id));
+    await ctx.database.db
+      .update(users)
+      .set({ allowedIps: ['10.0.0.0/8', '2001:db8::/32'] })
+      .where(eq(users.id, u.id));
     const local = new Client(ctx, '127.0.0.1');
     const denied = await local.post('/auth/login', { email: u.email, password: ADMIN.password });
     expect(denied.statusCode).toBe(403);
@@ -214,7 +224,8 @@ describe('brute force', () => {
   it('10 failures in 15 minutes lock the account with a Russian 429, even for the right password', async () => {
     const u = await newUser();
     const c = new Client(ctx, '10.9.9.9');
-    for (let i = 0; i < 10; i++) expect((await c.post('/auth/login', { email: u.email, password: `wrong-${i}` })).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await c.post('/auth/login', { email: u.email, password: `wrong-${i}` })).statusCode).toBe(401);
     const locked = await new Client(ctx, '10.9.9.8').post('/auth/login', { email: u.email, password: ADMIN.password });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().message).toMatch(/Слишком много неудачных попыток/);
@@ -230,15 +241,26 @@ describe('profile', () => {
     const c = new Client(ctx);
     await c.login(u.email, ADMIN.password);
     expect((await c.patch('/me', { name: '   ' })).json().data.fields.name).toBe('Обязательное поле');
-    expect((await c.patch('/me', { password: 'weakpassword' , password_repeat: 'weakpassword', current_password: ADMIN.password })).json().data.fields.password).toBe('Слишком слабый пароль');
-    expect((await c.patch('/me', { password: STRONG, password_repeat: `${STRONG}x`, current_password: ADMIN.password })).json().data.fields.password_repeat).toBe('Пароли не совпадают');
+    expect(
+      (
+        await c.patch('/me', { password: 'weakpassword', password_repeat: 'weakpassword', current_password: ADMIN.password })
+      ).json().data.fields.password,
+    ).toBe('Слишком слабый пароль');
+    expect(
+      (await c.patch('/me', { password: STRONG, password_repeat: `${STRONG}x`, current_password: ADMIN.password })).json().data
+        .fields.password_repeat,
+    ).toBe('Пароли не совпадают');
     expect((await c.patch('/me', { password: `${STRONG}${'x'.repeat(1024)}`, password_repeat: 'x' })).statusCode).toBe(400);
-    expect((await c.patch('/me', { password: STRONG, password_repeat: STRONG, current_password: 'nope' })).json().message).toBe(IDENTITY_MSG.wrongPassword);
+    expect((await c.patch('/me', { password: STRONG, password_repeat: STRONG, current_password: 'nope' })).json().message).toBe(
+      IDENTITY_MSG.wrongPassword,
+    );
     const ok = await c.patch('/me', { name: '  Иван Петров  ' });
     expect(ok.json().name).toBe('Иван Петров');
     const other = new Client(ctx);
     await other.login(u.email, ADMIN.password);
-    expect((await c.patch('/me', { password: STRONG, password_repeat: STRONG, current_password: ADMIN.password })).statusCode).toBe(200);
+    expect(
+      (await c.patch('/me', { password: STRONG, password_repeat: STRONG, current_password: ADMIN.password })).statusCode,
+    ).toBe(200);
     expect((await other.get('/me')).statusCode).toBe(401); // other sessions end
     expect((await c.get('/me')).statusCode).toBe(200); // this one stays
   });
@@ -248,7 +270,12 @@ describe('profile', () => {
     const a = new Client(ctx);
     await a.login(u.email, ADMIN.password);
     const b = new Client(ctx);
-    await b.req('POST', '/auth/login', { email: u.email, password: ADMIN.password }, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36' });
+    await b.req(
+      'POST',
+      '/auth/login',
+      { email: u.email, password: ADMIN.password },
+      { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36' },
+    );
     const c = new Client(ctx);
     await c.login(u.email, ADMIN.password);
     const list = (await a.get('/me/sessions')).json().items;
@@ -280,12 +307,19 @@ function multipart(fields: Record<string, string>, file: { name: string; type: s
   for (const [k, v] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+  );
   parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 // A valid 1×1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 describe('avatar', () => {
   async function upload(c: Client, file: { name: string; type: string; data: Buffer }) {
@@ -294,7 +328,11 @@ describe('avatar', () => {
       method: 'POST',
       url: '/api/v1/docs',
       remoteAddress: '127.0.0.1',
-      headers: { cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: 'http://localhost:8080', 'content-type': m.contentType },
+      headers: {
+        cookie: [...c.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        origin: 'http://localhost:8080',
+        'content-type': m.contentType,
+      },
       payload: m.payload,
     });
   }
@@ -320,7 +358,11 @@ describe('avatar', () => {
     const u = await newUser();
     const c = new Client(ctx);
     await c.login(u.email, ADMIN.password);
-    const html = await upload(c, { name: 'evil.png', type: 'image/png', data: Buffer.from('<html><script>alert(1)</script></html>') });
+    const html = await upload(c, {
+      name: 'evil.png',
+      type: 'image/png',
+      data: Buffer.from('<html><script>alert(1)</script></html>'),
+    });
     expect(html.statusCode).toBe(400);
     expect(html.json().message).toMatch(/[а-я]/i);
     const big = Buffer.concat([PNG, Buffer.alloc(6 * 1024 * 1024)]);

@@ -68,7 +68,9 @@ export function mailText(raw: string): string {
     const enc = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
     if (enc === 'base64') body = Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('utf8');
     else if (enc === 'quoted-printable') {
-      const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+      const bytes = body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
       body = Buffer.from(bytes, 'latin1').toString('utf8');
     }
     out.push(body);
@@ -84,6 +86,9 @@ export function mailHeader(raw: string, name: string): string {
   return line.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, t: string, v: string) =>
     t.toLowerCase() === 'b'
       ? Buffer.from(v, 'base64').toString('utf8')
-      : Buffer.from(v.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))), 'latin1').toString('utf8'),
+      : Buffer.from(
+          v.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
   );
 }

@@ -446,7 +446,9 @@ describe('whitelist ↔ events', () => {
     const H = await createCompany(ctx, 'Срок-Тест');
     const ev = (await sa.post('/modules/domains/events', { company_id: H.id, domain: 'pay.eta-bank.ru' })).json();
     const future = new Date(Date.now() + 3_600_000).toISOString();
-    const entry = (await sa.post(wl(H.id), { type: 'domain', value: 'eta-bank.ru', kind: 'whitelistClient', expires_at: future })).json();
+    const entry = (
+      await sa.post(wl(H.id), { type: 'domain', value: 'eta-bank.ru', kind: 'whitelistClient', expires_at: future })
+    ).json();
     await idle();
     expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
     const sweep = ctx.app.services.whitelist.sweepExpired;
@@ -459,7 +461,10 @@ describe('whitelist ↔ events', () => {
 
     // Time passes (the entry's expiry moves into the past): one sweep re-marks, the next has nothing to do.
     const past = (mins: number) => new Date(Date.now() - mins * 60_000);
-    await ctx.database.db.update(whitelistItems).set({ expiresAt: past(1) }).where(eq(whitelistItems.id, entry.id));
+    await ctx.database.db
+      .update(whitelistItems)
+      .set({ expiresAt: past(1) })
+      .where(eq(whitelistItems.id, entry.id));
     expect(await sweep()).toBe(1);
     await idle();
     expect(await kindOf('domains', ev.id)).toBeNull();
@@ -469,7 +474,10 @@ describe('whitelist ↔ events', () => {
     expect((await sa.patch(`${wl(H.id)}/${entry.id}`, { expires_at: future })).statusCode).toBe(200);
     await idle();
     expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
-    await ctx.database.db.update(whitelistItems).set({ expiresAt: past(1) }).where(eq(whitelistItems.id, entry.id));
+    await ctx.database.db
+      .update(whitelistItems)
+      .set({ expiresAt: past(1) })
+      .where(eq(whitelistItems.id, entry.id));
     expect(await sweep()).toBe(1);
     await idle();
     expect(await kindOf('domains', ev.id)).toBeNull();

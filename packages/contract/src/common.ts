@@ -26,7 +26,12 @@ export const csvInts = z
 export const csvStrings = z
   .string()
   .max(4000)
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 
 export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const isoDate = z.iso.datetime({ offset: true });

@@ -17,10 +17,19 @@ export const companyMemberInput = z.strictObject({ user_id: z.number().int().pos
 export const companyInput = z.strictObject({
   name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
   legal_name: optionalText(300),
-  inn: innSchema.nullable().optional().or(z.literal('').transform(() => null)),
-  ogrn: ogrnSchema.nullable().optional().or(z.literal('').transform(() => null)),
+  inn: innSchema
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
+  ogrn: ogrnSchema
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
   contact_name: optionalText(200),
-  contact_email: emailSchema.nullable().optional().or(z.literal('').transform(() => null)),
+  contact_email: emailSchema
+    .nullable()
+    .optional()
+    .or(z.literal('').transform(() => null)),
   contact_phone: optionalText(50),
   modules: z.array(z.string().max(50)).max(50).optional(),
   is_active: z.boolean().optional(),
@@ -84,7 +93,11 @@ export const productKeyResponse = z.object({
 });
 export const createdProductKeyResponse = productKeyResponse.extend({ key: z.string() });
 export const activateRequest = z.strictObject({ key: z.string().trim().min(1, MSG.required).max(100) });
-export const activationResponse = z.object({ company_id: z.number().int(), company_name: z.string(), role: z.enum(COMPANY_ROLES) });
+export const activationResponse = z.object({
+  company_id: z.number().int(),
+  company_name: z.string(),
+  role: z.enum(COMPANY_ROLES),
+});
 export const activationListResponse = z.object({
   items: z.array(
     z.object({

@@ -45,15 +45,7 @@ export function formatHour(h: number): string {
 }
 
 /** Monday-first full weekday names (index 0 = Monday). */
-export const WEEKDAYS_RU = [
-  'Понедельник',
-  'Вторник',
-  'Среда',
-  'Четверг',
-  'Пятница',
-  'Суббота',
-  'Воскресенье',
-] as const;
+export const WEEKDAYS_RU = ['Понедельник', 'Вторник', 'Среда', 'Четверг', 'Пятница', 'Суббота', 'Воскресенье'] as const;
 
 /** Monday-first short weekday names (index 0 = Monday). */
 export const WEEKDAYS_RU_SHORT = ['Пн', 'Вт', 'Ср', 'Чт', 'Пт', 'Сб', 'Вс'] as const;

@@ -302,10 +302,7 @@ function pick(rnd: RandomSource, alphabet: string): string {
  * Fisher–Yates shuffled with `globalThis.crypto.getRandomValues`.
  */
 export function generatePassword(length = 20): string {
-  const len = Math.min(
-    GENERATED_MAX,
-    Math.max(GENERATED_MIN, Number.isFinite(length) ? Math.floor(length) : GENERATED_MIN),
-  );
+  const len = Math.min(GENERATED_MAX, Math.max(GENERATED_MIN, Number.isFinite(length) ? Math.floor(length) : GENERATED_MIN));
   const rnd = getRandomSource();
   const chars = [pick(rnd, LOWER), pick(rnd, UPPER), pick(rnd, DIGITS), pick(rnd, SPECIAL)];
   while (chars.length < len) chars.push(pick(rnd, ALL));

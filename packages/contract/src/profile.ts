@@ -13,7 +13,8 @@ export const updateProfileRequest = z
   })
   .superRefine((v, ctx) => {
     if (v.password) {
-      if (v.password !== v.password_repeat) ctx.addIssue({ code: 'custom', path: ['password_repeat'], message: MSG.passwordsDiffer });
+      if (v.password !== v.password_repeat)
+        ctx.addIssue({ code: 'custom', path: ['password_repeat'], message: MSG.passwordsDiffer });
       if (!v.current_password) ctx.addIssue({ code: 'custom', path: ['current_password'], message: MSG.required });
     }
     if (v.allowed_ips) {
@@ -29,17 +30,30 @@ export type UpdateProfileRequest = z.infer<typeof updateProfileRequest>;
 
 export const twoFactorRequest = z
   .strictObject({
-    code: z.string().trim().regex(/^\d{6}$/, 'Код должен состоять из 6 цифр').optional(),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Код должен состоять из 6 цифр')
+      .optional(),
     recovery_code: z.string().trim().min(6).max(20).optional(),
   })
   .refine((v) => Boolean(v.code) !== Boolean(v.recovery_code), { message: 'Введите код из приложения или резервный код' });
 
 export const twoFactorSetupResponse = z.object({ secret: z.string(), otpauth_uri: z.string(), qr_data_url: z.string() });
-export const twoFactorEnableRequest = z.strictObject({ code: z.string().trim().regex(/^\d{6}$/, 'Код должен состоять из 6 цифр') });
+export const twoFactorEnableRequest = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Код должен состоять из 6 цифр'),
+});
 export const twoFactorEnableResponse = z.object({ recovery_codes: z.array(z.string()) });
 export const twoFactorDisableRequest = z
   .strictObject({
-    code: z.string().trim().regex(/^\d{6}$/, 'Код должен состоять из 6 цифр').optional(),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'Код должен состоять из 6 цифр')
+      .optional(),
     password: z.string().max(1024).optional(),
   })
   .refine((v) => Boolean(v.code) || Boolean(v.password), { message: 'Введите код из приложения или пароль' });

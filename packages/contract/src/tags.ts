@@ -17,7 +17,11 @@ const colorSchema = z
   .trim()
   .toLowerCase()
   .regex(/^#[0-9a-f]{6}$/, { error: EVENT_MSG.color });
-const nameSchema = z.string({ error: MSG.required }).trim().min(1, { error: MSG.required }).max(64, { error: MSG.tooLong(64) });
+const nameSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, { error: MSG.required })
+  .max(64, { error: MSG.tooLong(64) });
 
 export const tagItem = z.object({
   id: z.number().int(),
@@ -27,8 +31,15 @@ export const tagItem = z.object({
   updated_at: z.string(),
 });
 export type Tag = z.infer<typeof tagItem>;
-export const tagListQuery = z.object({ q: z.string().trim().max(64).optional(), ...pageQuery, page_size: pageQuery.page_size.default(500) }).strict();
-export const tagListResponse = z.object({ items: z.array(tagItem), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
+export const tagListQuery = z
+  .object({ q: z.string().trim().max(64).optional(), ...pageQuery, page_size: pageQuery.page_size.default(500) })
+  .strict();
+export const tagListResponse = z.object({
+  items: z.array(tagItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
 export const tagCreateRequest = z.object({ name: nameSchema, color: colorSchema.default(TAG_COLORS[0]) }).strict();
 export const tagPatchRequest = z.object({ name: nameSchema.optional(), color: colorSchema.optional() }).strict();
 

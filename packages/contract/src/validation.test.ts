@@ -367,35 +367,53 @@ function v6Compressed(n: bigint): string {
 
 describe('isIPv4', () => {
   it('examples', () => {
-    for (const ok of ['0.0.0.0', '255.255.255.255', '192.168.1.1', '10.0.0.1'])
-      expect(isIPv4(ok), ok).toBe(true);
-    for (const bad of ['', '1.2.3', '1.2.3.4.5', '256.1.1.1', '01.2.3.4', '1.2.3.4.', ' 1.2.3.4', '1.2.3.-1', 'a.b.c.d', '1..2.3', '0x1.2.3.4'])
+    for (const ok of ['0.0.0.0', '255.255.255.255', '192.168.1.1', '10.0.0.1']) expect(isIPv4(ok), ok).toBe(true);
+    for (const bad of [
+      '',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '01.2.3.4',
+      '1.2.3.4.',
+      ' 1.2.3.4',
+      '1.2.3.-1',
+      'a.b.c.d',
+      '1..2.3',
+      '0x1.2.3.4',
+    ])
       expect(isIPv4(bad), bad).toBe(false);
   });
 
   it('accepts generated addresses and rejects mutated ones', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: V4_MAX }), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 256, max: 999 }), (n, at, big) => {
-        const s = v4ToString(n);
-        expect(isIPv4(s)).toBe(true);
-        expect(isIPv6(s)).toBe(false);
-        const octets = s.split('.');
-        const withBig = octets.map((o, i) => (i === at ? String(big) : o)).join('.');
-        const withZero = octets.map((o, i) => (i === at ? `0${o}` : o)).join('.');
-        expect(isIPv4(withBig)).toBe(false);
-        expect(isIPv4(withZero)).toBe(false);
-        expect(isIPv4(octets.slice(0, 3).join('.'))).toBe(false);
-        expect(isIPv4(`${s}.1`)).toBe(false);
-        expect(isIPv4(`${s}.`)).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: V4_MAX }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 256, max: 999 }),
+        (n, at, big) => {
+          const s = v4ToString(n);
+          expect(isIPv4(s)).toBe(true);
+          expect(isIPv6(s)).toBe(false);
+          const octets = s.split('.');
+          const withBig = octets.map((o, i) => (i === at ? String(big) : o)).join('.');
+          const withZero = octets.map((o, i) => (i === at ? `0${o}` : o)).join('.');
+          expect(isIPv4(withBig)).toBe(false);
+          expect(isIPv4(withZero)).toBe(false);
+          expect(isIPv4(octets.slice(0, 3).join('.'))).toBe(false);
+          expect(isIPv4(`${s}.1`)).toBe(false);
+          expect(isIPv4(`${s}.`)).toBe(false);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('accepts fast-check ipV4()', () => {
-    fc.assert(fc.property(fc.ipV4(), (s) => {
+    fc.assert(
+      fc.property(fc.ipV4(), (s) => {
         expect(isIPv4(s)).toBe(true);
-      }));
+      }),
+    );
   });
 });
 
@@ -468,17 +486,42 @@ describe('isIPv6', () => {
   });
 
   it('accepts fast-check ipV6()', () => {
-    fc.assert(fc.property(fc.ipV6(), (s) => {
+    fc.assert(
+      fc.property(fc.ipV6(), (s) => {
         expect(isIPv6(s)).toBe(true);
-      }), { numRuns: 500 });
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
 describe('isIpOrCidr', () => {
   it('examples', () => {
-    for (const ok of ['1.2.3.4', '1.2.3.4/0', '10.0.0.0/8', '1.2.3.4/32', '::', '::/0', '2001:db8::/32', '::1/128', '::ffff:1.2.3.4/120'])
+    for (const ok of [
+      '1.2.3.4',
+      '1.2.3.4/0',
+      '10.0.0.0/8',
+      '1.2.3.4/32',
+      '::',
+      '::/0',
+      '2001:db8::/32',
+      '::1/128',
+      '::ffff:1.2.3.4/120',
+    ])
       expect(isIpOrCidr(ok), ok).toBe(true);
-    for (const bad of ['', '1.2.3.4/33', '1.2.3.4/', '1.2.3.4/08', '1.2.3.4/-1', '::/129', '::1/1/2', '/24', 'abc', ' 1.2.3.4', 'example.com/24'])
+    for (const bad of [
+      '',
+      '1.2.3.4/33',
+      '1.2.3.4/',
+      '1.2.3.4/08',
+      '1.2.3.4/-1',
+      '::/129',
+      '::1/1/2',
+      '/24',
+      'abc',
+      ' 1.2.3.4',
+      'example.com/24',
+    ])
       expect(isIpOrCidr(bad), bad).toBe(false);
   });
 });

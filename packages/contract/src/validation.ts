@@ -28,11 +28,7 @@ const HAS_SPECIAL = /[^\p{L}\p{N}]/u;
  */
 export function isStrongPassword(s: string): boolean {
   return (
-    charCount(s) >= PASSWORD_MIN_LENGTH &&
-    HAS_LOWER.test(s) &&
-    HAS_UPPER.test(s) &&
-    HAS_DIGIT.test(s) &&
-    HAS_SPECIAL.test(s)
+    charCount(s) >= PASSWORD_MIN_LENGTH && HAS_LOWER.test(s) && HAS_UPPER.test(s) && HAS_DIGIT.test(s) && HAS_SPECIAL.test(s)
   );
 }
 

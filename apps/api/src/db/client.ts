@@ -28,7 +28,9 @@ export function createDatabase(url: string, log: Logger, max = 10): Database {
     idleTimeoutMillis: 30_000,
     application_name: 'forpost',
   });
-  pool.on('error', (err) => log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'db pool client error'));
+  pool.on('error', (err) =>
+    log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'db pool client error'),
+  );
   const db = drizzle(pool, { schema });
   return {
     pool,

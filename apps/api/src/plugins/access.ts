@@ -65,9 +65,11 @@ export function registerAccess(
     if (!route.config?.permission) {
       throw new Error(`Route ${route.method} ${route.url} declares no permission`);
     }
-    const schema = (route.schema ??= {});
+    route.schema ??= {};
+    const schema = route.schema;
     for (const m of ([] as string[]).concat(route.method)) {
-      if (m !== 'HEAD') table.push({ method: m, url: route.url, permission: route.config.permission, operationId: schema.operationId });
+      if (m !== 'HEAD')
+        table.push({ method: m, url: route.url, permission: route.config.permission, operationId: schema.operationId });
     }
     if (!(schema as { hide?: boolean }).hide && !schema.operationId) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId`);

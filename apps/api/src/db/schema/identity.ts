@@ -167,10 +167,7 @@ export const productKeyActivations = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     at: ts('at').notNull().defaultNow(),
   },
-  (t) => [
-    index('pka_key_idx').on(t.keyId),
-    uniqueIndex('pka_user_key_uq').on(t.userId, t.keyId),
-  ],
+  (t) => [index('pka_key_idx').on(t.keyId), uniqueIndex('pka_user_key_uq').on(t.userId, t.keyId)],
 );
 
 /** API keys: company-scoped, roles per module (read/write) or collector; secret shown once, stored hashed. */
@@ -229,7 +226,9 @@ export const passwordTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
-    purpose: text('purpose', { enum: ['reset', 'invite'] }).notNull().default('reset'),
+    purpose: text('purpose', { enum: ['reset', 'invite'] })
+      .notNull()
+      .default('reset'),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

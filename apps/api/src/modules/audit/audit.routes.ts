@@ -14,7 +14,13 @@ export async function auditRoutes(app: App, deps: { db: Db }) {
     '/audit',
     {
       config: { permission: 'audit.read' },
-      schema: { operationId: 'listAudit', tags: ['audit'], summary: 'Журнал аудита', querystring: auditQuery, response: { 200: listResponse(auditEntry) } },
+      schema: {
+        operationId: 'listAudit',
+        tags: ['audit'],
+        summary: 'Журнал аудита',
+        querystring: auditQuery,
+        response: { 200: listResponse(auditEntry) },
+      },
     },
     async (req) => {
       const q = req.query;

@@ -102,7 +102,12 @@ export async function authRoutes(app: App, deps: { auth: AuthService; config: Co
     '/me',
     {
       config: { permission: 'authenticated', allowPendingActivation: true },
-      schema: { operationId: 'getMe', tags: ['profile'], summary: 'Профиль текущего пользователя', response: { 200: meResponse } },
+      schema: {
+        operationId: 'getMe',
+        tags: ['profile'],
+        summary: 'Профиль текущего пользователя',
+        response: { 200: meResponse },
+      },
     },
     async (req) => deps.auth.me(requireAuth(req)),
   );

@@ -178,7 +178,7 @@ export function createAuthService(deps: {
       const current = await repo.findByRefresh(h);
       if (current) {
         const live = await repo.findLive(current.id);
-        if (!live || !live.user.isActive) throw unauthorized();
+        if (!live?.user.isActive) throw unauthorized();
         if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
         const next = randomToken();
         if (await repo.rotate(current.id, h, sha256(next), await idleUntil())) {
@@ -219,7 +219,7 @@ export function createAuthService(deps: {
       // One round trip per request: session, user and memberships together; the idle timeout is
       // pushed forward (touch) only when the session was last seen over a minute ago, as before.
       const live = await repo.findLiveAccess(sid);
-      if (!live || !live.user.isActive) return null;
+      if (!live?.user.isActive) return null;
       if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
       if (live.touchDue) await repo.touch(sid, await idleUntil());
       return {

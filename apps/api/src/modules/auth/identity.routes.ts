@@ -22,11 +22,19 @@ import type { IdentityService } from './identity.service';
 
 export async function identityRoutes(
   app: App,
-  deps: { auth: AuthService; identity: IdentityService; config: Config; avatarOk: (userId: number, docId: number) => Promise<boolean> },
+  deps: {
+    auth: AuthService;
+    identity: IdentityService;
+    config: Config;
+    avatarOk: (userId: number, docId: number) => Promise<boolean>;
+  },
 ) {
   const { identity } = deps;
   const cookies = cookieWriter(deps.config);
-  const ctxOf = (req: { ip: string; headers: { 'user-agent'?: string } }) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
+  const ctxOf = (req: { ip: string; headers: { 'user-agent'?: string } }) => ({
+    ip: req.ip,
+    userAgent: req.headers['user-agent'],
+  });
   const authTags = ['auth'];
   const profileTags = ['profile'];
 
@@ -34,7 +42,13 @@ export async function identityRoutes(
     '/auth/2fa',
     {
       config: { permission: 'public' },
-      schema: { operationId: 'authSecondFactor', tags: authTags, summary: 'Второй шаг входа: код TOTP или резервный код', body: twoFactorRequest, response: { 200: z.object({ '2fa_success': z.literal(true) }) } },
+      schema: {
+        operationId: 'authSecondFactor',
+        tags: authTags,
+        summary: 'Второй шаг входа: код TOTP или резервный код',
+        body: twoFactorRequest,
+        response: { 200: z.object({ '2fa_success': z.literal(true) }) },
+      },
     },
     async (req, reply) => {
       const tokens = await identity.secondStep(req.cookies[PENDING_COOKIE], req.body, ctxOf(req));
@@ -66,7 +80,13 @@ export async function identityRoutes(
     '/auth/setpassword',
     {
       config: { permission: 'public' },
-      schema: { operationId: 'authSetPassword', tags: authTags, summary: 'Задать пароль по ссылке из письма', body: setPasswordRequest, response: { 200: okResponse } },
+      schema: {
+        operationId: 'authSetPassword',
+        tags: authTags,
+        summary: 'Задать пароль по ссылке из письма',
+        body: setPasswordRequest,
+        response: { 200: okResponse },
+      },
     },
     async (req) => {
       await identity.setPassword(req.body.token, req.body.password, ctxOf(req));
@@ -78,7 +98,13 @@ export async function identityRoutes(
     '/me',
     {
       config: { permission: 'authenticated', allowPendingActivation: true },
-      schema: { operationId: 'updateMe', tags: profileTags, summary: 'Изменить профиль (имя, аватар, пароль, разрешённые IP)', body: updateProfileRequest, response: { 200: meResponse } },
+      schema: {
+        operationId: 'updateMe',
+        tags: profileTags,
+        summary: 'Изменить профиль (имя, аватар, пароль, разрешённые IP)',
+        body: updateProfileRequest,
+        response: { 200: meResponse },
+      },
     },
     async (req) => {
       const a = requireAuth(req);
@@ -91,7 +117,12 @@ export async function identityRoutes(
     '/me/2fa/setup',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'setupTwoFactor', tags: profileTags, summary: 'Начать подключение 2FA: секрет и QR-код', response: { 200: twoFactorSetupResponse } },
+      schema: {
+        operationId: 'setupTwoFactor',
+        tags: profileTags,
+        summary: 'Начать подключение 2FA: секрет и QR-код',
+        response: { 200: twoFactorSetupResponse },
+      },
     },
     async (req) => identity.setup2fa(requireAuth(req).user),
   );
@@ -99,7 +130,13 @@ export async function identityRoutes(
     '/me/2fa/enable',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'enableTwoFactor', tags: profileTags, summary: 'Включить 2FA после проверки кода; резервные коды показываются один раз', body: twoFactorEnableRequest, response: { 200: twoFactorEnableResponse } },
+      schema: {
+        operationId: 'enableTwoFactor',
+        tags: profileTags,
+        summary: 'Включить 2FA после проверки кода; резервные коды показываются один раз',
+        body: twoFactorEnableRequest,
+        response: { 200: twoFactorEnableResponse },
+      },
     },
     async (req) => identity.enable2fa(requireAuth(req).user, req.body.code, ctxOf(req)),
   );
@@ -107,7 +144,13 @@ export async function identityRoutes(
     '/me/2fa/disable',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'disableTwoFactor', tags: profileTags, summary: 'Отключить 2FA (нужен код или пароль)', body: twoFactorDisableRequest, response: { 200: okResponse } },
+      schema: {
+        operationId: 'disableTwoFactor',
+        tags: profileTags,
+        summary: 'Отключить 2FA (нужен код или пароль)',
+        body: twoFactorDisableRequest,
+        response: { 200: okResponse },
+      },
     },
     async (req) => {
       await identity.disable2fa(requireAuth(req).user, req.body, ctxOf(req));
@@ -119,7 +162,12 @@ export async function identityRoutes(
     '/me/sessions',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'listMySessions', tags: profileTags, summary: 'Мои активные сессии', response: { 200: z.object({ items: z.array(sessionResponse) }) } },
+      schema: {
+        operationId: 'listMySessions',
+        tags: profileTags,
+        summary: 'Мои активные сессии',
+        response: { 200: z.object({ items: z.array(sessionResponse) }) },
+      },
     },
     async (req) => identity.listSessions(requireAuth(req)),
   );
@@ -127,7 +175,13 @@ export async function identityRoutes(
     '/me/sessions/:id',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'endMySession', tags: profileTags, summary: 'Завершить сессию', params: z.object({ id: z.uuid('Неверный идентификатор сессии') }), response: { 204: z.null() } },
+      schema: {
+        operationId: 'endMySession',
+        tags: profileTags,
+        summary: 'Завершить сессию',
+        params: z.object({ id: z.uuid('Неверный идентификатор сессии') }),
+        response: { 204: z.null() },
+      },
     },
     async (req, reply) => {
       if (!(await identity.endSession(requireAuth(req), req.params.id, ctxOf(req)))) throw notFound('Сессия не найдена');
@@ -138,7 +192,12 @@ export async function identityRoutes(
     '/me/sessions',
     {
       config: { permission: 'authenticated' },
-      schema: { operationId: 'endMyOtherSessions', tags: profileTags, summary: 'Завершить все сессии, кроме текущей', response: { 200: z.object({ ended: z.number().int() }) } },
+      schema: {
+        operationId: 'endMyOtherSessions',
+        tags: profileTags,
+        summary: 'Завершить все сессии, кроме текущей',
+        response: { 200: z.object({ ended: z.number().int() }) },
+      },
     },
     async (req) => ({ ended: await identity.endOtherSessions(requireAuth(req), ctxOf(req)) }),
   );

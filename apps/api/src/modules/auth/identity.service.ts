@@ -33,8 +33,18 @@ export function deviceOf(ua: string | null): string {
         ? `Chrome ${/Chrom(?:e|ium)\/(\d+)/.exec(ua)?.[1]}`
         : /Version\/(\d+).*Safari/.exec(ua)
           ? `Safari ${/Version\/(\d+)/.exec(ua)?.[1]}`
-          : /curl\/[\d.]+/.exec(ua)?.[0] ?? 'Браузер';
-  const os = /Windows/.test(ua) ? 'Windows' : /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
+          : (/curl\/[\d.]+/.exec(ua)?.[0] ?? 'Браузер');
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /Android/.test(ua)
+      ? 'Android'
+      : /iPhone|iPad/.test(ua)
+        ? 'iOS'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : '';
   return os ? `${browser} · ${os}` : browser;
 }
 
@@ -59,7 +69,10 @@ export function createIdentityService(deps: {
     const token = randomToken(32); // 256 bits
     await db.transaction(async (tx) => {
       // A newer token kills every older one.
-      await tx.update(passwordTokens).set({ usedAt: new Date() }).where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)));
+      await tx
+        .update(passwordTokens)
+        .set({ usedAt: new Date() })
+        .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)));
       await tx.insert(passwordTokens).values({
         userId: user.id,
         tokenHash: sha256(token),
@@ -101,26 +114,43 @@ export function createIdentityService(deps: {
         const r = await db
           .update(recoveryCodes)
           .set({ usedAt: new Date() })
-          .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)), isNull(recoveryCodes.usedAt)))
+          .where(
+            and(
+              eq(recoveryCodes.userId, user.id),
+              eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)),
+              isNull(recoveryCodes.usedAt),
+            ),
+          )
           .returning({ id: recoveryCodes.id });
         ok = r.length === 1;
-        if (ok) await audit.record(actorOf(user.id, ctx), { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id });
+        if (ok)
+          await audit.record(actorOf(user.id, ctx), { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id });
       }
       if (!ok) {
         await limiter.fail(subjects);
         await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id });
-        throw badRequest(body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery, { [body.code ? 'code' : 'recovery_code']: body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery });
+        throw badRequest(body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery, {
+          [body.code ? 'code' : 'recovery_code']: body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery,
+        });
       }
       await limiter.reset([subjects[0] as [string, string]]);
       const tokens = await auth.createSession(user, ctx);
-      await audit.record(actorOf(user.id, ctx), { action: 'auth.login', entity: 'user', entityId: user.id, meta: { session: tokens.sessionId, second_factor: body.code ? 'totp' : 'recovery' } });
+      await audit.record(actorOf(user.id, ctx), {
+        action: 'auth.login',
+        entity: 'user',
+        entityId: user.id,
+        meta: { session: tokens.sessionId, second_factor: body.code ? 'totp' : 'recovery' },
+      });
       return tokens;
     },
 
     async setup2fa(user: UserRow) {
       if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
       const secret = newTotpSecret();
-      await db.update(users).set({ totpSecret: totpBox.seal(secret), totpLastStep: null }).where(eq(users.id, user.id));
+      await db
+        .update(users)
+        .set({ totpSecret: totpBox.seal(secret), totpLastStep: null })
+        .where(eq(users.id, user.id));
       const uri = otpauthUri(secret, user.email);
       return { secret, otpauth_uri: uri, qr_data_url: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
     },
@@ -132,7 +162,12 @@ export function createIdentityService(deps: {
       const step = verifyTotp(totpBox.open(user.totpSecret), code, null);
       if (step === null) {
         await limiter.fail([['2fa_user', String(user.id)]]);
-        await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id, meta: { during: 'enable' } });
+        await audit.record(actorOf(user.id, ctx), {
+          action: 'auth.2fa_failed',
+          entity: 'user',
+          entityId: user.id,
+          meta: { during: 'enable' },
+        });
         throw badRequest(IDENTITY_MSG.badCode, { code: IDENTITY_MSG.badCode });
       }
       const codes = Array.from({ length: RECOVERY_CODES }, () => {
@@ -140,7 +175,10 @@ export function createIdentityService(deps: {
         return `${raw.slice(0, 5)}-${raw.slice(5, 10)}`;
       });
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ is2faEnabled: true, totpLastStep: step, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await tx
+          .update(users)
+          .set({ is2faEnabled: true, totpLastStep: step, updatedAt: new Date() })
+          .where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
         await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: recoveryHash(c) })));
         await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_enabled', entity: 'user', entityId: user.id }, tx);
@@ -156,12 +194,20 @@ export function createIdentityService(deps: {
       else if (body.password) ok = await verifyPassword(user.passwordHash, body.password);
       if (!ok) {
         await limiter.fail([['2fa_user', String(user.id)]]);
-        await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id, meta: { during: 'disable' } });
+        await audit.record(actorOf(user.id, ctx), {
+          action: 'auth.2fa_failed',
+          entity: 'user',
+          entityId: user.id,
+          meta: { during: 'disable' },
+        });
         const msg = body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.wrongPassword;
         throw badRequest(msg, { [body.code ? 'code' : 'password']: msg });
       }
       await db.transaction(async (tx) => {
-        await tx.update(users).set({ is2faEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() }).where(eq(users.id, user.id));
+        await tx
+          .update(users)
+          .set({ is2faEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
+          .where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
         await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_disabled', entity: 'user', entityId: user.id }, tx);
       });
@@ -218,12 +264,28 @@ export function createIdentityService(deps: {
         const [t] = await tx
           .update(passwordTokens)
           .set({ usedAt: new Date() })
-          .where(and(eq(passwordTokens.tokenHash, sha256(token)), isNull(passwordTokens.usedAt), gt(passwordTokens.expiresAt, sql`now()`)))
+          .where(
+            and(
+              eq(passwordTokens.tokenHash, sha256(token)),
+              isNull(passwordTokens.usedAt),
+              gt(passwordTokens.expiresAt, sql`now()`),
+            ),
+          )
           .returning({ userId: passwordTokens.userId });
         if (!t) return null;
-        await tx.update(users).set({ passwordHash: hash, passwordChangedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, t.userId));
-        await tx.update(sessions).set({ revokedAt: new Date(), revokedReason: 'password_set' }).where(and(eq(sessions.userId, t.userId), isNull(sessions.revokedAt)));
-        await audit.record(actorOf(t.userId, ctx), { action: 'user.password_set', entity: 'user', entityId: t.userId, meta: { via: 'token' } }, tx);
+        await tx
+          .update(users)
+          .set({ passwordHash: hash, passwordChangedAt: new Date(), updatedAt: new Date() })
+          .where(eq(users.id, t.userId));
+        await tx
+          .update(sessions)
+          .set({ revokedAt: new Date(), revokedReason: 'password_set' })
+          .where(and(eq(sessions.userId, t.userId), isNull(sessions.revokedAt)));
+        await audit.record(
+          actorOf(t.userId, ctx),
+          { action: 'user.password_set', entity: 'user', entityId: t.userId, meta: { via: 'token' } },
+          tx,
+        );
         return t.userId;
       });
       if (!userId) {
@@ -232,7 +294,12 @@ export function createIdentityService(deps: {
       }
     },
 
-    async updateProfile(a: AuthContext, body: UpdateProfileRequest, ctx: RequestCtx, avatarOk: (docId: number) => Promise<boolean>) {
+    async updateProfile(
+      a: AuthContext,
+      body: UpdateProfileRequest,
+      ctx: RequestCtx,
+      avatarOk: (docId: number) => Promise<boolean>,
+    ) {
       const user = a.user;
       const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
       const changes: string[] = [];
@@ -265,14 +332,40 @@ export function createIdentityService(deps: {
           await tx
             .update(sessions)
             .set({ revokedAt: new Date(), revokedReason: 'password_changed' })
-            .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined));
+            .where(
+              and(
+                eq(sessions.userId, user.id),
+                isNull(sessions.revokedAt),
+                a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
+              ),
+            );
           await audit.record(actorOf(user.id, ctx), { action: 'user.password_changed', entity: 'user', entityId: user.id }, tx);
         }
         if (changes.includes('allowed_ips')) {
-          await audit.record(actorOf(user.id, ctx), { action: 'user.allowed_ips_changed', entity: 'user', entityId: user.id, before: user.allowedIps, after: body.allowed_ips }, tx);
+          await audit.record(
+            actorOf(user.id, ctx),
+            {
+              action: 'user.allowed_ips_changed',
+              entity: 'user',
+              entityId: user.id,
+              before: user.allowedIps,
+              after: body.allowed_ips,
+            },
+            tx,
+          );
         }
         if (body.name !== undefined || body.avatar_image_key !== undefined) {
-          await audit.record(actorOf(user.id, ctx), { action: 'user.profile_updated', entity: 'user', entityId: user.id, before: { name: user.name, avatar: user.avatarDocId }, after: { name: set.name ?? user.name, avatar: set.avatarDocId ?? user.avatarDocId } }, tx);
+          await audit.record(
+            actorOf(user.id, ctx),
+            {
+              action: 'user.profile_updated',
+              entity: 'user',
+              entityId: user.id,
+              before: { name: user.name, avatar: user.avatarDocId },
+              after: { name: set.name ?? user.name, avatar: set.avatarDocId ?? user.avatarDocId },
+            },
+            tx,
+          );
         }
       });
       return (await getUser(user.id)) as UserRow;
@@ -282,7 +375,14 @@ export function createIdentityService(deps: {
       const rows = await db
         .select()
         .from(sessions)
-        .where(and(eq(sessions.userId, a.user.id), isNull(sessions.revokedAt), gt(sessions.idleExpiresAt, sql`now()`), gt(sessions.absoluteExpiresAt, sql`now()`)))
+        .where(
+          and(
+            eq(sessions.userId, a.user.id),
+            isNull(sessions.revokedAt),
+            gt(sessions.idleExpiresAt, sql`now()`),
+            gt(sessions.absoluteExpiresAt, sql`now()`),
+          ),
+        )
         .orderBy(desc(sessions.lastSeenAt));
       return {
         items: rows.map((s) => ({
@@ -311,9 +411,20 @@ export function createIdentityService(deps: {
       const r = await db
         .update(sessions)
         .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
-        .where(and(eq(sessions.userId, a.user.id), isNull(sessions.revokedAt), a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined))
+        .where(
+          and(
+            eq(sessions.userId, a.user.id),
+            isNull(sessions.revokedAt),
+            a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
+          ),
+        )
         .returning({ id: sessions.id });
-      await audit.record(actorOf(a.user.id, ctx), { action: 'session.end_others', entity: 'user', entityId: a.user.id, meta: { count: r.length } });
+      await audit.record(actorOf(a.user.id, ctx), {
+        action: 'session.end_others',
+        entity: 'user',
+        entityId: a.user.id,
+        meta: { count: r.length },
+      });
       return r.length;
     },
   };

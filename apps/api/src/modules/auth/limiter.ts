@@ -11,8 +11,7 @@ export interface LimiterSettings {
 }
 export type Subject = [scope: string, subject: string];
 
-export const LOCKOUT_MSG = (minutes: number) =>
-  `Слишком много неудачных попыток. Повторите через ${minutes} мин.`;
+export const LOCKOUT_MSG = (minutes: number) => `Слишком много неудачных попыток. Повторите через ${minutes} мин.`;
 
 /**
  * Brute-force limits kept in PostgreSQL, so every server instance shares them: `maxFailures`

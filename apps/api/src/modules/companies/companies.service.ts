@@ -100,12 +100,17 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       .orderBy(asc(users.name));
   }
 
-  async function setMembers(tx: Db, companyId: number, list: { user_id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[]) {
+  async function setMembers(
+    tx: Db,
+    companyId: number,
+    list: { user_id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER' }[],
+  ) {
     const ids = [...new Set(list.map((m) => m.user_id))];
     if (ids.length) {
       const found = await tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids));
       if (found.length !== ids.length) throw badRequest(COMPANY_MSG.unknownUser, { members: COMPANY_MSG.unknownUser });
-      if (found.some((u) => u.role !== 'COMPANY_USER')) throw badRequest(COMPANY_MSG.staffMember, { members: COMPANY_MSG.staffMember });
+      if (found.some((u) => u.role !== 'COMPANY_USER'))
+        throw badRequest(COMPANY_MSG.staffMember, { members: COMPANY_MSG.staffMember });
     }
     await tx.delete(companyMembers).where(eq(companyMembers.companyId, companyId));
     if (list.length) await tx.insert(companyMembers).values(list.map((m) => ({ companyId, userId: m.user_id, role: m.role })));
@@ -123,12 +128,20 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       if (scope !== 'all' && scope.length === 0) return { items: [], total: 0, page: q.page, page_size: q.page_size };
       const where = and(
         scope === 'all' ? undefined : inArray(companies.id, scope),
-        q.q ? or(ilike(companies.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`), ilike(companies.inn, `${q.q.replace(/[%_\\]/g, '\\$&')}%`)) : undefined,
+        q.q
+          ? or(
+              ilike(companies.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`),
+              ilike(companies.inn, `${q.q.replace(/[%_\\]/g, '\\$&')}%`),
+            )
+          : undefined,
         q.is_active ? eq(companies.isActive, q.is_active === 'true') : undefined,
       );
       const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(companies).where(where);
       const rows = await db
-        .select({ c: companies, m: sql<number>`(SELECT count(*)::int FROM company_members cm WHERE cm.company_id = ${companies.id})` })
+        .select({
+          c: companies,
+          m: sql<number>`(SELECT count(*)::int FROM company_members cm WHERE cm.company_id = ${companies.id})`,
+        })
         .from(companies)
         .where(where)
         .orderBy(asc(companies.name), asc(companies.id))
@@ -160,7 +173,11 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
             .returning();
           if (!c) throw new Error('insert returned nothing');
           if (body.members) await setMembers(tx, c.id, body.members);
-          await audit.record(actor, { action: 'company.create', entity: 'company', entityId: c.id, companyId: c.id, after: body }, tx);
+          await audit.record(
+            actor,
+            { action: 'company.create', entity: 'company', entityId: c.id, companyId: c.id, after: body },
+            tx,
+          );
           return c;
         });
       } catch (e) {
@@ -193,8 +210,16 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
           if (!c) throw notFound('Компания не найдена');
           if (body.members) await setMembers(tx, id, body.members);
           const action =
-            body.is_active === false && before.isActive ? 'company.deactivate' : body.is_active === true && !before.isActive ? 'company.activate' : 'company.update';
-          await audit.record(actor, { action, entity: 'company', entityId: id, companyId: id, before: toCompany(before, 0), after: body }, tx);
+            body.is_active === false && before.isActive
+              ? 'company.deactivate'
+              : body.is_active === true && !before.isActive
+                ? 'company.activate'
+                : 'company.update';
+          await audit.record(
+            actor,
+            { action, entity: 'company', entityId: id, companyId: id, before: toCompany(before, 0), after: body },
+            tx,
+          );
           return c;
         });
         return detail(c);
@@ -216,7 +241,11 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     /* Product keys */
     async listKeys(p: Principal, companyId: number) {
       await visible(p, companyId, 'companies.keys');
-      const rows = await db.select().from(productKeys).where(eq(productKeys.companyId, companyId)).orderBy(sql`${productKeys.createdAt} desc`);
+      const rows = await db
+        .select()
+        .from(productKeys)
+        .where(eq(productKeys.companyId, companyId))
+        .orderBy(sql`${productKeys.createdAt} desc`);
       return { items: rows.map(toKey) };
     },
 
@@ -238,7 +267,13 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
         })
         .returning();
       if (!k) throw new Error('insert returned nothing');
-      await audit.record(actor, { action: 'product_key.create', entity: 'product_key', entityId: k.id, companyId, after: toKey(k) });
+      await audit.record(actor, {
+        action: 'product_key.create',
+        entity: 'product_key',
+        entityId: k.id,
+        companyId,
+        after: toKey(k),
+      });
       return { ...toKey(k), key };
     },
 
@@ -255,13 +290,25 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
 
     async activations(userId: number) {
       const rows = await db
-        .select({ company_id: companies.id, company_name: companies.name, key_prefix: productKeys.keyPrefix, at: productKeyActivations.at })
+        .select({
+          company_id: companies.id,
+          company_name: companies.name,
+          key_prefix: productKeys.keyPrefix,
+          at: productKeyActivations.at,
+        })
         .from(productKeyActivations)
         .innerJoin(productKeys, eq(productKeys.id, productKeyActivations.keyId))
         .innerJoin(companies, eq(companies.id, productKeys.companyId))
         .where(eq(productKeyActivations.userId, userId))
         .orderBy(sql`${productKeyActivations.at} desc`);
-      return { items: rows.map((r) => ({ company_id: r.company_id, company_name: r.company_name, key_prefix: r.key_prefix, activated_at: isoReq(r.at) })) };
+      return {
+        items: rows.map((r) => ({
+          company_id: r.company_id,
+          company_name: r.company_name,
+          key_prefix: r.key_prefix,
+          activated_at: isoReq(r.at),
+        })),
+      };
     },
 
     /** Activation: distinct messages per failure; attempts limited per user and per IP. */
@@ -276,12 +323,22 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
           ['activate_user', String(user.id)],
           ['activate_ip', ip],
         ]);
-        await audit.record(actor, { action: 'product_key.activate_failed', entity: 'user', entityId: user.id, meta: { reason: message } });
+        await audit.record(actor, {
+          action: 'product_key.activate_failed',
+          entity: 'user',
+          entityId: user.id,
+          meta: { reason: message },
+        });
         return badRequest(message, { key: message });
       };
       if (user.role !== 'COMPANY_USER') throw badRequest('Продуктовые ключи активируют пользователи компаний');
       return db.transaction(async (tx) => {
-        const [k] = await tx.select().from(productKeys).where(eq(productKeys.keyHash, sha256(normaliseKey(keyText)))).for('update').limit(1);
+        const [k] = await tx
+          .select()
+          .from(productKeys)
+          .where(eq(productKeys.keyHash, sha256(normaliseKey(keyText))))
+          .for('update')
+          .limit(1);
         if (!k) throw await fail(PRODUCT_KEY_MSG.notFound);
         const [already] = await tx
           .select({ id: productKeyActivations.id })
@@ -293,7 +350,10 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
         if (k.validFrom > new Date()) throw await fail(PRODUCT_KEY_MSG.notYetValid);
         const [c] = await tx.select().from(companies).where(eq(companies.id, k.companyId));
         if (!c?.isActive) throw await fail(PRODUCT_KEY_MSG.inactiveCompany);
-        await tx.update(productKeys).set({ activations: sql`${productKeys.activations} + 1` }).where(eq(productKeys.id, k.id));
+        await tx
+          .update(productKeys)
+          .set({ activations: sql`${productKeys.activations} + 1` })
+          .where(eq(productKeys.id, k.id));
         await tx.insert(productKeyActivations).values({ keyId: k.id, userId: user.id });
         await tx
           .insert(companyMembers)
@@ -306,7 +366,11 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
             .where(eq(companies.id, k.companyId));
         }
         await tx.update(users).set({ pendingActivation: false, updatedAt: new Date() }).where(eq(users.id, user.id));
-        await audit.record(actor, { action: 'product_key.activate', entity: 'product_key', entityId: k.id, companyId: k.companyId }, tx);
+        await audit.record(
+          actor,
+          { action: 'product_key.activate', entity: 'product_key', entityId: k.id, companyId: k.companyId },
+          tx,
+        );
         return { company_id: c.id, company_name: c.name, role: k.companyRole };
       });
     },

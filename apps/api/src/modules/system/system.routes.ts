@@ -12,7 +12,12 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
     '/health',
     {
       config: { permission: 'public' },
-      schema: { operationId: 'getHealth', tags: ['system'], summary: 'Готовность сервера и базы данных', response: { 200: healthResponse, 503: healthResponse } },
+      schema: {
+        operationId: 'getHealth',
+        tags: ['system'],
+        summary: 'Готовность сервера и базы данных',
+        response: { 200: healthResponse, 503: healthResponse },
+      },
     },
     async (_req, reply) => {
       reply.header('cache-control', 'no-store');
@@ -34,7 +39,12 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
     '/openapi.json',
     {
       config: { permission: 'public' },
-      schema: { operationId: 'getOpenApi', tags: ['system'], summary: 'Документ OpenAPI 3.1', response: { 200: openApiDocument } },
+      schema: {
+        operationId: 'getOpenApi',
+        tags: ['system'],
+        summary: 'Документ OpenAPI 3.1',
+        response: { 200: openApiDocument },
+      },
     },
     async () => deps.openapi() as z.infer<typeof openApiDocument>,
   );
@@ -52,7 +62,9 @@ export async function systemRoutes(app: App, deps: { database: Database; openapi
       },
     },
     async (req) => {
-      const doc = deps.openapi() as z.infer<typeof openApiDocument> & { paths: Record<string, Record<string, { tags?: string[] }>> };
+      const doc = deps.openapi() as z.infer<typeof openApiDocument> & {
+        paths: Record<string, Record<string, { tags?: string[] }>>;
+      };
       if (req.params.id === 'all') return doc;
       const paths: typeof doc.paths = {};
       for (const [p, ops] of Object.entries(doc.paths)) {

@@ -23,7 +23,13 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
     '/users',
     {
       config: { permission: 'users.read' },
-      schema: { operationId: 'listUsers', tags, summary: 'Пользователи (поиск, фильтры по роли и компании)', querystring: userListQuery, response: { 200: listResponse(userResponse) } },
+      schema: {
+        operationId: 'listUsers',
+        tags,
+        summary: 'Пользователи (поиск, фильтры по роли и компании)',
+        querystring: userListQuery,
+        response: { 200: listResponse(userResponse) },
+      },
     },
     async (req) => svc.list(requireAuth(req).principal, req.query),
   );
@@ -53,7 +59,14 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
     '/users/:id',
     {
       config: { permission: 'users.manage' },
-      schema: { operationId: 'updateUser', tags, summary: 'Изменить пользователя', params: idParam, body: updateUserRequest, response: { 200: userResponse } },
+      schema: {
+        operationId: 'updateUser',
+        tags,
+        summary: 'Изменить пользователя',
+        params: idParam,
+        body: updateUserRequest,
+        response: { 200: userResponse },
+      },
     },
     async (req) => svc.update(requireAuth(req).principal, actor(req), req.params.id, req.body),
   );
@@ -61,7 +74,13 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
     '/users/:id',
     {
       config: { permission: 'users.manage' },
-      schema: { operationId: 'deleteUser', tags, summary: 'Удалить пользователя (сессии и ключи завершаются сразу)', params: idParam, response: { 204: z.null() } },
+      schema: {
+        operationId: 'deleteUser',
+        tags,
+        summary: 'Удалить пользователя (сессии и ключи завершаются сразу)',
+        params: idParam,
+        response: { 204: z.null() },
+      },
     },
     async (req, reply) => {
       await svc.remove(requireAuth(req).principal, actor(req), req.params.id);
@@ -72,7 +91,13 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
     '/users/:id/roles',
     {
       config: { permission: 'users.read' },
-      schema: { operationId: 'getUserRoles', tags, summary: 'Роль пользователя и его роли в компаниях', params: idParam, response: { 200: userRolesResponse } },
+      schema: {
+        operationId: 'getUserRoles',
+        tags,
+        summary: 'Роль пользователя и его роли в компаниях',
+        params: idParam,
+        response: { 200: userRolesResponse },
+      },
     },
     async (req) => svc.roles(requireAuth(req).principal, req.params.id),
   );
@@ -80,7 +105,14 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
     '/users/:id/roles',
     {
       config: { permission: 'users.manage' },
-      schema: { operationId: 'setUserRoles', tags, summary: 'Назначить роль и роли в компаниях', params: idParam, body: userRolesRequest, response: { 200: userRolesResponse } },
+      schema: {
+        operationId: 'setUserRoles',
+        tags,
+        summary: 'Назначить роль и роли в компаниях',
+        params: idParam,
+        body: userRolesRequest,
+        response: { 200: userRolesResponse },
+      },
     },
     async (req) => {
       const p = requireAuth(req).principal;
