@@ -170,6 +170,7 @@ async function main() {
   // Events
   let created = 0;
   let skipped = 0;
+  const createdIds: number[] = [];
   const count = Number(process.env.DEMO_EVENTS ?? 600);
   for (const e of generateEvents({ seed: 777, count, companies: 3, now: new Date(), days: 90 })) {
     const r = refs.get(e.module);
@@ -191,6 +192,7 @@ async function main() {
       continue;
     }
     created++;
+    createdIds.push(ev.id);
     if (created % 7 === 0) await call('POST', '/comments', { event_id: ev.id, text: COMMENTS[created % COMMENTS.length] });
     if (e.module === 'domains' && created % 5 === 0) {
       const boundary = '----forpostdemo';
@@ -213,6 +215,14 @@ async function main() {
       });
     }
   }
+
+  // The demo set is 90 days of history: each event entered the console when it was detected (not
+  // all at the moment of loading), so the home page's charts show days, not one bar. The count
+  // triggers move the figures between days as for any update.
+  await database.pool.query(
+    'UPDATE events SET created_at = detected_at WHERE id = ANY($1::int[]) AND detected_at IS NOT NULL AND detected_at < created_at',
+    [createdIds],
+  );
 
   await app.close();
   await database.close();
