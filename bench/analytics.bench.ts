@@ -28,7 +28,12 @@ import { createDatabase } from '../apps/api/src/db/client';
 import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import { type CountColumn, createAnalyticsRepo, type DayGroup } from '../apps/api/src/modules/analytics/analytics.repo';
+import {
+  COUNT_COLUMNS,
+  type CountColumn,
+  createAnalyticsRepo,
+  type DayGroup,
+} from '../apps/api/src/modules/analytics/analytics.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
 import { createHttpClient } from './http-client';
 import { startHttpLoad } from './http-load';
@@ -63,7 +68,7 @@ const BASELINE: Record<
     modules?: string[];
     status?: boolean;
     total: string;
-    /** The rollup read of the endpoint, when it is `daySeries` (else `counts` with group/only). */
+    /** The rollup read of the endpoint, when it is `daySeriesSql` (else `countsSql` with group/only). */
     series?: CountColumn | 'status';
   }
 > = {
@@ -256,8 +261,11 @@ async function main() {
         };
         for (let i = 0; i < RUNS; i++) {
           const t = performance.now();
-          if (b.series) await analytics.daySeries(rf, b.series);
-          else await analytics.counts(rf, b.group, b.only, 'offset');
+          await analytics.prepared(
+            b.series
+              ? analytics.daySeriesSql(rf, b.series, 'all')
+              : analytics.countsSql(rf, b.group, b.only ?? COUNT_COLUMNS, 'offset', 'all'),
+          );
           roll.push(performance.now() - t);
         }
         const p95 = pct(times, 95);

@@ -18,6 +18,14 @@ const base = '/modules/analytics/dashboard';
 
 const seriesOf = (r: TimeSeriesResponse, key: string) => r.series.find((s) => s.key === key);
 const dayValue = (r: TimeSeriesResponse, key: string, day: string) => seriesOf(r, key)?.data[r.days.indexOf(day)] ?? 0;
+/** A row as comparable text (numbers as numbers, whatever their SQL type). */
+const line = (r: Record<string, unknown>) =>
+  Object.keys(r)
+    .sort()
+    .map((k) => `${k}=${String(Number(r[k]) || r[k])}`)
+    .join(' ');
+/** Count deltas not yet folded. */
+const pending = async () => Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
 
 beforeAll(async () => {
   ctx = await setupApp();
@@ -149,8 +157,6 @@ describe('dashboard figures match hand-computed counts', () => {
       expect(n.total).toBe(8);
     };
     await check();
-    const pending = async () =>
-      Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
     expect(await pending()).toBeGreaterThan(0);
     const folded = await ctx.app.services.analytics.fold();
     expect(folded).toBeGreaterThan(0);
@@ -159,11 +165,6 @@ describe('dashboard figures match hand-computed counts', () => {
     // The rollups equal a full GROUP BY over events.
     const f = { from: '2026-02-01', to: '2026-03-31', companies: 'all' as const, modules: [...MODULE_CODES] };
     const repo = ctx.app.services.analytics.repo;
-    const line = (r: Record<string, unknown>) =>
-      Object.keys(r)
-        .sort()
-        .map((k) => `${k}=${String(Number(r[k]) || r[k])}`)
-        .join(' ');
     const fromRollup = (await repo.counts(f, ['day', 'module'] as const)).map(line).sort();
     const fromEvents = (await repo.countsFromEvents({ ...f, tz: ANALYTICS_TZ }, ['day', 'module'])).map(line).sort();
     expect(fromRollup).toEqual(fromEvents);
@@ -218,11 +219,6 @@ describe('tenant scope and input', () => {
 describe('all-companies rollups (module × day)', () => {
   const P = 'from=2026-05-01&to=2026-05-03';
   const f = { from: '2026-05-01', to: '2026-05-03', companies: 'all' as const, modules: [...MODULE_CODES] };
-  const line = (r: Record<string, unknown>) =>
-    Object.keys(r)
-      .sort()
-      .map((k) => `${k}=${String(Number(r[k]) || r[k])}`)
-      .join(' ');
   /** Everything the staff dashboard reads for the period equals a GROUP BY over `events`. */
   const exact = async () => {
     const repo = ctx.app.services.analytics.repo;
@@ -279,8 +275,6 @@ describe('all-companies rollups (module × day)', () => {
     // The company goes (its events by cascade): its rows leave the per-company rollups at once, the
     // all-companies totals lose them through the pending deltas, then through the fold.
     await ctx.database.db.execute(sql`DELETE FROM companies WHERE id = ${C.id}`);
-    const pending = async () =>
-      Number((await ctx.database.db.execute(sql`SELECT count(*) AS n FROM event_count_deltas`)).rows[0]?.n);
     expect(await pending()).toBeGreaterThan(0);
     const afterDeletion = async () => {
       s = await staff();

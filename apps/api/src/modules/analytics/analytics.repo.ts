@@ -38,7 +38,7 @@ export type Counts = Record<CountColumn, number>;
 export type DayGroup = 'day' | 'module';
 export type StatusGroup = 'day' | 'module' | 'status_id';
 /** How `day` comes back: 'YYYY-MM-DD', or the number of days since `from` (cheaper: no formatting). */
-export type DayAs = 'text' | 'offset';
+type DayAs = 'text' | 'offset';
 
 /** The rollups a filter reads: the all-companies ones when no company restriction applies. */
 function tablesOf(f: RollupFilter) {
@@ -57,11 +57,14 @@ const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join
 /** Module codes are [a-z]+ (checked by the contract), safe inside an array literal. */
 const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
 
-/** WHERE of a rollup (or, alias `d`, of the deltas); `allCompanies`: a company-less rollup (no company column). */
-function whereOf(f: RollupFilter, alias = '', allCompanies = false): SQL {
-  const c = (col: string) => sql.raw(alias ? `${alias}.${col}` : col);
+/**
+ * WHERE of a rollup `r` or of the deltas `d`. «All companies» has no company condition (and the
+ * company-less rollups no company column).
+ */
+function whereOf(f: RollupFilter, alias: 'r' | 'd'): SQL {
+  const c = (col: string) => sql.raw(`${alias}.${col}`);
   const parts: SQL[] = [sql`${c('day')} BETWEEN ${f.from}::date AND ${f.to}::date`];
-  if (f.companies !== 'all' && !allCompanies)
+  if (f.companies !== 'all')
     parts.push(
       f.companies.length === 1
         ? sql`${c('company_id')} = ${f.companies[0]}`
@@ -73,30 +76,21 @@ function whereOf(f: RollupFilter, alias = '', allCompanies = false): SQL {
 
 /** Each count column from a row of `event_count_deltas d` (priority code from `p`). */
 const DELTA_EXPR: Record<CountColumn, string> = {
-  total: 'd.delta AS total',
-  p_none: 'CASE WHEN p.code IS NULL THEN d.delta ELSE 0 END AS p_none',
-  p_low: "CASE WHEN p.code = 'low' THEN d.delta ELSE 0 END AS p_low",
-  p_medium: "CASE WHEN p.code = 'medium' THEN d.delta ELSE 0 END AS p_medium",
-  p_high: "CASE WHEN p.code = 'high' THEN d.delta ELSE 0 END AS p_high",
-  p_critical: "CASE WHEN p.code = 'critical' THEN d.delta ELSE 0 END AS p_critical",
-  c_positive: "CASE WHEN d.connotation = 'Positive' THEN d.delta ELSE 0 END AS c_positive",
-  c_negative: "CASE WHEN d.connotation = 'Negative' THEN d.delta ELSE 0 END AS c_negative",
-  c_neutral: "CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral",
-  c_undefined: "CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined",
+  total: 'd.delta',
+  p_none: 'CASE WHEN p.code IS NULL THEN d.delta ELSE 0 END',
+  p_low: "CASE WHEN p.code = 'low' THEN d.delta ELSE 0 END",
+  p_medium: "CASE WHEN p.code = 'medium' THEN d.delta ELSE 0 END",
+  p_high: "CASE WHEN p.code = 'high' THEN d.delta ELSE 0 END",
+  p_critical: "CASE WHEN p.code = 'critical' THEN d.delta ELSE 0 END",
+  c_positive: "CASE WHEN d.connotation = 'Positive' THEN d.delta ELSE 0 END",
+  c_negative: "CASE WHEN d.connotation = 'Negative' THEN d.delta ELSE 0 END",
+  c_neutral: "CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END",
+  c_undefined: "CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END",
 };
 
-/** The same pivot as the fold, for rows of `event_count_deltas d` (priority code from `p`). */
-const DELTA_PIVOT = sql.raw(`
-  d.delta AS total,
-  CASE WHEN p.code IS NULL THEN d.delta ELSE 0 END AS p_none,
-  CASE WHEN p.code = 'low' THEN d.delta ELSE 0 END AS p_low,
-  CASE WHEN p.code = 'medium' THEN d.delta ELSE 0 END AS p_medium,
-  CASE WHEN p.code = 'high' THEN d.delta ELSE 0 END AS p_high,
-  CASE WHEN p.code = 'critical' THEN d.delta ELSE 0 END AS p_critical,
-  CASE WHEN d.connotation = 'Positive' THEN d.delta ELSE 0 END AS c_positive,
-  CASE WHEN d.connotation = 'Negative' THEN d.delta ELSE 0 END AS c_negative,
-  CASE WHEN d.connotation = 'Neutral' THEN d.delta ELSE 0 END AS c_neutral,
-  CASE WHEN d.connotation = 'Undefined' THEN d.delta ELSE 0 END AS c_undefined`);
+/** The `only` count columns of rows of `event_count_deltas d` (the fold's pivot: all of them). */
+const deltaPivot = (only: readonly CountColumn[] = COUNT_COLUMNS) =>
+  sql.raw(only.map((c) => `${DELTA_EXPR[c]} AS ${c}`).join(', '));
 
 /** Raises the rollups' generation (in the transaction that changed them). */
 const BUMP_GENERATION = sql`
@@ -108,7 +102,7 @@ const FOLD_LOCK = 7_320_114_101;
 
 /** Which figures a read covers: the rollups and the pending deltas (the answer), or one of them. */
 export type Part = 'all' | 'rollup' | 'deltas';
-/** A `daySeries` row: one series' day offsets and counts. */
+/** A `daySeriesSql` row: one series' day offsets and counts. */
 export type SeriesRow = { key: string; d: number[]; n: number[] };
 
 /** `UNION ALL` of the parts a read covers. */
@@ -117,22 +111,20 @@ const partsOf = (part: Part, rollup: SQL, deltas: SQL): SQL =>
 
 /** Counts (total, per priority, per sentiment) grouped by day and/or module, over `part`. */
 function countsSql(f: RollupFilter, group: readonly DayGroup[], only: readonly CountColumn[], dayAs: DayAs, part: Part): SQL {
-  const inner = group.length ? sql.raw(`${group.join(', ')}, `) : sql``;
-  const outer = group.length
+  /** The group columns of a part, each followed by a comma. */
+  const keys = (alias: 'r' | 'd') => sql.raw(group.map((x) => `${alias}.${x}, `).join(''));
+  const rollup = sql`SELECT ${keys('r')}${sql.raw(only.map((c) => `r.${c}`).join(', '))} FROM ${sql.raw(tablesOf(f).counts)} r WHERE ${whereOf(f, 'r')}`;
+  const deltas = sql`SELECT ${keys('d')}${deltaPivot(only)}
+      FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`;
+  const out = group.length
     ? sql`${sql.join(
         group.map((x) => outOf(x, f, dayAs)),
         sql`, `,
       )}, `
     : sql``;
-  const cols = sql.raw(only.join(', '));
-  const pivot = sql.raw(only.map((c) => DELTA_EXPR[c]).join(', '));
   const total = sql.raw(only.map((c) => `sum(${c})::bigint AS ${c}`).join(', '));
-  const table = sql.raw(tablesOf(f).counts);
-  const rollup = sql`SELECT ${inner}${cols} FROM ${table} r WHERE ${whereOf(f, 'r', tablesOf(f).counts !== 'event_day_counts')}`;
-  const deltas = sql`SELECT ${group.length ? sql.raw(`${group.map((x) => `d.${x}`).join(', ')}, `) : sql``}${pivot}
-      FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`;
   return sql`
-    SELECT ${outer}${total} FROM (${partsOf(part, rollup, deltas)}) t${group.length ? sql.raw(` GROUP BY ${group.join(', ')}`) : sql``}`;
+    SELECT ${out}${total} FROM (${partsOf(part, rollup, deltas)}) t${sql.raw(group.length ? ` GROUP BY ${group.join(', ')}` : '')}`;
 }
 
 /** One row per series key (module for a count column, or status) with day-offset and count arrays, over `part`. */
@@ -141,12 +133,12 @@ function daySeriesSql(f: RollupFilter, of: CountColumn | 'status', part: Part): 
   const [rollup, deltas] =
     of === 'status'
       ? [
-          sql`SELECT r.day, r.status_id AS key, r.n FROM ${sql.raw(t.statuses)} r WHERE ${whereOf(f, 'r', t.statuses !== 'event_day_status_counts')}`,
+          sql`SELECT r.day, r.status_id AS key, r.n FROM ${sql.raw(t.statuses)} r WHERE ${whereOf(f, 'r')}`,
           sql`SELECT d.day, d.status_id AS key, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}`,
         ]
       : [
-          sql`SELECT r.day, r.module AS key, ${sql.raw(`r.${of}`)} AS n FROM ${sql.raw(t.counts)} r WHERE ${whereOf(f, 'r', t.counts !== 'event_day_counts')}`,
-          sql`SELECT d.day, d.module AS key, ${sql.raw(DELTA_EXPR[of].replace(/ AS \w+$/, ''))} AS n
+          sql`SELECT r.day, r.module AS key, ${sql.raw(`r.${of}`)} AS n FROM ${sql.raw(t.counts)} r WHERE ${whereOf(f, 'r')}`,
+          sql`SELECT d.day, d.module AS key, ${sql.raw(DELTA_EXPR[of])} AS n
               FROM event_count_deltas d LEFT JOIN event_priorities p ON p.id = d.priority_id WHERE ${whereOf(f, 'd')}`,
         ];
   return sql`
@@ -176,21 +168,16 @@ export function createAnalyticsRepo(db: Db) {
       f: RollupFilter,
       group: readonly G[],
       only: readonly CountColumn[] = COUNT_COLUMNS,
-      dayAs: DayAs = 'text',
     ): Promise<(Record<G, string> & Counts)[]> {
-      return prepared(countsSql(f, group, only, dayAs, 'all'));
+      return prepared(countsSql(f, group, only, 'text', 'all'));
     },
 
     /**
-     * One chart series per key — module (for a count column) or status — with its days as arrays:
-     * `d` the day offsets from `from`, `n` the counts (non-zero days only). A handful of rows instead
-     * of one per key and day: less to send and parse.
+     * The SQL of the dashboards' reads over a part of the figures (the answer cache reads them apart):
+     * `countsSql` as `counts`; `daySeriesSql` one chart series per key — module (for a count column) or
+     * status — with its days as arrays: `d` the day offsets from `from`, `n` the counts (non-zero days
+     * only). A handful of rows instead of one per key and day: less to send and parse.
      */
-    async daySeries(f: RollupFilter, of: CountColumn | 'status'): Promise<SeriesRow[]> {
-      return prepared(daySeriesSql(f, of, 'all'));
-    },
-
-    /** The SQL of `counts` / `daySeries` over a part of the figures (the answer cache reads them apart). */
     countsSql,
     daySeriesSql,
     /** Runs a read as a named prepared statement. */
@@ -213,20 +200,18 @@ export function createAnalyticsRepo(db: Db) {
     async statusCounts<G extends StatusGroup>(
       f: RollupFilter,
       group: readonly G[],
-      dayAs: DayAs = 'text',
     ): Promise<(Record<G, string | number> & { n: number })[]> {
-      const g = sql.raw(group.join(', '));
-      const outer = sql.join(
-        group.map((x) => outOf(x, f, dayAs)),
+      const cols = (alias: string) => sql.raw(group.map((x) => `${alias}.${x}`).join(', '));
+      const out = sql.join(
+        group.map((x) => outOf(x, f, 'text')),
         sql`, `,
       );
-      const table = tablesOf(f).statuses;
       return prepared(sql`
-        SELECT ${outer}, sum(n)::bigint AS n FROM (
-          SELECT ${sql.raw(group.map((x) => `r.${x}`).join(', '))}, r.n FROM ${sql.raw(table)} r WHERE ${whereOf(f, 'r', table !== 'event_day_status_counts')}
+        SELECT ${out}, sum(n)::bigint AS n FROM (
+          SELECT ${cols('r')}, r.n FROM ${sql.raw(tablesOf(f).statuses)} r WHERE ${whereOf(f, 'r')}
           UNION ALL
-          SELECT ${sql.raw(group.map((x) => `d.${x}`).join(', '))}, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}
-        ) t GROUP BY ${g}`);
+          SELECT ${cols('d')}, d.delta AS n FROM event_count_deltas d WHERE ${whereOf(f, 'd')}
+        ) t GROUP BY ${sql.raw(group.join(', '))}`);
     },
 
     /** The same figures straight from `events` (the benchmark's baseline and the tests' cross-check). */
@@ -292,7 +277,7 @@ export function createAnalyticsRepo(db: Db) {
           ), days AS (
             INSERT INTO event_day_counts AS r (company_id, module, day, ${sql.raw(COUNT_COLUMNS.join(', '))})
             SELECT company_id, module, day, ${sql.raw(COUNT_COLUMNS.map((c) => `sum(${c})`).join(', '))}
-            FROM (SELECT d.company_id, d.module, d.day, ${DELTA_PIVOT} FROM live d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
+            FROM (SELECT d.company_id, d.module, d.day, ${deltaPivot()} FROM live d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
             GROUP BY 1, 2, 3
             ORDER BY 1, 2, 3
             ON CONFLICT (company_id, module, day) DO UPDATE SET ${sql.raw(COUNT_COLUMNS.map((c) => `${c} = r.${c} + EXCLUDED.${c}`).join(', '))}
@@ -307,7 +292,7 @@ export function createAnalyticsRepo(db: Db) {
             -- Every delta, deleted companies' too: their events have left the all-companies totals.
             INSERT INTO event_module_day_counts AS r (module, day, ${sql.raw(COUNT_COLUMNS.join(', '))})
             SELECT module, day, ${sql.raw(COUNT_COLUMNS.map((c) => `sum(${c})`).join(', '))}
-            FROM (SELECT d.module, d.day, ${DELTA_PIVOT} FROM moved d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
+            FROM (SELECT d.module, d.day, ${deltaPivot()} FROM moved d LEFT JOIN event_priorities p ON p.id = d.priority_id) x
             GROUP BY 1, 2
             ORDER BY 1, 2
             ON CONFLICT (module, day) DO UPDATE SET ${sql.raw(COUNT_COLUMNS.map((c) => `${c} = r.${c} + EXCLUDED.${c}`).join(', '))}

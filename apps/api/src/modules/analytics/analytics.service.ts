@@ -108,93 +108,58 @@ export function createAnalyticsService(deps: {
     return { filter: { from, to, companies, modules }, days, empty };
   }
 
-  const zeros = (n: number) => new Array<number>(n).fill(0);
-
-  /** Rows (day as the offset from the period's first day, key, n) → one series per key, in `order`. */
-  function series(
-    days: string[],
-    rows: { day: string | number; key: string | number; n: number }[],
-    order: { key: string; name: string; color: string | null; link: ChartLink }[],
-    keepEmpty: boolean,
-  ): TimeSeries[] {
-    const data = new Map(order.map((o) => [o.key, zeros(days.length)]));
-    for (const r of rows) {
-      const arr = data.get(String(r.key));
-      const i = Number(r.day);
-      if (arr && i >= 0 && i < days.length) arr[i] = (arr[i] ?? 0) + Number(r.n);
-    }
-    return order
-      .map((o) => {
-        const d = data.get(o.key) ?? zeros(days.length);
-        return { key: o.key, name: o.name, color: o.color, total: d.reduce((a, b) => a + b, 0), data: d, link: o.link };
-      })
-      .filter((s) => keepEmpty || s.total > 0);
-  }
-
-  /** Series of `daySeries` rows (arrays of day offsets and counts per key), in `order`. */
-  function keyedSeries(
-    days: string[],
-    rows: { key: string; d: number[]; n: number[] }[],
-    order: { key: string; name: string; color: string | null; link: ChartLink }[],
-  ): TimeSeries[] {
-    const byKey = new Map(rows.map((r) => [r.key, r]));
-    const out: TimeSeries[] = [];
-    for (const o of order) {
-      const r = byKey.get(o.key);
-      if (!r) continue;
-      const data = zeros(days.length);
-      let total = 0;
-      for (let i = 0; i < r.d.length; i++) {
-        const at = r.d[i] as number;
-        const n = r.n[i] as number;
-        if (at >= 0 && at < days.length) {
-          data[at] = (data[at] ?? 0) + n;
-          total += n;
-        }
-      }
-      if (total > 0) out.push({ key: o.key, name: o.name, color: o.color, total, data, link: o.link });
-    }
-    return out;
-  }
-
-  const emptySeries = (r: Resolved): TimeSeriesResponse => ({
-    from: r.filter.from,
-    to: r.filter.to,
-    days: r.days,
-    series: [],
-    total: 0,
-  });
   const sum = (s: { total: number }[]) => s.reduce((a, b) => a + b.total, 0);
   const moduleLink = (m: string, query: Record<string, string> = {}): ChartLink => ({
     path: getModule(m as ModuleCode).route,
     query,
   });
 
-  /** Events of one module per day, one series per status (domains, accounts). */
-  function byStatus(r: Resolved, rows: SeriesRow[], rf: Refs, module: ModuleCode): TimeSeriesResponse {
-    const statuses = rf.statuses.filter((s) => s.module === module);
-    const s = keyedSeries(
-      r.days,
-      rows,
-      statuses.map((st) => ({
-        key: String(st.id),
-        name: st.name,
-        color: st.color,
-        link: moduleLink(module, { status: st.code }),
-      })),
-    );
-    return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
+  /**
+   * A time-series answer from series rows (per key, arrays of day offsets and counts): one series per
+   * key of `order` that has events in the period, in that order.
+   */
+  function timeSeries(
+    r: Resolved,
+    rows: SeriesRow[],
+    order: { key: string; name: string; color: string | null; link: ChartLink }[],
+  ): TimeSeriesResponse {
+    const byKey = new Map(rows.map((x) => [x.key, x]));
+    const series: TimeSeries[] = [];
+    for (const o of order) {
+      const x = byKey.get(o.key);
+      if (!x) continue;
+      const data = new Array<number>(r.days.length).fill(0);
+      let total = 0;
+      for (let i = 0; i < x.d.length; i++) {
+        const at = x.d[i] as number;
+        const n = x.n[i] as number;
+        if (at >= 0 && at < data.length) {
+          data[at] = (data[at] ?? 0) + n;
+          total += n;
+        }
+      }
+      if (total > 0) series.push({ key: o.key, name: o.name, color: o.color, total, data, link: o.link });
+    }
+    return { from: r.filter.from, to: r.filter.to, days: r.days, series, total: sum(series) };
   }
 
+  /** Events of one module per day, one series per status (domains, accounts). */
+  const byStatus = (module: ModuleCode) => (r: Resolved, rows: Row[], rf: Refs) =>
+    timeSeries(
+      r,
+      rows as SeriesRow[],
+      rf.statuses
+        .filter((s) => s.module === module)
+        .map((st) => ({ key: String(st.id), name: st.name, color: st.color, link: moduleLink(module, { status: st.code }) })),
+    );
+
   /** Per module, one series per module (new events, critical events). */
-  function byModule(r: Resolved, rows: SeriesRow[], query: Record<string, string>): TimeSeriesResponse {
-    const s = keyedSeries(
-      r.days,
-      rows,
+  const byModule = (query: Record<string, string>) => (r: Resolved, rows: Row[]) =>
+    timeSeries(
+      r,
+      rows as SeriesRow[],
       r.filter.modules.map((m) => ({ key: m, name: getModule(m as ModuleCode).name, color: null, link: moduleLink(m, query) })),
     );
-    return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
-  }
 
   const PRIORITY_COLUMNS = ['total', 'p_none', 'p_low', 'p_medium', 'p_high', 'p_critical'] as const;
   const CONNOTATION_COLUMNS = ['c_positive', 'c_negative', 'c_neutral', 'c_undefined'] as const;
@@ -208,12 +173,12 @@ export function createAnalyticsService(deps: {
     newevents: {
       read: (f, part) => repo.daySeriesSql(f, 'total', part),
       merge: 'series',
-      render: (r, rows) => byModule(r, rows as SeriesRow[], {}),
+      render: byModule({}),
     },
     criticalevents: {
       read: (f, part) => repo.daySeriesSql(f, 'p_critical', part),
       merge: 'series',
-      render: (r, rows) => byModule(r, rows as SeriesRow[], { priority: 'critical' }),
+      render: byModule({ priority: 'critical' }),
     },
     /** Events per module (categories) and priority (series), over the period. */
     priorityevents: {
@@ -242,32 +207,30 @@ export function createAnalyticsService(deps: {
       read: (f, part) => repo.countsSql(f, ['day'], CONNOTATION_COLUMNS, 'offset', part),
       merge: ['day'],
       render: (r, raw) => {
-        const rows = raw as (Record<'day', string> & Counts)[];
-        const s = series(
-          r.days,
-          rows.flatMap((x) =>
-            CONNOTATIONS.map((k) => ({ day: x.day, key: k, n: Number(x[`c_${k.toLowerCase()}` as CountColumn]) })),
-          ),
+        // Day rows with a column per sentiment → a series row per sentiment.
+        const rows = raw as (Record<'day', number> & Counts)[];
+        const days = rows.map((x) => Number(x.day));
+        return timeSeries(
+          r,
+          CONNOTATIONS.map((k) => ({ key: k, d: days, n: rows.map((x) => Number(x[`c_${k.toLowerCase()}` as CountColumn])) })),
           CONNOTATIONS.map((k) => ({
             key: k,
             name: CONNOTATION_LABELS[k],
             color: CONNOTATION_COLORS[k],
             link: moduleLink('media', k === 'Undefined' ? {} : { connotation: k }),
           })),
-          false,
         );
-        return { from: r.filter.from, to: r.filter.to, days: r.days, series: s, total: sum(s) };
       },
     },
     domainevents: {
       read: (f, part) => repo.daySeriesSql(f, 'status', part),
       merge: 'series',
-      render: (r, rows, rf) => byStatus(r, rows as SeriesRow[], rf, 'domains'),
+      render: byStatus('domains'),
     },
     accountevents: {
       read: (f, part) => repo.daySeriesSql(f, 'status', part),
       merge: 'series',
-      render: (r, rows, rf) => byStatus(r, rows as SeriesRow[], rf, 'accounts'),
+      render: byStatus('accounts'),
     },
   };
 
@@ -296,7 +259,9 @@ export function createAnalyticsService(deps: {
   }
 
   const empty = (r: Resolved, chart: DashboardChart): TimeSeriesResponse | MatrixResponse =>
-    chart === 'priorityevents' ? { from: r.filter.from, to: r.filter.to, categories: [], series: [], total: 0 } : emptySeries(r);
+    chart === 'priorityevents'
+      ? { from: r.filter.from, to: r.filter.to, categories: [], series: [], total: 0 }
+      : timeSeries(r, [], []);
 
   /*
    * Answer cache. Per chart and *resolved* filter (period, companies after the access check, modules

@@ -105,15 +105,6 @@ export function createAuthService(deps: {
     return { ...(await issueAccess(s.id)), refresh, sessionId: s.id };
   }
 
-  async function principalOf(user: UserRow): Promise<Principal> {
-    const ms = await repo.memberships(user.id);
-    return {
-      role: user.role,
-      // A deactivated company suspends its users' access to it.
-      memberships: ms.filter((m) => m.isActive).map((m) => ({ company_id: m.companyId, role: m.role })),
-    };
-  }
-
   return {
     issueAccess,
     parseAccess,
@@ -130,7 +121,6 @@ export function createAuthService(deps: {
       return Number(id);
     },
     createSession,
-    principalOf,
 
     /** Step one. Returns tokens when no second factor is needed. */
     async login(email: string, password: string, ctx: RequestCtx): Promise<{ user: UserRow; tokens?: IssuedTokens }> {

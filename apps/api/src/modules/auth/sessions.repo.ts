@@ -11,8 +11,8 @@ export function createSessionsRepo(db: Db) {
    * What a request needs to authenticate, in one round trip: the live session, its user, the user's
    * memberships in active companies (ordered by company name) and whether the session is due a
    * `touch` (last seen over a minute ago, by the database's clock), and the state of the dashboard
-   * rollups at that moment. A named prepared statement: built
-   * once, parsed and planned once per connection.
+   * rollups at that moment. A named prepared statement: built once, parsed and planned once per
+   * connection.
    */
   const liveAccess = db
     .select({
@@ -90,7 +90,7 @@ export function createSessionsRepo(db: Db) {
         .limit(1);
       return r;
     },
-    /** The live session's user, memberships and whether a `touch` is due (see `liveAccess`). */
+    /** The live session's user, memberships, whether a `touch` is due and the rollups' state (see `liveAccess`). */
     async findLiveAccess(id: string) {
       const [r] = await liveAccess.execute({ id });
       return r;
