@@ -2,55 +2,32 @@
  * Mailings: recipients the SMTP server refuses, and events deleted before their email goes out.
  * A real SMTP server on loopback (smtp-server) that refuses chosen addresses at RCPT TO.
  */
-import type { AddressInfo } from 'node:net';
 import type { Delivery, Mailing } from '@forpost/contract/mailings';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvent } from './analytics.fixtures';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
-import { mailText } from './smtp';
-
-const refused = new Set<string>();
-const state = { failData: 0 };
-const mails: { to: string[]; raw: string }[] = [];
-const server = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onRcptTo(address, _session, cb) {
-    if (refused.has(address.address.toLowerCase()))
-      return cb(Object.assign(new Error('No such user here'), { responseCode: 550 }));
-    cb();
-  },
-  onData(stream, session, cb) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      if (state.failData > 0) {
-        state.failData--;
-        return cb(Object.assign(new Error('Try again later'), { responseCode: 451 }));
-      }
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-      cb();
-    });
-  },
-});
+import { type CapturedMail, mailText, startSmtp } from './smtp';
 
 let ctx: TestContext;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+/** What the server took, and the addresses it refuses at RCPT TO (the test server's own). */
+let mails: CapturedMail[];
+let refused: Set<string>;
 let admin: Client;
 let A: { id: number };
 const BASE = '/notifications/mailings';
 
 beforeAll(async () => {
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as AddressInfo).port;
-  ctx = await setupApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
+  smtp = await startSmtp();
+  mails = smtp.mails;
+  refused = smtp.state.refused;
+  ctx = await setupApp({ SMTP_URL: smtp.url });
   await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
   A = await createCompany(ctx, 'Альфа');
   admin = await signedIn(ctx, 'sa@forpost.test', 'SUPER_ADMIN');
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => smtp.close());
 
 const tick = (at: Date = new Date()) => ctx.app.services.mailings.tick(at);
 async function create(over: Record<string, unknown>): Promise<Mailing> {
@@ -101,7 +78,7 @@ describe('mailings: events deleted before sending', () => {
       await insertEvent(ctx, { companyId: A.id, module: 'services', mlState: 'Done' }),
       await insertEvent(ctx, { companyId: A.id, module: 'services', mlState: 'Done' }),
     ];
-    state.failData = 1; // the first attempt fails: the delivery waits for its retry
+    smtp.state.failNext = 1; // the first attempt fails: the delivery waits for its retry
     const t0 = new Date();
     expect(await tick(t0)).toMatchObject({ deliveries: 1, retry: 1 });
     await ctx.database.db.execute(sql`DELETE FROM events WHERE id IN (${ids[0]}, ${ids[1]})`);
@@ -126,7 +103,7 @@ describe('mailings: events deleted before sending', () => {
     const m = await create({ recipients: ['soc@alfa.ru'], filters: { modules: ['firms'] } });
     const kept = await insertEvent(ctx, { companyId: A.id, module: 'firms', title: 'осталось', mlState: 'Done' });
     const gone = await insertEvent(ctx, { companyId: A.id, module: 'firms', title: 'удалено', mlState: 'Done' });
-    state.failData = 1;
+    smtp.state.failNext = 1;
     const t0 = new Date();
     await tick(t0);
     await ctx.database.db.execute(sql`DELETE FROM events WHERE id = ${gone}`);

@@ -16,7 +16,6 @@ import {
   type ReportSend,
 } from '@forpost/contract/reports';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudit } from '../src/lib/audit';
 import { createLocalDocStore, type DocStore } from '../src/lib/docstore';
@@ -94,42 +93,6 @@ async function startHangingServer() {
       for (const s of sockets) s.destroy();
       return new Promise<void>((r) => server.close(() => r()));
     },
-  };
-}
-
-/**
- * An SMTP server that takes the whole message and keeps it, but answers the end of the data only
- * `replyAfterMs` later (a server scanning for viruses before it says 250).
- */
-async function startSlowSmtp(replyAfterMs: number) {
-  const mails: string[] = [];
-  let replied = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        setTimeout(() => {
-          replied++;
-          cb();
-        }, replyAfterMs);
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    mails,
-    /** Resolves once the server has answered `n` messages (taken them for good). */
-    async replied(n: number) {
-      while (replied < n) await new Promise((r) => setTimeout(r, 50));
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
 
@@ -304,7 +267,7 @@ describe('report send by email', () => {
   });
 
   it('a server that takes the message but answers after the socket timeout: failed at once as «may have been delivered», never mailed twice', async () => {
-    const slow = await startSlowSmtp(1500);
+    const slow = await startSmtp({ replyAfterMs: 1500 });
     await ctx.app.services.configs.update(actor, 'smtp_url', `${slow.url}&socketTimeout=500`);
     try {
       const s = await queued(['slow1@alfa.ru']);
@@ -343,7 +306,7 @@ describe('report send by email', () => {
   });
 
   it('our own time limit once the message was handed over: failed at once, not retried (the late 250 still delivers it once)', async () => {
-    const slow = await startSlowSmtp(1500);
+    const slow = await startSmtp({ replyAfterMs: 1500 });
     await ctx.app.services.configs.update(actor, 'smtp_url', slow.url);
     try {
       const s = await queued(['slow2@alfa.ru']);

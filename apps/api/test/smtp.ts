@@ -7,23 +7,41 @@ export interface CapturedMail {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps every message, for tests. `failNext` makes it refuse messages. */
-export async function startSmtp() {
+/**
+ * A real SMTP server on loopback that keeps every message, for tests. `state.failNext` makes it refuse
+ * messages (550 at the end of the data), `state.refused` refuses those addresses at RCPT TO (550), and
+ * `replyAfterMs` answers the end of the data only that much later (the message is kept at once: a
+ * server scanning for viruses before it says 250).
+ */
+export async function startSmtp(opts: { replyAfterMs?: number } = {}) {
   const mails: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
-  const state = { failNext: 0 };
+  const state = { failNext: 0, refused: new Set<string>() };
+  let replied = 0;
+  const reply = (cb: (err?: Error) => void, err?: Error) => {
+    const done = () => {
+      replied++;
+      cb(err);
+    };
+    if (opts.replyAfterMs) setTimeout(done, opts.replyAfterMs);
+    else done();
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onRcptTo(address, _session, cb) {
+      if (state.refused.has(address.address.toLowerCase()))
+        return cb(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+      cb();
+    },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         if (state.failNext > 0) {
           state.failNext--;
-          const err = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
-          return cb(err);
+          return reply(cb, Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
         }
         mails.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -31,7 +49,7 @@ export async function startSmtp() {
           raw: Buffer.concat(chunks).toString('utf8'),
         });
         for (const w of waiters.splice(0)) w();
-        cb();
+        reply(cb);
       });
     },
   });
@@ -51,6 +69,10 @@ export async function startSmtp() {
         });
       }
       return mails;
+    },
+    /** Resolves once the server has answered `n` messages (with `replyAfterMs`: taken them for good). */
+    async replied(n: number) {
+      while (replied < n) await new Promise((r) => setTimeout(r, 50));
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

@@ -82,8 +82,10 @@ export const MAILING_MSG = {
   eventsDeleted: 'События удалены до отправки — письмо не понадобилось',
 } as const;
 
-const HOUR_MSG = 'Час — число от 0 до 23';
-const hour = z.number({ error: HOUR_MSG }).int({ error: HOUR_MSG }).min(0, { error: HOUR_MSG }).max(23, { error: HOUR_MSG });
+/** An integer from `min` to `max`, one message for every way it can be wrong. */
+const intFromTo = (min: number, max: number, error: string) =>
+  z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+const hour = intFromTo(0, 23, 'Час — число от 0 до 23');
 
 const STATUS_CODES = DEFAULT_STATUSES.map((s) => s.code) as [string, ...string[]];
 const PRIORITY_CODES = DEFAULT_PRIORITIES.map((p) => p.code) as [string, ...string[]];
@@ -123,11 +125,7 @@ const paramFields = {
   /** Hour of the daily/weekly digest (MAILING_TZ). */
   hour,
   /** Day of the weekly digest: 1 = Monday … 7 = Sunday. */
-  weekday: z
-    .number({ error: 'День недели — число от 1 до 7' })
-    .int({ error: 'День недели — число от 1 до 7' })
-    .min(1, { error: 'День недели — число от 1 до 7' })
-    .max(7, { error: 'День недели — число от 1 до 7' }),
+  weekday: intFromTo(1, 7, 'День недели — число от 1 до 7'),
   /** No mail from `from`:00 to `to`:00 (MAILING_TZ); what matched meanwhile goes out right after. */
   quiet_hours: z
     .object({ from: hour, to: hour })
@@ -135,11 +133,7 @@ const paramFields = {
     .refine((q) => q.from !== q.to, { error: MAILING_MSG.quietSame })
     .nullable(),
   format: z.enum(MAILING_FORMATS, { error: 'Неизвестный формат письма' }),
-  max_events: z
-    .number({ error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
-    .int({ error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
-    .min(1, { error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` })
-    .max(MAILING_MAX_EVENTS_LIMIT, { error: `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}` }),
+  max_events: intFromTo(1, MAILING_MAX_EVENTS_LIMIT, `Событий в письме — от 1 до ${MAILING_MAX_EVENTS_LIMIT}`),
 };
 
 export const mailingParams = z

@@ -5,10 +5,9 @@
  */
 import { z } from 'zod';
 import { ANALYTICS_MSG, daySchema, daysBetween, isDay, MAX_PERIOD_DAYS } from './analytics';
-import { hasControlChars } from './mailings';
+import { hasControlChars, isRecipientEmail } from './mailings';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
-import { isEmail } from './validation';
 
 export const REPORT_STATUSES = ['queued', 'rendering', 'ready', 'failed'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -110,7 +109,7 @@ export const reportRecipientsSchema = z
   .max(REPORT_MAX_RECIPIENTS, { error: `Не более ${REPORT_MAX_RECIPIENTS} получателей` })
   .superRefine((list, ctx) => {
     list.forEach((e, i) => {
-      if (!isEmail(e) || /[\r\n,;<>"]/.test(e)) ctx.addIssue({ code: 'custom', path: [i], message: MSG.email });
+      if (!isRecipientEmail(e)) ctx.addIssue({ code: 'custom', path: [i], message: MSG.email });
     });
   });
 

@@ -76,3 +76,36 @@ export function createMailer(opts: {
     },
   };
 }
+
+/**
+ * The mailer of the SMTP settings in configs (`smtp_url`, `mail_from`), read anew for each message so
+ * a changed setting applies at once; without an SMTP URL, messages go to .eml files (see createMailer).
+ */
+export async function mailerFromSettings(
+  configs: { get(key: 'smtp_url' | 'mail_from'): Promise<unknown> },
+  opts: { mailFrom: string; dataDir: string; log?: { info(o: unknown, m?: string): void } },
+): Promise<Mailer> {
+  const smtp = String(await configs.get('smtp_url')).trim();
+  const from = String(await configs.get('mail_from')) || opts.mailFrom;
+  return createMailer({ smtpUrl: smtp || undefined, from, dataDir: opts.dataDir, log: opts.log });
+}
+
+/**
+ * `work`, abandoned after `ms`: the promise rejects with `expired()` (called once, when the time is up)
+ * while the work itself goes on, unobserved. A mail attempt's time limit — the transport's own
+ * timeouts do not cover a server that keeps the session alive but never answers.
+ */
+export async function withinTime<T>(work: Promise<T>, ms: number, expired: () => Error): Promise<T> {
+  work.catch(() => undefined); // settles later, after the time is up
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(expired()), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

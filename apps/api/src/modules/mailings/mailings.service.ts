@@ -33,7 +33,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { createMailer, type Mailer } from '../../lib/mailer';
+import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
@@ -70,12 +70,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const repo = deps.repo ?? createMailingsRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
-  async function mailer(): Promise<Mailer> {
-    if (deps.mailer) return deps.mailer;
-    const smtp = String(await configs.get('smtp_url')).trim();
-    const from = String(await configs.get('mail_from')) || config.mailFrom;
-    return createMailer({ smtpUrl: smtp || undefined, from, dataDir: config.dataDir, log });
-  }
+  const mailer = async (): Promise<Mailer> =>
+    deps.mailer ?? mailerFromSettings(configs, { mailFrom: config.mailFrom, dataDir: config.dataDir, log });
 
   /** A PATCH merged over stored values, checked with the full schema (its Russian messages, `params.hour` paths). */
   function validMerged<T>(schema: z.ZodType<T>, prefix: string, merged: unknown): T {
@@ -181,7 +177,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     }
     if (companyId !== null && f.modules.length) {
       const enabled = (await repo.companyModules(companyId)) ?? [];
-      const off = f.modules.filter((m) => enabled.length > 0 && !enabled.includes(m));
+      const off = enabled.length ? f.modules.filter((m) => !enabled.includes(m)) : [];
       if (off.length) {
         const names = off.map((m) => MODULE_LIST.find((x) => x.code === m)?.name ?? m).join(', ');
         const message = `${MAILING_MSG.moduleDisabled}: ${names}`;
@@ -233,19 +229,16 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     }
     try {
       const m2 = await mailer();
-      const timeoutMs = deps.sendTimeoutMs ?? 90_000;
-      let timer: NodeJS.Timeout | undefined;
-      const sent = await Promise.race([
+      const sent = await withinTime(
         m2.send({
           to: d.recipients,
           subject: content.subject,
           text: content.text,
           ...(params.format === 'html' ? { html: content.html } : {}),
         }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('SMTP-сервер не ответил вовремя')), timeoutMs);
-        }),
-      ]).finally(() => clearTimeout(timer));
+        deps.sendTimeoutMs ?? 90_000,
+        () => new Error('SMTP-сервер не ответил вовремя'),
+      );
       await repo.markSent({
         id: d.id,
         mailingId: m.id,

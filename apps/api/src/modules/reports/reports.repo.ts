@@ -1,6 +1,9 @@
 /* SQL of reports: the list, the render queue, and the figures a report shows. */
+import type { ReportSendStatus, ReportStatus } from '@forpost/contract/reports';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+// Any strings (quoted and escaped) as one text[] parameter; the local `textArray` keeps letters only (module codes).
+import { textArray as textList } from '../events/events.query';
 
 export interface ReportRow {
   id: number;
@@ -10,7 +13,7 @@ export interface ReportRow {
   period_from: string;
   period_to: string;
   modules: string[];
-  status: 'queued' | 'rendering' | 'ready' | 'failed';
+  status: ReportStatus;
   error: string | null;
   attempts: number;
   doc_id: number | null;
@@ -36,7 +39,7 @@ export interface ReportSendRow {
   id: number;
   report_id: number;
   recipients: string[];
-  status: 'queued' | 'sending' | 'sent' | 'failed';
+  status: ReportSendStatus;
   attempts: number;
   error: string | null;
   message_id: string | null;
@@ -58,9 +61,6 @@ export interface ReportEventRow {
 }
 
 const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-/** Strings as one text[] parameter (an array literal; each element quoted, backslashes and quotes escaped). */
-const textList = (values: string[]) =>
-  sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (ch) => `\\${ch}`)}"`).join(',')}}`}::text[]`;
 const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
 
 const SELECT_REPORT = sql`
@@ -77,6 +77,11 @@ const SELECT_REPORT = sql`
     SELECT s.id::int AS id, s.status, s.recipients, s.attempts, s.error, s.created_at, s.sent_at
     FROM report_sends s WHERE s.report_id = r.id ORDER BY s.id DESC LIMIT 1
   ) ls ON TRUE`;
+
+/** The columns of a `ReportSendRow`. */
+const SEND_COLUMNS = sql.raw(
+  'id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at',
+);
 
 /** A send stuck in `sending` this long (its worker died mid-send) may be taken again. */
 const SENDING_STALE = sql`interval '10 minutes'`;
@@ -191,7 +196,7 @@ export function createReportsRepo(db: Db) {
         const locked = await rows(sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`, tx);
         if (!locked.length) return null;
         const [same] = await rows<ReportSendRow>(
-          sql`SELECT id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at
+          sql`SELECT ${SEND_COLUMNS}
               FROM report_sends WHERE report_id = ${v.reportId} AND status IN ('queued', 'sending') AND recipients = ${textList(v.recipients)}
               ORDER BY id DESC LIMIT 1`,
           tx,
@@ -199,20 +204,12 @@ export function createReportsRepo(db: Db) {
         if (same) return { send: same, created: false };
         const [row] = await rows<ReportSendRow>(
           sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textList(v.recipients)}, ${v.createdBy})
-              RETURNING id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at`,
+              RETURNING ${SEND_COLUMNS}`,
           tx,
         );
         if (!row) throw new Error('report send insert returned nothing');
         return { send: row, created: true };
       });
-    },
-
-    async getSend(id: number): Promise<ReportSendRow | undefined> {
-      const [r] = await rows<ReportSendRow>(
-        sql`SELECT id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at
-            FROM report_sends WHERE id = ${id}`,
-      );
-      return r;
     },
 
     /**
@@ -227,7 +224,7 @@ export function createReportsRepo(db: Db) {
       const [r] = await rows<ReportSendRow>(sql`
         UPDATE report_sends SET status = 'sending', attempts = attempts + 1, updated_at = now()
         WHERE id = ${id} AND status = 'queued' AND attempts < ${maxAttempts}
-        RETURNING id::int AS id, report_id, recipients, status, attempts, error, message_id, created_by, created_at, updated_at, sent_at`);
+        RETURNING ${SEND_COLUMNS}`);
       if (r) return r;
       const ended = await rows(sql`
         UPDATE report_sends

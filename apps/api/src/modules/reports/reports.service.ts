@@ -33,7 +33,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
-import { createMailer, type Mailer } from '../../lib/mailer';
+import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
 import { type CountColumn, createAnalyticsRepo } from '../analytics/analytics.repo';
 import type { ConfigsService } from '../configs/index';
@@ -45,6 +45,7 @@ import { createReportsRepo, type ReportRow, type ReportSendRow, type ReportsRepo
 
 export const REPORT_QUEUE = 'report-render';
 const MAX_ATTEMPTS = 3;
+const RENDER_JOB = { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 };
 /** Sends by email: a job per send; pg-boss retries a failed attempt after 30–60 s, then 60–120 s. */
 export const REPORT_SEND_QUEUE = 'report-send';
 const SEND_JOB = {
@@ -55,6 +56,8 @@ const SEND_JOB = {
 };
 /** One attempt is abandoned after this (the transport's own timeouts usually end it sooner). */
 const SEND_TIMEOUT_MS = 90_000;
+/** Our own time limit ended the attempt (`sendOutcome` reads the code). */
+const timedOut = () => Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' });
 /** A send still queued this long after its last change has lost its job (longer than any backoff). */
 const SEND_SWEEP_AFTER_MS = 5 * 60_000;
 
@@ -157,11 +160,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
   async function enqueue(id: number): Promise<void> {
     if (!boss) return; // the worker's sweep picks it up
     try {
-      await boss.send(
-        REPORT_QUEUE,
-        { id },
-        { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 },
-      );
+      await boss.send(REPORT_QUEUE, { id }, RENDER_JOB);
     } catch (err) {
       log.warn({ err: { message: (err as Error).message }, reportId: id }, 'report job not queued; the sweep will take it');
     }
@@ -319,16 +318,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
     }
   }
 
-  async function mailer(): Promise<Mailer> {
-    if (deps.mailer) return deps.mailer;
-    const smtp = String(await configs.get('smtp_url')).trim();
-    return createMailer({
-      smtpUrl: smtp || undefined,
-      from: String(await configs.get('mail_from')) || config.mailFrom,
-      dataDir: config.dataDir,
-      log,
-    });
-  }
+  const mailer = async (): Promise<Mailer> =>
+    deps.mailer ?? mailerFromSettings(configs, { mailFrom: config.mailFrom, dataDir: config.dataDir, log });
 
   /* --- send by email: queued by the request, mailed by the `report-send` job ------------------ */
 
@@ -342,7 +333,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   /** Queues a send (the request answers at once; a hanging SMTP server never holds it). */
-  async function queueSend(c: Caller, r: ReportRow, recipients: string[]): Promise<{ send: ReportSend; created: boolean }> {
+  async function queueSend(c: Caller, r: ReportRow, recipients: string[]): Promise<ReportSend> {
     if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
     const list = [...new Set(recipients)].sort();
     const q = await repo.queueSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id });
@@ -357,7 +348,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       });
       await enqueueSend(q.send.id);
     }
-    return { send: toSend(q.send), created: q.created };
+    return toSend(q.send);
   }
 
   /**
@@ -442,7 +433,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       ].join('\n');
       const m = await mailer();
       // Timed out while preparing: this attempt must not mail anything any more.
-      if (abandoned) throw Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' });
+      if (abandoned) throw timedOut();
       handedOver = true;
       const info = await m.send({
         to: s.recipients,
@@ -452,18 +443,11 @@ export function createReportsService(deps: ReportsServiceDeps) {
       });
       return { r, info };
     })();
-    attempt.catch(() => undefined); // an abandoned attempt settles later, unobserved
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const done = await Promise.race([
-        attempt,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            abandoned = true;
-            reject(Object.assign(new Error('send timed out'), { code: 'ESENDTIMEOUT' }));
-          }, deps.sendTimeoutMs ?? SEND_TIMEOUT_MS);
-        }),
-      ]);
+      const done = await withinTime(attempt, deps.sendTimeoutMs ?? SEND_TIMEOUT_MS, () => {
+        abandoned = true;
+        return timedOut();
+      });
       if (done === 'gone') return 'skipped';
       if (done === 'notReady') {
         await repo.sendFailed(s.id, REPORT_MSG.notReady, true);
@@ -471,7 +455,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       }
       const { r, info } = done;
       // Accepted for some recipients only: sent, with the refused addresses noted.
-      const refused = (info as { rejected?: string[] }).rejected ?? [];
+      const refused = info.rejected ?? [];
       await repo.sendSent(
         s.id,
         r.id,
@@ -495,8 +479,6 @@ export function createReportsService(deps: ReportsServiceDeps) {
       );
       await repo.sendFailed(s.id, reason, last);
       return last ? 'failed' : 'retry';
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -575,8 +557,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
         await enqueue(id);
         return { report: toReport((await repo.get(id)) ?? r, true), message: 'Отчёт поставлен в очередь на формирование' };
       }
-      const q = await queueSend(c, r, body.recipients);
-      return { report: toReport((await repo.get(id)) ?? r, true), message: REPORT_MSG.sendQueued, send: q.send };
+      const send = await queueSend(c, r, body.recipients);
+      return { report: toReport((await repo.get(id)) ?? r, true), message: REPORT_MSG.sendQueued, send };
     },
 
     async download(c: Caller, id: number): Promise<{ stream: NodeJS.ReadableStream; name: string; size: number }> {
@@ -593,13 +575,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     /** Every role sends jobs; ROLE=all|worker also renders them and sweeps up lost ones. */
     async attach(b: PgBoss, opts: { work: boolean }) {
       boss = b;
-      await b.createQueue(REPORT_QUEUE, {
-        name: REPORT_QUEUE,
-        retryLimit: MAX_ATTEMPTS - 1,
-        retryDelay: 10,
-        retryBackoff: true,
-        expireInSeconds: 15 * 60,
-      });
+      await b.createQueue(REPORT_QUEUE, { name: REPORT_QUEUE, ...RENDER_JOB });
       await b.createQueue(REPORT_SEND_QUEUE, { name: REPORT_SEND_QUEUE, ...SEND_JOB });
       if (!opts.work) return;
       await b.work<{ id: number }>(REPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
