@@ -1,15 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  type APIRequestContext,
-  type APIResponse,
-  type BrowserContext,
-  expect,
-  type Page,
-  request,
-  test,
-} from '@playwright/test';
-import { parse } from 'csv-parse/sync';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, adminApi, columnValues, login, ok, parseDownloadedCsv } from './helpers';
 
 /*
  * File downloads with an expired access session. A download is a plain link, which bypasses the
@@ -27,11 +18,6 @@ let companyId: number;
 let exportId: number;
 let reportId: number;
 
-async function ok<T>(res: APIResponse, what: string): Promise<T> {
-  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** Polls GET `path` until its `status` is `done`; fails on `failed`. */
 async function waitReady(api: APIRequestContext, path: string, done: string) {
   await expect
@@ -48,9 +34,7 @@ async function waitReady(api: APIRequestContext, path: string, done: string) {
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000);
-  const origin = new URL(baseURL as string).origin;
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const api = await adminApi(baseURL);
   companyId = (
     await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `E2E Скачивание ${stamp}` } }), 'company')
   ).id;
@@ -129,16 +113,10 @@ test('an export is downloaded as the real CSV when the access session has expire
   expect(csv).not.toContain('statusCode');
   expect(csv.startsWith('\ufeff')).toBe(true);
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
-  const rows = parse(csv.slice(1), { delimiter: ';' }) as string[][];
+  const rows = parseDownloadedCsv(csv);
   const header = rows[0] ?? [];
   expect(header).toContain('Домен');
-  const col = header.indexOf('Домен');
-  expect(
-    rows
-      .slice(1)
-      .map((r) => r[col])
-      .sort(),
-  ).toEqual([...DOMAINS].sort());
+  expect(columnValues(rows, 'Домен')).toEqual([...DOMAINS].sort());
   // Healed by exactly one refresh, without an error toast, still on the page.
   expect(refreshes).toEqual([200]);
   expect(await cookieNames(context)).toContain('fp_access');

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { maskCardNumber } from '@forpost/contract/helpers';
 import { MSG } from '@forpost/contract/messages';
 import { EVENT_MSG, sampleCard } from '@forpost/contract/modules';
-import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
 
 /*
  * The event detail page: «Изменить» of the module's own fields (client-side validation with the
@@ -24,11 +24,6 @@ let firmId = 0;
 let otherFirmId = 0;
 let cardId = 0;
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? null : await res.json()) as T;
-}
-
 async function shot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
@@ -43,9 +38,7 @@ test.describe
   .serial('event detail: edit fields, domain snapshots', () => {
     test.beforeAll(async ({ baseURL }) => {
       mkdirSync(SHOTS, { recursive: true });
-      const origin = new URL(baseURL as string).origin;
-      const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-      await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+      const api = await adminApi(baseURL);
       companyId = (
         await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `E2E Карточка ${stamp}` } }), 'company')
       ).id;

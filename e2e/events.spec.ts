@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { MODULE_LIST, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
-import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
 
 /*
  * The event sections: seeded through the API (a fresh company, a few events per module), then
@@ -78,11 +78,6 @@ function makePng(width: number, height: number): Buffer {
 // Seeding through the API
 // ---------------------------------------------------------------------------
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? null : await res.json()) as T;
-}
-
 /** Module fields of the n-th seeded event (domains get this run's marker, one of them Cyrillic). */
 function eventBody(m: ModuleDescriptor, n: number, companyId: number): Record<string, unknown> {
   if (m.code === 'domains') {
@@ -100,9 +95,7 @@ function eventBody(m: ModuleDescriptor, n: number, companyId: number): Record<st
 }
 
 async function seed(baseURL: string): Promise<Seeded> {
-  const origin = new URL(baseURL).origin;
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const api = await adminApi(baseURL);
   const company = await ok<{ id: number }>(
     await api.post('/api/v1/companies', { data: { name: `E2E События ${stamp}` } }),
     'company',
@@ -264,6 +257,19 @@ test.describe
       await page.getByTestId('status-count-new').click();
       await expect(page).toHaveURL(/status=new/);
       await shot(page, 'list-domains-search-capped');
+    });
+
+    test('status counts above 99 are shown in full, not «99+»', async ({ page }) => {
+      await page.route('**/api/v1/modules/domains/events?*', async (route) => {
+        const res = await route.fetch();
+        const body = await res.json();
+        const counts = (body.status_counts ?? []).map((c: { status_id: number }) => ({ ...c, count: 150 }));
+        await route.fulfill({ response: res, json: { ...body, status_counts: counts } });
+      });
+      await open(page, seeded.companyId);
+      await page.goto('/domains');
+      await expect(page.getByTestId('status-count-new')).toContainText('150');
+      await expect(page.getByTestId('status-strip')).not.toContainText('+');
     });
 
     test('a detail: change status, comment, attach a screenshot', async ({ page }) => {

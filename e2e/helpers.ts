@@ -1,4 +1,5 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, expect, type Page, request } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 
 /** The SUPER_ADMIN the e2e server creates on its fresh database (scripts/e2e-server.mjs). */
 export const ADMIN_EMAIL = 'admin@forpost.local';
@@ -21,4 +22,30 @@ export async function login(
   const target = redirectPath ?? '/';
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === target);
   await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+/** The JSON of an API answer (null for a 204); a failed answer throws with its status and body. */
+export async function ok<T>(res: APIResponse, what: string): Promise<T> {
+  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
+  return (res.status() === 204 ? null : await res.json()) as T;
+}
+
+/** An API client signed in as the SUPER_ADMIN (with the Origin header the API's CSRF check wants). */
+export async function adminApi(baseURL: string | undefined): Promise<APIRequestContext> {
+  const origin = new URL(baseURL as string).origin;
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
+  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  return api;
+}
+
+/** The rows of a CSV the console downloads (UTF-8 BOM, `;`): the header first. */
+export const parseDownloadedCsv = (csv: string): string[][] => parse(csv.slice(1), { delimiter: ';' }) as string[][];
+
+/** The values of the column titled `title` in the rows after the header, sorted. */
+export function columnValues(rows: string[][], title: string): (string | undefined)[] {
+  const col = (rows[0] ?? []).indexOf(title);
+  return rows
+    .slice(1)
+    .map((r) => r[col])
+    .sort();
 }

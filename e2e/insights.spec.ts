@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getModule } from '@forpost/contract/modules';
-import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { expect, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
 
 /*
  * Home dashboard, notification mailings and reports: a fresh company seeded through the API, then
@@ -26,15 +26,8 @@ interface Seeded {
 }
 let seeded: Seeded;
 
-async function ok<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? null : await res.json()) as T;
-}
-
 async function seed(baseURL: string): Promise<Seeded> {
-  const origin = new URL(baseURL).origin;
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const api = await adminApi(baseURL);
   const company = await ok<{ id: number }>(
     await api.post('/api/v1/companies', { data: { name: `Сбербанк E2E ${stamp}` } }),
     'company',
@@ -341,9 +334,7 @@ test('an event without a classification record (created with its ML state) can b
   page,
   baseURL,
 }) => {
-  const origin = new URL(baseURL ?? '').origin;
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-  await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+  const api = await adminApi(baseURL);
   const event = await ok<{ id: number }>(
     await api.post('/api/v1/modules/domains/events', {
       data: { company_id: seeded.companyId, domain: `ml-done-${salt}.ru`, ml_state: 'Done' },

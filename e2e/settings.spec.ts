@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MODULES } from '@forpost/contract/modules';
-import { type APIRequestContext, type APIResponse, expect, type Page, request, test } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
 
 /*
  * Settings, whitelist, Telegram and messages, driven through the console against the real API:
@@ -27,11 +27,6 @@ interface Seeded {
 let seeded: Seeded;
 let api: APIRequestContext;
 
-async function ok<T>(res: APIResponse, what: string): Promise<T> {
-  if (!res.ok()) throw new Error(`${what}: ${res.status()} ${await res.text()}`);
-  return (res.status() === 204 ? null : await res.json()) as T;
-}
-
 /** Signs in with the seeded company selected in the header. */
 async function open(page: Page) {
   await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), seeded.companyId);
@@ -55,9 +50,7 @@ test.describe
   .serial('settings, whitelist, telegram, messages', () => {
     test.beforeAll(async ({ baseURL }) => {
       mkdirSync(SHOTS, { recursive: true });
-      const origin = new URL(baseURL as string).origin;
-      api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: origin } });
-      await ok(await api.post('/api/v1/auth/login', { data: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } }), 'login');
+      api = await adminApi(baseURL);
       const companyName = `E2E Настройки ${stamp}`;
       const company = await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: companyName } }), 'company');
       const domainEvent = await ok<{ id: number; whitelist_kind: string | null }>(

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, request, test } from '@playwright/test';
-import { parse } from 'csv-parse/sync';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, columnValues, login, parseDownloadedCsv } from './helpers';
 
 /*
  * Data in and out through the browser: import a CSV with a few bad rows into «Домены», watch the job
@@ -76,7 +75,7 @@ test('import a CSV with bad rows, follow the job, read the error report, export 
   const [report] = await Promise.all([page.waitForEvent('download'), page.getByTestId('error-report').click()]);
   const text = readFileSync((await report.path()) as string, 'utf8');
   expect(text.startsWith('\ufeff')).toBe(true);
-  const rows = parse(text.slice(1), { delimiter: ';' }) as string[][];
+  const rows = parseDownloadedCsv(text);
   expect(rows[0]).toEqual(['Строка', 'Столбец', 'Значение', 'Причина']);
   expect(rows).toContainEqual(['7', 'Домен', 'это не домен', 'Неверный формат домена']);
   expect(rows).toContainEqual(['13', 'Схожесть, %', '150', 'Не больше 100']);
@@ -109,17 +108,11 @@ test('import a CSV with bad rows, follow the job, read the error report, export 
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
   const csv = readFileSync((await file.path()) as string, 'utf8');
   expect(csv.startsWith('\ufeff')).toBe(true);
-  const out = parse(csv.slice(1), { delimiter: ';' }) as string[][];
+  const out = parseDownloadedCsv(csv);
   const header = out[0] ?? [];
   expect(header).toContain('Домен');
   expect(header).toContain('Регистратор');
-  const domainCol = header.indexOf('Домен');
-  expect(
-    out
-      .slice(1)
-      .map((r) => r[domainCol])
-      .sort(),
-  ).toEqual(goodRows.map((r) => r.split(';')[0]).sort());
+  expect(columnValues(out, 'Домен')).toEqual(goodRows.map((r) => r.split(';')[0]).sort());
   expect(out.slice(1).every((r) => r[header.indexOf('Регистратор')] === 'REG.RU')).toBe(true);
 });
 

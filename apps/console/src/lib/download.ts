@@ -6,17 +6,17 @@
  * http client (its shared refresh-on-401), then starts the browser download of the same URL.
  */
 import type { MouseEvent } from 'react';
-import { http } from './http';
+import { type ErrorMode, http } from './http';
 
 /**
  * Makes sure the access session is valid: GET /me through the http client, whose 401 goes through
  * the one shared refresh and a retry. A session that cannot be refreshed ends with the usual logout
- * (reload to /login?redirect=…); other failures (no connection, 5xx) are toasted. Resolves true when
- * the session is valid now.
+ * (reload to /login?redirect=…); other failures (no connection, 5xx) are reported per `errorMode`
+ * (toasted by default). Resolves true when the session is valid now.
  */
-export async function ensureSession(): Promise<boolean> {
+export async function ensureSession(errorMode: ErrorMode = 'toast'): Promise<boolean> {
   try {
-    await http.get('me');
+    await http.get('me', { context: { errorMode } });
     return true;
   } catch {
     return false;
@@ -24,7 +24,7 @@ export async function ensureSession(): Promise<boolean> {
 }
 
 /** Starts the browser's own (streaming) download of a same-origin URL; `fileName` as in `download`. */
-export function startDownload(url: string, fileName = ''): void {
+function startDownload(url: string, fileName = ''): void {
   const a = document.createElement('a');
   a.href = url;
   a.download = fileName;
@@ -38,7 +38,7 @@ export function startDownload(url: string, fileName = ''): void {
 const pending = new Set<string>();
 
 /** Ensures the session, then downloads `url` (nothing happens when the session is gone: logout runs). */
-export async function downloadFile(url: string, fileName = ''): Promise<void> {
+async function downloadFile(url: string, fileName = ''): Promise<void> {
   if (pending.has(url)) return;
   pending.add(url);
   try {

@@ -7,10 +7,14 @@ export const ALL_COMPANIES_LABEL = 'Все компании';
 
 const listeners = new Set<() => void>();
 
+/** A stored or linked company id (a company or «all»), or null. */
+function parseId(raw: string | null): number | null {
+  const id = raw === null || raw === '' ? Number.NaN : Number(raw);
+  return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : null;
+}
+
 function read(): number {
-  const raw = local.get(STORAGE_KEYS.companyId);
-  const id = raw === null ? Number.NaN : Number(raw);
-  return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : ALL_COMPANIES;
+  return parseId(local.get(STORAGE_KEYS.companyId)) ?? ALL_COMPANIES;
 }
 
 /**
@@ -20,9 +24,7 @@ function read(): number {
  */
 function fromAddress(): number | null {
   if (typeof window === 'undefined') return null;
-  const raw = new URLSearchParams(window.location.search).get('companyId');
-  const id = raw === null || raw === '' ? Number.NaN : Number(raw);
-  return Number.isInteger(id) && (id > 0 || id === ALL_COMPANIES) ? id : null;
+  return parseId(new URLSearchParams(window.location.search).get('companyId'));
 }
 
 let current = read();

@@ -40,7 +40,7 @@ const CUSTOM = 'custom';
  */
 function disabledPeriodDay(current: Dayjs, info: { from?: Dayjs; type: string }): boolean {
   // Day cells, and month and year cells (off only when none of their days may be picked).
-  const unit = info.type === 'date' ? 'day' : info.type === 'month' ? 'month' : info.type === 'year' ? 'year' : null;
+  const unit = info.type === 'date' ? 'day' : info.type === 'month' || info.type === 'year' ? info.type : null;
   if (unit === null) return false;
   if (current.startOf(unit).isAfter(dayjs().endOf('day'))) return true;
   if (!info.from) return false;

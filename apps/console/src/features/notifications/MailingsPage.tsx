@@ -1,10 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { pluralRu } from '@forpost/contract/format';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Card, Flex, Input, Table, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { formatDateTime, formatNumber } from '../../lib/format';
+import { eventsCount, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
@@ -134,9 +133,7 @@ export function MailingsPage({
                 width: 150,
                 render: (_, m) => (
                   <Flex vertical>
-                    <span>
-                      {formatNumber(m.stats.events_sent)} {pluralRu(m.stats.events_sent, 'событие', 'события', 'событий')}
-                    </span>
+                    <span>{eventsCount(m.stats.events_sent)}</span>
                     {m.stats.deliveries_failed > 0 && <Badge status="error" text={`Ошибок: ${m.stats.deliveries_failed}`} />}
                   </Flex>
                 ),

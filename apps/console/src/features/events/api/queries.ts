@@ -191,6 +191,10 @@ export function useComments(eventId: number) {
 /** How long the timeline waits for the snapshot a «Перепроверить» queued. */
 export const SNAPSHOT_WAIT_MS = 120_000;
 
+/** Whether the snapshot of the «Перепроверить» at `pendingSince` is still to come (`items`: newest first). */
+export const snapshotAwaited = (items: readonly { taken_at: string }[] | undefined, pendingSince: number | null): boolean =>
+  pendingSince !== null && !(items?.[0] && Date.parse(items[0].taken_at) >= pendingSince - 1000);
+
 /**
  * The domain's snapshots. `pendingSince` (the time of the last «Перепроверить») polls every 2 s
  * until a snapshot taken after it arrives, or SNAPSHOT_WAIT_MS pass.
@@ -201,11 +205,10 @@ export function useSnapshots(id: number, pendingSince: number | null = null) {
     queryFn: ({ signal }) =>
       http.get(paths.snapshots(id), { signal, context: { errorMode: 'silent' } }).json<SnapshotsResponse>(),
     select: itemsOf,
-    refetchInterval: (q) => {
-      if (pendingSince === null || Date.now() - pendingSince > SNAPSHOT_WAIT_MS) return false;
-      const newest = q.state.data?.items[0]?.taken_at;
-      return newest && Date.parse(newest) >= pendingSince - 1000 ? false : 2000;
-    },
+    refetchInterval: (q) =>
+      pendingSince !== null && Date.now() - pendingSince <= SNAPSHOT_WAIT_MS && snapshotAwaited(q.state.data?.items, pendingSince)
+        ? 2000
+        : false,
   });
 }
 

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useCan } from '../../auth/useMe';
 import { useCardReveal } from '../api/mutations';
 import { FieldValue, groupCard, isEmpty } from '../components/values';
+import { isWide } from '../model/edit';
 import type { EventDetail } from '../model/types';
 import { FieldsEditor } from './FieldsEditor';
 
@@ -46,8 +47,7 @@ function CardNumber({ m, event, field }: { m: ModuleDescriptor; event: EventDeta
   );
 }
 
-/** Long values (texts, links, lists) take a whole row, after the short ones. */
-const isWide = (f: FieldDescriptor) => f.type === 'text' || f.type === 'url' || f.type === 'string_list';
+/** A whole row of the descriptions (for {@link isWide} values). */
 const FULL_ROW = { xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 2 } as const;
 
 /** The module's fields; «Изменить» (with events.write in the event's company) turns them into a form. */

@@ -125,17 +125,12 @@ export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event:
     const all = inputFields(m);
     return [...all.filter((f) => !isWide(f)), ...all.filter(isWide)];
   }, [m]);
+  const derived = m.fields.filter((f) => f.derived);
   const initial = useMemo(() => Object.fromEntries(fields.map((f) => [f.key, toForm(f, event[f.key])])), [fields, event]);
 
-  const onSave = async () => {
+  /** `onFinish`: the form has passed its rules (a failed submit goes to `onFinishFailed`). */
+  const onSave = async (values: Values) => {
     setFormError(null);
-    let values: Values;
-    try {
-      values = await form.validateFields();
-    } catch {
-      setFormError(MSG.fillRequired);
-      return;
-    }
     const patch: Values = {};
     for (const f of fields) {
       const wire = toWire(f, values[f.key]);
@@ -177,7 +172,7 @@ export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event:
       layout="vertical"
       requiredMark="optional"
       initialValues={initial}
-      onFinish={() => void onSave()}
+      onFinish={(values) => void onSave(values)}
       onFinishFailed={() => setFormError(MSG.fillRequired)}
       data-testid="event-fields-form"
     >
@@ -202,14 +197,9 @@ export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event:
           </Col>
         ))}
       </Row>
-      {m.fields.some((f) => f.derived) && (
+      {derived.length > 0 && (
         <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
-          Вычисляются автоматически:{' '}
-          {m.fields
-            .filter((f) => f.derived)
-            .map((f) => `«${f.label}»`)
-            .join(', ')}
-          .
+          Вычисляются автоматически: {derived.map((f) => `«${f.label}»`).join(', ')}.
         </Typography.Paragraph>
       )}
       <Flex gap={8} justify="flex-end">

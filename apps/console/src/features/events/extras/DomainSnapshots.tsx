@@ -8,7 +8,7 @@ import { Alert, Card, Empty, Flex, Image, Skeleton, Tag, Timeline, Tooltip, Typo
 import { useMemo } from 'react';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { docContentUrl } from '../api/paths';
-import { SNAPSHOT_WAIT_MS, useEventHistory, useSnapshots } from '../api/queries';
+import { SNAPSHOT_WAIT_MS, snapshotAwaited, useEventHistory, useSnapshots } from '../api/queries';
 import { SafeLink } from '../components/values';
 import type { ExtrasProps } from './types';
 
@@ -74,8 +74,7 @@ export function DomainSnapshots({ m, event }: ExtrasProps) {
   }, [history.data]);
   const snapshots = useSnapshots(event.id, pendingSince);
   const items = snapshots.data ?? [];
-  const newest = items[0] ? Date.parse(items[0].taken_at) : 0;
-  const waiting = pendingSince !== null && newest < pendingSince - 1000;
+  const waiting = snapshotAwaited(items, pendingSince);
 
   return (
     <Card title={`Снимки${items.length ? ` (${items.length})` : ''}`} size="small" data-testid="domain-snapshots">

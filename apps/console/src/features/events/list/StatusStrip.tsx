@@ -32,6 +32,7 @@ export function StatusStrip({
         Все{' '}
         <Badge
           count={capped ? `более ${formatNumber(SEARCH_COUNT_CAP)}` : formatNumber(total)}
+          overflowCount={Number.MAX_SAFE_INTEGER}
           color="#8c8c8c"
           style={{ marginInlineStart: 4 }}
         />
@@ -52,6 +53,7 @@ export function StatusStrip({
             {!capped && (
               <Badge
                 count={formatNumber(n)}
+                overflowCount={Number.MAX_SAFE_INTEGER}
                 showZero
                 color={checked ? '#fff' : colorOf(s.color)}
                 style={checked ? { color: '#2f54eb' } : undefined}

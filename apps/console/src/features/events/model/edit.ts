@@ -5,7 +5,7 @@
 import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
 import dayjs, { type Dayjs } from 'dayjs';
 
-/** Wide inputs take the whole row. */
+/** Long values (texts, links, lists) take a whole row, after the short ones — on the detail card and in its form. */
 export const isWide = (f: FieldDescriptor) => f.type === 'text' || f.type === 'url' || f.type === 'string_list';
 
 /** Stored value → form value. */

@@ -5,7 +5,8 @@
  */
 import type { ImportUploadResponse } from '@forpost/contract/imports';
 import { MSG } from '@forpost/contract/messages';
-import { API_PREFIX, http } from '../../../lib/http';
+import { ensureSession } from '../../../lib/download';
+import { API_PREFIX } from '../../../lib/http';
 
 export class UploadError extends Error {
   constructor(
@@ -52,7 +53,7 @@ export async function uploadImportFile(
   let r = await send(url, form(), opts.onProgress, opts.signal);
   if (r.status === 401) {
     // Refreshes the session (shared with every other request) or ends it.
-    await http.get('me', { context: { errorMode: 'silent' } }).catch(() => undefined);
+    await ensureSession('silent');
     r = await send(url, form(), opts.onProgress, opts.signal);
   }
   let body: unknown;

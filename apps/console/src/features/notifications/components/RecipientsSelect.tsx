@@ -1,9 +1,12 @@
 import { isRecipientEmail, MAILING_MSG } from '@forpost/contract/mailings';
 import { Select, type SelectProps, Tag, Tooltip } from 'antd';
 
+/** A typed address as the API will take it (trimmed, lower case). */
+const isValid = (e: string) => isRecipientEmail(e.trim().toLowerCase());
+
 /** Form rule: the spec's exact message; which address is wrong is shown by the red tag. */
 export const recipientsValidator = async (_: unknown, list: string[] = []) => {
-  if (list.some((e) => !isRecipientEmail(e.trim().toLowerCase()))) throw new Error(MAILING_MSG.recipientInvalid);
+  if (!list.every(isValid)) throw new Error(MAILING_MSG.recipientInvalid);
 };
 
 /** Email addresses as tags (Enter, comma, semicolon or space ends one); an invalid address is a red tag. */
@@ -16,7 +19,7 @@ export function RecipientsSelect(props: Omit<SelectProps<string[]>, 'mode' | 'ta
       suffixIcon={null}
       {...props}
       tagRender={({ label, value, closable, onClose }) => {
-        const bad = !isRecipientEmail(String(value).trim().toLowerCase());
+        const bad = !isValid(String(value));
         const tag = (
           <Tag
             color={bad ? 'error' : undefined}

@@ -37,15 +37,7 @@ export function SendReportModal({ report, onClose }: { report: Report | null; on
         <Alert
           data-testid="report-last-send"
           style={{ marginBottom: 16 }}
-          type={
-            last.color === 'success'
-              ? 'success'
-              : last.color === 'error'
-                ? 'error'
-                : last.color === 'warning'
-                  ? 'warning'
-                  : 'info'
-          }
+          type={last.color === 'default' || last.color === 'processing' ? 'info' : last.color}
           showIcon
           title={`Последняя отправка: ${last.text}`}
           description={last.detail}

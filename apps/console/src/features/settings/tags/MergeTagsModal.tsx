@@ -2,10 +2,10 @@ import { ArrowRightOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { Alert, Tag as AntTag, App, Flex, Form, Modal, Select, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { eventsCount } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { useMergeTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
-import { eventsCount } from './TagsPage';
 
 interface Values {
   source?: number;

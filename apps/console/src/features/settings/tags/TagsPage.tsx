@@ -1,8 +1,7 @@
 import { DeleteOutlined, EditOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
-import { formatNumber, pluralRu } from '@forpost/contract/format';
 import { Tag as AntTag, Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { formatDate } from '../../../lib/format';
+import { eventsCount, formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import type { SearchPatch } from '../../profile/ui/listSearch';
 import { PageHeading } from '../../profile/ui/PageHeading';
@@ -13,8 +12,6 @@ import type { TagsSearch } from '../search';
 import { SearchInput } from '../ui/SearchInput';
 import { MergeTagsModal } from './MergeTagsModal';
 import { TagModal } from './TagModal';
-
-export const eventsCount = (n: number) => `${formatNumber(n)} ${pluralRu(n, 'событие', 'события', 'событий')}`;
 
 /** /settings/tags: tags with their colour and how many events carry them; create, edit, merge, delete. */
 export function TagsPage({ search, onSearch }: { search: TagsSearch; onSearch: (p: SearchPatch<TagsSearch>) => void }) {
