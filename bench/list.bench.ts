@@ -38,7 +38,7 @@ import {
   pickModuleInput,
   searchTextOf,
 } from '../apps/api/src/modules/events/event-data';
-import { and, filterConditions, orderBy, orderedSort, tsQueryOf } from '../apps/api/src/modules/events/events.query';
+import { and, filterConditions, matching, orderBy, orderedSort, tsQueryOf } from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
 import { generateEvents } from './generate';
@@ -334,11 +334,9 @@ async function main() {
         company_id?: number;
       };
       const cap = q.q ? SEARCH_COUNT_CAP : COUNT_CAP;
-      const where = and([
-        sql`e.module = ${c.module}`,
-        ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : []),
-        ...filterConditions(m, q, vault),
-      ]);
+      // The module and the companies (the service's `base`), then the other conditions.
+      const scope = [sql`e.module = ${c.module}`, ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : [])];
+      const where = and([...scope, ...filterConditions(m, q, vault)]);
       const repos = pgSeq.map((cl) => createEventsRepo(drizzle(cl, { schema }) as never));
       const seq: number[] = [];
       for (let i = 0; i < SEQ_RUNS; i++) {
@@ -348,11 +346,7 @@ async function main() {
           repos[1]?.countCapped(where, cap),
           q.status_counts
             ? repos[2]?.statusCounts({
-                where: and([
-                  sql`e.module = ${c.module}`,
-                  ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : []),
-                  ...filterConditions(m, q, vault, { skipStatus: true }),
-                ]),
+                where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]),
                 cap: q.q ? cap : undefined,
               })
             : undefined,
@@ -377,9 +371,10 @@ async function main() {
         const order = orderBy(m, q.sort);
         const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
         if (query && orderedSort(q.sort)) {
-          const base = and([sql`e.module = ${c.module}`, ...(q.company_id ? [sql`e.company_id = ${q.company_id}`] : [])]);
+          const base = and(scope);
           const filter = and(filterConditions(m, q, vault, { skipText: true }));
-          await rx.searchList({ base, filter, query, order, limit: q.page_size, offset: 0, cap });
+          const text = matching(await rx.resolveQuery(query));
+          await rx.searchList({ base, filter, text, order, limit: q.page_size, offset: 0, cap });
         } else {
           const page = await rx.list({ where, order, limit: q.page_size, offset: 0 });
           if (page.length === q.page_size) await rx.countCapped(where, cap);

@@ -8,7 +8,7 @@
 import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, inputFields, MODULE_LIST, MODULES } from '@forpost/contract/modules';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let admin: Client;
@@ -40,16 +40,10 @@ const BAD: Partial<Record<FieldDescriptor['type'], unknown>> = {
 
 beforeAll(async () => {
   ctx = await setupApp();
-  await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
+  admin = await signedIn(ctx, ADMIN.email, 'SUPER_ADMIN');
   A = await createCompany(ctx, 'Альфа');
-  admin = new Client(ctx);
-  await admin.login(ADMIN.email, ADMIN.password);
-  await createUser(ctx, { email: 'an@forpost.test', role: 'COMPANY_USER', companies: [{ id: A.id, role: 'COMPANY_ANALYST' }] });
-  analyst = new Client(ctx);
-  await analyst.login('an@forpost.test', ADMIN.password);
-  await createUser(ctx, { email: 'vw@forpost.test', role: 'COMPANY_USER', companies: [{ id: A.id, role: 'COMPANY_VIEWER' }] });
-  viewer = new Client(ctx);
-  await viewer.login('vw@forpost.test', ADMIN.password);
+  analyst = await signedIn(ctx, 'an@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_ANALYST' }]);
+  viewer = await signedIn(ctx, 'vw@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_VIEWER' }]);
 });
 
 describe.each(MODULE_LIST.map((m) => [m.code, m] as const))('PATCH module fields: %s', (_code, m) => {

@@ -10,7 +10,7 @@ import { MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX_WORDS_MAX } from '../src/modules/events/events.query';
-import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let admin: Client;
@@ -48,12 +48,10 @@ async function reference(companyId: number, like: string, limit: number, offset 
 
 beforeAll(async () => {
   ctx = await setupApp();
-  await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
+  admin = await signedIn(ctx, ADMIN.email, 'SUPER_ADMIN');
   A = await createCompany(ctx, 'Альфа');
   B = await createCompany(ctx, 'Бета');
   C = await createCompany(ctx, 'Гамма');
-  admin = new Client(ctx);
-  await admin.login(ADMIN.email, ADMIN.password);
   // A: 3 000 events — «частотный» in every second, «среднечастотный» in every 50th, «редчайший» in
   // 12 events created before all the others (beyond the ordered walk of the first page).
   await bulk(

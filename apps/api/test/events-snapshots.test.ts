@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
 import { isForbiddenAddress, PROBE_MSG, type probe as probeFn } from '../src/modules/snapshots/index';
 import { probe } from '../src/modules/snapshots/probe';
-import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 const sockets = new Set<import('node:net').Socket>();
 let served = 0;
@@ -119,17 +119,11 @@ beforeAll(async () => {
     SNAPSHOT_ALLOW_PRIVATE: '1',
     SNAPSHOT_HOST_MAP: HOSTS.map((h) => `${h}=127.0.0.1:${port}`).join(','),
   });
-  await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
+  admin = await signedIn(ctx, ADMIN.email, 'SUPER_ADMIN');
   A = await createCompany(ctx, 'Альфа');
   const B = await createCompany(ctx, 'Бета');
-  admin = new Client(ctx);
-  await admin.login(ADMIN.email, ADMIN.password);
-  await createUser(ctx, { email: 'a@forpost.test', role: 'COMPANY_USER', companies: [{ id: A.id, role: 'COMPANY_ANALYST' }] });
-  aUser = new Client(ctx);
-  await aUser.login('a@forpost.test', ADMIN.password);
-  await createUser(ctx, { email: 'b@forpost.test', role: 'COMPANY_USER', companies: [{ id: B.id, role: 'COMPANY_ANALYST' }] });
-  bUser = new Client(ctx);
-  await bUser.login('b@forpost.test', ADMIN.password);
+  aUser = await signedIn(ctx, 'a@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_ANALYST' }]);
+  bUser = await signedIn(ctx, 'b@forpost.test', 'COMPANY_USER', [{ id: B.id, role: 'COMPANY_ANALYST' }]);
   // Checks in this file are quick; the slow site must hit the timeout.
   expect((await admin.post('/configs', { key: 'snapshot_timeout_seconds', value: 2 })).statusCode).toBe(201);
   expect((await admin.post('/configs', { key: 'snapshot_max_body_kb', value: 64 })).statusCode).toBe(201);
@@ -316,10 +310,8 @@ describe('SSRF guard', () => {
 
   it('a server without the allowance records the refusal instead of fetching', async () => {
     const prod = await setupApp({ SNAPSHOT_HOST_MAP: `utf8-site.ru=127.0.0.1:${port}` });
-    await createUser(prod, { email: ADMIN.email, role: 'SUPER_ADMIN' });
+    const c = await signedIn(prod, ADMIN.email, 'SUPER_ADMIN');
     const co = await createCompany(prod, 'Гамма');
-    const c = new Client(prod);
-    await c.login(ADMIN.email, ADMIN.password);
     const ev = (await c.post(base, { company_id: co.id, domain: 'utf8-site.ru' })).json();
     const hits = served;
     const taken = await prod.app.services.snapshots.take(ev.id);
@@ -409,16 +401,7 @@ describe('«Перепроверить» → job → snapshot → GET snapshots'
     expect((await bUser.post(`${base}/${ev.id}/actions`, { action: 'recheck' })).statusCode).toBe(404);
     expect((await bUser.get(`${base}/snapshots/${ev.id}`)).statusCode).toBe(404);
     expect((await aUser.get(`${base}/snapshots/${ev.id}`)).json().items).toEqual([]);
-    const viewer = await (async () => {
-      await createUser(ctx, {
-        email: 'av@forpost.test',
-        role: 'COMPANY_USER',
-        companies: [{ id: A.id, role: 'COMPANY_VIEWER' }],
-      });
-      const c = new Client(ctx);
-      await c.login('av@forpost.test', ADMIN.password);
-      return c;
-    })();
+    const viewer = await signedIn(ctx, 'av@forpost.test', 'COMPANY_USER', [{ id: A.id, role: 'COMPANY_VIEWER' }]);
     expect((await viewer.post(`${base}/${ev.id}/actions`, { action: 'recheck' })).statusCode).toBe(403);
     expect((await viewer.get(`${base}/snapshots/${ev.id}`)).statusCode).toBe(200);
   });

@@ -8,7 +8,6 @@ import { once } from 'node:events';
 import type { ExportItem } from '@forpost/contract/exports';
 import { exportFieldsOf } from '@forpost/contract/exports';
 import { fieldOf, getModule, type ModuleCode } from '@forpost/contract/modules';
-import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCardVault } from '../src/modules/events/event-data';
@@ -16,7 +15,7 @@ import { loadRefs } from '../src/modules/events/refs';
 import { type Cell, cellFormatters, type ExportRow, headerLabels } from '../src/modules/exports/cells';
 import { exportFrom, inlineParams, NODE_ROW_COLUMNS } from '../src/modules/exports/sql-cells';
 import { csvWriter, xlsxWriter } from '../src/modules/exports/writers';
-import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, type Client, createCompany, csvRows, setupApp, signedIn, type TestContext } from './helpers';
 import { attachJobs } from './imports-kit';
 
 let ctx: TestContext;
@@ -45,19 +44,9 @@ const TEXTS = [
 ];
 
 async function body(e: ExportItem): Promise<Buffer> {
-  const r = await ctx.app.inject({
-    method: 'GET',
-    url: `/api/v1/modules/exports/${e.id}/download`,
-    headers: { cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-  });
+  const r = await admin.get(`/modules/exports/${e.id}/download`);
   expect(r.statusCode, r.body).toBe(200);
   return r.rawPayload;
-}
-
-function csvParsed(b: Buffer): string[][] {
-  const text = b.toString('utf8');
-  expect(text.startsWith('\ufeff')).toBe(true);
-  return parse(text.slice(1), { delimiter: ';', relax_column_count: true }) as string[][];
 }
 
 async function xlsxParsed(b: Buffer) {
@@ -138,9 +127,7 @@ function valueFor(type: string, i: number, refIds: Record<string, number>, ref?:
 
 beforeAll(async () => {
   ctx = await setupApp();
-  await createUser(ctx, { email: ADMIN.email });
-  admin = new Client(ctx);
-  await admin.login(ADMIN.email, ADMIN.password);
+  admin = await signedIn(ctx, ADMIN.email, 'SUPER_ADMIN');
   A = (await createCompany(ctx, 'Альфа')).id;
   Evil = (await createCompany(ctx, '=Злая компания')).id;
   await attachJobs(ctx, false);
@@ -197,8 +184,8 @@ describe('cells computed by PostgreSQL = cells computed in Node', () => {
         .filter((k) => fieldOf(m, k)?.type !== 'card');
       const csv = (await exportRun(code, 'csv', fields)).json() as ExportItem;
       expect(csv).toMatchObject({ status: 'done', rows_written: 18 });
-      const got = csvParsed(await body(csv));
-      const want = csvParsed(await nodeFile(code, 'csv', fields));
+      const got = csvRows(await body(csv));
+      const want = csvRows(await nodeFile(code, 'csv', fields));
       expect(got).toHaveLength(19);
       expect(got).toEqual(want);
 
@@ -213,7 +200,7 @@ describe('cells computed by PostgreSQL = cells computed in Node', () => {
 
   it('neutralises every dangerous first character, also after spaces; card numbers only as masks', async () => {
     const fields = ['title', 'company_id', 'source', 'tags'];
-    const rows = csvParsed(await body((await exportRun('brand', 'csv', fields)).json())).slice(1);
+    const rows = csvRows(await body((await exportRun('brand', 'csv', fields)).json())).slice(1);
     const titles = rows.map((r) => r[0]);
     expect(titles).toContain('\'=HYPERLINK("http://evil","x")');
     for (const v of ["'+7 999", "'-2+3", "'@SUM(A1)", "'\tTAB", "'\rCR", "'   =1+1", "'  - минус после пробелов"])
@@ -233,7 +220,7 @@ describe('cells computed by PostgreSQL = cells computed in Node', () => {
               '{"card_number": "sealed-not-a-number", "card_number_mask": "2202 **** **** 1234"}'::jsonb, ''::tsvector`,
       [A],
     );
-    const analyst = await (await import('./helpers')).signedIn(ctx, 'ann@forpost.test', 'ANALYST');
+    const analyst = await signedIn(ctx, 'ann@forpost.test', 'ANALYST');
     const r = await analyst.post('/modules/exports', {
       module: 'acquiring',
       format: 'csv',
@@ -247,7 +234,7 @@ describe('cells computed by PostgreSQL = cells computed in Node', () => {
       url: `/api/v1/modules/exports/${id}/download`,
       headers: { cookie: [...analyst.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
     });
-    const cards = csvParsed(dl.rawPayload).slice(1).flat();
+    const cards = csvRows(dl.rawPayload).slice(1).flat();
     expect(cards).toContain('2202 **** **** 1234');
     expect(cards.join(' ')).not.toContain('sealed');
   });
@@ -272,7 +259,7 @@ describe('filters rendered into the COPY statement', () => {
       await ctx.app.services.transfer.exports.run(id);
       const e = (await admin.get(`/modules/exports/${id}`)).json() as ExportItem;
       expect(e.status).toBe('done');
-      const rows = csvParsed(await body(e)).slice(1);
+      const rows = csvRows(await body(e)).slice(1);
       expect(
         rows.map((x) => Number(x[0])),
         url,
@@ -339,6 +326,6 @@ describe('a running export', () => {
     // The next export on the same pool runs to the end.
     const again = (await exportRun('employees', 'csv', ['id'])).json() as ExportItem;
     expect(again).toMatchObject({ status: 'done', rows_written: 30000 });
-    expect(csvParsed(await body(again))).toHaveLength(30001);
+    expect(csvRows(await body(again))).toHaveLength(30001);
   });
 });

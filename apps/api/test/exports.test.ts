@@ -1,10 +1,9 @@
 import type { ExportItem } from '@forpost/contract/exports';
 import { sampleCard } from '@forpost/contract/modules';
-import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { xlsxWriter } from '../src/modules/exports/writers';
-import { ADMIN, Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
+import { ADMIN, Client, createCompany, createUser, csvRows, setupApp, signedIn, type TestContext } from './helpers';
 import { attachJobs, finished, waitFor } from './imports-kit';
 
 let ctx: TestContext;
@@ -27,20 +26,7 @@ async function exportAndWait(client: Client, body: Record<string, unknown>) {
   return waitFor<ExportItem>(client, `/modules/exports/${e.id}`, finished);
 }
 
-async function download(client: Client, e: ExportItem) {
-  const r = await ctx.app.inject({
-    method: 'GET',
-    url: `/api/v1/modules/exports/${e.id}/download`,
-    headers: { cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-  });
-  return r;
-}
-
-function csvRows(body: Buffer): string[][] {
-  const text = body.toString('utf8');
-  expect(text.startsWith('\ufeff')).toBe(true);
-  return parse(text.slice(1), { delimiter: ';', relax_column_count: true }) as string[][];
-}
+const download = (client: Client, e: ExportItem) => client.get(`/modules/exports/${e.id}/download`);
 
 async function xlsxSheets(body: Buffer) {
   const wb = new ExcelJS.Workbook();

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { createDatabase, type Database } from '../src/db/client';
@@ -143,6 +144,13 @@ export class Client {
     if (r.statusCode !== 200) throw new Error(`login failed ${r.statusCode} ${r.body}`);
     return r;
   }
+}
+
+/** The rows of a CSV export file (its UTF-8 BOM checked and dropped; `;`-separated). */
+export function csvRows(body: Buffer): string[][] {
+  const text = body.toString('utf8');
+  expect(text.startsWith('\ufeff')).toBe(true);
+  return parse(text.slice(1), { delimiter: ';', relax_column_count: true }) as string[][];
 }
 
 /** A second server instance on the same database as `ctx` (as in a scaled-out deployment); closed after the file. */

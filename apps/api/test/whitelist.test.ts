@@ -460,11 +460,12 @@ describe('whitelist ↔ events', () => {
     expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
 
     // Time passes (the entry's expiry moves into the past): one sweep re-marks, the next has nothing to do.
-    const past = (mins: number) => new Date(Date.now() - mins * 60_000);
-    await ctx.database.db
-      .update(whitelistItems)
-      .set({ expiresAt: past(1) })
-      .where(eq(whitelistItems.id, entry.id));
+    const expire = () =>
+      ctx.database.db
+        .update(whitelistItems)
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where(eq(whitelistItems.id, entry.id));
+    await expire();
     expect(await sweep()).toBe(1);
     await idle();
     expect(await kindOf('domains', ev.id)).toBeNull();
@@ -474,10 +475,7 @@ describe('whitelist ↔ events', () => {
     expect((await sa.patch(`${wl(H.id)}/${entry.id}`, { expires_at: future })).statusCode).toBe(200);
     await idle();
     expect(await kindOf('domains', ev.id)).toBe('whitelistClient');
-    await ctx.database.db
-      .update(whitelistItems)
-      .set({ expiresAt: past(1) })
-      .where(eq(whitelistItems.id, entry.id));
+    await expire();
     expect(await sweep()).toBe(1);
     await idle();
     expect(await kindOf('domains', ev.id)).toBeNull();

@@ -234,11 +234,9 @@ export const CONFIG_REGISTRY = {
       'Коды модулей через запятую (например: domains,media), события которых отправляются во внешний сервис. Пусто — все модули.',
     group: 'integrations',
     type: 'string',
-    schema: z
-      .string({ error: requiredOr(CONFIG_MSG.text) })
-      .trim()
-      .max(500, { error: MSG.tooLong(500) })
-      .refine((s) => s === '' || /^[a-z]+(\s*,\s*[a-z]+)*$/.test(s), { error: 'Ожидаются коды модулей через запятую' }),
+    schema: text(0, 500).refine((s) => s === '' || /^[a-z]+(\s*,\s*[a-z]+)*$/.test(s), {
+      error: 'Ожидаются коды модулей через запятую',
+    }),
     default: '',
   }),
   snapshot_timeout_seconds: int({
@@ -282,11 +280,7 @@ export const CONFIG_REGISTRY = {
       'Исполняемый файл браузера для скриншотов. Пусто — переменная окружения CHROMIUM_PATH или /usr/bin/chromium; если браузера нет, снимок сохраняется без скриншота.',
     group: 'integrations',
     type: 'string',
-    schema: z
-      .string({ error: requiredOr(CONFIG_MSG.text) })
-      .trim()
-      .max(500, { error: MSG.tooLong(500) })
-      .refine((s) => s === '' || s.startsWith('/'), { error: 'Укажите абсолютный путь (начинается с /)' }),
+    schema: text(0, 500).refine((s) => s === '' || s.startsWith('/'), { error: 'Укажите абсолютный путь (начинается с /)' }),
     default: '',
   }),
   product_name: def({

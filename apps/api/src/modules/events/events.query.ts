@@ -94,7 +94,7 @@ export function tsQueryOf(q: string): SQL | null {
 export const matching = (ts: SQL) => sql`e.search @@ (${ts})`;
 
 /** The free-text condition of a list (`q`), or null when `q` has no words. */
-export function textCondition(q: unknown): SQL | null {
+function textCondition(q: unknown): SQL | null {
   const ts = typeof q === 'string' ? tsQueryOf(q) : null;
   return ts ? matching(ts) : null;
 }

@@ -97,13 +97,21 @@ export function createEventsRepo(db: Db) {
     countCapped,
 
     /**
+     * A tsquery (events.query tsQueryOf) evaluated once — its prefix expanded through the lexicon —
+     * and inlined as a constant: every statement of a request shares it, and the planner sees its
+     * words and their frequencies.
+     */
+    async resolveQuery(query: SQL): Promise<SQL> {
+      const [r] = await rows<{ q: string }>(sql`SELECT (${query})::text AS q`);
+      return sql`${r?.q ?? ''}::tsquery`;
+    },
+
+    /**
      * A page of a free-text search and its count up to `cap` (+1 when capped), for a sort that an
      * index delivers in order (events.query orderedSort). `base` is the module and the companies,
-     * `filter` every other condition but the text, `query` the tsquery of `q` (events.query
-     * tsQueryOf). See docs/architecture.md, «Поиск `q`: первая страница и счёт».
-     *
-     * The tsquery is computed first (its prefix expanded through the lexicon) and inlined as a
-     * constant, so that the planner sees its words and their frequencies.
+     * `filter` every other condition but the text, `text` the condition of `q` (events.query
+     * matching, over the tsquery from resolveQuery). See docs/architecture.md, «Поиск `q`: первая
+     * страница и счёт».
      *
      * Page, one statement: a walk down the index of the sort over the base's rows (at most
      * walkRows), each checked against the filters and the text, stops at a full page — a frequent
@@ -122,15 +130,14 @@ export function createEventsRepo(db: Db) {
     async searchList(p: {
       base: SQL;
       filter: SQL;
-      query: SQL;
+      text: SQL;
       order: SQL;
       limit: number;
       offset: number;
       ruleCase?: SQL;
       cap: number;
     }): Promise<{ rows: EventRow[]; counted: number }> {
-      const [resolved] = await rows<{ q: string }>(sql`SELECT (${p.query})::text AS q`);
-      const text = sql`e.search @@ ${resolved?.q ?? ''}::tsquery`;
+      const { text } = p;
       const need = p.offset + p.limit;
       const walk = walkRows(need);
       const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;

@@ -37,6 +37,16 @@ import type { Refs } from './refs';
 
 export const MODULE_DISABLED_MSG = 'Этот модуль не подключён для компании';
 
+/** Does a company with this list of enabled modules take events of `code`? (An empty list: every module.) */
+export const moduleEnabled = (enabled: readonly string[] | null | undefined, code: string) =>
+  !enabled?.length || enabled.includes(code);
+
+/** The company (its enabled modules; null: no such company) exists and takes events of `code`. */
+export function assertModuleEnabled(enabled: readonly string[] | null, code: string): void {
+  if (!enabled) throw notFound(EVENT_MSG.companyNotFound);
+  if (!moduleEnabled(enabled, code)) throw new ApiError(403, MODULE_DISABLED_MSG);
+}
+
 export interface EventsServiceDeps {
   db: Db;
   repo: EventsRepo;
@@ -285,8 +295,9 @@ export function createEventsService(deps: EventsServiceDeps) {
         }
       }
       const own = filterConditions(m, q, vault, { skipText: true });
+      // The text's tsquery is resolved once: the page, the count and the status counts share it.
       const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
-      const text = query ? matching(query) : null;
+      const text = query ? matching(await repo.resolveQuery(query)) : null;
       const anyRule = ruleConds ? [sql`(${sql.join(ruleConds, sql` OR `)})`] : [];
       const where = and([...base, ...own, ...(text ? [text] : []), ...anyRule]);
       const ruleCase = ruleConds
@@ -300,11 +311,11 @@ export function createEventsService(deps: EventsServiceDeps) {
       const offset = (page - 1) * pageSize;
       // A free-text search in an indexed order: page and count by the search plan (events.repo searchList).
       const search =
-        query && orderedSort(q.sort)
+        text && orderedSort(q.sort)
           ? repo.searchList({
               base: and(base),
               filter: and([...own, ...anyRule]),
-              query,
+              text,
               order: orderBy(m, q.sort),
               limit: pageSize,
               offset,
@@ -356,10 +367,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     async create(c: Caller, m: ModuleDescriptor, body: Data, opts: { importId?: number } = {}) {
       assertModule(c, m.code);
       const companyId = targetCompany(c, 'events.write', body.company_id as number | undefined);
-      const enabled = await repo.companyModules(companyId);
-      if (!enabled) throw notFound(EVENT_MSG.companyNotFound);
-      // A company with a list of enabled modules gets events of those modules only.
-      if (enabled.length && !enabled.includes(m.code)) throw new ApiError(403, MODULE_DISABLED_MSG);
+      assertModuleEnabled(await repo.companyModules(companyId), m.code);
       const input = pickModuleInput(m, body);
       await validateRefs(m, body, input);
       const data = applyInput(m, {}, input, vault);

@@ -142,10 +142,8 @@ export class XlsxRowBuilder {
     cols: readonly string[],
     private readonly kinds: readonly XlsxKind[],
     private readonly rowsPerSheet: number,
-    inSheet = 0,
   ) {
     this.open = cols.map((c) => Buffer.from(`<c r="${c}`));
-    this.inSheet = inSheet;
   }
 
   private put(src: Buffer, from: number, to: number) {
@@ -218,7 +216,7 @@ const badAt = (b: Buffer, i: number, c: number) =>
  * UTF-8 XML text with the characters XML 1.0 forbids removed (markup never has them, so the whole
  * buffer can be scanned). Returns the same buffer when there is nothing to remove (the usual case).
  */
-export function stripXmlInvalid(b: Buffer): Buffer {
+function stripXmlInvalid(b: Buffer): Buffer {
   const len = b.length;
   let i = 0;
   for (; i < len; i++) {

@@ -7,7 +7,6 @@
  * A scheduled job deletes files older than the retention period (configs: export_retention_days).
  */
 
-import type { Readable } from 'node:stream';
 import { API_MSG } from '@forpost/contract/errors';
 import { type EventListQuery, eventListQuery } from '@forpost/contract/events';
 import {
@@ -47,7 +46,7 @@ import {
   sqlExportable,
   xlsxCopySql,
 } from './sql-cells';
-import { csvWriter, EXPORT_MIME, writerFor } from './writers';
+import { csvWriter, EXPORT_MIME, type SheetWriter, writerFor } from './writers';
 
 export const EXPORT_QUEUE = 'exports-run';
 export const EXPORTS_MAINTENANCE = 'exports-maintenance';
@@ -70,6 +69,20 @@ export interface ExportsDeps {
 }
 
 type ExportRowDb = typeof dataExports.$inferSelect;
+/** What a run writes: the selection (`where`, `sort`) of module `m` as export `r`, on the job's connection. */
+interface ExportJob {
+  client: pg.PoolClient;
+  m: ModuleDescriptor;
+  r: ExportRowDb;
+  header: readonly string[];
+  where: SQL;
+  sort: string;
+  /** Progress and liveness: false when the export was deleted meanwhile. */
+  progress: (written: number) => Promise<boolean>;
+  opts: ExportRunOptions;
+}
+/** A written file: stored once `stored` resolves. */
+type Produced = { stored: Promise<{ key: string; size: number }>; written: number };
 
 export interface ExportRunOptions {
   /** Called with the rows written so far after each progress update (a throw stops the run like a crash). */
@@ -174,55 +187,78 @@ export function createExportsService(deps: ExportsDeps) {
     };
   }
 
+  /** The file stored as the writer produces it (awaited once the writer has ended). */
+  function storing(writer: SheetWriter): Promise<{ key: string; size: number }> {
+    const stored = store.put(writer.output);
+    stored.catch(() => undefined);
+    return stored;
+  }
+
+  /**
+   * The COPY statement of a format, its file writer, and how a chunk of COPY's output goes into the
+   * file (`consume` returns the rows written so far): CSV is framed as it comes (CRLF, rows counted);
+   * XLSX comes as binary rows of escaped cells that get their SheetML markup here.
+   */
+  function copyPlan(
+    m: ModuleDescriptor,
+    r: ExportRowDb,
+    header: readonly string[],
+    parts: ExportQueryParts,
+    opts: ExportRunOptions,
+  ): { writer: SheetWriter; text: string; consume: (chunk: Buffer) => Promise<number> } {
+    if (r.format === 'xlsx') {
+      const xlsx = new XlsxStream(header, opts.rowsPerSheet);
+      const xq = xlsxCopySql(m, r.fields, deps.refs, parts);
+      const tuples = new BinaryTuples(r.fields.length);
+      const builder = new XlsxRowBuilder(xlsx.columns, xq.kinds, xlsx.rowsPerSheet);
+      const onRow = builder.row.bind(builder);
+      let rows = 0;
+      const consume = async (chunk: Buffer) => {
+        tuples.push(chunk, onRow);
+        for (const seg of builder.take()) {
+          await xlsx.writeXml(seg.xml, seg.rows);
+          rows += seg.rows;
+        }
+        return rows;
+      };
+      return { writer: xlsx, text: xq.sql, consume };
+    }
+    const csv = csvWriter(header);
+    const framer = new CsvFramer();
+    const consume = async (chunk: Buffer) => {
+      await csv.put(framer.push(chunk));
+      return framer.rows;
+    };
+    return { writer: csv, text: csvCopySql(m, r.fields, deps.refs, parts), consume };
+  }
+
   /**
    * The file straight from PostgreSQL: `COPY (SELECT <formatted cells>) TO STDOUT`; Node adds the BOM
    * and header, frames rows (CRLF, row count, XLSX sheets) and pipes the bytes with backpressure.
    * Progress every second; when the export is deleted meanwhile the COPY is cancelled.
    */
-  async function copyExport(
-    client: pg.PoolClient,
-    m: ModuleDescriptor,
-    fields: readonly string[],
-    format: ExportFormat,
-    header: readonly string[],
-    parts: ExportQueryParts,
-    progress: (written: number) => Promise<boolean>,
-    opts: ExportRunOptions,
-  ): Promise<{ stored: Promise<{ key: string; size: number }>; written: number } | undefined> {
+  async function copyExport(job: ExportJob): Promise<Produced | undefined> {
+    const { client, m, r, header, where, sort, progress, opts } = job;
+    // COPY takes no bind parameters: the statement's parts are rendered with literals.
+    const fromWhere = dialect.sqlToQuery(sql`${sql.raw(exportFrom)} WHERE ${where}`);
+    const order = dialect.sqlToQuery(orderBy(m, sort));
+    const parts = { fromWhere: inlineParams(fromWhere.sql, fromWhere.params), order: inlineParams(order.sql, order.params) };
     const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
-    const xlsx = format === 'xlsx' ? new XlsxStream(header, opts.rowsPerSheet) : undefined;
-    const csv = format === 'csv' ? csvWriter(header) : undefined;
-    const output = (xlsx?.output ?? csv?.output) as Readable;
-    const stored = store.put(output);
-    stored.catch(() => undefined);
-    const xq = xlsx ? xlsxCopySql(m, fields, deps.refs, parts) : undefined;
-    const text = xq ? xq.sql : csvCopySql(m, fields, deps.refs, parts);
+    const { writer, text, consume } = copyPlan(m, r, header, parts, opts);
+    const stored = storing(writer);
     let written = 0;
     let aborted = false;
     let failure: unknown;
     let last = Date.now();
     const stream = client.query(copyTo(text));
     try {
-      const framer = new CsvFramer();
-      const tuples = new BinaryTuples(fields.length);
-      const builder = xlsx && xq ? new XlsxRowBuilder(xlsx.columns, xq.kinds, xlsx.rowsPerSheet) : undefined;
-      const onRow = builder ? builder.row.bind(builder) : () => undefined;
       // Whatever stops the export early, the COPY is cancelled and drained: the connection must come
       // back from COPY mode (it still holds the job's lock).
       const cancel = () => pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (aborted || failure) continue;
         try {
-          if (csv) {
-            await csv.put(framer.push(chunk));
-            written = framer.rows;
-          } else if (xlsx && builder) {
-            tuples.push(chunk, onRow);
-            for (const seg of builder.take()) {
-              await xlsx.writeXml(seg.xml, seg.rows);
-              written += seg.rows;
-            }
-          }
+          written = await consume(chunk);
           if (Date.now() - last >= (opts.progressMs ?? PROGRESS_MS)) {
             last = Date.now();
             if (!(await progress(written))) {
@@ -240,11 +276,10 @@ export function createExportsService(deps: ExportsDeps) {
       if (failure) throw failure;
       if (aborted) throw new Error('export deleted');
       written = Number(stream.rowCount ?? written);
-      if (csv) await csv.end();
-      else await xlsx?.end();
+      await writer.end();
     } catch (e) {
       const err = (failure ?? e) as Error;
-      (xlsx ?? csv)?.abort(err);
+      writer.abort(err);
       await stored.catch(() => undefined);
       if (aborted) return undefined;
       throw err;
@@ -253,16 +288,8 @@ export function createExportsService(deps: ExportsDeps) {
   }
 
   /** The Node path (card numbers in clear need the vault): a server-side cursor, cells formatted here. */
-  async function nodeExport(
-    client: pg.PoolClient,
-    m: ModuleDescriptor,
-    r: ExportRowDb,
-    header: readonly string[],
-    where: SQL,
-    sort: string,
-    progress: (written: number) => Promise<boolean>,
-    opts: ExportRunOptions,
-  ): Promise<{ stored: Promise<{ key: string; size: number }>; written: number } | undefined> {
+  async function nodeExport(job: ExportJob): Promise<Produced | undefined> {
+    const { client, m, r, header, where, sort, progress, opts } = job;
     const { tagNames, refNames } = await lookups();
     const reveal =
       r.revealScope === null
@@ -273,8 +300,7 @@ export function createExportsService(deps: ExportsDeps) {
           )(new Set(r.revealScope));
     const format = cellFormatters(m, r.fields, { refs: deps.refs, vault: deps.vault, tagNames, refNames, reveal });
     const writer = writerFor(r.format as ExportFormat, header, opts.rowsPerSheet);
-    const stored = store.put(writer.output);
-    stored.catch(() => undefined);
+    const stored = storing(writer);
 
     const query = dialect.sqlToQuery(sql`
       SELECT ${sql.raw(NODE_ROW_COLUMNS)} ${sql.raw(exportFrom)}
@@ -354,12 +380,8 @@ export function createExportsService(deps: ExportsDeps) {
           .returning({ id: dataExports.id });
         return still.length > 0;
       };
-      const fromWhere = dialect.sqlToQuery(sql`${sql.raw(exportFrom)} WHERE ${where}`);
-      const order = dialect.sqlToQuery(orderBy(m, q.sort));
-      const parts = { fromWhere: inlineParams(fromWhere.sql, fromWhere.params), order: inlineParams(order.sql, order.params) };
-      const produced = sqlExportable(m, r.fields, r.revealScope)
-        ? await copyExport(client, m, r.fields, r.format as ExportFormat, header, parts, progress, opts)
-        : await nodeExport(client, m, r, header, where, q.sort, progress, opts);
+      const produce = sqlExportable(m, r.fields, r.revealScope) ? copyExport : nodeExport;
+      const produced = await produce({ client, m, r, header, where, sort: q.sort, progress, opts });
       await counted.catch(() => undefined); // a failed count leaves the total unknown, the file is still good
       if (!produced) return; // deleted meanwhile
       const { stored, written } = produced;

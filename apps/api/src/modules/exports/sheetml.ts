@@ -17,10 +17,10 @@ const NS_PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships
 const XML_BAD = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const XML_SPECIAL = /[&<>"]/g;
 const XML_ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-export const xmlText = (s: string) => s.replace(XML_BAD, '').replace(XML_SPECIAL, (c) => XML_ESC[c] as string);
+const xmlText = (s: string) => s.replace(XML_BAD, '').replace(XML_SPECIAL, (c) => XML_ESC[c] as string);
 
 /** Column letters: 0 → A, 25 → Z, 26 → AA. */
-export function columnName(i: number): string {
+function columnName(i: number): string {
   let s = '';
   for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
   return s;
@@ -30,7 +30,7 @@ const strCell = (ref: string, v: string, style = '') =>
   `<c r="${ref}"${style} t="inlineStr"><is><t xml:space="preserve">${xmlText(v)}</t></is></c>`;
 
 /** One row of cells as XML (null cells are left out). */
-export function rowXml(r: number, cells: readonly Cell[], cols: readonly string[], style = ''): string {
+function rowXml(r: number, cells: readonly Cell[], cols: readonly string[], style = ''): string {
   let s = `<row r="${r}">`;
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i];
@@ -51,7 +51,7 @@ export class XlsxStream {
   private sheet: ZipEntry | undefined;
   private sheets = 0;
   /** Data rows in the current sheet. */
-  inSheet = 0;
+  private inSheet = 0;
 
   constructor(
     header: readonly string[],
@@ -115,16 +115,11 @@ export class XlsxStream {
     }
   }
 
-  /** Ready `<row>` XML of `count` rows that all belong to the current sheet (see `room`). */
+  /** Ready `<row>` XML of `count` rows that all belong to the current sheet (XlsxRowBuilder splits them so). */
   async writeXml(xml: Buffer, count: number): Promise<void> {
     const s = await this.target();
     this.inSheet += count;
     await s.write(xml);
-  }
-
-  /** Rows the current sheet still takes (0 when the next row opens a new one). */
-  room(): number {
-    return this.sheet ? this.rowsPerSheet - this.inSheet : 0;
   }
 
   async end(): Promise<void> {

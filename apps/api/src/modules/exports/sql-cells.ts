@@ -27,7 +27,7 @@ import type { XlsxKind } from './copy-out';
  * A SQL string literal. With a backslash inside it is an E'' literal (backslashes doubled), which
  * reads the same whatever `standard_conforming_strings` is; quotes are doubled in both forms.
  */
-export const lit = (s: string) =>
+const lit = (s: string) =>
   s.includes('\\') ? `E'${s.replaceAll('\\', '\\\\').replaceAll("'", "''")}'` : `'${s.replaceAll("'", "''")}'`;
 
 /** `$1`, `$2`… of a rendered query replaced with literals (values as node-postgres serialises parameters). */
@@ -71,6 +71,22 @@ export function sqlExportable(m: ModuleDescriptor, keys: readonly string[], reve
   return !cards || (revealScope !== null && revealScope.length === 0);
 }
 
+/** A reference id column (status, priority, decision) as its item's name. */
+const refLabel = (x: string, items: readonly { id: number; name: string }[]): SqlField => ({
+  raw: labelCase(
+    x,
+    items.map((i) => [i.id, i.name]),
+    true,
+  ),
+  kind: 'ready',
+});
+
+/** A code column as its Russian label; a code without one as it is (`value`, neutralised). */
+const codeLabel = (x: string, labels: Record<string, string>, value = x): SqlField => ({
+  raw: `coalesce(${labelCase(x, Object.entries(labels))}, ${neutralSql(value)})`,
+  kind: 'ready',
+});
+
 function commonField(m: ModuleDescriptor, key: string, refs: Refs): SqlField | undefined {
   switch (key) {
     case 'id':
@@ -82,49 +98,17 @@ function commonField(m: ModuleDescriptor, key: string, refs: Refs): SqlField | u
     case 'title':
       return { raw: "NULLIF(e.title, '')", kind: 'text' };
     case 'status_id':
-      return {
-        raw: labelCase(
-          'e.status_id',
-          refs.statuses(m.code).map((s) => [s.id, s.name]),
-          true,
-        ),
-        kind: 'ready',
-      };
+      return refLabel('e.status_id', refs.statuses(m.code));
     case 'priority_id':
-      return {
-        raw: labelCase(
-          'e.priority_id',
-          refs.priorities(m.code).map((s) => [s.id, s.name]),
-          true,
-        ),
-        kind: 'ready',
-      };
+      return refLabel('e.priority_id', refs.priorities(m.code));
     case 'decision_id':
-      return {
-        raw: hasDecisions(m)
-          ? labelCase(
-              'e.decision_id',
-              refs.decisions(m.code).map((s) => [s.id, s.name]),
-              true,
-            )
-          : 'NULL::text',
-        kind: 'ready',
-      };
+      return hasDecisions(m) ? refLabel('e.decision_id', refs.decisions(m.code)) : { raw: 'NULL::text', kind: 'ready' };
     case 'source':
-      return {
-        raw: `coalesce(${labelCase('e.source', Object.entries(SOURCE_LABELS))}, ${neutralSql('e.source')})`,
-        kind: 'ready',
-      };
+      return codeLabel('e.source', SOURCE_LABELS);
     case 'ml_state':
-      return {
-        raw: `coalesce(${labelCase('e.ml_state', Object.entries(ML_STATE_LABELS))}, ${neutralSql('e.ml_state')})`,
-        kind: 'ready',
-      };
+      return codeLabel('e.ml_state', ML_STATE_LABELS);
     case 'whitelist_kind':
-      return {
-        raw: `coalesce(${labelCase('e.whitelist_kind', Object.entries(WHITELIST_KIND_LABELS))}, ${neutralSql("NULLIF(e.whitelist_kind, '')")})`,
-        kind: 'ready',
-      };
+      return codeLabel('e.whitelist_kind', WHITELIST_KIND_LABELS, "NULLIF(e.whitelist_kind, '')");
     case 'tags':
       return {
         raw: `(SELECT string_agg(coalesce(t.name, '#' || x.id), ', ' ORDER BY x.ord) FROM unnest(e.tags) WITH ORDINALITY AS x(id, ord) LEFT JOIN tags t ON t.id = x.id)`,
@@ -203,8 +187,8 @@ export interface ExportQueryParts {
   order: string;
 }
 
-const FROM = 'FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id';
-export const exportFrom = FROM;
+/** The rows of an export (aliases e, c, u): both paths read them. */
+export const exportFrom = 'FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id';
 
 /** What the Node path reads per row (cells.ts formats it): the columns of `ExportRow`. */
 export const NODE_ROW_COLUMNS = `e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source,

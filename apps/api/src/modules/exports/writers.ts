@@ -46,16 +46,8 @@ export function csvWriter(header: readonly string[]): SheetWriter & { put(bytes:
   };
 }
 
-export function xlsxWriter(header: readonly string[], rowsPerSheet = XLSX_ROWS_PER_SHEET): SheetWriter {
-  const x = new XlsxStream(header, rowsPerSheet);
-  return {
-    output: x.output,
-    write: (cells) => x.write(cells),
-    writeMany: (rows) => x.writeMany(rows),
-    end: () => x.end(),
-    abort: (err) => x.abort(err),
-  };
-}
+export const xlsxWriter = (header: readonly string[], rowsPerSheet = XLSX_ROWS_PER_SHEET): SheetWriter =>
+  new XlsxStream(header, rowsPerSheet);
 
 export const writerFor = (format: ExportFormat, header: readonly string[], rowsPerSheet?: number): SheetWriter =>
   format === 'csv' ? csvWriter(header) : xlsxWriter(header, rowsPerSheet);

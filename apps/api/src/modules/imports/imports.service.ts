@@ -47,7 +47,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, type Caller, targetCompany } from '../events/access';
 import type { CardVault } from '../events/event-data';
-import { MODULE_DISABLED_MSG } from '../events/events.service';
+import { assertModuleEnabled } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import { createImportsRepo, type ImportRow } from './imports.repo';
@@ -652,13 +652,10 @@ export function createImportsService(deps: ImportsDeps) {
         else if (!body.mapping.includes('company_id')) companyId = targetCompany(c, 'events.import', undefined);
         else if (s !== 'all' && s.length === 1) companyId = s[0] ?? null; // rows without a company go to the only one
         if (companyId !== null) {
-          const co = (await db.execute(sql`SELECT modules FROM companies WHERE id = ${companyId}`)).rows as {
+          const [co] = (await db.execute(sql`SELECT modules FROM companies WHERE id = ${companyId}`)).rows as {
             modules: string[] | null;
           }[];
-          if (!co[0]) throw notFound(EVENT_MSG.companyNotFound);
-          // A company with a list of enabled modules gets events of those modules only.
-          const enabled = co[0].modules ?? [];
-          if (enabled.length && !enabled.includes(code)) throw new ApiError(403, MODULE_DISABLED_MSG);
+          assertModuleEnabled(co ? (co.modules ?? []) : null, code);
         }
         scope = s === 'all' ? null : s;
       }

@@ -28,7 +28,7 @@ import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { applyInput, type CardVault, fingerprintOf, historyValue, searchTextOf } from '../events/event-data';
 import type { HistoryEntry } from '../events/events.repo';
-import { MODULE_DISABLED_MSG as MODULE_DISABLED } from '../events/events.service';
+import { MODULE_DISABLED_MSG as MODULE_DISABLED, moduleEnabled } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import { matchOption, type NameIndex, nameIndex, optionList, parseDateTime, parseField } from './cells';
@@ -202,7 +202,7 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
       const tags = (await db.execute(sql`SELECT id, name FROM tags`)).rows as { id: number; name: string }[];
       return {
         companies: nameIndex(companies.map((c) => ({ id: c.id, names: [c.name] }))),
-        disabled: new Set(companies.filter((c) => c.modules?.length && !c.modules.includes(m.code)).map((c) => c.id)),
+        disabled: new Set(companies.filter((c) => !moduleEnabled(c.modules, m.code)).map((c) => c.id)),
         tags: nameIndex(tags.map((t) => ({ id: t.id, names: [t.name] }))),
         refs: await refIndexes(db, m.fields),
       };

@@ -13,6 +13,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
+import { type Poller, startPoller } from '../../lib/poller';
 import type { ConfigsService } from '../configs/index';
 import { createDocsService } from '../docs/docs.service';
 import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './probe';
@@ -22,6 +23,8 @@ export const SNAPSHOT_QUEUE = 'domain-snapshot';
 /** One manual check of an event per this many seconds. */
 export const RECHECK_THROTTLE_SECONDS = 60;
 const SWEEP_MS = 30_000;
+/** Retries and expiry of a check (the queue's and each job's). */
+const JOB_OPTIONS = { retryLimit: 2, retryDelay: 30, expireInSeconds: 300 };
 /** New events younger than this are swept into the queue (with `snapshot_on_create`). */
 const SWEEP_WINDOW_MINUTES = 15;
 
@@ -60,8 +63,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
   const docs = createDocsService({ db, store, audit: deps.audit });
   const hostMap = parseHostMap(config.snapshotHostMap);
   let boss: PgBoss | null = null;
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let sweeping = false;
+  let sweeper: Poller | undefined;
 
   async function options(): Promise<ProbeOptions> {
     return {
@@ -150,12 +152,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
     const id = await boss.send(
       SNAPSHOT_QUEUE,
       { event_id: eventId },
-      {
-        retryLimit: 2,
-        retryDelay: 30,
-        expireInSeconds: 300,
-        ...(opts.auto ? { singletonKey: `auto-${eventId}`, singletonSeconds: 3600 } : {}),
-      },
+      { ...JOB_OPTIONS, ...(opts.auto ? { singletonKey: `auto-${eventId}`, singletonSeconds: 3600 } : {}) },
     );
     return id !== null ? 'queued' : 'throttled';
   }
@@ -181,24 +178,16 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
     /** Every role queues; ROLE=all|worker also runs the checks and the new-event sweep. */
     async attach(b: PgBoss, opts: { work: boolean }) {
       boss = b;
-      await b.createQueue(SNAPSHOT_QUEUE, { name: SNAPSHOT_QUEUE, retryLimit: 2, retryDelay: 30, expireInSeconds: 300 });
+      await b.createQueue(SNAPSHOT_QUEUE, { name: SNAPSHOT_QUEUE, ...JOB_OPTIONS });
       if (!opts.work) return;
       await b.work<{ event_id: number }>(SNAPSHOT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
         if (job) await take(job.data.event_id);
       });
-      sweepTimer = setInterval(() => {
-        if (sweeping) return;
-        sweeping = true;
-        sweep()
-          .catch((err) => log.warn({ err: { message: (err as Error).message } }, 'snapshot sweep failed'))
-          .finally(() => {
-            sweeping = false;
-          });
-      }, SWEEP_MS);
-      sweepTimer.unref();
+      sweeper = startPoller({ intervalMs: SWEEP_MS, run: sweep, log, failure: 'snapshot sweep failed' });
     },
     async stop() {
-      clearInterval(sweepTimer);
+      await sweeper?.stop();
+      sweeper = undefined;
       boss = null;
     },
   };

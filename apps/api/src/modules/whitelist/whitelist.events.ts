@@ -204,9 +204,13 @@ export function createEventsRemarker(deps: { db: Db; log?: { warn(obj: unknown, 
       if (closed) return;
       pending.add(companyId ?? 'all');
       if (!running) {
-        running = loop().finally(() => {
-          running = null;
-        });
+        // Started on the next microtask: the schedules of one synchronous burst (a sweep's scopes)
+        // are coalesced into one pass.
+        running = Promise.resolve()
+          .then(loop)
+          .finally(() => {
+            running = null;
+          });
       }
     },
     async idle() {

@@ -93,8 +93,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
         ),
       )
       .returning({ companyId: whitelistItems.companyId });
-    const scopes = new Set(rows.map((r) => r.companyId));
-    for (const scope of scopes.has(null) ? [null] : scopes) remarker?.schedule(scope);
+    for (const r of rows) remarker?.schedule(r.companyId); // coalesced by the remarker
     return rows.length;
   }
 
