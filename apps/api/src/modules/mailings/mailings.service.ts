@@ -37,6 +37,7 @@ import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
+import { moduleEnabled } from '../events/events.service';
 import { renderDigest } from './mailings.render';
 import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
 import { isQuiet, nextDigestAt } from './mailings.schedule';
@@ -176,8 +177,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
     }
     if (companyId !== null && f.modules.length) {
-      const enabled = (await repo.companyModules(companyId)) ?? [];
-      const off = enabled.length ? f.modules.filter((m) => !enabled.includes(m)) : [];
+      const enabled = await repo.companyModules(companyId);
+      const off = f.modules.filter((m) => !moduleEnabled(enabled, m));
       if (off.length) {
         const names = off.map((m) => MODULE_LIST.find((x) => x.code === m)?.name ?? m).join(', ');
         const message = `${MAILING_MSG.moduleDisabled}: ${names}`;
@@ -424,7 +425,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       return {
         companies,
         modules: MODULE_LIST.filter(
-          (m) => (!km || km.includes('*') || km.includes(m.code)) && (!only?.length || only.includes(m.code)),
+          (m) => (!km || km.includes('*') || km.includes(m.code)) && moduleEnabled(only, m.code),
         ).map((m) => ({
           value: m.code,
           label: m.name,
