@@ -424,12 +424,12 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const only = scope !== 'all' && companies.length === 1 && companies[0] ? await repo.companyModules(companies[0].id) : null;
       return {
         companies,
-        modules: MODULE_LIST.filter(
-          (m) => (!km || km.includes('*') || km.includes(m.code)) && moduleEnabled(only, m.code),
-        ).map((m) => ({
-          value: m.code,
-          label: m.name,
-        })),
+        modules: MODULE_LIST.filter((m) => (!km || km.includes('*') || km.includes(m.code)) && moduleEnabled(only, m.code)).map(
+          (m) => ({
+            value: m.code,
+            label: m.name,
+          }),
+        ),
         statuses: DEFAULT_STATUSES.map((s) => ({ value: s.code, label: s.name })),
         priorities: [...DEFAULT_PRIORITIES].reverse().map((p) => ({ value: p.code, label: p.name, color: p.color })),
         sources: SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] })),
