@@ -92,7 +92,9 @@ describe('mailings: PATCH changes only what is sent', () => {
 
   it('changing only the format keeps the digest schedule; changing the hour reschedules it', async () => {
     const m = await create(admin, { company_id: A.id, filters: { modules: ['services'] } });
-    await ctx.app.services.mailings.tick(new Date());
+    // A fixed instant outside the mailing's quiet hours (22–7 MSK): the wall clock would put every
+    // evening run inside them, where a tick schedules nothing.
+    await ctx.app.services.mailings.tick(new Date('2026-03-10T09:00:00Z')); // 12:00 MSK
     const scheduled = ((await admin.get(`${BASE}/${m.id}`)).json() as Mailing).next_digest_at;
     expect(scheduled).not.toBeNull();
     await admin.patch(`${BASE}/${m.id}`, { params: { format: 'html' } });
