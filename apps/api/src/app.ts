@@ -37,6 +37,7 @@ import { createUsersService } from './modules/users/users.service';
 import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
 import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
 import { readBuildVersion, registerSpa } from './plugins/spa';
 
 export interface AppDeps {
@@ -63,11 +64,14 @@ export async function buildApp(deps: AppDeps) {
     requestTimeout: 120_000,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerTextGuard(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
@@ -177,7 +181,7 @@ export async function buildApp(deps: AppDeps) {
     async (api) => {
       const a = api as unknown as App;
       await systemRoutes(a, { database, openapi: () => app.swagger() });
-      await authRoutes(a, { auth, config });
+      await authRoutes(a, { auth, config, keyIdentity: apiKeysSvc.identity });
       await configsRoutes(a, { configs });
       await whitelistRoutes(a, { whitelist });
       await telegramRoutes(a, { telegram });

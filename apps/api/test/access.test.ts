@@ -68,7 +68,9 @@ describe('authorization matrix', () => {
         name === 'id' && r.url.startsWith('/api/v1/companies') ? String(A.id) : '999999',
       );
       for (const p of principals) {
-        const allowed = r.permission === 'authenticated' || can(p.principal, r.permission as Permission);
+        // Signed-in users pass `session` routes too (only API keys are refused there).
+        const allowed =
+          r.permission === 'authenticated' || r.permission === 'session' || can(p.principal, r.permission as Permission);
         const body = r.method === 'GET' || r.method === 'DELETE' ? undefined : {};
         const res = await p.client.req(r.method as 'GET', url, body);
         if (!allowed && res.statusCode !== 403)

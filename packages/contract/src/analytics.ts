@@ -3,6 +3,7 @@
  * Day buckets are calendar days in ANALYTICS_TZ (the rollups in the database use the same zone).
  */
 import { z } from 'zod';
+import { companyQuery } from './common';
 import { csvOf } from './events';
 import { MODULE_CODES, type ModuleCode } from './modules/types';
 
@@ -125,7 +126,7 @@ export const daySchema = z.string().trim().refine(isDay, { error: ANALYTICS_MSG.
 export const analyticsQuery = z
   .object({
     /** Absent or -1: every company the caller may see. */
-    company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
+    company_id: companyQuery,
     /** A preset ending today; ignored when `from` and `to` are given. Default 30d. */
     period: z.enum(PERIOD_PRESETS).optional(),
     from: daySchema.optional(),

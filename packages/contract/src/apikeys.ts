@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId, companyQuery } from './common';
 import { MSG } from './messages';
 import { ipOrCidrSchema } from './validation';
 
@@ -14,7 +15,7 @@ export const apiKeyRolesInput = z.strictObject({
 
 export const createApiKeyRequest = z.strictObject({
   name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
-  company_id: z.number().int().positive(),
+  company_id: bodyId(),
   roles: z.array(apiKeyRole).max(50).default([]),
   collector: z.boolean().default(false),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
@@ -51,7 +52,7 @@ export const apiKeyRolesResponse = z.object({
 export const apiKeyListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(500).default(20),
-  company_id: z.coerce.number().int().min(-1).optional(),
+  company_id: companyQuery,
   q: z.string().trim().max(200).optional(),
 });
 

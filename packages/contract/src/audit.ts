@@ -1,5 +1,6 @@
 /* The audit log: who did what, when, to which object (GET /audit, admins only). */
 import { z } from 'zod';
+import { companyQuery, textId } from './common';
 
 export const auditQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -8,8 +9,8 @@ export const auditQuery = z.object({
   action: z.string().max(100).optional(),
   entity: z.string().max(50).optional(),
   entity_id: z.string().max(100).optional(),
-  actor_user_id: z.coerce.number().int().positive().optional(),
-  company_id: z.coerce.number().int().min(-1).optional(),
+  actor_user_id: textId().optional(),
+  company_id: companyQuery,
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });

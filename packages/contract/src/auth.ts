@@ -33,5 +33,17 @@ export const meResponse = z.object({
 });
 export type Me = z.infer<typeof meResponse>;
 
+/** `GET /me` through an API key: the key's own identity, never its owner's profile. */
+export const keyIdentityResponse = z.object({
+  kind: z.literal('api_key'),
+  id: z.number().int(),
+  name: z.string(),
+  company: z.object({ id: z.number().int(), name: z.string() }),
+  roles: z.array(z.object({ module: z.string(), access: z.enum(['read', 'write']) })),
+  collector: z.boolean(),
+  expires_at: z.string().nullable(),
+});
+export type KeyIdentity = z.infer<typeof keyIdentityResponse>;
+
 export const versionResponse = z.object({ version: z.string() });
 export const healthResponse = z.object({ status: z.enum(['ok', 'unavailable']) });

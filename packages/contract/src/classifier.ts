@@ -3,6 +3,7 @@
  * backoff, or re-queued by an analyst). Shapes of its API and of the external classifier's protocol.
  */
 import { z } from 'zod';
+import { bodyId, companyQuery } from './common';
 import { CONNOTATIONS, ML_STATES, type MlState } from './modules/common';
 import { MODULE_CODES } from './modules/types';
 
@@ -73,7 +74,7 @@ export const mlInfoResponse = z.object({
 });
 export type MlInfo = z.infer<typeof mlInfoResponse>;
 
-export const mlSummaryQuery = z.object({ company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional() }).strict();
+export const mlSummaryQuery = z.object({ company_id: companyQuery }).strict();
 export const mlSummaryResponse = z.object({
   queued: z.number().int(),
   sent: z.number().int(),
@@ -85,7 +86,7 @@ export type MlSummary = z.infer<typeof mlSummaryResponse>;
 
 export const mlRequeueFailedRequest = z
   .object({
-    company_id: z.number().int().positive().optional(),
+    company_id: bodyId().optional(),
     module: z.enum(MODULE_CODES).optional(),
   })
   .strict();

@@ -1,5 +1,6 @@
 /* Comments on events: plain text, edited or deleted by the author within 15 minutes, or by an admin. */
 import { z } from 'zod';
+import { BIGSERIAL_MAX, bodyId, idRule } from './common';
 import { pageQuery } from './events';
 import { MSG } from './messages';
 
@@ -32,7 +33,7 @@ export const commentItem = z.object({
 export type Comment = z.infer<typeof commentItem>;
 export const commentListQuery = z
   .object({
-    event_id: z.coerce.number({ error: MSG.required }).int().positive(),
+    event_id: idRule(z.coerce.number({ error: MSG.required }), BIGSERIAL_MAX),
     ...pageQuery,
     page_size: pageQuery.page_size.default(100),
   })
@@ -43,5 +44,5 @@ export const commentListResponse = z.object({
   page: z.number().int(),
   page_size: z.number().int(),
 });
-export const commentCreateRequest = z.object({ event_id: z.number().int().positive(), text }).strict();
+export const commentCreateRequest = z.object({ event_id: bodyId(undefined, BIGSERIAL_MAX), text }).strict();
 export const commentPatchRequest = z.object({ text }).strict();

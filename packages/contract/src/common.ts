@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_MSG } from './errors';
 
 /** Query-string page parameters shared by every list: ?page=1&page_size=20&sort=-created_at */
 export const pageQuery = z.object({
@@ -33,7 +34,29 @@ export const csvStrings = z
       .filter(Boolean),
   );
 
-export const idParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** Largest id of a `serial` (int4) column; `bigserial` ids go up to JavaScript's safe integer. */
+export const INT4_MAX = 2_147_483_647;
+export const BIGSERIAL_MAX = Number.MAX_SAFE_INTEGER;
+const ID_MSG = API_MSG.badId;
+
+/**
+ * The one id rule, for every id in a path, a query string or a body: a positive integer its column
+ * can hold (`max`: INT4_MAX for `serial` tables, BIGSERIAL_MAX for `bigserial` ones). An id outside
+ * that is refused here with «Неверный идентификатор», never sent to SQL to fail there.
+ */
+export function idRule(n: z.ZodNumber, max: number = INT4_MAX) {
+  return n.int({ error: ID_MSG }).positive({ error: ID_MSG }).max(max, { error: ID_MSG });
+}
+/** An id in a JSON body (`required`: the message when it is absent or not a number). */
+export const bodyId = (required: string = ID_MSG, max: number = INT4_MAX) => idRule(z.number({ error: required }), max);
+/** An id in a path or a query string (text, coerced). */
+export const textId = (max: number = INT4_MAX) => idRule(z.coerce.number({ error: ID_MSG }), max);
+export const idParam = z.object({ id: textId() });
 export const isoDate = z.iso.datetime({ offset: true });
 /** Company selector in a query: absent or -1 means every company the user may see. */
-export const companyQuery = z.coerce.number().int().min(-1).max(2_147_483_647).optional();
+export const companyQuery = z.coerce
+  .number({ error: ID_MSG })
+  .int({ error: ID_MSG })
+  .min(-1, { error: ID_MSG })
+  .max(INT4_MAX, { error: ID_MSG })
+  .optional();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId } from './common';
 import { MSG } from './messages';
 import { COMPANY_ROLES } from './permissions';
 import { emailSchema, innSchema, ogrnSchema } from './validation';
@@ -12,7 +13,7 @@ const optionalText = (max: number) =>
     .nullable()
     .optional();
 
-export const companyMemberInput = z.strictObject({ user_id: z.number().int().positive(), role: z.enum(COMPANY_ROLES) });
+export const companyMemberInput = z.strictObject({ user_id: bodyId(), role: z.enum(COMPANY_ROLES) });
 
 export const companyInput = z.strictObject({
   name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),

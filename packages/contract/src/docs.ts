@@ -1,5 +1,6 @@
 /* Documents (files): screenshots, samples, avatars, import files, reports. */
 import { z } from 'zod';
+import { BIGSERIAL_MAX, textId } from './common';
 import { MSG } from './messages';
 
 export const DOC_KINDS = ['screenshot', 'sample', 'avatar', 'import', 'report'] as const;
@@ -56,8 +57,8 @@ export type Doc = z.infer<typeof docItem>;
 export const docUploadFields = z
   .object({
     kind: z.enum(DOC_KINDS, { error: DOC_MSG.badKind }),
-    event_id: z.coerce.number().int().positive().optional(),
-    company_id: z.coerce.number().int().positive().optional(),
+    event_id: textId(BIGSERIAL_MAX).optional(),
+    company_id: textId().optional(),
     name: z
       .string()
       .trim()

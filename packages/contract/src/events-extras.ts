@@ -1,5 +1,6 @@
 /* Schemas of the module extras: snapshots, allowlist, reference lists (media types, leak types, leaks), files, linked leaks. */
 import { z } from 'zod';
+import { BIGSERIAL_MAX, companyQuery, textId } from './common';
 import { pageQuery } from './events';
 import { MSG } from './messages';
 import { dateSchema, EVENT_MSG, ipSchema } from './modules/index';
@@ -70,7 +71,7 @@ export const allowlistItem = z.object({
   created_at: z.string(),
 });
 export const allowlistListResponse = listOf(allowlistItem);
-export const allowlistListQuery = refListQuery.extend({ company_id: z.coerce.number().int().min(-1).optional() }).strict();
+export const allowlistListQuery = refListQuery.extend({ company_id: companyQuery }).strict();
 export const allowlistCreateRequest = z
   .object({ company_id: posInt.optional(), domain: domainSchema, comment: optText(1000) })
   .strict();
@@ -108,7 +109,7 @@ export const leakItem = z.object({
   updated_at: z.string(),
 });
 export const leakListResponse = listOf(leakItem);
-export const leakListQuery = refListQuery.extend({ leak_type_id: z.coerce.number().int().positive().optional() }).strict();
+export const leakListQuery = refListQuery.extend({ leak_type_id: textId().optional() }).strict();
 const leakFields = {
   leak_type_id: posInt.nullish(),
   leaked_at: dateSchema.nullish(),
@@ -126,7 +127,7 @@ export const leakPatchRequest = z.object({ name: name(300).optional(), ...leakFi
 // --- accounts: linked leaks and leak names ---------------------------------------
 
 export const linkLeakRequest = z.object({ leak_id: posInt }).strict();
-export const unlinkLeakQuery = z.object({ leak_id: z.coerce.number().int().positive() }).strict();
+export const unlinkLeakQuery = z.object({ leak_id: textId() }).strict();
 export const linkedLeaksResponse = z.object({
   items: z.array(z.object({ id: z.number().int(), name: z.string(), linked_at: z.string() })),
 });
@@ -149,8 +150,8 @@ export const repoFileItem = z.object({
 });
 export const repoFilesResponse = z.object({ items: z.array(repoFileItem) });
 export const repoFileParams = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  fileId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  id: textId(BIGSERIAL_MAX),
+  fileId: textId(BIGSERIAL_MAX),
 });
 export const repoFileCreateRequest = z
   .object({ path: name(1000), url: urlSchema.nullish(), matched: optText(5000), doc_id: posInt.nullish() })

@@ -3,7 +3,7 @@
  * matched against the keyword rules of the channel's company.
  */
 import { z } from 'zod';
-import { listResponse, pageQuery } from './common';
+import { companyQuery, listResponse, pageQuery } from './common';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
 import { channelRefSchema } from './telegram';
@@ -87,7 +87,7 @@ export const messageListQuery = pageQuery
     q: text().trim().max(500).optional(),
     /** Channel id or @username. */
     channel: text().trim().max(100).optional(),
-    company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
+    company_id: companyQuery,
     /** posted_at ≥ date_from; a bare date means its start (UTC). */
     date_from: dateOrDatetime.optional(),
     /** posted_at ≤ date_to; a bare date includes that whole day (UTC). */

@@ -8,6 +8,7 @@
  * events it created.
  */
 import { z } from 'zod';
+import { bodyId, companyQuery, textId } from './common';
 import { MSG } from './messages';
 import {
   COMMON_FIELDS,
@@ -326,14 +327,14 @@ export const importUploadResponse = importItem.extend({ preview: importPreview }
 export type ImportUploadResponse = z.infer<typeof importUploadResponse>;
 
 /** Multipart fields of the upload (before the `file` part). */
-export const importUploadFields = z.object({ company_id: z.coerce.number().int().positive().optional() }).strict();
+export const importUploadFields = z.object({ company_id: textId().optional() }).strict();
 
 export const importPreviewRequest = z.object({ mapping: importMapping }).strict();
 export const importStartRequest = z
   .object({
     mapping: importMapping,
     mode: z.enum(IMPORT_MODES, { error: 'Выберите, что делать с существующими событиями' }).default('update'),
-    company_id: z.number().int().positive().optional(),
+    company_id: bodyId().optional(),
   })
   .strict();
 export type ImportStartRequest = z.infer<typeof importStartRequest>;
@@ -342,7 +343,7 @@ export const importListQuery = z
   .object({
     page: z.coerce.number().int().min(1).default(1),
     page_size: z.coerce.number().int().min(1).max(500).default(20),
-    company_id: z.coerce.number().int().min(-1).optional(),
+    company_id: companyQuery,
   })
   .strict();
 export const importListResponse = z.object({

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ANALYTICS_TZ } from './analytics';
+import { bodyId, companyQuery } from './common';
 import { MSG } from './messages';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, SOURCES } from './modules/common';
 import { MODULE_CODES } from './modules/types';
@@ -180,7 +181,7 @@ export const createMailingRequest = z
   .object({
     name: mailingName,
     /** The company whose events it sends; null = every company (staff only). */
-    company_id: z.number().int().positive().nullable().optional(),
+    company_id: bodyId().nullable().optional(),
     recipients: recipientsSchema,
     filters: mailingFilters.default({ modules: [], statuses: [], priorities: [], sources: [], tags: [], text: '' }),
     params: mailingParams.default({
@@ -199,7 +200,7 @@ export type CreateMailingRequest = z.infer<typeof createMailingRequest>;
 export const patchMailingRequest = z
   .object({
     name: mailingName.optional(),
-    company_id: z.number().int().positive().nullable().optional(),
+    company_id: bodyId().nullable().optional(),
     recipients: recipientsSchema.optional(),
     /** Only the filters sent change; the others keep their stored values. */
     filters: mailingFiltersPatch.optional(),
@@ -239,7 +240,7 @@ export const mailingListQuery = z
   .object({
     page: z.coerce.number().int().min(1).max(100_000).default(1),
     page_size: z.coerce.number().int().min(1).max(500).default(20),
-    company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
+    company_id: companyQuery,
     q: z.string().trim().max(200).optional(),
   })
   .strict();
@@ -279,7 +280,7 @@ export const deliveryListResponse = z.object({
 
 export const previewRequest = z
   .object({
-    company_id: z.number().int().positive().nullable().optional(),
+    company_id: bodyId().nullable().optional(),
     filters: mailingFilters,
   })
   .strict();

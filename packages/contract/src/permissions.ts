@@ -59,7 +59,12 @@ export const PERMISSIONS = [
   'audit.read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
-export type RoutePermission = Permission | 'public' | 'authenticated';
+/**
+ * What a route may be called by: a permission of the matrix, anyone (`public`), any signed-in user or
+ * API key (`authenticated`), or only a signed-in user — never an API key (`session`: the user's own
+ * profile, password, second factor, sessions and product-key activation).
+ */
+export type RoutePermission = Permission | 'public' | 'authenticated' | 'session';
 
 /** Permissions that are scoped to a company (checked against the object's company). */
 export const COMPANY_SCOPED: ReadonlySet<Permission> = new Set<Permission>([

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ANALYTICS_MSG, daySchema, daysBetween, isDay, MAX_PERIOD_DAYS } from './analytics';
+import { bodyId, companyQuery } from './common';
 import { hasControlChars, isRecipientEmail } from './mailings';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
@@ -39,7 +40,7 @@ export const REPORT_MSG = {
 
 export const createReportRequest = z
   .object({
-    company_id: z.number({ error: MSG.required }).int().positive(),
+    company_id: bodyId(MSG.required),
     from: daySchema,
     to: daySchema,
     /** Empty = every module. */
@@ -167,7 +168,7 @@ export const reportListQuery = z
   .object({
     page: z.coerce.number().int().min(1).max(100_000).default(1),
     page_size: z.coerce.number().int().min(1).max(500).default(20),
-    company_id: z.coerce.number().int().min(-1).max(2_147_483_647).optional(),
+    company_id: companyQuery,
     status: z.enum(REPORT_STATUSES).optional(),
   })
   .strict();

@@ -1,5 +1,6 @@
 /* Tags: global reference data (managed with settings.manage), attached to events via events.write. */
 import { z } from 'zod';
+import { bodyId } from './common';
 import { pageQuery } from './events';
 import { MSG } from './messages';
 import { EVENT_MSG } from './modules/common';
@@ -46,5 +47,5 @@ export const tagPatchRequest = z.object({ name: nameSchema.optional(), color: co
 /** GET /tags/usage: how many events (of the companies the caller may read) carry each tag; unused tags are absent. */
 export const tagUsageResponse = z.object({ items: z.array(z.object({ id: z.number().int(), events_count: z.number().int() })) });
 /** POST /tags/{id}/merge: every event with tag {id} gets `target_id` instead; tag {id} is deleted. */
-export const tagMergeRequest = z.object({ target_id: z.number({ error: MSG.required }).int().positive() }).strict();
+export const tagMergeRequest = z.object({ target_id: bodyId(MSG.required) }).strict();
 export const tagMergeResponse = z.object({ target: tagItem, events_updated: z.number().int() });

@@ -3,7 +3,7 @@
  * channels with the keyword rules their company's messages are matched against.
  */
 import { z } from 'zod';
-import { listResponse, pageQuery } from './common';
+import { bodyId, listResponse, pageQuery, textId } from './common';
 import { MSG } from './messages';
 
 export const TELEGRAM_ACCOUNT_STATUSES = ['active', 'paused', 'banned'] as const;
@@ -181,14 +181,14 @@ export const createTelegramChannelRequest = z.strictObject({
   /** https://t.me/name or @name; stored as @name. */
   link: channelRefSchema,
   title: text().trim().max(300, MSG.tooLong(300)).nullable().optional(),
-  company_id: z.number({ error: MSG.required }).int().positive(),
+  company_id: bodyId(MSG.required),
   keywords: keywordsSchema.default([]),
   is_active: z.boolean().default(true),
 });
 export const updateTelegramChannelRequest = z.strictObject({
   link: channelRefSchema.optional(),
   title: text().trim().max(300, MSG.tooLong(300)).nullable().optional(),
-  company_id: z.number().int().positive().optional(),
+  company_id: bodyId().optional(),
   keywords: keywordsSchema.optional(),
   is_active: z.boolean().optional(),
 });
@@ -208,7 +208,7 @@ export const telegramChannelResponse = z.object({
 export type TelegramChannel = z.infer<typeof telegramChannelResponse>;
 export const telegramChannelListQuery = pageQuery.extend({
   q: text().trim().max(200).optional(),
-  company_id: z.coerce.number().int().positive().optional(),
+  company_id: textId().optional(),
   is_active: z.enum(['true', 'false']).optional(),
   sort: z.enum(['username', '-username', 'created_at', '-created_at', 'last_message_at', '-last_message_at']).default('username'),
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { bodyId, companyQuery } from './common';
 import { MSG } from './messages';
 import { COMPANY_ROLES, USER_ROLES } from './permissions';
 import { emailSchema, ipOrCidrSchema } from './validation';
 
-export const userCompanyInput = z.strictObject({ company_id: z.number().int().positive(), role: z.enum(COMPANY_ROLES) });
+export const userCompanyInput = z.strictObject({ company_id: bodyId(), role: z.enum(COMPANY_ROLES) });
 
 export const createUserRequest = z.strictObject({
   email: emailSchema,
@@ -59,7 +60,7 @@ export const userListQuery = z.object({
   page_size: z.coerce.number().int().min(1).max(500).default(20),
   q: z.string().trim().max(200).optional(),
   role: z.enum(USER_ROLES).optional(),
-  company_id: z.coerce.number().int().min(-1).optional(),
+  company_id: companyQuery,
   is_active: z.enum(['true', 'false']).optional(),
 });
 

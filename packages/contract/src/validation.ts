@@ -401,3 +401,33 @@ export const ogrnSchema = z
   .trim()
   .min(1, { error: MSG.required, abort: true })
   .refine(isOgrn, { error: MSG.ogrn });
+
+// --- text PostgreSQL can store ------------------------------------------------
+
+/** A NUL character, or a UTF-16 surrogate without its pair: PostgreSQL's text and jsonb refuse both. */
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
+
+/**
+ * The one rule for text the API accepts: where in a parsed request value (body, query string, path
+ * parameters) the first string or object key PostgreSQL can't store is, as a dotted path ('' for the
+ * value itself); null when every piece of text is storable. Walks iteratively, so any depth is safe.
+ */
+export function unstorableTextPath(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (!isStorableText(v)) return path;
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        const at = path ? `${path}.${k}` : k;
+        if (!isStorableText(k)) return path || '_';
+        stack.push([x, at]);
+      }
+    }
+  }
+  return null;
+}

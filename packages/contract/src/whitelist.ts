@@ -3,7 +3,7 @@
  * ИНН matches an entry is marked with the entry's kind (client, partner, undefined).
  */
 import { z } from 'zod';
-import { listResponse, pageQuery } from './common';
+import { listResponse, pageQuery, textId } from './common';
 import { unicodeToPunycode } from './helpers';
 import { MSG } from './messages';
 import { WHITELIST_KINDS } from './modules/common';
@@ -307,10 +307,10 @@ export const whitelistListQuery = pageQuery.extend({
 export type WhitelistListQuery = z.infer<typeof whitelistListQuery>;
 export const whitelistListResponse = listResponse(whitelistItemResponse);
 
-export const whitelistCompanyParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const whitelistCompanyParams = z.object({ id: textId() });
 export const whitelistItemParams = z.object({
-  id: z.coerce.number().int().positive().max(2_147_483_647),
-  itemId: z.coerce.number().int().positive().max(2_147_483_647),
+  id: textId(),
+  itemId: textId(),
 });
 
 /** What an event offers for matching. Every field is optional. */

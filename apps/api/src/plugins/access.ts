@@ -123,6 +123,10 @@ export function registerAccess(
       if (km && !km.includes(code) && !km.includes('*')) throw forbidden();
       if (UNSAFE.has(req.method) && kw && !kw.includes(code) && !kw.includes('*')) throw forbidden();
     }
+    if (permission === 'session') {
+      if (auth.keyId !== null) throw forbidden(API_MSG.sessionOnly);
+      return;
+    }
     if (permission === 'authenticated') return;
     if (!can(auth.principal, permission)) throw forbidden();
   });

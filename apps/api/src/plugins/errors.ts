@@ -25,6 +25,32 @@ function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, 
   return fields;
 }
 
+/** Multipart bodies the parser (busboy, @fastify/multipart) could not read: no boundary, cut short, malformed. */
+const MULTIPART_CODES = new Set([
+  'FST_INVALID_MULTIPART_CONTENT_TYPE',
+  'FST_MP_PREMATURE_CLOSE',
+  'FST_PROTO_VIOLATION',
+  'FST_INVALID_JSON_FIELD_ERROR',
+]);
+const BUSBOY_MESSAGES = new Set([
+  'Multipart: Boundary not found',
+  'Unexpected end of multipart data',
+  'Unexpected end of form',
+  'Malformed part header',
+  'Unsupported Content-Type.',
+]);
+function isMultipartError(err: { code?: string; message?: string }): boolean {
+  return MULTIPART_CODES.has(err.code ?? '') || BUSBOY_MESSAGES.has(err.message ?? '');
+}
+
+/** The SQLSTATE of a PostgreSQL error, also when a query builder wrapped it (`cause`). */
+function sqlState(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError & { validationContext?: string }, req, reply) => {
     if (err instanceof ApiError) {
@@ -40,6 +66,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (isResponseSerializationError(err)) {
       req.log.error({ err: { message: err.message, issues: err.cause?.issues } }, 'response does not match its schema');
       return send(reply, 500, API_MSG.generic);
+    }
+    if (isMultipartError(err)) return send(reply, 400, API_MSG.badMultipart);
+    // Safety net behind the id rule (contract `idRule`): a number a column can't hold is no such object.
+    if (sqlState(err) === '22003') {
+      req.log.warn({ err: { message: err.message } }, 'numeric value out of range');
+      return send(reply, 404, API_MSG.notFound);
     }
     if (isDbUnavailable(err)) {
       req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');

@@ -4,6 +4,7 @@ import {
   type createApiKeyRequest,
   type updateApiKeyRequest,
 } from '@forpost/contract/apikeys';
+import type { KeyIdentity } from '@forpost/contract/auth';
 import {
   COMPANY_PERMISSIONS,
   can,
@@ -103,6 +104,26 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         .limit(q.page_size)
         .offset((q.page - 1) * q.page_size);
       return { items: rows.map((r) => toKey(r.k, r.companyName)), total: n, page: q.page, page_size: q.page_size };
+    },
+
+    /** What `GET /me` answers to a key: the key itself (name, company, roles, expiry). */
+    async identity(keyId: number): Promise<KeyIdentity> {
+      const [r] = await db
+        .select({ k: apiKeys, companyName: companies.name })
+        .from(apiKeys)
+        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+        .where(eq(apiKeys.id, keyId))
+        .limit(1);
+      if (!r) throw notFound(APIKEY_MSG.notFound);
+      return {
+        kind: 'api_key',
+        id: r.k.id,
+        name: r.k.name,
+        company: { id: r.k.companyId, name: r.companyName },
+        roles: r.k.roles,
+        collector: r.k.collector,
+        expires_at: iso(r.k.expiresAt),
+      };
     },
 
     async get(p: Principal, id: number) {

@@ -1,4 +1,4 @@
-import { loginRequest, loginResponse, meResponse } from '@forpost/contract/auth';
+import { type KeyIdentity, keyIdentityResponse, loginRequest, loginResponse, meResponse } from '@forpost/contract/auth';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -25,7 +25,10 @@ export function cookieWriter(config: Config) {
   };
 }
 
-export async function authRoutes(app: App, deps: { auth: AuthService; config: Config }) {
+export async function authRoutes(
+  app: App,
+  deps: { auth: AuthService; config: Config; keyIdentity: (keyId: number) => Promise<KeyIdentity> },
+) {
   const cookies = cookieWriter(deps.config);
   const ctxOf = (req: { ip: string; headers: { 'user-agent'?: string } }) => ({
     ip: req.ip,
@@ -105,10 +108,14 @@ export async function authRoutes(app: App, deps: { auth: AuthService; config: Co
       schema: {
         operationId: 'getMe',
         tags: ['profile'],
-        summary: 'Профиль текущего пользователя',
-        response: { 200: meResponse },
+        summary: 'Профиль текущего пользователя (через API-ключ — сам ключ: имя, компания, роли, срок)',
+        response: { 200: z.union([meResponse, keyIdentityResponse]) },
       },
     },
-    async (req) => deps.auth.me(requireAuth(req)),
+    async (req) => {
+      const a = requireAuth(req);
+      // A key is not its owner: it sees its own identity, never the owner's profile or companies.
+      return a.keyId !== null ? deps.keyIdentity(a.keyId) : deps.auth.me(a);
+    },
   );
 }

@@ -97,7 +97,7 @@ export async function identityRoutes(
   app.patch(
     '/me',
     {
-      config: { permission: 'authenticated', allowPendingActivation: true },
+      config: { permission: 'session', allowPendingActivation: true },
       schema: {
         operationId: 'updateMe',
         tags: profileTags,
@@ -116,7 +116,7 @@ export async function identityRoutes(
   app.post(
     '/me/2fa/setup',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'setupTwoFactor',
         tags: profileTags,
@@ -129,7 +129,7 @@ export async function identityRoutes(
   app.post(
     '/me/2fa/enable',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'enableTwoFactor',
         tags: profileTags,
@@ -143,7 +143,7 @@ export async function identityRoutes(
   app.post(
     '/me/2fa/disable',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'disableTwoFactor',
         tags: profileTags,
@@ -161,7 +161,7 @@ export async function identityRoutes(
   app.get(
     '/me/sessions',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'listMySessions',
         tags: profileTags,
@@ -174,7 +174,7 @@ export async function identityRoutes(
   app.delete(
     '/me/sessions/:id',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'endMySession',
         tags: profileTags,
@@ -191,7 +191,7 @@ export async function identityRoutes(
   app.delete(
     '/me/sessions',
     {
-      config: { permission: 'authenticated' },
+      config: { permission: 'session' },
       schema: {
         operationId: 'endMyOtherSessions',
         tags: profileTags,

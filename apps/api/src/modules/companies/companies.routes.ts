@@ -1,4 +1,4 @@
-import { idParam, listResponse } from '@forpost/contract/common';
+import { idParam, listResponse, textId } from '@forpost/contract/common';
 import {
   activateRequest,
   activationListResponse,
@@ -135,7 +135,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         operationId: 'revokeProductKey',
         tags,
         summary: 'Отозвать продуктовый ключ',
-        params: z.object({ id: z.coerce.number().int().positive(), keyId: z.coerce.number().int().positive() }),
+        params: z.object({ id: textId(), keyId: textId() }),
         response: { 204: noContent },
       },
     },
@@ -147,7 +147,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
   app.get(
     '/companies/activation/list',
     {
-      config: { permission: 'authenticated', allowPendingActivation: true },
+      config: { permission: 'session', allowPendingActivation: true },
       schema: {
         operationId: 'listActivations',
         tags,
@@ -160,7 +160,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
   app.post(
     '/companies/activation/activate',
     {
-      config: { permission: 'authenticated', allowPendingActivation: true },
+      config: { permission: 'session', allowPendingActivation: true },
       schema: {
         operationId: 'activateProductKey',
         tags,

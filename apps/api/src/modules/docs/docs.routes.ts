@@ -1,8 +1,9 @@
 /* /docs: multipart upload, metadata, download (attachment + nosniff), rename, delete. */
 import fastifyMultipart from '@fastify/multipart';
+import { idParam } from '@forpost/contract/common';
 import { DOC_MSG, DOC_SIZE_LIMITS, docItem, docPatchRequest, docUploadFields } from '@forpost/contract/docs';
 import { API_MSG } from '@forpost/contract/errors';
-import { idParams, noContent } from '@forpost/contract/events';
+import { noContent } from '@forpost/contract/events';
 import { z } from 'zod';
 import { type ApiError, badRequest } from '../../lib/errors';
 import type { App } from '../../lib/routes';
@@ -91,7 +92,7 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
           operationId: 'getDoc',
           tags: ['docs'],
           summary: 'Сведения о файле',
-          params: idParams,
+          params: idParam,
           response: { 200: docItem },
         },
       },
@@ -108,7 +109,7 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
           summary: 'Скачать файл',
           description:
             'Отдаётся как вложение (`Content-Disposition: attachment`), изображения — inline; всегда `X-Content-Type-Options: nosniff`.',
-          params: idParams,
+          params: idParam,
           response: { 200: z.unknown().describe('Содержимое файла (двоичное)') },
         },
       },
@@ -134,7 +135,7 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
           operationId: 'updateDoc',
           tags: ['docs'],
           summary: 'Переименовать файл',
-          params: idParams,
+          params: idParam,
           body: docPatchRequest,
           response: { 200: docItem },
         },
@@ -150,7 +151,7 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
           operationId: 'deleteDoc',
           tags: ['docs'],
           summary: 'Удалить файл',
-          params: idParams,
+          params: idParam,
           response: { 204: noContent },
         },
       },

@@ -15,7 +15,7 @@ import { docs } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { type Caller, targetCompany } from '../events/access';
+import { type Caller, ownsPersonal, targetCompany } from '../events/access';
 
 export type DocRow = typeof docs.$inferSelect;
 
@@ -128,11 +128,11 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
   /** Readable: a company's document by anyone who reads that company's events; a personal one by its owner and staff. */
   function canRead(c: Caller, d: DocRow): boolean {
     if (d.companyId != null) return can(c.auth.principal, 'events.read', d.companyId);
-    return d.ownerUserId === c.auth.user.id || seesAll(c);
+    return ownsPersonal(c, d.ownerUserId) || seesAll(c);
   }
   function canWrite(c: Caller, d: DocRow): boolean {
     if (d.companyId != null) return can(c.auth.principal, 'events.write', d.companyId);
-    return d.ownerUserId === c.auth.user.id || isAdmin(c);
+    return ownsPersonal(c, d.ownerUserId) || isAdmin(c);
   }
 
   async function find(c: Caller, id: number, write = false): Promise<DocRow> {
@@ -192,6 +192,8 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     f: { kind: DocKind; event_id?: number; company_id?: number },
   ): Promise<{ companyId: number | null; eventId: number | null }> {
     if (f.kind === 'avatar') {
+      // An avatar is the user's own, company-less: a key (bound to one company) makes none.
+      if (c.auth.keyId !== null) throw new ApiError(403, API_MSG.sessionOnly);
       if (f.event_id || f.company_id)
         throw badRequest(API_MSG.validation, { kind: 'Аватар не привязывается к событию или компании' });
       return { companyId: null, eventId: null };

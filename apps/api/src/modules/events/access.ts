@@ -20,6 +20,20 @@ export function callerOf(req: { auth: AuthContext | null; ip: string; headers: {
   };
 }
 
+/**
+ * Does the caller own this personal (company-less) object — a pending upload, a draft import? Only
+ * the signed-in user who made it; never through an API key, even its owner's: a key is bound to its
+ * one company and reaches nothing outside it.
+ */
+export function ownsPersonal(c: Caller, ownerUserId: number | null): boolean {
+  return c.auth.keyId === null && ownerUserId !== null && ownerUserId === c.auth.user.id;
+}
+
+/** An API key's one company (null for a signed-in user): whatever a key creates belongs to it. */
+export function keyCompany(c: Caller): number | null {
+  return c.auth.keyId === null ? null : (c.auth.principal.memberships[0]?.company_id ?? null);
+}
+
 /** An API key limited to some modules reaches no other module. */
 export function assertModule(c: Caller, module: string): void {
   const km = c.auth.principal.keyModules;

@@ -4,6 +4,7 @@
  * (or any subdomain of it) never raises a new event; the `allowlist` action adds the event's domain.
  */
 
+import { idParam } from '@forpost/contract/common';
 import { idParams, noContent } from '@forpost/contract/events';
 import {
   allowlistCreateRequest,
@@ -265,7 +266,7 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
         operationId: 'getDomainAllowlistEntry',
         tags,
         summary: `${m.name}: разрешённый домен`,
-        params: idParams,
+        params: idParam,
         response: { 200: allowlistItem },
       },
     },
@@ -279,7 +280,7 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
         operationId: 'updateDomainAllowlistEntry',
         tags,
         summary: `${m.name}: изменить разрешённый домен`,
-        params: idParams,
+        params: idParam,
         body: allowlistPatchRequest,
         response: { 200: allowlistItem },
       },
@@ -313,7 +314,7 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
         operationId: 'deleteDomainAllowlistEntry',
         tags,
         summary: `${m.name}: убрать разрешённый домен`,
-        params: idParams,
+        params: idParam,
         response: { 204: noContent },
       },
     },

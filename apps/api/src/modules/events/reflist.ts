@@ -3,6 +3,7 @@
  * list with `q` and pages, get, and — where the list allows — create, update, delete; unique names,
  * Russian messages, audit. A list's own rules plug in through `beforeDelete` and `toItem`.
  */
+import { idParam } from '@forpost/contract/common';
 import { noContent } from '@forpost/contract/events';
 import type { Permission } from '@forpost/contract/permissions';
 import { asc, count, eq, sql } from 'drizzle-orm';
@@ -141,8 +142,6 @@ export function refListService(db: Db, audit: Audit, spec: RefListSpec) {
   };
 }
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-
 export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec) {
   const svc = refListService(db, audit, spec);
   const listResponse =
@@ -176,7 +175,7 @@ export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec)
         operationId: `get${spec.one}`,
         tags: spec.tags,
         summary: `Справочник: ${spec.label} — запись`,
-        params: idParams,
+        params: idParam,
         response: { 200: spec.item },
       },
     },
@@ -207,7 +206,7 @@ export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec)
           operationId: `update${spec.one}`,
           tags: spec.tags,
           summary: `Справочник: ${spec.label} — изменить`,
-          params: idParams,
+          params: idParam,
           body: spec.patch,
           response: { 200: spec.item },
         },
@@ -224,7 +223,7 @@ export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec)
           operationId: `delete${spec.one}`,
           tags: spec.tags,
           summary: `Справочник: ${spec.label} — удалить`,
-          params: idParams,
+          params: idParam,
           response: { 204: noContent },
         },
       },

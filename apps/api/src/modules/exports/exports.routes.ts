@@ -1,5 +1,6 @@
 /* «Мои экспорты»: /modules/exports (events.export); each user sees and downloads only their own. */
-import { idParams, noContent } from '@forpost/contract/events';
+import { idParam } from '@forpost/contract/common';
+import { noContent } from '@forpost/contract/events';
 import {
   exportCreateRequest,
   exportFieldsQuery,
@@ -70,7 +71,7 @@ export async function exportsRoutes(app: App, deps: { exports: ExportsService })
     '/modules/exports/:id',
     {
       config: { permission: 'events.export' },
-      schema: { operationId: 'getExport', tags, summary: 'Экспорт и его ход', params: idParams, response: { 200: exportItem } },
+      schema: { operationId: 'getExport', tags, summary: 'Экспорт и его ход', params: idParam, response: { 200: exportItem } },
     },
     async (req) => exports.get(callerOf(req), req.params.id),
   );
@@ -79,7 +80,7 @@ export async function exportsRoutes(app: App, deps: { exports: ExportsService })
     '/modules/exports/:id',
     {
       config: { permission: 'events.export' },
-      schema: { operationId: 'deleteExport', tags, summary: 'Удалить экспорт', params: idParams, response: { 204: noContent } },
+      schema: { operationId: 'deleteExport', tags, summary: 'Удалить экспорт', params: idParam, response: { 204: noContent } },
     },
     async (req, reply) => {
       await exports.remove(callerOf(req), req.params.id);
@@ -95,7 +96,7 @@ export async function exportsRoutes(app: App, deps: { exports: ExportsService })
         operationId: 'downloadExport',
         tags,
         summary: 'Скачать файл экспорта',
-        params: idParams,
+        params: idParam,
         response: { 200: z.unknown().describe('CSV или XLSX') },
       },
     },

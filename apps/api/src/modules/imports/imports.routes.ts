@@ -3,7 +3,8 @@
  * leaks catalogue (/modules/leaks/imports…, settings.manage).
  */
 import fastifyMultipart from '@fastify/multipart';
-import { idParams, noContent } from '@forpost/contract/events';
+import { idParam } from '@forpost/contract/common';
+import { noContent } from '@forpost/contract/events';
 import {
   IMPORT_MSG,
   importItem,
@@ -127,7 +128,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
             operationId: `get${op}`,
             tags,
             summary: `${name}: импорт и его ход`,
-            params: idParams,
+            params: idParam,
             response: { 200: importItem },
           },
         },
@@ -142,7 +143,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
             operationId: `preview${op}`,
             tags,
             summary: `${name}: проверка первых строк с другим сопоставлением`,
-            params: idParams,
+            params: idParam,
             body: importPreviewRequest,
             response: { 200: importPreview },
           },
@@ -161,7 +162,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
             description:
               '`mapping` — поле для каждого столбца файла (null — столбец пропускается), `mode` — обновлять или пропускать существующие события ' +
               '(совпадение по ключу модуля), `company_id` — компания строк без столбца «Компания». Импорт идёт фоновой задачей; ход — GET …/{id}.',
-            params: idParams,
+            params: idParam,
             body: importStartRequest,
             response: { 202: importItem },
           },
@@ -178,7 +179,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
             tags,
             summary: `${name}: удалить (отменить)`,
             description: 'Удаляет созданные импортом записи; записи, которые импорт только обновил, остаются как есть.',
-            params: idParams,
+            params: idParam,
             response: { 204: noContent },
           },
         },
@@ -196,7 +197,7 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
             operationId: `download${op}Errors`,
             tags,
             summary: `${name}: отчёт об ошибках строк (CSV)`,
-            params: idParams,
+            params: idParam,
             response: { 200: z.unknown().describe('CSV: Строка; Столбец; Значение; Причина (UTF-8 с BOM)') },
           },
         },

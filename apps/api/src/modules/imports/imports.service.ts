@@ -45,7 +45,7 @@ import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { ConfigsService } from '../configs/index';
-import { assertModule, type Caller, targetCompany } from '../events/access';
+import { assertModule, type Caller, keyCompany, ownsPersonal, targetCompany } from '../events/access';
 import type { CardVault } from '../events/event-data';
 import { assertModuleEnabled } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
@@ -156,16 +156,19 @@ export function createImportsService(deps: ImportsDeps) {
     if (code === LEAKS_CATALOGUE) return base;
     const scope = importScope(c);
     if (scope === 'all') return base;
-    // Before start an import may have no company yet: then only its author sees it.
-    const mine = and(isNull(imports.companyId), eq(imports.authorId, c.auth.user.id)) as SQL;
-    return and(base, scope.length ? or(inArray(imports.companyId, scope), mine) : mine) as SQL;
+    // Before start an import may have no company yet: then only its author sees it, signed in (never
+    // through an API key: a key's uploads belong to its company from the start).
+    const ofScope = scope.length ? inArray(imports.companyId, scope) : undefined;
+    const mine = c.auth.keyId === null ? and(isNull(imports.companyId), eq(imports.authorId, c.auth.user.id)) : undefined;
+    const reach = ofScope && mine ? or(ofScope, mine) : (ofScope ?? mine);
+    return and(base, reach ?? sql`false`) as SQL;
   }
 
   function canSee(c: Caller, r: ImportRow): boolean {
     if (r.module === LEAKS_CATALOGUE) return true;
     const scope = importScope(c);
     if (scope === 'all') return true;
-    return r.companyId === null ? r.authorId === c.auth.user.id : scope.includes(r.companyId);
+    return r.companyId === null ? ownsPersonal(c, r.authorId) : scope.includes(r.companyId);
   }
 
   async function load(c: Caller, code: TargetCode, id: number): Promise<ImportRow> {
@@ -549,7 +552,7 @@ export function createImportsService(deps: ImportsDeps) {
           if (!Number.isInteger(n) || n <= 0)
             throw badRequest(EVENT_MSG.companyNotFound, { company_id: EVENT_MSG.companyNotFound });
           companyId = targetCompany(c, 'events.import', n);
-        }
+        } else if (code !== LEAKS_CATALOGUE) companyId = keyCompany(c);
         temp = await tempPath(deps.dataDir, '.upload');
         const hash = createHash('sha256');
         let size = 0;
@@ -706,7 +709,7 @@ export function createImportsService(deps: ImportsDeps) {
     /** Undo: removes what the import created (events it only updated stay as they are now), its errors and its file. */
     async remove(c: Caller, code: TargetCode, id: number): Promise<void> {
       const r = await load(c, code, id);
-      const own = r.authorId === c.auth.user.id;
+      const own = c.auth.keyId === null ? r.authorId === c.auth.user.id : r.authorKeyId === c.auth.keyId;
       if (code !== LEAKS_CATALOGUE && !own && r.companyId !== null && !can(c.auth.principal, 'events.delete', r.companyId)) {
         throw new ApiError(403, 'Удалить чужой импорт может только тот, кто вправе удалять события компании');
       }

@@ -1,4 +1,5 @@
 /* /tags: global tags with a colour (settings.manage), attached to events through events.write. */
+import { idParam } from '@forpost/contract/common';
 import {
   TAG_MSG,
   tagCreateRequest,
@@ -50,8 +51,6 @@ export function tagsRoutes(app: App, deps: { db: Db; audit: Audit }) {
   });
 }
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-
 /** Usage counts (within the caller's companies) and merging one tag into another. */
 function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
   const { db, audit } = deps;
@@ -84,7 +83,7 @@ function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
         operationId: 'mergeTag',
         tags: ['tags'],
         summary: 'Справочник: теги — объединить: события с тегом {id} получают целевой тег, тег {id} удаляется',
-        params: idParams,
+        params: idParam,
         body: tagMergeRequest,
         response: { 200: tagMergeResponse },
       },
