@@ -37,6 +37,12 @@ export const envSchema = z.object({
   COOKIE_SECURE: bool.optional(),
   LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOCKOUT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Slow sign-in limits (signin-guard.ts): failures of one account from all addresses, per window… */
+  LOCKOUT_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+  /** …accounts failing from one address, per window… */
+  LOCKOUT_ADDRESS_MAX_ACCOUNTS: z.coerce.number().int().min(1).default(20),
+  /** …and that window (failures are kept for a day, hence the cap). */
+  LOCKOUT_ACCOUNT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /** Browser for domain screenshots (the `snapshot_chromium_path` setting overrides it; default /usr/bin/chromium). */
   CHROMIUM_PATH: z.string().optional(),
   /** Lets the snapshot producer reach private/loopback addresses (tests and e2e only; never in production). */
@@ -69,6 +75,9 @@ export interface Config {
   cookieSecure: boolean;
   lockoutMaxFailures: number;
   lockoutWindowMinutes: number;
+  lockoutAccountMaxFailures: number;
+  lockoutAddressMaxAccounts: number;
+  lockoutAccountWindowMinutes: number;
   chromiumPath?: string;
   snapshotAllowPrivate: boolean;
   snapshotHostMap: string;
@@ -128,6 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
     lockoutMaxFailures: e.LOCKOUT_MAX_FAILURES,
     lockoutWindowMinutes: e.LOCKOUT_WINDOW_MINUTES,
+    lockoutAccountMaxFailures: e.LOCKOUT_ACCOUNT_MAX_FAILURES,
+    lockoutAddressMaxAccounts: e.LOCKOUT_ADDRESS_MAX_ACCOUNTS,
+    lockoutAccountWindowMinutes: e.LOCKOUT_ACCOUNT_WINDOW_MINUTES,
     chromiumPath: e.CHROMIUM_PATH || undefined,
     snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',

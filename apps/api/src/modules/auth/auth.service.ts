@@ -9,6 +9,7 @@ import { forbidden, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
 import type { FailureLimiter } from './limiter';
 import type { SessionsRepo, UserRow } from './sessions.repo';
+import { createSignInGuard, slowLimitsOf } from './signin-guard';
 
 export interface RequestCtx {
   ip: string;
@@ -65,6 +66,7 @@ export function createAuthService(deps: {
   lifetimes?: () => Promise<Lifetimes>;
 }) {
   const { repo, audit, config, limiter } = deps;
+  const guard = createSignInGuard({ limiter, audit, slow: () => slowLimitsOf(config) });
   const lifetimes =
     deps.lifetimes ??
     (async () => ({
@@ -124,21 +126,13 @@ export function createAuthService(deps: {
 
     /** Step one. Returns tokens when no second factor is needed. */
     async login(email: string, password: string, ctx: RequestCtx): Promise<{ user: UserRow; tokens?: IssuedTokens }> {
-      const subjects: [string, string][] = [
-        ['login_user', email.trim().toLowerCase()],
-        ['login_ip', ctx.ip],
-      ];
-      if (await limiter.isLocked(subjects)) {
-        await audit.record(
-          { ip: ctx.ip, userAgent: ctx.userAgent },
-          { action: 'auth.lockout', meta: { email: email.slice(0, 254) } },
-        );
-        await limiter.check(subjects);
-      }
+      // Per account + address, never per account or per address alone: see signin-guard.ts.
+      const account = email.trim().toLowerCase();
+      await guard.check('password', account, ctx, { meta: { email: email.slice(0, 254) } });
       const user = await repo.findUserByEmail(email);
       const ok = await verifyPassword(user?.isActive ? user.passwordHash : null, password);
       if (!user || !ok) {
-        await limiter.fail(subjects);
+        await guard.fail('password', account, ctx.ip);
         await audit.record(
           { userId: user?.id ?? null, ip: ctx.ip, userAgent: ctx.userAgent },
           { action: 'auth.login_failed', entity: 'user', entityId: user?.id ?? null, meta: { email: email.slice(0, 254) } },
@@ -152,7 +146,7 @@ export function createAuthService(deps: {
         );
         throw forbidden(IP_DENIED);
       }
-      await limiter.reset([subjects[0] as [string, string]]);
+      await guard.succeed('password', account, ctx.ip);
       if (user.is2faEnabled) return { user };
       const tokens = await createSession(user, ctx);
       await audit.record(

@@ -15,6 +15,7 @@ import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
 import { type AuthContext, type AuthService, ipAllowed, type RequestCtx } from './auth.service';
 import type { FailureLimiter } from './limiter';
 import type { UserRow } from './sessions.repo';
+import { createSignInGuard, slowLimitsOf } from './signin-guard';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -58,6 +59,7 @@ export function createIdentityService(deps: {
   config: Config;
 }) {
   const { db, audit, auth, limiter, mailer, totpBox, config } = deps;
+  const guard = createSignInGuard({ limiter, audit, slow: () => slowLimitsOf(config) });
   const recoveryHash = (code: string) => hmac(config.secret, `recovery.${code.replace(/[\s-]/g, '').toLowerCase()}`);
 
   async function getUser(id: number) {
@@ -90,11 +92,10 @@ export function createIdentityService(deps: {
     async secondStep(pending: string | undefined, body: { code?: string; recovery_code?: string }, ctx: RequestCtx) {
       const userId = auth.parsePending(pending);
       if (!userId) throw unauthorized(IDENTITY_MSG.stepExpired);
-      const subjects: [string, string][] = [
-        ['2fa_user', String(userId)],
-        ['2fa_ip', ctx.ip],
-      ];
-      await limiter.check(subjects);
+      // Per user + address (never per address alone), and a correct code from an address that has
+      // not been failing always gets in: see signin-guard.ts.
+      const account = String(userId);
+      await guard.check('2fa', account, ctx, { userId, meta: { second_factor: body.code ? 'totp' : 'recovery' } });
       const user = await getUser(userId);
       if (!user?.isActive || !user.is2faEnabled || !user.totpSecret) throw unauthorized(IDENTITY_MSG.stepExpired);
       if (!ipAllowed(user.allowedIps, ctx.ip)) throw unauthorized(IDENTITY_MSG.stepExpired);
@@ -127,13 +128,13 @@ export function createIdentityService(deps: {
           await audit.record(actorOf(user.id, ctx), { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id });
       }
       if (!ok) {
-        await limiter.fail(subjects);
+        await guard.fail('2fa', account, ctx.ip);
         await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id });
         throw badRequest(body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery, {
           [body.code ? 'code' : 'recovery_code']: body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery,
         });
       }
-      await limiter.reset([subjects[0] as [string, string]]);
+      await guard.succeed('2fa', account, ctx.ip);
       const tokens = await auth.createSession(user, ctx);
       await audit.record(actorOf(user.id, ctx), {
         action: 'auth.login',

@@ -13,26 +13,42 @@ export type Subject = [scope: string, subject: string];
 
 export const LOCKOUT_MSG = (minutes: number) => `Слишком много неудачных попыток. Повторите через ${minutes} мин.`;
 
+/** Seconds from now until `at` (0 when it has passed). */
+export const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
+
 /**
  * Brute-force limits kept in PostgreSQL, so every server instance shares them: `maxFailures`
- * failures of one subject (an account, an IP) within the window lock it for `lockoutMinutes`
- * after the last failure. Thresholds are read at run time (configs), so a change applies at once.
+ * failures of one subject (an account + address pair, a user, a token) within the window lock it
+ * for `lockoutMinutes` after the last failure. Thresholds are read at run time (configs), so a
+ * change applies at once. Sign-in combines several subjects with its own rule: signin-guard.ts.
  */
 export function createFailureLimiter(db: Db, settings: () => LimiterSettings | Promise<LimiterSettings>) {
-  async function retryAfter([scope, subject]: Subject, s: LimiterSettings): Promise<number> {
-    const since = sql`now() - make_interval(mins => ${s.windowMinutes})`;
+  /** Times of the subject's failures within the last `windowMinutes`, newest first, at most `limit`. */
+  async function recent([scope, subject]: Subject, windowMinutes: number, limit: number): Promise<Date[]> {
+    const since = sql`now() - make_interval(mins => ${windowMinutes})`;
     const rows = await db
       .select({ at: authFailures.at })
       .from(authFailures)
       .where(and(eq(authFailures.scope, scope), eq(authFailures.subject, subject), gt(authFailures.at, since)))
       .orderBy(sql`${authFailures.at} desc`)
-      .limit(s.maxFailures);
+      .limit(limit);
+    return rows.map((r) => r.at);
+  }
+
+  async function retryAfter(sub: Subject, s: LimiterSettings): Promise<number> {
+    const rows = await recent(sub, s.windowMinutes, s.maxFailures);
     if (rows.length < s.maxFailures) return 0;
-    const newest = rows[0]?.at ?? new Date();
-    return Math.max(0, Math.ceil((newest.getTime() + s.lockoutMinutes * 60_000 - Date.now()) / 1000));
+    const newest = rows[0] ?? new Date();
+    return secondsUntil(newest.getTime() + s.lockoutMinutes * 60_000);
   }
 
   return {
+    recent,
+    settings: async (): Promise<LimiterSettings> => settings(),
+    /** Seconds the subject stays locked by the thresholds (0 = not locked). */
+    async lockedFor(sub: Subject): Promise<number> {
+      return retryAfter(sub, await settings());
+    },
     /** Throws 429 when any subject is locked. */
     async check(subjects: Subject[]): Promise<void> {
       const s = await settings();
@@ -47,6 +63,7 @@ export function createFailureLimiter(db: Db, settings: () => LimiterSettings | P
       return false;
     },
     async fail(subjects: Subject[]): Promise<void> {
+      if (subjects.length === 0) return;
       await db.insert(authFailures).values(subjects.map(([scope, subject]) => ({ scope, subject })));
       // Keep the table small: forget failures older than a day.
       if (Math.random() < 0.02) await db.delete(authFailures).where(sql`${authFailures.at} < now() - interval '1 day'`);
