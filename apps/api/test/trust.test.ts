@@ -84,7 +84,7 @@ describe('1. an API key reaches only its company, never its owner’s company-le
 
   it("a draft import the owner uploaded for B or without a company: the key can't read, delete or start it", async () => {
     const csv = 'Домен;Заголовок\nb-evil.ru;Бета\n';
-    for (const fields of [{ company_id: String(B.id) }, {}]) {
+    for (const fields of [{ company_id: String(B.id) }, {}] as Record<string, string>[]) {
       const up = await upload(ctx, staff, '/modules/domains/events/imports', { name: 'b.csv', content: csv }, fields);
       expect(up.statusCode, up.body).toBe(201);
       const id = up.json().id as number;
