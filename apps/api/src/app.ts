@@ -7,6 +7,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAudit } from './lib/audit';
+import { createKeyRateCounter } from './lib/key-rate';
 import { createMailer, type Mailer } from './lib/mailer';
 import { API_PREFIX, type App } from './lib/routes';
 import { createSecretBox } from './lib/secretbox';
@@ -38,6 +39,7 @@ import { createWhitelistService, whitelistRoutes } from './modules/whitelist/ind
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
 import { registerErrorHandling } from './plugins/errors';
 import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
+import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
 import { readBuildVersion, registerSpa } from './plugins/spa';
 
 export interface AppDeps {
@@ -175,7 +177,14 @@ export async function buildApp(deps: AppDeps) {
   const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log });
   app.addHook('onClose', () => snapshots.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
+  // Shedding before the access hook (a refused request costs no query); the key rate limit after it (needs the key).
+  await registerLoadShedding(app, {
+    database,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    maxPoolWaiting: config.dbPoolMaxWaiting,
+  });
   const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
+  registerKeyRateLimit(app, { counter: createKeyRateCounter(db), limit: config.apiKeyRateLimit });
 
   await app.register(
     async (api) => {

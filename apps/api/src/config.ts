@@ -51,6 +51,12 @@ export const envSchema = z.object({
   SNAPSHOT_HOST_MAP: z.string().optional(),
   /** Dashboard charts kept in memory per instance (≤ ~30 KB each; checked against the rollups on every request; 0 = off). */
   ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
+  /** Requests per minute per API key, counted in PostgreSQL across instances (0 = no limit; sessions are never limited). */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  /** Load shedding: 503 once the mean event-loop delay over a second exceeds this (ms; 0 = off). */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  /** Load shedding: 503 while more requests than this wait for a database connection (0 = off). */
+  DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).default(20),
 });
 
 export interface Config {
@@ -82,6 +88,9 @@ export interface Config {
   snapshotAllowPrivate: boolean;
   snapshotHostMap: string;
   analyticsCacheEntries: number;
+  apiKeyRateLimit: number;
+  maxEventLoopDelayMs: number;
+  dbPoolMaxWaiting: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -144,5 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
+    apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
+    maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+    dbPoolMaxWaiting: e.DB_POOL_MAX_WAITING,
   };
 }

@@ -247,3 +247,19 @@ export const authFailures = pgTable(
   },
   (t) => [index('auth_failures_lookup_idx').on(t.scope, t.subject, t.at)],
 );
+
+/**
+ * Requests per API key per fixed one-minute window (the per-key rate limit), shared by every
+ * server instance; windows older than the previous one are pruned by the counter itself.
+ */
+export const apiKeyRateWindows = pgTable(
+  'api_key_rate_windows',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    windowStart: ts('window_start').notNull(),
+    n: integer('n').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.windowStart] }), index('api_key_rate_windows_start_idx').on(t.windowStart)],
+);
