@@ -6,7 +6,9 @@
  *   node --import tsx bench/load.bench.ts   (EVENTS=…; LEVEL_MS=… per concurrency level; OVERLOAD_MS=…)
  *
  * 1. Capacity: closed loop (each client sends its next request when the previous answer came),
- *    concurrency 1, 2, 4, … until the throughput stops rising (two levels under +5 % of the best).
+ *    concurrency 1, 2, 4, … until the throughput stops rising: three levels in a row under +5 % of the
+ *    best, and at least MIN_CONCURRENCY (the pool's 10 connections busy), so a noisy level (other
+ *    processes on the machine) does not end the search early. Capacity = the best throughput seen.
  * 2. Overload, open loop: requests arrive at 2× that throughput for OVERLOAD_MS whatever the server
  *    does (as independent clients do), in flight at most MAX_INFLIGHT (more would be the client's
  *    queue, not the server's: counted apart). Run against the same app with load shedding off
@@ -55,6 +57,7 @@ const TOTAL = Number(process.env.EVENTS ?? 50_000);
 const LEVEL_MS = Number(process.env.LEVEL_MS ?? 3000);
 const LEVEL_MAX_REQUESTS = 20_000;
 const MAX_CONCURRENCY = 256;
+const MIN_CONCURRENCY = 16;
 /** Length of each overload run (its request count is 2 × capacity × this). */
 const OVERLOAD_MS = Number(process.env.OVERLOAD_MS ?? 10_000);
 const MAX_INFLIGHT = 2000;
@@ -353,7 +356,7 @@ async function main() {
     let best = 0;
     let bestAt = 1;
     let flat = 0;
-    for (let c = 1; c <= MAX_CONCURRENCY && flat < 2; c *= 2) {
+    for (let c = 1; c <= MAX_CONCURRENCY && (flat < 3 || c <= MIN_CONCURRENCY); c *= 2) {
       const r = await load.run({
         mode: 'closed',
         base: base.on,
