@@ -20,7 +20,8 @@
  * The server side is watched during each run: its event-loop delay (p99) and the most requests
  * waiting for a database connection at once.
  * The thresholds are the defaults unless MAX_EVENT_LOOP_DELAY_MS / DB_POOL_MAX_WAITING are set.
- * Asserts that only 2xx, 429 and 503 are seen (anything else, or a failed connection, fails the run);
+ * Asserts that with shedding on only 2xx, 429 and 503 are seen (anything else, or a connection closed
+ * without an answer, fails the run; the baseline's are printed);
  * the figures are printed, not asserted (they depend on the machine).
  */
 import '@forpost/contract/zod-setup';
@@ -286,7 +287,8 @@ function summary(r: Result) {
     `ответы {${statuses}}; сброшено ${shed.toFixed(1)} %; 2xx ${okRps(r).toFixed(0)}/с; ` +
     `2xx p50 ${ms(pct(r.admitted, 50))}, p99 ${ms(pct(r.admitted, 99))}; ` +
     `отказы p50 ${ms(pct(r.refused, 50))}, p99 ${ms(pct(r.refused, 99))}; в полёте до ${r.peakInflight}` +
-    (r.notSent ? `; не отправлено (клиент упёрся в ${MAX_INFLIGHT} в полёте): ${r.notSent}` : '')
+    (r.notSent ? `; не отправлено (клиент упёрся в ${MAX_INFLIGHT} в полёте): ${r.notSent}` : '') +
+    (r.errors.length ? `; соединение оборвано без ответа: ${r.errors.length} (${r.errors.find(Boolean)})` : '')
   );
 }
 
@@ -406,7 +408,7 @@ async function main() {
     );
     for (const k of ['off', 'on'] as const) {
       const { r, server } = await watched(k, { mode: 'open', base: base[k], cookie, rate, ms: OVERLOAD_MS });
-      check(r, `перегрузка (${k})`);
+      if (k === 'on') check(r, 'перегрузка');
       say(`   ${label(k)}: ${summary(r)}; длилось ${(r.elapsedMs / 1000).toFixed(1)} с${server}`);
     }
 
@@ -426,7 +428,7 @@ async function main() {
           ms: ISSUE_MS,
           honorRetryAfter,
         });
-        check(r, `${ISSUE_CLIENTS} клиентов (${k})`);
+        if (k === 'on') check(r, `${ISSUE_CLIENTS} клиентов`);
         say(`   ${label(k)}: ${summary(r)}; всего ${rps(r).toFixed(0)} ответов/с${server}`);
       }
     }
