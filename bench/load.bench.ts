@@ -357,6 +357,8 @@ async function main() {
     say(`1. ёмкость (замкнутый цикл, до ${LEVEL_MS} мс на уровень, сброс включён):`);
     let best = 0;
     let bestAt = 1;
+    let rising = 0;
+    let lastRise = 1;
     let flat = 0;
     for (let c = 1; c <= MAX_CONCURRENCY && (flat < 3 || c <= MIN_CONCURRENCY); c *= 2) {
       const r = await load.run({
@@ -372,17 +374,17 @@ async function main() {
       say(
         `   ${String(c).padStart(3)} клиентов: ${x.toFixed(0)} ответов 2xx/с, p50 ${ms(pct(r.admitted, 50))}, p99 ${ms(pct(r.admitted, 99))}${r.refused.length ? `, отказов ${r.refused.length}` : ''}`,
       );
-      if (x > best * 1.05) {
-        best = x;
-        bestAt = c;
+      if (x > rising * 1.05) {
+        rising = x;
+        lastRise = c;
         flat = 0;
-      } else {
-        best = Math.max(best, x);
-        flat++;
-      }
+      } else flat++;
+      if (x > best) [best, bestAt] = [x, c];
     }
     const capacity = best;
-    say(`   ёмкость ≈ ${capacity.toFixed(0)} запросов/с (рост прекратился после ${bestAt} клиентов)`);
+    say(
+      `   ёмкость ≈ ${capacity.toFixed(0)} запросов/с (лучшее, при ${bestAt} клиентах; последний рост больше 5 % — при ${lastRise})`,
+    );
 
     /** A load run with the server side watched: its event-loop delay and the requests waiting for a connection. */
     const pools = { off: offDatabase.pool, on: database.pool };
