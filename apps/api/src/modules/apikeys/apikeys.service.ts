@@ -139,65 +139,79 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
       const [c] = await db.select().from(companies).where(eq(companies.id, body.company_id));
       if (!c) throw badRequest('Компания не найдена', { company_id: 'Компания не найдена' });
       const s = newSecret();
-      const [k] = await db
-        .insert(apiKeys)
-        .values({
-          name: body.name,
-          companyId: body.company_id,
-          ownerUserId: actor.userId,
-          secretHash: s.hash,
-          prefix: s.prefix,
-          roles: body.roles,
-          collector: body.collector,
-          allowedIps: body.allowed_ips,
-          expiresAt: body.expires_at ? new Date(body.expires_at) : null,
-        })
-        .returning();
-      if (!k) throw new Error('insert returned nothing');
-      await audit.record(actor, {
-        action: 'apikey.create',
-        entity: 'apikey',
-        entityId: k.id,
-        companyId: k.companyId,
-        after: toKey(k, c.name),
+      const k = await db.transaction(async (tx) => {
+        const [k] = await tx
+          .insert(apiKeys)
+          .values({
+            name: body.name,
+            companyId: body.company_id,
+            ownerUserId: actor.userId,
+            secretHash: s.hash,
+            prefix: s.prefix,
+            roles: body.roles,
+            collector: body.collector,
+            allowedIps: body.allowed_ips,
+            expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+          })
+          .returning();
+        if (!k) throw new Error('insert returned nothing');
+        await audit.record(
+          actor,
+          { action: 'apikey.create', entity: 'apikey', entityId: k.id, companyId: k.companyId, after: toKey(k, c.name) },
+          tx,
+        );
+        return k;
       });
       return { ...toKey(k, c.name), secret: s.secret };
     },
 
     async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateApiKeyRequest>) {
       const before = await visible(p, id, 'apikeys.manage');
-      const [k] = await db
-        .update(apiKeys)
-        .set({
-          ...(body.name !== undefined && { name: body.name }),
-          ...(body.expires_at !== undefined && { expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
-          ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
-          ...(body.is_active !== undefined && { isActive: body.is_active }),
-          updatedAt: new Date(),
-        })
-        .where(eq(apiKeys.id, id))
-        .returning();
-      if (!k) throw notFound(APIKEY_MSG.notFound);
-      await audit.record(actor, {
-        action: 'apikey.update',
-        entity: 'apikey',
-        entityId: id,
-        companyId: k.companyId,
-        before: toKey(before.k, before.companyName),
-        after: body,
+      const k = await db.transaction(async (tx) => {
+        const [k] = await tx
+          .update(apiKeys)
+          .set({
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.expires_at !== undefined && { expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
+            ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
+            ...(body.is_active !== undefined && { isActive: body.is_active }),
+            updatedAt: new Date(),
+          })
+          .where(eq(apiKeys.id, id))
+          .returning();
+        if (!k) throw notFound(APIKEY_MSG.notFound);
+        await audit.record(
+          actor,
+          {
+            action: 'apikey.update',
+            entity: 'apikey',
+            entityId: id,
+            companyId: k.companyId,
+            before: toKey(before.k, before.companyName),
+            after: body,
+          },
+          tx,
+        );
+        return k;
       });
       return toKey(k, before.companyName);
     },
 
     async remove(p: Principal, actor: AuditActor, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
-      await db.delete(apiKeys).where(eq(apiKeys.id, id));
-      await audit.record(actor, {
-        action: 'apikey.delete',
-        entity: 'apikey',
-        entityId: id,
-        companyId: r.k.companyId,
-        before: toKey(r.k, r.companyName),
+      await db.transaction(async (tx) => {
+        await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+        await audit.record(
+          actor,
+          {
+            action: 'apikey.delete',
+            entity: 'apikey',
+            entityId: id,
+            companyId: r.k.companyId,
+            before: toKey(r.k, r.companyName),
+          },
+          tx,
+        );
       });
     },
 
@@ -205,13 +219,16 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     async refresh(p: Principal, actor: AuditActor, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       const s = newSecret();
-      const [k] = await db
-        .update(apiKeys)
-        .set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() })
-        .where(eq(apiKeys.id, id))
-        .returning();
-      if (!k) throw notFound(APIKEY_MSG.notFound);
-      await audit.record(actor, { action: 'apikey.rotate', entity: 'apikey', entityId: id, companyId: k.companyId });
+      const k = await db.transaction(async (tx) => {
+        const [k] = await tx
+          .update(apiKeys)
+          .set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() })
+          .where(eq(apiKeys.id, id))
+          .returning();
+        if (!k) throw notFound(APIKEY_MSG.notFound);
+        await audit.record(actor, { action: 'apikey.rotate', entity: 'apikey', entityId: id, companyId: k.companyId }, tx);
+        return k;
+      });
       return { ...toKey(k, r.companyName), secret: s.secret };
     },
 
@@ -224,17 +241,23 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
       const r = await visible(p, id, 'apikeys.manage');
       if (body.collector && !isStaff(p.role))
         throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
-      await db
-        .update(apiKeys)
-        .set({ roles: body.roles, collector: body.collector, updatedAt: new Date() })
-        .where(eq(apiKeys.id, id));
-      await audit.record(actor, {
-        action: 'apikey.roles',
-        entity: 'apikey',
-        entityId: id,
-        companyId: r.k.companyId,
-        before: { roles: r.k.roles, collector: r.k.collector },
-        after: body,
+      await db.transaction(async (tx) => {
+        await tx
+          .update(apiKeys)
+          .set({ roles: body.roles, collector: body.collector, updatedAt: new Date() })
+          .where(eq(apiKeys.id, id));
+        await audit.record(
+          actor,
+          {
+            action: 'apikey.roles',
+            entity: 'apikey',
+            entityId: id,
+            companyId: r.k.companyId,
+            before: { roles: r.k.roles, collector: r.k.collector },
+            after: body,
+          },
+          tx,
+        );
       });
       return body;
     },

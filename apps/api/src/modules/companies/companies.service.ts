@@ -252,40 +252,43 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     async createKey(p: Principal, actor: AuditActor, companyId: number, body: z.infer<typeof createProductKeyRequest>) {
       await visible(p, companyId, 'companies.keys');
       const key = newProductKey();
-      const [k] = await db
-        .insert(productKeys)
-        .values({
-          companyId,
-          keyHash: sha256(normaliseKey(key)),
-          keyPrefix: key.slice(0, 8),
-          companyRole: body.company_role,
-          modules: body.modules,
-          validUntil: body.valid_until ? new Date(body.valid_until) : null,
-          maxActivations: body.max_activations,
-          comment: body.comment ?? null,
-          createdBy: actor.userId ?? null,
-        })
-        .returning();
-      if (!k) throw new Error('insert returned nothing');
-      await audit.record(actor, {
-        action: 'product_key.create',
-        entity: 'product_key',
-        entityId: k.id,
-        companyId,
-        after: toKey(k),
+      const k = await db.transaction(async (tx) => {
+        const [k] = await tx
+          .insert(productKeys)
+          .values({
+            companyId,
+            keyHash: sha256(normaliseKey(key)),
+            keyPrefix: key.slice(0, 8),
+            companyRole: body.company_role,
+            modules: body.modules,
+            validUntil: body.valid_until ? new Date(body.valid_until) : null,
+            maxActivations: body.max_activations,
+            comment: body.comment ?? null,
+            createdBy: actor.userId ?? null,
+          })
+          .returning();
+        if (!k) throw new Error('insert returned nothing');
+        await audit.record(
+          actor,
+          { action: 'product_key.create', entity: 'product_key', entityId: k.id, companyId, after: toKey(k) },
+          tx,
+        );
+        return k;
       });
       return { ...toKey(k), key };
     },
 
     async revokeKey(p: Principal, actor: AuditActor, companyId: number, keyId: number) {
       await visible(p, companyId, 'companies.keys');
-      const [k] = await db
-        .update(productKeys)
-        .set({ revokedAt: new Date() })
-        .where(and(eq(productKeys.id, keyId), eq(productKeys.companyId, companyId)))
-        .returning();
-      if (!k) throw notFound('Ключ не найден');
-      await audit.record(actor, { action: 'product_key.revoke', entity: 'product_key', entityId: k.id, companyId });
+      await db.transaction(async (tx) => {
+        const [k] = await tx
+          .update(productKeys)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(productKeys.id, keyId), eq(productKeys.companyId, companyId)))
+          .returning();
+        if (!k) throw notFound('Ключ не найден');
+        await audit.record(actor, { action: 'product_key.revoke', entity: 'product_key', entityId: k.id, companyId }, tx);
+      });
     },
 
     async activations(userId: number) {
