@@ -91,43 +91,58 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
     },
     async create(c: Caller, body: { event_id: number; text: string }) {
       const companyId = await eventCompany(c, body.event_id, 'events.write');
-      const [r] = await rows<{ id: number }>(
-        sql`INSERT INTO event_comments (event_id, author_id, text) VALUES (${body.event_id}, ${c.auth.user.id}, ${body.text}) RETURNING id`,
-      );
-      if (!r) throw new Error('comment insert returned nothing');
-      await audit.record(c.actor, {
-        action: 'comment.create',
-        entity: 'comment',
-        entityId: r.id,
-        companyId,
-        meta: { event_id: body.event_id },
+      const id = await db.transaction(async (tx) => {
+        const [r] = (
+          await tx.execute<{ id: number }>(
+            sql`INSERT INTO event_comments (event_id, author_id, text) VALUES (${body.event_id}, ${c.auth.user.id}, ${body.text}) RETURNING id`,
+          )
+        ).rows;
+        if (!r) throw new Error('comment insert returned nothing');
+        await audit.record(
+          c.actor,
+          { action: 'comment.create', entity: 'comment', entityId: r.id, companyId, meta: { event_id: body.event_id } },
+          tx,
+        );
+        return r.id;
       });
-      return toItem(c, await find(c, r.id));
+      return toItem(c, await find(c, id));
     },
     async update(c: Caller, id: number, body: { text: string }) {
       const r = await find(c, id);
       assertEditable(c, r);
-      await db.execute(sql`UPDATE event_comments SET text = ${body.text}, updated_at = now() WHERE id = ${id}`);
-      await audit.record(c.actor, {
-        action: 'comment.update',
-        entity: 'comment',
-        entityId: id,
-        companyId: r.company_id,
-        before: { text: r.text },
-        after: { text: body.text },
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`UPDATE event_comments SET text = ${body.text}, updated_at = now() WHERE id = ${id}`);
+        await audit.record(
+          c.actor,
+          {
+            action: 'comment.update',
+            entity: 'comment',
+            entityId: id,
+            companyId: r.company_id,
+            before: { text: r.text },
+            after: { text: body.text },
+          },
+          tx,
+        );
       });
       return toItem(c, await find(c, id));
     },
     async remove(c: Caller, id: number) {
       const r = await find(c, id);
       assertEditable(c, r);
-      await db.execute(sql`DELETE FROM event_comments WHERE id = ${id}`);
-      await audit.record(c.actor, {
-        action: 'comment.delete',
-        entity: 'comment',
-        entityId: id,
-        companyId: r.company_id,
-        before: { text: r.text, author_id: r.author_id },
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`DELETE FROM event_comments WHERE id = ${id}`);
+        await audit.record(
+          c.actor,
+          {
+            action: 'comment.delete',
+            entity: 'comment',
+            entityId: id,
+            companyId: r.company_id,
+            before: { text: r.text, author_id: r.author_id },
+          },
+          tx,
+        );
       });
     },
   };

@@ -238,23 +238,29 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
       assertModule(c, m.code);
       const companyId = targetCompany(c, 'events.write', req.body.company_id);
       const d = normalise(req.body.domain);
-      const id = await unique(async () => {
-        const [r] = await rowsOf<{ id: number }>(
-          ctx.db,
-          sql`INSERT INTO domain_allowlist (company_id, domain, domain_punycode, comment, created_by)
-              SELECT ${companyId}, ${d.domain}, ${d.ascii}, ${req.body.comment ?? null}, ${c.auth.user.id} WHERE EXISTS (SELECT 1 FROM companies WHERE id = ${companyId})
-              RETURNING id`,
-        );
-        if (!r) throw notFound(EVENT_MSG.companyNotFound);
-        return r.id;
-      });
-      await ctx.audit.record(c.actor, {
-        action: 'domain_allowlist.create',
-        entity: 'domain_allowlist',
-        entityId: id,
-        companyId,
-        after: { domain: d.domain },
-      });
+      const id = await unique(() =>
+        ctx.db.transaction(async (tx) => {
+          const [r] = await rowsOf<{ id: number }>(
+            tx,
+            sql`INSERT INTO domain_allowlist (company_id, domain, domain_punycode, comment, created_by)
+                SELECT ${companyId}, ${d.domain}, ${d.ascii}, ${req.body.comment ?? null}, ${c.auth.user.id} WHERE EXISTS (SELECT 1 FROM companies WHERE id = ${companyId})
+                RETURNING id`,
+          );
+          if (!r) throw notFound(EVENT_MSG.companyNotFound);
+          await ctx.audit.record(
+            c.actor,
+            {
+              action: 'domain_allowlist.create',
+              entity: 'domain_allowlist',
+              entityId: r.id,
+              companyId,
+              after: { domain: d.domain },
+            },
+            tx,
+          );
+          return r.id;
+        }),
+      );
       return reply.code(201).send(toAllow(await find(c, id, 'events.read')));
     },
   );
@@ -291,18 +297,24 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
       const d = req.body.domain ? normalise(req.body.domain) : { domain: r.domain, ascii: r.domain_punycode };
       const comment = req.body.comment === undefined ? r.comment : req.body.comment;
       await unique(() =>
-        ctx.db.execute(
-          sql`UPDATE domain_allowlist SET domain = ${d.domain}, domain_punycode = ${d.ascii}, comment = ${comment}, updated_at = now() WHERE id = ${r.id}`,
-        ),
+        ctx.db.transaction(async (tx) => {
+          await tx.execute(
+            sql`UPDATE domain_allowlist SET domain = ${d.domain}, domain_punycode = ${d.ascii}, comment = ${comment}, updated_at = now() WHERE id = ${r.id}`,
+          );
+          await ctx.audit.record(
+            c.actor,
+            {
+              action: 'domain_allowlist.update',
+              entity: 'domain_allowlist',
+              entityId: r.id,
+              companyId: r.company_id,
+              before: { domain: r.domain, comment: r.comment },
+              after: { domain: d.domain, comment },
+            },
+            tx,
+          );
+        }),
       );
-      await ctx.audit.record(c.actor, {
-        action: 'domain_allowlist.update',
-        entity: 'domain_allowlist',
-        entityId: r.id,
-        companyId: r.company_id,
-        before: { domain: r.domain, comment: r.comment },
-        after: { domain: d.domain, comment },
-      });
       return toAllow(await find(c, r.id, 'events.read'));
     },
   );
@@ -321,13 +333,19 @@ export const allowlistExtra: ExtraRegistrar = (app, m, ctx) => {
     async (req, reply) => {
       const c = callerOf(req);
       const r = await find(c, req.params.id, 'events.write');
-      await ctx.db.execute(sql`DELETE FROM domain_allowlist WHERE id = ${r.id}`);
-      await ctx.audit.record(c.actor, {
-        action: 'domain_allowlist.delete',
-        entity: 'domain_allowlist',
-        entityId: r.id,
-        companyId: r.company_id,
-        before: { domain: r.domain },
+      await ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`DELETE FROM domain_allowlist WHERE id = ${r.id}`);
+        await ctx.audit.record(
+          c.actor,
+          {
+            action: 'domain_allowlist.delete',
+            entity: 'domain_allowlist',
+            entityId: r.id,
+            companyId: r.company_id,
+            before: { domain: r.domain },
+          },
+          tx,
+        );
       });
       return reply.code(204).send(null);
     },

@@ -96,35 +96,41 @@ export function refListService(db: Db, audit: Audit, spec: RefListSpec) {
     get: async (id: number) => spec.toItem(await get(id)),
     async create(actor: Parameters<Audit['record']>[0], body: Record<string, unknown>) {
       await spec.validate?.(body);
-      return unique(async () => {
-        const [r] = await db
-          .insert(t)
-          .values(toCols(body) as never)
-          .returning();
-        await audit.record(actor, { action: `${spec.entity}.create`, entity: spec.entity, entityId: (r as Row).id, after: body });
-        return spec.toItem(r as Row);
-      });
+      return unique(() =>
+        db.transaction(async (tx) => {
+          const [r] = await tx
+            .insert(t)
+            .values(toCols(body) as never)
+            .returning();
+          await audit.record(
+            actor,
+            { action: `${spec.entity}.create`, entity: spec.entity, entityId: (r as Row).id, after: body },
+            tx,
+          );
+          return spec.toItem(r as Row);
+        }),
+      );
     },
     async update(actor: Parameters<Audit['record']>[0], id: number, body: Record<string, unknown>) {
       const before = await get(id);
       await spec.validate?.(body);
       const cols = toCols(body);
       if (!Object.keys(cols).length) return spec.toItem(before);
-      return unique(async () => {
-        const [r] = await db
-          .update(t)
-          .set({ ...cols, updatedAt: new Date() } as never)
-          .where(eq(t.id, id))
-          .returning();
-        await audit.record(actor, {
-          action: `${spec.entity}.update`,
-          entity: spec.entity,
-          entityId: id,
-          before: spec.toItem(before),
-          after: body,
-        });
-        return spec.toItem(r as Row);
-      });
+      return unique(() =>
+        db.transaction(async (tx) => {
+          const [r] = await tx
+            .update(t)
+            .set({ ...cols, updatedAt: new Date() } as never)
+            .where(eq(t.id, id))
+            .returning();
+          await audit.record(
+            actor,
+            { action: `${spec.entity}.update`, entity: spec.entity, entityId: id, before: spec.toItem(before), after: body },
+            tx,
+          );
+          return spec.toItem(r as Row);
+        }),
+      );
     },
     async remove(actor: Parameters<Audit['record']>[0], id: number) {
       await db.transaction(async (tx) => {
