@@ -364,7 +364,8 @@ export function createEventsService(deps: EventsServiceDeps) {
 
     get,
 
-    async create(c: Caller, m: ModuleDescriptor, body: Data, opts: { importId?: number } = {}) {
+    /** `opts.tx`: create inside the caller's transaction (a savepoint), e.g. with the caller's audit entry. */
+    async create(c: Caller, m: ModuleDescriptor, body: Data, opts: { importId?: number; tx?: Db } = {}) {
       assertModule(c, m.code);
       const companyId = targetCompany(c, 'events.write', body.company_id as number | undefined);
       assertModuleEnabled(await repo.companyModules(companyId), m.code);
@@ -375,7 +376,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       const title = (body.title as string | undefined) ?? (m.title(plain).trim().slice(0, 500) || m.name);
       const fingerprint = fingerprintOf(m, data);
       const whitelistKind = await deps.whitelistKindFor(companyId, m.code, data);
-      const id = await db.transaction(async (tx) => {
+      const id = await (opts.tx ?? db).transaction(async (tx) => {
         for (const g of deps.guards[m.code] ?? []) await g({ companyId, module: m.code, data, tx });
         const newId = await repo.insert(
           {
@@ -415,7 +416,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         );
         return newId;
       });
-      const r = await repo.findById(m.code, id);
+      const r = await repo.findById(m.code, id, opts.tx ?? db);
       if (!r) throw notFound(EVENT_MSG.eventNotFound);
       return toDetail(m, r);
     },

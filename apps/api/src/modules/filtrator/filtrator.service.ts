@@ -66,7 +66,7 @@ const clean = (s: string) => s.replaceAll('\u0000', '');
 
 /** What to-event needs of the event engine (its service's create). */
 export interface EventCreator {
-  create(c: Caller, m: ModuleDescriptor, body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  create(c: Caller, m: ModuleDescriptor, body: Record<string, unknown>, opts?: { tx?: Db }): Promise<Record<string, unknown>>;
 }
 
 /** The first line of the message (up to 200 characters) as the event title. */
@@ -244,14 +244,22 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
         const list = Object.values(fields);
         throw badRequest(list.length === 1 ? (list[0] as string) : 'Заполните поля события выбранного модуля', fields);
       }
-      const ev = await events.create(c, m, parsed.data as Record<string, unknown>);
-      const eventId = Number(ev.id);
-      await audit.record(c.actor, {
-        action: 'message.to_event',
-        entity: 'filtrator_message',
-        entityId: id,
-        companyId: v.m.companyId,
-        meta: { module: m.code, event_id: eventId, link },
+      const creator = events;
+      const eventId = await db.transaction(async (tx) => {
+        const ev = await creator.create(c, m, parsed.data as Record<string, unknown>, { tx });
+        const eventId = Number(ev.id);
+        await audit.record(
+          c.actor,
+          {
+            action: 'message.to_event',
+            entity: 'filtrator_message',
+            entityId: id,
+            companyId: v.m.companyId,
+            meta: { module: m.code, event_id: eventId, link },
+          },
+          tx,
+        );
+        return eventId;
       });
       return { module: m.code, event_id: eventId, route: `${m.route}/${eventId}` };
     },
