@@ -106,20 +106,26 @@ export function createMailingsRepo(db: Db) {
       return r;
     },
 
-    async insert(v: {
-      companyId: number | null;
-      name: string;
-      recipients: string[];
-      filters: MailingFilters;
-      params: Record<string, unknown>;
-      isActive: boolean;
-      createdBy: number | null;
-    }): Promise<number> {
-      const [r] = await rows<{ id: number }>(sql`
+    async insert(
+      v: {
+        companyId: number | null;
+        name: string;
+        recipients: string[];
+        filters: MailingFilters;
+        params: Record<string, unknown>;
+        isActive: boolean;
+        createdBy: number | null;
+      },
+      tx: Db = db,
+    ): Promise<number> {
+      const [r] = await rows<{ id: number }>(
+        sql`
         INSERT INTO mailings (company_id, name, recipients, filters, params, is_active, created_by, starts_at, collected_until)
         VALUES (${v.companyId}, ${v.name}, ${textArray(v.recipients)}, ${JSON.stringify(v.filters)}::jsonb, ${JSON.stringify(v.params)}::jsonb,
                 ${v.isActive}, ${v.createdBy}, now(), now())
-        RETURNING id`);
+        RETURNING id`,
+        tx,
+      );
       if (!r) throw new Error('mailing insert returned nothing');
       return r.id;
     },
@@ -136,8 +142,9 @@ export function createMailingsRepo(db: Db) {
         resetSchedule: boolean;
         restart: boolean;
       },
+      tx: Db = db,
     ): Promise<void> {
-      await db.execute(sql`
+      await tx.execute(sql`
         UPDATE mailings SET company_id = ${v.companyId}, name = ${v.name}, recipients = ${textArray(v.recipients)},
           filters = ${JSON.stringify(v.filters)}::jsonb, params = ${JSON.stringify(v.params)}::jsonb, is_active = ${v.isActive},
           next_digest_at = CASE WHEN ${v.resetSchedule} THEN NULL ELSE next_digest_at END,
@@ -147,8 +154,8 @@ export function createMailingsRepo(db: Db) {
         WHERE id = ${id}`);
     },
 
-    async remove(id: number): Promise<void> {
-      await db.execute(sql`DELETE FROM mailings WHERE id = ${id}`);
+    async remove(id: number, tx: Db = db): Promise<void> {
+      await tx.execute(sql`DELETE FROM mailings WHERE id = ${id}`);
     },
 
     async deliveries(mailingId: number, limit: number, offset: number) {

@@ -192,8 +192,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     }
   }
 
-  async function detail(id: number): Promise<Mailing> {
-    const r = await repo.get(id);
+  async function detail(id: number, tx: Db = db): Promise<Mailing> {
+    const r = await repo.get(id, tx);
     if (!r) throw notFound(MAILING_MSG.notFound);
     return toMailing(r);
   }
@@ -320,18 +320,27 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     async create(c: Caller, body: CreateMailingRequest): Promise<Mailing> {
       const companyId = await companyFor(c, body.company_id);
       await checkFilters(c, body.filters, companyId);
-      const id = await repo.insert({
-        companyId,
-        name: body.name,
-        recipients: body.recipients,
-        filters: body.filters,
-        params: body.params,
-        isActive: body.is_active,
-        createdBy: c.auth.user.id,
+      return db.transaction(async (tx) => {
+        const id = await repo.insert(
+          {
+            companyId,
+            name: body.name,
+            recipients: body.recipients,
+            filters: body.filters,
+            params: body.params,
+            isActive: body.is_active,
+            createdBy: c.auth.user.id,
+          },
+          tx,
+        );
+        const m = await detail(id, tx);
+        await audit.record(
+          c.actor,
+          { action: 'mailing.create', entity: 'mailing', entityId: id, companyId, after: auditView(m) },
+          tx,
+        );
+        return m;
       });
-      const m = await detail(id);
-      await audit.record(c.actor, { action: 'mailing.create', entity: 'mailing', entityId: id, companyId, after: auditView(m) });
-      return m;
     },
 
     async patch(c: Caller, id: number, body: PatchMailingRequest): Promise<Mailing> {
@@ -351,38 +360,54 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         params.frequency !== before.params.frequency ||
         params.hour !== before.params.hour ||
         params.weekday !== before.params.weekday;
-      await repo.update(id, {
-        companyId,
-        name: body.name ?? r.name,
-        recipients: body.recipients ?? r.recipients,
-        filters,
-        params,
-        isActive,
-        resetSchedule: rescheduled,
-        // Switched back on: it sends what happens from now on, not what it missed.
-        restart: isActive && !r.is_active,
+      return db.transaction(async (tx) => {
+        await repo.update(
+          id,
+          {
+            companyId,
+            name: body.name ?? r.name,
+            recipients: body.recipients ?? r.recipients,
+            filters,
+            params,
+            isActive,
+            resetSchedule: rescheduled,
+            // Switched back on: it sends what happens from now on, not what it missed.
+            restart: isActive && !r.is_active,
+          },
+          tx,
+        );
+        const after = await detail(id, tx);
+        await audit.record(
+          c.actor,
+          {
+            action: 'mailing.update',
+            entity: 'mailing',
+            entityId: id,
+            companyId,
+            before: auditView(before),
+            after: auditView(after),
+          },
+          tx,
+        );
+        return after;
       });
-      const after = await detail(id);
-      await audit.record(c.actor, {
-        action: 'mailing.update',
-        entity: 'mailing',
-        entityId: id,
-        companyId,
-        before: auditView(before),
-        after: auditView(after),
-      });
-      return after;
     },
 
     async remove(c: Caller, id: number): Promise<void> {
       const r = await load(c, id, 'mailings.manage');
-      await repo.remove(id);
-      await audit.record(c.actor, {
-        action: 'mailing.delete',
-        entity: 'mailing',
-        entityId: id,
-        companyId: r.company_id,
-        before: auditView(toMailing(r)),
+      await db.transaction(async (tx) => {
+        await repo.remove(id, tx);
+        await audit.record(
+          c.actor,
+          {
+            action: 'mailing.delete',
+            entity: 'mailing',
+            entityId: id,
+            companyId: r.company_id,
+            before: auditView(toMailing(r)),
+          },
+          tx,
+        );
       });
     },
 
