@@ -112,30 +112,36 @@ export function createReportsRepo(db: Db) {
       return r;
     },
 
-    async insert(v: {
-      companyId: number;
-      name: string;
-      from: string;
-      to: string;
-      modules: string[];
-      createdBy: number | null;
-    }): Promise<number> {
-      const [r] = await rows<{ id: number }>(sql`
+    async insert(
+      v: {
+        companyId: number;
+        name: string;
+        from: string;
+        to: string;
+        modules: string[];
+        createdBy: number | null;
+      },
+      tx: Db = db,
+    ): Promise<number> {
+      const [r] = await rows<{ id: number }>(
+        sql`
         INSERT INTO reports (company_id, name, period_from, period_to, modules, created_by)
         VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.createdBy})
-        RETURNING id`);
+        RETURNING id`,
+        tx,
+      );
       if (!r) throw new Error('report insert returned nothing');
       return r.id;
     },
 
-    async requeue(id: number): Promise<void> {
-      await db.execute(
+    async requeue(id: number, tx: Db = db): Promise<void> {
+      await tx.execute(
         sql`UPDATE reports SET status = 'queued', error = NULL, attempts = 0, updated_at = now() WHERE id = ${id}`,
       );
     },
 
-    async remove(id: number): Promise<void> {
-      await db.execute(sql`DELETE FROM reports WHERE id = ${id}`);
+    async remove(id: number, tx: Db = db): Promise<void> {
+      await tx.execute(sql`DELETE FROM reports WHERE id = ${id}`);
     },
 
     /** Takes a report for rendering (any state but ready; a second worker gets nothing). */
@@ -187,12 +193,15 @@ export function createReportsRepo(db: Db) {
      * queued or being sent for this report are not queued twice: that row is returned instead
      * (`created` false). The report row is locked so two identical requests cannot both insert.
      */
-    async queueSend(v: {
-      reportId: number;
-      recipients: string[];
-      createdBy: number | null;
-    }): Promise<{ send: ReportSendRow; created: boolean } | null> {
-      return db.transaction(async (tx) => {
+    async queueSend(
+      v: {
+        reportId: number;
+        recipients: string[];
+        createdBy: number | null;
+      },
+      outer: Db = db,
+    ): Promise<{ send: ReportSendRow; created: boolean } | null> {
+      return outer.transaction(async (tx) => {
         const locked = await rows(sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`, tx);
         if (!locked.length) return null;
         const [same] = await rows<ReportSendRow>(
@@ -273,8 +282,8 @@ export function createReportsRepo(db: Db) {
       const [r] = await rows<{ storage_key: string }>(sql`SELECT storage_key FROM docs WHERE id = ${docId}`);
       return r?.storage_key ?? null;
     },
-    async deleteDoc(docId: number): Promise<void> {
-      await db.execute(sql`DELETE FROM docs WHERE id = ${docId}`);
+    async deleteDoc(docId: number, tx: Db = db): Promise<void> {
+      await tx.execute(sql`DELETE FROM docs WHERE id = ${docId}`);
     },
 
     /* --- figures ------------------------------------------------------------------------- */

@@ -336,18 +336,25 @@ export function createReportsService(deps: ReportsServiceDeps) {
   async function queueSend(c: Caller, r: ReportRow, recipients: string[]): Promise<ReportSend> {
     if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
     const list = [...new Set(recipients)].sort();
-    const q = await repo.queueSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id });
+    const q = await db.transaction(async (tx) => {
+      const q = await repo.queueSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id }, tx);
+      if (q?.created) {
+        await audit.record(
+          c.actor,
+          {
+            action: 'report.send',
+            entity: 'report',
+            entityId: r.id,
+            companyId: r.company_id,
+            meta: { recipients: list, send_id: q.send.id },
+          },
+          tx,
+        );
+      }
+      return q;
+    });
     if (!q) throw notFound(REPORT_MSG.notFound);
-    if (q.created) {
-      await audit.record(c.actor, {
-        action: 'report.send',
-        entity: 'report',
-        entityId: r.id,
-        companyId: r.company_id,
-        meta: { recipients: list, send_id: q.send.id },
-      });
-      await enqueueSend(q.send.id);
-    }
+    if (q.created) await enqueueSend(q.send.id);
     return toSend(q.send);
   }
 
@@ -512,20 +519,23 @@ export function createReportsService(deps: ReportsServiceDeps) {
         throw new ApiError(403, API_MSG.forbidden);
       const modules = [...new Set(body.modules)];
       const name = body.name || `Отчёт: ${companyName}, ${formatDate(body.from)} — ${formatDate(body.to)}`;
-      const id = await repo.insert({
-        companyId: body.company_id,
-        name,
-        from: body.from,
-        to: body.to,
-        modules,
-        createdBy: c.auth.user.id,
-      });
-      await audit.record(c.actor, {
-        action: 'report.create',
-        entity: 'report',
-        entityId: id,
-        companyId: body.company_id,
-        after: { name, from: body.from, to: body.to, modules },
+      const id = await db.transaction(async (tx) => {
+        const id = await repo.insert(
+          { companyId: body.company_id, name, from: body.from, to: body.to, modules, createdBy: c.auth.user.id },
+          tx,
+        );
+        await audit.record(
+          c.actor,
+          {
+            action: 'report.create',
+            entity: 'report',
+            entityId: id,
+            companyId: body.company_id,
+            after: { name, from: body.from, to: body.to, modules },
+          },
+          tx,
+        );
+        return id;
       });
       await enqueue(id);
       const created = await repo.get(id);
@@ -535,16 +545,17 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
     async remove(c: Caller, id: number): Promise<void> {
       const r = await load(c, id, 'reports.manage');
-      await repo.remove(id);
-      if (r.doc_id) await repo.deleteDoc(r.doc_id);
-      if (r.storage_key) await store.delete(r.storage_key).catch(() => undefined);
-      await audit.record(c.actor, {
-        action: 'report.delete',
-        entity: 'report',
-        entityId: id,
-        companyId: r.company_id,
-        before: { name: r.name },
+      await db.transaction(async (tx) => {
+        await repo.remove(id, tx);
+        if (r.doc_id) await repo.deleteDoc(r.doc_id, tx);
+        await audit.record(
+          c.actor,
+          { action: 'report.delete', entity: 'report', entityId: id, companyId: r.company_id, before: { name: r.name } },
+          tx,
+        );
       });
+      // The file goes only once the rows are gone for good.
+      if (r.storage_key) await store.delete(r.storage_key).catch(() => undefined);
     },
 
     async action(c: Caller, id: number, body: ReportAction): Promise<{ report: Report; message: string; send?: ReportSend }> {
@@ -552,8 +563,14 @@ export function createReportsService(deps: ReportsServiceDeps) {
       if (body.action === 'regenerate') {
         if (r.status === 'rendering' && Date.now() - new Date(r.updated_at).getTime() < 10 * 60_000)
           throw new ApiError(409, REPORT_MSG.busy);
-        await repo.requeue(id);
-        await audit.record(c.actor, { action: 'report.regenerate', entity: 'report', entityId: id, companyId: r.company_id });
+        await db.transaction(async (tx) => {
+          await repo.requeue(id, tx);
+          await audit.record(
+            c.actor,
+            { action: 'report.regenerate', entity: 'report', entityId: id, companyId: r.company_id },
+            tx,
+          );
+        });
         await enqueue(id);
         return { report: toReport((await repo.get(id)) ?? r, true), message: 'Отчёт поставлен в очередь на формирование' };
       }
