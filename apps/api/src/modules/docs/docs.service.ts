@@ -145,8 +145,9 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
   /**
    * Stores a file and its metadata, with no access check (the caller has done it): the profile's avatar
    * upload uses this directly. Refuses non-images for image kinds and files over the kind's limit.
+   * `inTx` runs in the row's transaction (its audit entry): if it fails, neither row nor file stays.
    */
-  async function upload(u: UploadInput): Promise<Doc> {
+  async function upload(u: UploadInput, inTx?: (d: Doc, tx: Db) => Promise<void>): Promise<Doc> {
     const limit = DOC_SIZE_LIMITS[u.kind];
     const claimsImage = u.mimetype.startsWith('image/') || IMAGE_EXT.test(u.filename);
     const insp = inspect(u.stream, limit, IMAGE_KINDS.has(u.kind) || claimsImage);
@@ -164,22 +165,26 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     const declared = u.mimetype.toLowerCase().split(';')[0]?.trim() ?? '';
     const mimetype = r.image ?? (SAFE_TYPES.has(declared) ? declared : 'application/octet-stream');
     try {
-      const [d] = await db
-        .insert(docs)
-        .values({
-          kind: u.kind,
-          companyId: u.companyId,
-          eventId: u.eventId ?? null,
-          ownerUserId: u.ownerUserId,
-          name: cleanName(u.filename),
-          mimetype,
-          size: r.size,
-          sha256: r.sha256,
-          storageKey: key,
-        })
-        .returning();
-      if (!d) throw new Error('doc insert returned nothing');
-      return toDoc(d);
+      return await db.transaction(async (tx) => {
+        const [d] = await tx
+          .insert(docs)
+          .values({
+            kind: u.kind,
+            companyId: u.companyId,
+            eventId: u.eventId ?? null,
+            ownerUserId: u.ownerUserId,
+            name: cleanName(u.filename),
+            mimetype,
+            size: r.size,
+            sha256: r.sha256,
+            storageKey: key,
+          })
+          .returning();
+        if (!d) throw new Error('doc insert returned nothing');
+        const doc = toDoc(d);
+        await inTx?.(doc, tx);
+        return doc;
+      });
     } catch (e) {
       await store.delete(key);
       throw e;
@@ -227,22 +232,28 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
       file: { filename: string; mimetype: string; stream: Readable },
     ) {
       const place = await placeFor(c, f);
-      const d = await upload({
-        kind: f.kind,
-        ...place,
-        ownerUserId: c.auth.user.id,
-        filename: f.name ?? file.filename,
-        mimetype: file.mimetype,
-        stream: file.stream,
-      });
-      await audit.record(c.actor, {
-        action: 'doc.upload',
-        entity: 'doc',
-        entityId: d.id,
-        companyId: d.company_id,
-        after: { kind: d.kind, name: d.name, size: d.size, event_id: d.event_id },
-      });
-      return d;
+      return upload(
+        {
+          kind: f.kind,
+          ...place,
+          ownerUserId: c.auth.user.id,
+          filename: f.name ?? file.filename,
+          mimetype: file.mimetype,
+          stream: file.stream,
+        },
+        (d, tx) =>
+          audit.record(
+            c.actor,
+            {
+              action: 'doc.upload',
+              entity: 'doc',
+              entityId: d.id,
+              companyId: d.company_id,
+              after: { kind: d.kind, name: d.name, size: d.size, event_id: d.event_id },
+            },
+            tx,
+          ),
+      );
     },
 
     async get(c: Caller, id: number) {
@@ -261,32 +272,40 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
 
     async rename(c: Caller, id: number, name: string) {
       const d = await find(c, id, true);
-      const [u] = await db
-        .update(docs)
-        .set({ name: cleanName(name), updatedAt: new Date() })
-        .where(eq(docs.id, d.id))
-        .returning();
-      await audit.record(c.actor, {
-        action: 'doc.rename',
-        entity: 'doc',
-        entityId: d.id,
-        companyId: d.companyId,
-        before: { name: d.name },
-        after: { name: u?.name },
+      const u = await db.transaction(async (tx) => {
+        const [u] = await tx
+          .update(docs)
+          .set({ name: cleanName(name), updatedAt: new Date() })
+          .where(eq(docs.id, d.id))
+          .returning();
+        await audit.record(
+          c.actor,
+          {
+            action: 'doc.rename',
+            entity: 'doc',
+            entityId: d.id,
+            companyId: d.companyId,
+            before: { name: d.name },
+            after: { name: u?.name },
+          },
+          tx,
+        );
+        return u;
       });
       return toDoc(u ?? d);
     },
 
     async remove(c: Caller, id: number) {
       const d = await find(c, id, true);
-      await db.delete(docs).where(eq(docs.id, d.id));
-      await audit.record(c.actor, {
-        action: 'doc.delete',
-        entity: 'doc',
-        entityId: d.id,
-        companyId: d.companyId,
-        before: { kind: d.kind, name: d.name },
+      await db.transaction(async (tx) => {
+        await tx.delete(docs).where(eq(docs.id, d.id));
+        await audit.record(
+          c.actor,
+          { action: 'doc.delete', entity: 'doc', entityId: d.id, companyId: d.companyId, before: { kind: d.kind, name: d.name } },
+          tx,
+        );
       });
+      // The file goes only once the row is gone for good.
       await store.delete(d.storageKey).catch(() => undefined);
     },
 
