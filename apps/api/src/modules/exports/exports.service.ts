@@ -25,7 +25,7 @@ import type PgBoss from 'pg-boss';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
 import { dataExports } from '../../db/schema/index';
-import type { Audit } from '../../lib/audit';
+import { type Audit, clientDb } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import type { ConfigsService } from '../configs/index';
@@ -495,6 +495,23 @@ export function createExportsService(deps: ExportsDeps) {
         );
         id = ins.rows[0]?.id as number;
         await b.send(EXPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600, db: onClient(client) });
+        const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
+        await audit.record(
+          c.actor,
+          {
+            action: 'export.create',
+            entity: 'export',
+            entityId: id,
+            meta: {
+              module: m.code,
+              format: body.format,
+              fields,
+              filters: body.filters,
+              cards_in_clear: sensitive && revealAll !== 'all' ? revealAll : sensitive,
+            },
+          },
+          clientDb(client),
+        );
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -502,19 +519,6 @@ export function createExportsService(deps: ExportsDeps) {
       } finally {
         client.release();
       }
-      const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
-      await audit.record(c.actor, {
-        action: 'export.create',
-        entity: 'export',
-        entityId: id,
-        meta: {
-          module: m.code,
-          format: body.format,
-          fields,
-          filters: body.filters,
-          cards_in_clear: sensitive && revealAll !== 'all' ? revealAll : sensitive,
-        },
-      });
       return toItem(await load(c, id), await retentionMs());
     },
 
@@ -538,14 +542,16 @@ export function createExportsService(deps: ExportsDeps) {
 
     async remove(c: Caller, id: number): Promise<void> {
       const r = await load(c, id);
-      await db.delete(dataExports).where(eq(dataExports.id, r.id));
-      if (r.storageKey) await store.delete(r.storageKey).catch(() => undefined);
-      await audit.record(c.actor, {
-        action: 'export.delete',
-        entity: 'export',
-        entityId: r.id,
-        before: { module: r.module, name: r.name },
+      await db.transaction(async (tx) => {
+        await tx.delete(dataExports).where(eq(dataExports.id, r.id));
+        await audit.record(
+          c.actor,
+          { action: 'export.delete', entity: 'export', entityId: r.id, before: { module: r.module, name: r.name } },
+          tx,
+        );
       });
+      // The file goes only once the row is gone for good.
+      if (r.storageKey) await store.delete(r.storageKey).catch(() => undefined);
     },
 
     async download(c: Caller, id: number) {

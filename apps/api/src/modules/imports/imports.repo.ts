@@ -19,8 +19,8 @@ const withNames = {
 
 export function createImportsRepo(db: Db) {
   return {
-    async insert(v: typeof imports.$inferInsert): Promise<number> {
-      const [r] = await db.insert(imports).values(v).returning({ id: imports.id });
+    async insert(v: typeof imports.$inferInsert, tx: Db = db): Promise<number> {
+      const [r] = await tx.insert(imports).values(v).returning({ id: imports.id });
       if (!r) throw new Error('import insert returned nothing');
       return r.id;
     },
@@ -53,8 +53,8 @@ export function createImportsRepo(db: Db) {
         .where(eq(imports.id, id));
     },
 
-    async insertDoc(v: typeof docs.$inferInsert): Promise<number> {
-      const [d] = await db.insert(docs).values(v).returning({ id: docs.id });
+    async insertDoc(v: typeof docs.$inferInsert, tx: Db = db): Promise<number> {
+      const [d] = await tx.insert(docs).values(v).returning({ id: docs.id });
       if (!d) throw new Error('doc insert returned nothing');
       return d.id;
     },

@@ -41,7 +41,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import * as schema from '../../db/schema/index';
 import { imports } from '../../db/schema/index';
-import type { Audit } from '../../lib/audit';
+import { type Audit, clientDb } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { ConfigsService } from '../configs/index';
@@ -434,12 +434,13 @@ export function createImportsService(deps: ImportsDeps) {
           await rows.return(undefined);
           await inflight.catch(() => undefined); // never leave a write running on the connection
         }
-        await db
-          .update(imports)
-          .set({ status: 'done', finishedAt: new Date(), updatedAt: new Date(), message: null })
-          .where(and(eq(imports.id, id), eq(imports.status, 'running')));
-        const done = await repo.find(id);
-        if (done) {
+        await db.transaction(async (tx) => {
+          await tx
+            .update(imports)
+            .set({ status: 'done', finishedAt: new Date(), updatedAt: new Date(), message: null })
+            .where(and(eq(imports.id, id), eq(imports.status, 'running')));
+          const done = await repo.find(id, tx);
+          if (!done) return;
           await audit.record(
             { userId: done.authorId, keyId: done.authorKeyId },
             {
@@ -456,8 +457,9 @@ export function createImportsService(deps: ImportsDeps) {
                 failed: done.failed,
               },
             },
+            tx,
           );
-        }
+        });
       } catch (e) {
         // A problem of the file itself will not go away on a retry.
         if (e instanceof ApiError) return fail(id, e.message);
@@ -584,40 +586,55 @@ export function createImportsService(deps: ImportsDeps) {
 
         const put = await store.put(createReadStream(temp));
         storageKey = put.key;
-        const docId = await repo.insertDoc({
-          kind: 'import',
-          companyId,
-          ownerUserId: c.auth.user.id,
-          name: fileName,
-          mimetype: MIME[meta.format] ?? 'application/octet-stream',
-          size: put.size,
-          sha256: hash.digest('hex'),
-          storageKey: put.key,
-        });
-        const id = await repo.insert({
-          module: code,
-          companyId,
-          docId,
-          fileName,
-          fileSize: (await stat(temp)).size,
-          format: meta.format,
-          encoding: meta.encoding,
-          delimiter: meta.delimiter,
-          headers: head.headers,
-          mapping,
-          sample: head.rows,
-          status: 'uploaded',
-          authorId: c.auth.user.id,
-          authorKeyId: c.auth.keyId ?? null,
+        const sha256 = hash.digest('hex');
+        const fileSize = (await stat(temp)).size;
+        const id = await db.transaction(async (tx) => {
+          const docId = await repo.insertDoc(
+            {
+              kind: 'import',
+              companyId,
+              ownerUserId: c.auth.user.id,
+              name: fileName,
+              mimetype: MIME[meta.format] ?? 'application/octet-stream',
+              size: put.size,
+              sha256,
+              storageKey: put.key,
+            },
+            tx,
+          );
+          const id = await repo.insert(
+            {
+              module: code,
+              companyId,
+              docId,
+              fileName,
+              fileSize,
+              format: meta.format,
+              encoding: meta.encoding,
+              delimiter: meta.delimiter,
+              headers: head.headers,
+              mapping,
+              sample: head.rows,
+              status: 'uploaded',
+              authorId: c.auth.user.id,
+              authorKeyId: c.auth.keyId ?? null,
+            },
+            tx,
+          );
+          await audit.record(
+            c.actor,
+            {
+              action: 'import.upload',
+              entity: 'import',
+              entityId: id,
+              companyId,
+              after: { module: code, file_name: fileName, size, format: meta.format, encoding: meta.encoding },
+            },
+            tx,
+          );
+          return id;
         });
         storageKey = undefined; // kept: it belongs to the import now
-        await audit.record(c.actor, {
-          action: 'import.upload',
-          entity: 'import',
-          entityId: id,
-          companyId,
-          after: { module: code, file_name: fileName, size, format: meta.format, encoding: meta.encoding },
-        });
         const row = await repo.find(id);
         if (!row) throw notFound(IMPORT_MSG.notFound);
         const scope = importScope(c);
@@ -675,6 +692,17 @@ export function createImportsService(deps: ImportsDeps) {
         if (r.docId)
           await client.query('UPDATE docs SET company_id = $2, updated_at = now() WHERE id = $1', [r.docId, companyId]);
         await b.send(IMPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600, db: onClient(client) });
+        await audit.record(
+          c.actor,
+          {
+            action: 'import.start',
+            entity: 'import',
+            entityId: id,
+            companyId,
+            after: { module: code, mode: body.mode, mapping: body.mapping },
+          },
+          clientDb(client),
+        );
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -682,13 +710,6 @@ export function createImportsService(deps: ImportsDeps) {
       } finally {
         client.release();
       }
-      await audit.record(c.actor, {
-        action: 'import.start',
-        entity: 'import',
-        entityId: id,
-        companyId,
-        after: { module: code, mode: body.mode, mapping: body.mapping },
-      });
       const row = await repo.find(id);
       if (!row) throw notFound(IMPORT_MSG.notFound);
       return toItem(row);
@@ -715,15 +736,27 @@ export function createImportsService(deps: ImportsDeps) {
       }
       const target = targetOf(code);
       const client = await pool.connect();
-      let removed = 0;
       try {
         await client.query('BEGIN');
         // Waits for a batch in progress to commit; the job stops at its next batch (the row is gone).
         const locked = await client.query('SELECT id FROM imports WHERE id = $1 FOR UPDATE', [id]);
         if (!locked.rowCount) throw notFound(IMPORT_MSG.notFound);
-        removed = await target.undo({ client, db: drizzle(client, { schema }) as unknown as Db }, id);
+        const tx = clientDb(client);
+        const removed = await target.undo({ client, db: tx }, id);
         await client.query('DELETE FROM imports WHERE id = $1', [id]);
         if (r.docId) await client.query('DELETE FROM docs WHERE id = $1', [r.docId]);
+        await audit.record(
+          c.actor,
+          {
+            action: 'import.delete',
+            entity: 'import',
+            entityId: id,
+            companyId: r.companyId,
+            before: { module: code, file_name: r.fileName, status: r.status, created: r.created, updated: r.updated },
+            meta: { removed },
+          },
+          tx,
+        );
         await client.query('COMMIT');
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -732,14 +765,6 @@ export function createImportsService(deps: ImportsDeps) {
         client.release();
       }
       if (r.storageKey) await store.delete(r.storageKey).catch(() => undefined);
-      await audit.record(c.actor, {
-        action: 'import.delete',
-        entity: 'import',
-        entityId: id,
-        companyId: r.companyId,
-        before: { module: code, file_name: r.fileName, status: r.status, created: r.created, updated: r.updated },
-        meta: { removed },
-      });
     },
 
     /** The row errors as CSV for Excel (UTF-8 with BOM, `;`), streamed from the database. */
