@@ -6,17 +6,37 @@
  */
 import type { Socket } from 'node:net';
 import { API_MSG, STATUS_MESSAGES } from '@forpost/contract/errors';
-import { unstorableTextPath } from '@forpost/contract/validation';
+import { storableText, unstorableTextPath } from '@forpost/contract/validation';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../lib/errors';
 
 const errorBody = (code: number, message: string) =>
   JSON.stringify({ statusCode: code, statusMessage: STATUS_MESSAGES[code] ?? 'Error', message });
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `clean`: the body is text gathered from outside (a collector's message), where losing the whole
+     * message for one stray byte is worse — its strings are made storable (`storableText`) instead
+     * of refused. Query and path are still refused.
+     */
+    unstorableText?: 'clean';
+  }
+}
+
+/** Copy of a parsed JSON value with every string made storable. */
+function cleanDeep(v: unknown): unknown {
+  if (typeof v === 'string') return storableText(v);
+  if (Array.isArray(v)) return v.map(cleanDeep);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), cleanDeep(x)]));
+  return v;
+}
+
 /** Refuses NUL characters and unpaired surrogates anywhere in the input, before validation. */
 export function registerTextGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     if (!req.url.startsWith('/api/')) return;
+    if (req.routeOptions.config?.unstorableText === 'clean') req.body = cleanDeep(req.body);
     for (const [part, value] of [
       ['params', req.params],
       ['query', req.query],

@@ -38,7 +38,7 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
   app.post(
     '/modules/filtrator/messages',
     {
-      config: { permission: 'messages.collect' },
+      config: { permission: 'messages.collect', unstorableText: 'clean' },
       schema: {
         operationId: 'collectFiltratorMessage',
         tags,

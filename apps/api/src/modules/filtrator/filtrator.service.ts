@@ -11,6 +11,7 @@ import {
 import { getModule, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
 import { companiesWith, type Principal } from '@forpost/contract/permissions';
 import { telegramLink } from '@forpost/contract/telegram';
+import { storableText } from '@forpost/contract/validation';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
@@ -61,8 +62,8 @@ function toMessage(v: MessageView): Message {
   };
 }
 
-// PostgreSQL text cannot hold NUL; collectors sometimes send it.
-const clean = (s: string) => s.replaceAll('\u0000', '');
+// PostgreSQL text cannot hold NUL or lone surrogates; collectors sometimes send them.
+const clean = storableText;
 
 /** What to-event needs of the event engine (its service's create). */
 export interface EventCreator {
