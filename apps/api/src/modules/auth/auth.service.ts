@@ -3,6 +3,7 @@ import { API_MSG } from '@forpost/contract/errors';
 import { isStaff, type Principal } from '@forpost/contract/permissions';
 import { ipInCidr } from '@forpost/contract/validation';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
@@ -94,16 +95,22 @@ export function createAuthService(deps: {
 
   const idleUntil = async () => new Date(Date.now() + (await lifetimes()).idleSeconds * 1000);
 
-  async function createSession(user: UserRow, ctx: RequestCtx): Promise<IssuedTokens> {
+  /** A new session; `tx`: inside the caller's transaction (with its `auth.login` entry). */
+  async function createSession(user: UserRow, ctx: RequestCtx, tx?: Db): Promise<IssuedTokens> {
     const refresh = randomToken();
-    const s = await repo.insert({
-      userId: user.id,
-      refreshHash: sha256(refresh),
-      ip: ctx.ip,
-      userAgent: ctx.userAgent?.slice(0, 500) ?? null,
-      idleExpiresAt: await idleUntil(),
-      absoluteExpiresAt: new Date(Date.now() + (await lifetimes()).absoluteSeconds * 1000),
-    });
+    const idleExpiresAt = await idleUntil();
+    const absoluteExpiresAt = new Date(Date.now() + (await lifetimes()).absoluteSeconds * 1000);
+    const s = await repo.insert(
+      {
+        userId: user.id,
+        refreshHash: sha256(refresh),
+        ip: ctx.ip,
+        userAgent: ctx.userAgent?.slice(0, 500) ?? null,
+        idleExpiresAt,
+        absoluteExpiresAt,
+      },
+      tx,
+    );
     return { ...(await issueAccess(s.id)), refresh, sessionId: s.id };
   }
 
@@ -148,11 +155,16 @@ export function createAuthService(deps: {
       }
       await guard.succeed('password', account, ctx.ip);
       if (user.is2faEnabled) return { user };
-      const tokens = await createSession(user, ctx);
-      await audit.record(
-        { userId: user.id, ip: ctx.ip, userAgent: ctx.userAgent },
-        { action: 'auth.login', entity: 'user', entityId: user.id, meta: { session: tokens.sessionId } },
-      );
+      // The session and its entry commit together: no session without `auth.login` in the log.
+      const tokens = await repo.transaction(async (tx) => {
+        const t = await createSession(user, ctx, tx);
+        await audit.record(
+          { userId: user.id, ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.login', entity: 'user', entityId: user.id, meta: { session: t.sessionId } },
+          tx,
+        );
+        return t;
+      });
       return { user, tokens };
     },
 
@@ -179,21 +191,27 @@ export function createAuthService(deps: {
         return { ...(await issueAccess(previous.id)), sessionId: previous.id };
       }
       // An old refresh token came back: someone may have stolen it. End the whole chain.
-      await repo.revoke(previous.id, 'refresh_reuse');
-      await audit.record(
-        { userId: previous.userId, ip: ctx.ip, userAgent: ctx.userAgent },
-        { action: 'auth.refresh_reuse', entity: 'session', entityId: previous.id },
-      );
+      await repo.transaction(async (tx) => {
+        await repo.revoke(previous.id, 'refresh_reuse', tx);
+        await audit.record(
+          { userId: previous.userId, ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.refresh_reuse', entity: 'session', entityId: previous.id },
+          tx,
+        );
+      });
       throw unauthorized();
     },
 
     async logout(sessionId: string | null, userId: number, ctx: RequestCtx): Promise<void> {
       if (!sessionId) return;
-      await repo.revoke(sessionId, 'logout');
-      await audit.record(
-        { userId, ip: ctx.ip, userAgent: ctx.userAgent },
-        { action: 'auth.logout', entity: 'session', entityId: sessionId },
-      );
+      await repo.transaction(async (tx) => {
+        await repo.revoke(sessionId, 'logout', tx);
+        await audit.record(
+          { userId, ip: ctx.ip, userAgent: ctx.userAgent },
+          { action: 'auth.logout', entity: 'session', entityId: sessionId },
+          tx,
+        );
+      });
     },
 
     /** Resolves a cookie access token to the signed-in user, or null. */

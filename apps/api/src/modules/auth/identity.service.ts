@@ -67,7 +67,8 @@ export function createIdentityService(deps: {
     return u;
   }
 
-  async function issueToken(user: { id: number }, purpose: 'reset' | 'invite') {
+  /** `inTx` runs in the token's transaction (its audit entry): the token row and the entry commit together. */
+  async function issueToken(user: { id: number }, purpose: 'reset' | 'invite', inTx?: (tx: Db) => Promise<void>) {
     const token = randomToken(32); // 256 bits
     await db.transaction(async (tx) => {
       // A newer token kills every older one.
@@ -81,6 +82,7 @@ export function createIdentityService(deps: {
         purpose,
         expiresAt: new Date(Date.now() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)),
       });
+      await inTx?.(tx);
     });
     return token;
   }
@@ -99,35 +101,59 @@ export function createIdentityService(deps: {
       const user = await getUser(userId);
       if (!user?.isActive || !user.is2faEnabled || !user.totpSecret) throw unauthorized(IDENTITY_MSG.stepExpired);
       if (!ipAllowed(user.allowedIps, ctx.ip)) throw unauthorized(IDENTITY_MSG.stepExpired);
-      let ok = false;
-      if (body.code) {
-        const step = verifyTotp(totpBox.open(user.totpSecret), body.code, user.totpLastStep);
-        if (step !== null) {
-          // Compare-and-set: a code accepted once cannot be replayed, even by a racing request.
-          const r = await db
-            .update(users)
-            .set({ totpLastStep: step })
-            .where(and(eq(users.id, user.id), sql`coalesce(${users.totpLastStep}, -1) < ${step}`))
-            .returning({ id: users.id });
+      const sealed = user.totpSecret;
+      const secondFactor = body.code ? 'totp' : 'recovery';
+      // The code is spent, the session made and both entries written in one transaction: a failure
+      // leaves the code unspent and no session, and nothing of it without its entry in the log.
+      const tokens = await db.transaction(async (tx) => {
+        let ok = false;
+        if (body.code) {
+          const step = verifyTotp(totpBox.open(sealed), body.code, user.totpLastStep);
+          if (step !== null) {
+            // Compare-and-set: a code accepted once cannot be replayed, even by a racing request.
+            const r = await tx
+              .update(users)
+              .set({ totpLastStep: step })
+              .where(and(eq(users.id, user.id), sql`coalesce(${users.totpLastStep}, -1) < ${step}`))
+              .returning({ id: users.id });
+            ok = r.length === 1;
+          }
+        } else if (body.recovery_code) {
+          const r = await tx
+            .update(recoveryCodes)
+            .set({ usedAt: new Date() })
+            .where(
+              and(
+                eq(recoveryCodes.userId, user.id),
+                eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)),
+                isNull(recoveryCodes.usedAt),
+              ),
+            )
+            .returning({ id: recoveryCodes.id });
           ok = r.length === 1;
+          if (ok)
+            await audit.record(
+              actorOf(user.id, ctx),
+              { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id },
+              tx,
+            );
         }
-      } else if (body.recovery_code) {
-        const r = await db
-          .update(recoveryCodes)
-          .set({ usedAt: new Date() })
-          .where(
-            and(
-              eq(recoveryCodes.userId, user.id),
-              eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)),
-              isNull(recoveryCodes.usedAt),
-            ),
-          )
-          .returning({ id: recoveryCodes.id });
-        ok = r.length === 1;
-        if (ok)
-          await audit.record(actorOf(user.id, ctx), { action: 'auth.recovery_code_used', entity: 'user', entityId: user.id });
-      }
-      if (!ok) {
+        if (!ok) return null;
+        const t = await auth.createSession(user, ctx, tx);
+        await audit.record(
+          actorOf(user.id, ctx),
+          {
+            action: 'auth.login',
+            entity: 'user',
+            entityId: user.id,
+            meta: { session: t.sessionId, second_factor: secondFactor },
+          },
+          tx,
+        );
+        return t;
+      });
+      if (!tokens) {
+        // A refusal: nothing changed (the transaction above wrote nothing), the attempt is recorded on its own.
         await guard.fail('2fa', account, ctx.ip);
         await audit.record(actorOf(user.id, ctx), { action: 'auth.2fa_failed', entity: 'user', entityId: user.id });
         throw badRequest(body.code ? IDENTITY_MSG.badCode : IDENTITY_MSG.badRecovery, {
@@ -135,13 +161,6 @@ export function createIdentityService(deps: {
         });
       }
       await guard.succeed('2fa', account, ctx.ip);
-      const tokens = await auth.createSession(user, ctx);
-      await audit.record(actorOf(user.id, ctx), {
-        action: 'auth.login',
-        entity: 'user',
-        entityId: user.id,
-        meta: { session: tokens.sessionId, second_factor: body.code ? 'totp' : 'recovery' },
-      });
       return tokens;
     },
 
@@ -230,16 +249,19 @@ export function createIdentityService(deps: {
             await limiter.fail(subjects); // every request counts towards the limit
             const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
             if (!user?.isActive) return;
-            const token = await issueToken(user, 'reset');
+            // The token and its entry commit together; the letter goes after the commit.
+            const token = await issueToken(user, 'reset', (tx) =>
+              audit.record(actorOf(user.id, ctx), { action: 'auth.reset_requested', entity: 'user', entityId: user.id }, tx),
+            );
             await mailer.send({
               to: user.email,
               subject: 'Форпост: смена пароля',
               text: `Здравствуйте, ${user.name}!\n\nЧтобы задать новый пароль, откройте ссылку (действует 1 час):\n${link(token)}\n\nЕсли вы не запрашивали смену пароля, просто проигнорируйте это письмо.\n\n— Форпост`,
               html: `<p>Здравствуйте, ${escapeHtml(user.name)}!</p><p>Чтобы задать новый пароль, откройте ссылку (действует 1 час):</p><p><a href="${escapeHtml(link(token))}">Задать новый пароль</a></p><p>Если вы не запрашивали смену пароля, просто проигнорируйте это письмо.</p><p>— Форпост</p>`,
             });
-            await audit.record(actorOf(user.id, ctx), { action: 'auth.reset_requested', entity: 'user', entityId: user.id });
           } catch {
-            // Swallowed on purpose: the caller already got the neutral answer. Failures show in the audit gap.
+            // Swallowed on purpose: the caller already got the neutral answer. A token whose letter failed keeps
+            // its entry (it was issued); a failed token or entry leaves neither.
           } finally {
             resolve();
           }
@@ -399,34 +421,37 @@ export function createIdentityService(deps: {
     },
 
     async endSession(a: AuthContext, id: string, ctx: RequestCtx) {
-      const r = await db
-        .update(sessions)
-        .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
-        .where(and(eq(sessions.id, id), eq(sessions.userId, a.user.id), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id });
-      if (r.length) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id });
-      return r.length === 1;
+      return db.transaction(async (tx) => {
+        const r = await tx
+          .update(sessions)
+          .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
+          .where(and(eq(sessions.id, id), eq(sessions.userId, a.user.id), isNull(sessions.revokedAt)))
+          .returning({ id: sessions.id });
+        if (r.length) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id }, tx);
+        return r.length === 1;
+      });
     },
 
     async endOtherSessions(a: AuthContext, ctx: RequestCtx) {
-      const r = await db
-        .update(sessions)
-        .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
-        .where(
-          and(
-            eq(sessions.userId, a.user.id),
-            isNull(sessions.revokedAt),
-            a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
-          ),
-        )
-        .returning({ id: sessions.id });
-      await audit.record(actorOf(a.user.id, ctx), {
-        action: 'session.end_others',
-        entity: 'user',
-        entityId: a.user.id,
-        meta: { count: r.length },
+      return db.transaction(async (tx) => {
+        const r = await tx
+          .update(sessions)
+          .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
+          .where(
+            and(
+              eq(sessions.userId, a.user.id),
+              isNull(sessions.revokedAt),
+              a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
+            ),
+          )
+          .returning({ id: sessions.id });
+        await audit.record(
+          actorOf(a.user.id, ctx),
+          { action: 'session.end_others', entity: 'user', entityId: a.user.id, meta: { count: r.length } },
+          tx,
+        );
+        return r.length;
       });
-      return r.length;
     },
   };
 }

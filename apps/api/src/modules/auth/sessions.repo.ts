@@ -41,6 +41,13 @@ export function createSessionsRepo(db: Db) {
     .limit(1)
     .prepare('forpost_auth_live_access');
   return {
+    /**
+     * Runs `fn` in one transaction: a session change and its audit entry commit together
+     * (docs/decisions.md, «Аудит — в той же транзакции, что и изменение»).
+     */
+    transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => fn(tx));
+    },
     async findUserByEmail(email: string, tx: Db = db) {
       const [u] = await tx.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
       return u;
