@@ -49,8 +49,13 @@ export function idRule(n: z.ZodNumber, max: number = INT4_MAX) {
 }
 /** An id in a JSON body (`required`: the message when it is absent or not a number). */
 export const bodyId = (required: string = ID_MSG, max: number = INT4_MAX) => idRule(z.number({ error: required }), max);
-/** An id in a path or a query string (text, coerced). */
-export const textId = (max: number = INT4_MAX) => idRule(z.coerce.number({ error: ID_MSG }), max);
+/** Plain decimal digits, no sign, no leading zero, no spaces (`01`, `+1`, ` 1`, `0x1F`, `1e3` are refused). */
+const ID_TEXT = /^[1-9][0-9]{0,15}$/;
+/** An id in a path, a query string or a form field (text; a number is taken as is). */
+export const textId = (max: number = INT4_MAX) =>
+  z
+    .union([z.number(), z.string().regex(ID_TEXT, { error: ID_MSG }).transform(Number)], { error: ID_MSG })
+    .pipe(idRule(z.number({ error: ID_MSG }), max));
 export const idParam = z.object({ id: textId() });
 export const isoDate = z.iso.datetime({ offset: true });
 /** Company selector in a query: absent or -1 means every company the user may see. */

@@ -5,6 +5,8 @@ z.config(z.locales.ru());
 z.config({
   customError: (iss) => {
     if (iss.code === 'invalid_type' && (iss.input === undefined || iss.input === null)) return 'Обязательное поле';
+    // zod's own text quotes the keys back; a key can be anything the client sent (5 000 characters, NUL).
+    if (iss.code === 'unrecognized_keys') return iss.keys.length === 1 ? 'Неизвестное поле' : 'Неизвестные поля';
     return undefined;
   },
 });

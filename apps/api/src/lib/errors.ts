@@ -1,4 +1,5 @@
 import { API_MSG, STATUS_MESSAGES } from '@forpost/contract/errors';
+import { isStorableText } from '@forpost/contract/validation';
 
 /** An error whose Russian message is safe to show to the user. */
 export class ApiError extends Error {
@@ -29,3 +30,15 @@ export const tooManyRequests = (message: string = API_MSG.tooManyRequests, retry
   );
 
 export const statusMessage = (code: number) => STATUS_MESSAGES[code] ?? (code >= 500 ? 'Internal Server Error' : 'Error');
+
+/**
+ * A field name that is safe to send back in `data.fields`: the client's own key when it is short,
+ * printable text, otherwise «…» — an error never echoes a long or hostile key (NUL, lone surrogates).
+ */
+export function fieldName(path: readonly PropertyKey[]): string {
+  const safe = path.map((p) => {
+    const s = String(p);
+    return s.length <= 64 && isStorableText(s) && !/\p{Cc}/u.test(s) ? s : '…';
+  });
+  return safe.join('.') || '_';
+}

@@ -2,7 +2,7 @@ import { API_MSG } from '@forpost/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDbUnavailable } from '../db/client';
-import { ApiError, statusMessage } from '../lib/errors';
+import { ApiError, fieldName, statusMessage } from '../lib/errors';
 
 function send(reply: import('fastify').FastifyReply, code: number, message: string, data?: unknown) {
   const body: Record<string, unknown> = { statusCode: code, statusMessage: statusMessage(code), message };
@@ -10,17 +10,28 @@ function send(reply: import('fastify').FastifyReply, code: number, message: stri
   return reply.code(code).type('application/json; charset=utf-8').send(body);
 }
 
-type ZodIssueLike = { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[]; message?: string } } };
+type ZodIssueLike = {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { code?: string; keys?: string[]; path?: PropertyKey[]; message?: string } };
+};
+const UNKNOWN_FIELD = 'Неизвестное поле';
 
-/** Fastify/zod validation output → {field: Russian message}. */
+/** Fastify/zod validation output → {field: Russian message}; nothing the client sent is echoed but short, safe keys. */
 function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const v of validation) {
-    const issuePath = v.params?.issue?.path;
+    const issue = v.params?.issue;
+    const issuePath = issue?.path;
+    // zod names unknown keys in its message («Нераспознанный ключ: "…"»): each becomes its own field instead.
+    if (issue?.code === 'unrecognized_keys') {
+      for (const k of issue.keys ?? []) fields[fieldName([...(issuePath ?? []), k])] ??= UNKNOWN_FIELD;
+      continue;
+    }
     const key = issuePath?.length
-      ? issuePath.map(String).join('.')
-      : (v.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || context || '_';
-    fields[key] ??= v.params?.issue?.message ?? v.message ?? API_MSG.validation;
+      ? fieldName(issuePath)
+      : fieldName((v.instancePath ?? '').replace(/^\//, '').split('/').filter(Boolean)) || context || '_';
+    fields[key === '_' && context ? context : key] ??= issue?.message ?? v.message ?? API_MSG.validation;
   }
   return fields;
 }

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { API_MSG, STATUS_MESSAGES } from '@forpost/contract/errors';
 import { storableText, unstorableTextPath } from '@forpost/contract/validation';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../lib/errors';
+import { badRequest, fieldName } from '../lib/errors';
 
 const errorBody = (code: number, message: string) =>
   JSON.stringify({ statusCode: code, statusMessage: STATUS_MESSAGES[code] ?? 'Error', message });
@@ -24,11 +24,16 @@ declare module 'fastify' {
   }
 }
 
-/** Copy of a parsed JSON value with every string made storable. */
-function cleanDeep(v: unknown): unknown {
+/**
+ * Copy of a parsed JSON value with every string made storable. Below 32 levels the value is left as
+ * it is: no schema of ours nests that deep, so validation refuses it (and the guard below still runs).
+ */
+function cleanDeep(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return storableText(v);
-  if (Array.isArray(v)) return v.map(cleanDeep);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), cleanDeep(x)]));
+  if (depth > 32) return v;
+  if (Array.isArray(v)) return v.map((x) => cleanDeep(x, depth + 1));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), cleanDeep(x, depth + 1)]));
   return v;
 }
 
@@ -43,7 +48,7 @@ export function registerTextGuard(app: FastifyInstance) {
       ['body', req.body],
     ] as const) {
       const at = unstorableTextPath(value);
-      if (at !== null) throw badRequest(API_MSG.badText, { [at || part]: API_MSG.badText });
+      if (at !== null) throw badRequest(API_MSG.badText, { [at ? fieldName(at.split('.')) : part]: API_MSG.badText });
     }
   });
 }

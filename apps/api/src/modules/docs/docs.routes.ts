@@ -5,7 +5,7 @@ import { DOC_MSG, DOC_SIZE_LIMITS, docItem, docPatchRequest, docUploadFields } f
 import { API_MSG } from '@forpost/contract/errors';
 import { noContent } from '@forpost/contract/events';
 import { z } from 'zod';
-import { type ApiError, badRequest } from '../../lib/errors';
+import { type ApiError, badRequest, fieldName } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { callerOf } from '../events/access';
 import type { DocsService } from './docs.service';
@@ -20,7 +20,7 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
 }
 
 function fieldsError(issues: { path: PropertyKey[]; message: string }[]): ApiError {
-  const fields = Object.fromEntries(issues.map((i) => [i.path.map(String).join('.') || 'form', i.message]));
+  const fields = Object.fromEntries(issues.map((i) => [i.path.length ? fieldName(i.path) : 'form', i.message]));
   const first = issues[0]?.message ?? API_MSG.validation;
   return badRequest(issues.length === 1 ? first : API_MSG.validation, fields);
 }
@@ -60,7 +60,7 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
         for await (const part of req.parts()) {
           if (part.type === 'field') {
             if (!['kind', 'event_id', 'company_id', 'name'].includes(part.fieldname))
-              throw badRequest(API_MSG.validation, { [part.fieldname]: 'Неизвестное поле формы' });
+              throw badRequest(API_MSG.validation, { [fieldName([part.fieldname])]: 'Неизвестное поле формы' });
             fields[part.fieldname] = String(part.value);
             continue;
           }

@@ -53,6 +53,10 @@ export function createImportsRepo(db: Db) {
         .where(eq(imports.id, id));
     },
 
+    async companyExists(id: number): Promise<boolean> {
+      return (await db.execute(sql`SELECT 1 FROM companies WHERE id = ${id}`)).rows.length > 0;
+    },
+
     async insertDoc(v: typeof docs.$inferInsert, tx: Db = db): Promise<number> {
       const [d] = await tx.insert(docs).values(v).returning({ id: docs.id });
       if (!d) throw new Error('doc insert returned nothing');

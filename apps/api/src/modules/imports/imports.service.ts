@@ -29,6 +29,7 @@ import {
   type ImportMode,
   type ImportPreview,
   type ImportStartRequest,
+  importUploadFields,
   LEAKS_CATALOGUE,
 } from '@forpost/contract/imports';
 import { EVENT_MSG, getModule, type ModuleCode } from '@forpost/contract/modules';
@@ -550,10 +551,12 @@ export function createImportsService(deps: ImportsDeps) {
       let storageKey: string | undefined;
       try {
         if (rawCompany !== undefined && rawCompany !== '' && code !== LEAKS_CATALOGUE) {
-          const n = Number(rawCompany);
-          if (!Number.isInteger(n) || n <= 0)
+          const f = importUploadFields.safeParse({ company_id: rawCompany });
+          if (!f.success || f.data.company_id === undefined)
             throw badRequest(EVENT_MSG.companyNotFound, { company_id: EVENT_MSG.companyNotFound });
-          companyId = targetCompany(c, 'events.import', n);
+          companyId = targetCompany(c, 'events.import', f.data.company_id);
+          // Staff may name any company: it must exist.
+          if (!(await repo.companyExists(companyId))) throw notFound(EVENT_MSG.companyNotFound);
         } else if (code !== LEAKS_CATALOGUE) companyId = keyCompany(c);
         temp = await tempPath(deps.dataDir, '.upload');
         const hash = createHash('sha256');
