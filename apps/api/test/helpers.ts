@@ -53,6 +53,10 @@ export async function setupApp(env: Record<string, string> = {}): Promise<TestCo
     LOG_LEVEL: 'silent',
     PUBLIC_URL: ORIGIN,
     CONSOLE_DIST: path.join(dataDir, 'no-console'),
+    // Load shedding is measured by pressure.test.ts and bench/load.bench.ts; elsewhere a busy CI
+    // machine must not turn a request into 503 (a test turns it on by passing these).
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    DB_POOL_MAX_WAITING: '0',
     ...env,
   });
   const database = createDatabase(url, { warn() {} });
