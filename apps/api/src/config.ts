@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -16,7 +16,7 @@ export const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Форпост <noreply@forpost.local>'),
-  SECRET: z.string().min(32).optional(),
+  SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
   ADMIN_EMAIL: z.string().default('admin@forpost.local'),
   ADMIN_PASSWORD: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
@@ -69,6 +69,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   secret: string;
+  /** SECRET came from the environment (not generated in DATA_DIR): required with an external database. */
+  secretFromEnv: boolean;
   adminEmail: string;
   adminPassword?: string;
   role: 'all' | 'api' | 'worker';
@@ -95,16 +97,27 @@ export interface Config {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** Reads the secret from DATA_DIR, creating it once (mode 600) when neither env nor file has it. */
+/**
+ * Reads the secret from DATA_DIR, creating it once (mode 600) when neither env nor file has it.
+ * Processes starting at the same instant on one empty DATA_DIR agree: the secret is written whole to
+ * a file of this process, then linked into place — exactly one link wins, the others read the winner.
+ */
 function loadSecret(dataDir: string, fromEnv?: string): string {
   if (fromEnv) return fromEnv;
   const file = path.join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return secret;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, `${randomBytes(48).toString('base64url')}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  try {
+    linkSync(tmp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 function parseTrustProxy(v?: string): boolean | string {
@@ -134,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     secret: loadSecret(dataDir, e.SECRET),
+    secretFromEnv: Boolean(e.SECRET),
     adminEmail: e.ADMIN_EMAIL.trim().toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD || undefined,
     role: e.ROLE,

@@ -3,14 +3,17 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { createDatabase } from './db/client';
 import { type EmbeddedDb, startEmbedded } from './db/embedded';
-import { runMigrations } from './db/migrate';
+import { migrateOn, withSchemaLock } from './db/migrate';
 import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
+import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 
-/** config → database (embedded or external) → migrate → app → listen. */
+/** config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen. */
 async function main() {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
+  // With an external database every machine must share one secret: a generated one is per DATA_DIR.
+  if (config.databaseUrl && !config.secretFromEnv) throw new Error(SECRET_REQUIRED);
   let embedded: EmbeddedDb | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -18,27 +21,34 @@ async function main() {
     url = embedded.url;
     log.info({ dir: `${config.dataDir}/postgres`, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
   }
-  await runMigrations(url);
-  const database = createDatabase(url, log);
-  const admin = await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
-  if (admin.generated) {
-    process.stdout.write(
-      `\n  Создан суперадминистратор ${config.adminEmail}\n  Пароль (показан один раз): ${admin.generated}\n\n`,
-    );
-  } else if (admin.created) log.info({ email: config.adminEmail }, 'super admin created from ADMIN_PASSWORD');
-
-  const boss = await startJobs(url, log, config.role !== 'api');
-  // A worker builds the app for its services (job handlers) but does not listen.
-  const app = await buildApp({ config, database });
-  await app.services.transfer.attach(boss, { work: config.role !== 'api' });
-  await app.services.insights.attach(boss, { work: config.role !== 'api' });
-  await app.services.snapshots.attach(boss, { work: config.role !== 'api' });
+  const dbUrl = url;
+  const database = createDatabase(dbUrl, log);
+  const work = config.role !== 'api';
+  // Everything that touches the schema at start runs under one lock: processes started at the same
+  // instant on an empty database come up one after another (db/migrate.ts withSchemaLock).
+  const { boss, app } = await withSchemaLock(dbUrl, async (client) => {
+    await migrateOn(client);
+    await checkSharedSecret(client, config.secret);
+    const admin = await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
+    if (admin.generated) {
+      process.stdout.write(
+        `\n  Создан суперадминистратор ${config.adminEmail}\n  Пароль (показан один раз): ${admin.generated}\n\n`,
+      );
+    } else if (admin.created) log.info({ email: config.adminEmail }, 'super admin created from ADMIN_PASSWORD');
+    const boss = await startJobs(dbUrl, log, work);
+    // A worker builds the app for its services (job handlers) but does not listen.
+    const app = await buildApp({ config, database });
+    await app.services.transfer.attach(boss, { work });
+    await app.services.insights.attach(boss, { work });
+    await app.services.snapshots.attach(boss, { work });
+    return { boss, app };
+  });
   // Expired whitelist entries stop applying: the worker re-marks their events once a minute.
-  const whitelistSweep = config.role !== 'api' ? app.services.whitelist.startExpirySweep() : undefined;
+  const whitelistSweep = work ? app.services.whitelist.startExpirySweep() : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     log.info(`Форпост: ${config.publicUrl}`);
-  }
+  } else log.info('Форпост: обработчик задач запущен');
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -144,3 +144,13 @@ export const filtratorMessages = pgTable(
     index('filtrator_messages_collected_by_idx').on(t.collectedByUserId),
   ],
 );
+
+/**
+ * Facts every process of one installation must agree on, written by the first start: `secret` holds
+ * a check value (HMAC) of SECRET, so a process started with another secret refuses to start.
+ */
+export const instanceChecks = pgTable('instance_checks', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
