@@ -5,17 +5,9 @@
  * response must pass, and a row-count snapshot of the application tables.
  */
 
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll } from 'vitest';
-import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import { createDatabase } from '../src/db/client';
-import { createTestDatabase, ORIGIN, type TestContext } from './helpers';
+import { setupApp, type TestContext } from './helpers';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema objects are open-ended
 export type Schema = Record<string, any>;
@@ -36,23 +28,10 @@ export interface LogLine {
  * server's own error (message and the top of the stack).
  */
 export async function setupFuzzApp(env: Record<string, string> = {}): Promise<TestContext & { logs: LogLine[] }> {
-  const { url, drop } = await createTestDatabase();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'forpost-fuzz-'));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: url,
-    SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    PUBLIC_URL: ORIGIN,
-    CONSOLE_DIST: path.join(dataDir, 'no-console'),
-    ...env,
-  });
   const logs: LogLine[] = [];
-  const database = createDatabase(url, { warn() {} });
-  const app = await buildApp({
-    config,
-    database,
-    logger: {
+  const ctx = await setupApp(
+    { LOG_LEVEL: 'warn', ...env },
+    {
       level: 'warn',
       stream: {
         write(line: string) {
@@ -65,13 +44,8 @@ export async function setupFuzzApp(env: Record<string, string> = {}): Promise<Te
         },
       },
     },
-  });
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-    await drop();
-  });
-  return { app, database, config, url, logs };
+  );
+  return { ...ctx, logs };
 }
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, expect, inject } from 'vitest';
 import { type BuiltApp, buildApp } from '../src/app';
@@ -42,8 +42,14 @@ export interface TestContext {
   url: string;
 }
 
-/** Builds the app exactly as main.ts does, on its own database; torn down after the file. */
-export async function setupApp(env: Record<string, string> = {}): Promise<TestContext> {
+/**
+ * Builds the app exactly as main.ts does, on its own database; torn down after the file. `logger`:
+ * the app's logger options (default: none).
+ */
+export async function setupApp(
+  env: Record<string, string> = {},
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<TestContext> {
   const { url, drop } = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'forpost-test-'));
   const config = loadConfig({
@@ -60,7 +66,7 @@ export async function setupApp(env: Record<string, string> = {}): Promise<TestCo
     ...env,
   });
   const database = createDatabase(url, { warn() {} });
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger });
   afterAll(async () => {
     await app.close();
     await database.close();

@@ -69,13 +69,19 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     created_at: isoReq(k.createdAt),
   });
 
-  async function visible(p: Principal, id: number, perm: Permission) {
+  /** A key with its company's name, or undefined. */
+  async function withCompany(id: number) {
     const [r] = await db
       .select({ k: apiKeys, companyName: companies.name })
       .from(apiKeys)
       .innerJoin(companies, eq(companies.id, apiKeys.companyId))
       .where(eq(apiKeys.id, id))
       .limit(1);
+    return r;
+  }
+
+  async function visible(p: Principal, id: number, perm: Permission) {
+    const r = await withCompany(id);
     if (!r || !can(p, perm, r.k.companyId)) throw notFound(APIKEY_MSG.notFound);
     return r;
   }
@@ -108,12 +114,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
 
     /** What `GET /me` answers to a key: the key itself (name, company, roles, expiry). */
     async identity(keyId: number): Promise<KeyIdentity> {
-      const [r] = await db
-        .select({ k: apiKeys, companyName: companies.name })
-        .from(apiKeys)
-        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-        .where(eq(apiKeys.id, keyId))
-        .limit(1);
+      const r = await withCompany(keyId);
       if (!r) throw notFound(APIKEY_MSG.notFound);
       return {
         kind: 'api_key',
