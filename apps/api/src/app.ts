@@ -7,6 +7,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAudit } from './lib/audit';
+import { createDocStore } from './lib/docstore';
 import { createKeyRateCounter } from './lib/key-rate';
 import { createMailer, type Mailer } from './lib/mailer';
 import { API_PREFIX, type App } from './lib/routes';
@@ -121,6 +122,10 @@ export async function buildApp(deps: AppDeps) {
 
   const db = database.db;
   const audit = createAudit({ db });
+  // One file store for every module: local DATA_DIR/files, or the S3 bucket (S3_BUCKET) shared by all machines.
+  const docstore = createDocStore(config);
+  await docstore.check();
+  app.addHook('onClose', async () => docstore.close?.());
   // Run-time settings for every module: `configs.get(key)`, cached, invalidated on all instances via LISTEN/NOTIFY.
   const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
   app.addHook('onClose', () => configs.close());
@@ -161,7 +166,7 @@ export async function buildApp(deps: AppDeps) {
   const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
   const classifier = createClassifierService({ db, configs, log: app.log });
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
-  const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
+  const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer, store: docstore });
   const insights = createInsightsJobs({ analytics, classifier, mailings, reports, log: app.log });
   app.addHook('onClose', () => insights.stop());
   const transfer = createTransfer({
@@ -174,7 +179,7 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
   });
   // Domain snapshots (pg-boss job; main.ts attaches it): queued by the domains' `recheck` action.
-  const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log });
+  const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
   app.addHook('onClose', () => snapshots.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Shedding before the access hook (a refused request costs no query); the key rate limit after it (needs the key).
@@ -217,6 +222,7 @@ export async function buildApp(deps: AppDeps) {
         audit,
         whitelistKindFor: whitelist.kindForEvent,
         snapshots,
+        docstore,
       });
       docsRef = engine.docs;
       filtrator.useEvents(engine.events);

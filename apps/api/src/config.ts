@@ -57,6 +57,17 @@ export const envSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Load shedding: 503 while more requests than this wait for a database connection (0 = off). */
   DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).default(20),
+  /** Files in an S3-compatible bucket instead of DATA_DIR/files (needed once instances run on several machines). */
+  S3_BUCKET: z.string().optional(),
+  /** Path-style addresses (`host/bucket/key`): MinIO, Ceph RGW, SeaweedFS. */
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** The AWS SDK's own variables: the S3 endpoint (the service-specific one wins), region and keys. */
+  AWS_ENDPOINT_URL_S3: z.string().optional(),
+  AWS_ENDPOINT_URL: z.string().optional(),
+  AWS_REGION: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
 });
 
 export interface Config {
@@ -93,6 +104,43 @@ export interface Config {
   apiKeyRateLimit: number;
   maxEventLoopDelayMs: number;
   dbPoolMaxWaiting: number;
+  /** The S3 bucket for stored files (S3_BUCKET set); absent = local disk under DATA_DIR/files. */
+  s3?: S3Settings;
+}
+
+export interface S3Settings {
+  bucket: string;
+  endpoint?: string;
+  region?: string;
+  forcePathStyle: boolean;
+  /** Absent = the SDK's default credential chain (environment, shared files, instance role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+/** S3_BUCKET and the AWS SDK's variables → the store's settings; a message per mistake. */
+function s3Settings(e: z.infer<typeof envSchema>, problems: string[]): S3Settings | undefined {
+  const bucket = e.S3_BUCKET?.trim();
+  if (!bucket) return undefined;
+  const endpoint = e.AWS_ENDPOINT_URL_S3 || e.AWS_ENDPOINT_URL || undefined;
+  if (endpoint && !/^https?:\/\/[^/]/.test(endpoint))
+    problems.push(
+      `${e.AWS_ENDPOINT_URL_S3 ? 'AWS_ENDPOINT_URL_S3' : 'AWS_ENDPOINT_URL'}: нужен адрес вида http(s)://хост[:порт]`,
+    );
+  const keyId = e.AWS_ACCESS_KEY_ID || undefined;
+  const secretKey = e.AWS_SECRET_ACCESS_KEY || undefined;
+  if (Boolean(keyId) !== Boolean(secretKey))
+    problems.push('AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: задаются вместе (или оба не заданы — тогда ключи ищет AWS SDK)');
+  return {
+    bucket,
+    endpoint,
+    // S3-compatible servers mostly ignore the region but the signature needs one.
+    region: e.AWS_REGION || (endpoint ? 'us-east-1' : undefined),
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? false,
+    credentials:
+      keyId && secretKey
+        ? { accessKeyId: keyId, secretAccessKey: secretKey, sessionToken: e.AWS_SESSION_TOKEN || undefined }
+        : undefined,
+  };
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -135,6 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Неверная конфигурация окружения:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const problems: string[] = [];
+  const s3 = s3Settings(e, problems);
+  if (problems.length) throw new Error(`Неверная конфигурация окружения:\n${problems.join('\n')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   return {
@@ -170,5 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     dbPoolMaxWaiting: e.DB_POOL_MAX_WAITING,
+    s3,
   };
 }
