@@ -1,10 +1,13 @@
 /* /docs: multipart upload, metadata, download (attachment + nosniff), rename, delete. */
+import type { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import { idParam } from '@forpost/contract/common';
 import { DOC_MSG, DOC_SIZE_LIMITS, docItem, docPatchRequest, docUploadFields } from '@forpost/contract/docs';
 import { API_MSG } from '@forpost/contract/errors';
 import { noContent } from '@forpost/contract/events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { openRange, storedSize } from '../../lib/docstore';
 import { type ApiError, badRequest, fieldName } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { callerOf } from '../events/access';
@@ -17,6 +20,66 @@ export function contentDisposition(type: 'inline' | 'attachment', name: string):
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+export const RANGE_MSG = { unsatisfiable: 'Запрошенный диапазон байтов лежит за пределами файла' };
+
+/**
+ * A `Range: bytes=…` header against a file of `size` bytes (RFC 9110 §14): the one range asked for
+ * (`a-b`, `a-`, `-n`, cut to the file), `unsatisfiable`, or undefined when there is nothing usable —
+ * no header, another unit, several ranges or a malformed one: then the whole file is sent.
+ */
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const m = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
+  if (!m) return undefined;
+  const [, a = '', b = ''] = m;
+  if (a === '' && b === '') return undefined;
+  if (a === '') {
+    const n = Number(b);
+    return n === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(size - n, 0), end: size - 1 };
+  }
+  const start = Number(a);
+  const end = b === '' ? Number.POSITIVE_INFINITY : Number(b);
+  if (end < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(end, size - 1) };
+}
+
+/**
+ * Sends a stored file (a whole-file stream from the DocStore, not yet read; the route has set its
+ * other headers): whole (200), or the one byte range a GET asks for (206 + Content-Range, read from
+ * the store from that offset), or 416 in the API's error shape when the range is past the end.
+ * `If-Range` is honoured the simple way: these responses carry no validator, so it never matches
+ * and the whole file is sent.
+ */
+export async function sendStored(req: FastifyRequest, reply: FastifyReply, stream: Readable, size?: number | null) {
+  reply.header('accept-ranges', 'bytes');
+  const total = storedSize(stream) ?? size ?? undefined;
+  const header = req.method === 'GET' && req.headers['if-range'] === undefined ? req.headers.range : undefined;
+  const range = total === undefined ? undefined : parseRange(header, total);
+  if (range === undefined) {
+    const length = size ?? total;
+    if (length != null) reply.header('content-length', String(length));
+    return reply.send(stream);
+  }
+  if (range === 'unsatisfiable') {
+    stream.destroy();
+    reply.removeHeader('content-disposition');
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${total}`)
+      .type('application/json; charset=utf-8')
+      .send({ statusCode: 416, statusMessage: 'Range Not Satisfiable', message: RANGE_MSG.unsatisfiable });
+  }
+  const part = await openRange(stream, range);
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${total}`)
+    .header('content-length', String(range.end - range.start + 1))
+    .send(part);
 }
 
 function fieldsError(issues: { path: PropertyKey[]; message: string }[]): ApiError {
@@ -108,7 +171,8 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
           tags: ['docs'],
           summary: 'Скачать файл',
           description:
-            'Отдаётся как вложение (`Content-Disposition: attachment`), изображения — inline; всегда `X-Content-Type-Options: nosniff`.',
+            'Отдаётся как вложение (`Content-Disposition: attachment`), изображения — inline; всегда `X-Content-Type-Options: nosniff`. ' +
+            'Поддерживает докачку: заголовок `Range: bytes=начало-конец` → 206 с `Content-Range`; диапазон за концом файла → 416.',
           params: idParam,
           response: { 200: z.unknown().describe('Содержимое файла (двоичное)') },
         },
@@ -118,12 +182,11 @@ export async function docsRoutes(app: App, deps: { docs: DocsService }) {
         const image = doc.mimetype.startsWith('image/');
         reply
           .header('content-type', doc.mimetype)
-          .header('content-length', String(doc.size))
           .header('content-disposition', contentDisposition(image ? 'inline' : 'attachment', doc.name))
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
           .header('cache-control', 'private, no-cache');
-        return reply.send(stream);
+        return sendStored(req, reply, stream, doc.size);
       },
     );
 

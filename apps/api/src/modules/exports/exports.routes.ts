@@ -11,7 +11,7 @@ import {
 } from '@forpost/contract/exports';
 import { z } from 'zod';
 import type { App } from '../../lib/routes';
-import { contentDisposition } from '../docs/docs.routes';
+import { contentDisposition, sendStored } from '../docs/docs.routes';
 import { callerOf } from '../events/access';
 import type { ExportsService } from './exports.service';
 
@@ -96,6 +96,8 @@ export async function exportsRoutes(app: App, deps: { exports: ExportsService })
         operationId: 'downloadExport',
         tags,
         summary: 'Скачать файл экспорта',
+        description:
+          'Поддерживает докачку: заголовок `Range: bytes=начало-конец` → 206 с `Content-Range`; диапазон за концом файла → 416.',
         params: idParam,
         response: { 200: z.unknown().describe('CSV или XLSX') },
       },
@@ -107,8 +109,7 @@ export async function exportsRoutes(app: App, deps: { exports: ExportsService })
         .header('content-disposition', contentDisposition('attachment', f.fileName))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'no-store');
-      if (f.size != null) reply.header('content-length', String(f.size));
-      return reply.send(f.stream);
+      return sendStored(req, reply, f.stream, f.size);
     },
   );
 }
