@@ -44,6 +44,8 @@ export const EXPORT_MSG = {
   crashed: 'Экспорт прерван: превышено число попыток',
   queueUnavailable: 'Очередь фоновых задач недоступна, попробуйте позже',
   moduleUnknown: 'Модуль не найден',
+  /** A running export whose worker died; another worker takes it over within half a minute. */
+  stalled: 'Обработчик не отвечает, продолжим автоматически',
 } as const;
 
 /**
@@ -135,6 +137,8 @@ export const exportItem = z
     expires_at: z.string().nullable(),
     /** Where to download the finished file. */
     url: z.string().nullable(),
+    /** Running, but its worker died (no heartbeat for 10 seconds, no lock): it is taken over automatically. */
+    stalled: z.boolean(),
   })
   .meta({ id: 'Export' });
 export type ExportItem = z.infer<typeof exportItem>;

@@ -117,6 +117,8 @@ export const IMPORT_MSG = {
   crashed: 'Импорт прерван: превышено число попыток',
   failed: 'Импорт не выполнен, попробуйте позже',
   noErrors: 'В импорте нет ошибок строк',
+  /** A running import whose worker died; another worker takes it over within half a minute. */
+  stalled: 'Обработчик не отвечает, продолжим автоматически',
   // Row errors
   unknownStatus: 'Неизвестный статус',
   unknownPriority: 'Неизвестный приоритет',
@@ -306,6 +308,11 @@ export const importItem = z
     created_at: z.string(),
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),
+    /**
+     * Running, but its worker has not been heard of for 10 seconds and holds no lock (it died): another
+     * worker takes the import over automatically and it resumes after its last committed batch.
+     */
+    stalled: z.boolean(),
   })
   .meta({ id: 'Import' });
 export type ImportItem = z.infer<typeof importItem>;

@@ -33,7 +33,15 @@ import { assertModule, type Caller, scopeFor } from '../events/access';
 import type { CardVault } from '../events/event-data';
 import { and as andAll, filterConditions, orderBy } from '../events/events.query';
 import type { Refs } from '../events/refs';
-import { attachRecordJobs, createBossSlot, isLocked, LOCK_EXPORT, onClient, withJobLock } from '../imports/jobs-kit';
+import {
+  attachRecordJobs,
+  createBossSlot,
+  LOCK_EXPORT,
+  onClient,
+  stalledSql,
+  takeOverStalled,
+  withJobLock,
+} from '../imports/jobs-kit';
 import { cellFormatters, type ExportRow, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { XlsxStream } from './sheetml';
@@ -54,7 +62,7 @@ const FETCH = 5000;
 /** How often a COPY export reports progress (and notices it was deleted). */
 const PROGRESS_MS = 1000;
 const MAX_ATTEMPTS = 5;
-const STALE_SECONDS = 120;
+const JOB_OPTIONS = { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 };
 const DAY_MS = 86_400_000;
 
 export interface ExportsDeps {
@@ -69,6 +77,9 @@ export interface ExportsDeps {
 }
 
 type ExportRowDb = typeof dataExports.$inferSelect;
+/** A row as the API shows it: with whether its worker died (see jobs-kit). */
+type ExportRowItem = ExportRowDb & { stalled?: boolean };
+const withStalled = { ...getTableColumns(dataExports), stalled: sql<boolean>`${sql.raw(stalledSql('exports', LOCK_EXPORT))}` };
 /** What a run writes: the selection (`where`, `sort`) of module `m` as export `r`, on the job's connection. */
 interface ExportJob {
   client: pg.PoolClient;
@@ -126,7 +137,7 @@ export function createExportsService(deps: ExportsDeps) {
 
   const retentionMs = async () => (await deps.configs.get('export_retention_days')) * DAY_MS;
 
-  function toItem(r: ExportRowDb, retention: number): ExportItem {
+  function toItem(r: ExportRowItem, retention: number): ExportItem {
     const m = isModuleCode(r.module) ? getModule(r.module) : undefined;
     const expires = r.finishedAt && r.status === 'done' ? new Date(r.finishedAt.getTime() + retention) : null;
     return {
@@ -147,6 +158,7 @@ export function createExportsService(deps: ExportsDeps) {
       finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
       expires_at: expires ? expires.toISOString() : null,
       url: r.status === 'done' ? `/api/v1/modules/exports/${r.id}/download` : null,
+      stalled: r.stalled === true,
     };
   }
 
@@ -156,9 +168,9 @@ export function createExportsService(deps: ExportsDeps) {
     return (c.auth.keyId ? and(own, eq(dataExports.keyId, c.auth.keyId)) : own) as SQL;
   }
 
-  async function load(c: Caller, id: number): Promise<ExportRowDb> {
+  async function load(c: Caller, id: number): Promise<ExportRowItem> {
     const [r] = await db
-      .select()
+      .select(withStalled)
       .from(dataExports)
       .where(and(eq(dataExports.id, id), ownWhere(c)))
       .limit(1);
@@ -413,18 +425,12 @@ export function createExportsService(deps: ExportsDeps) {
       )
       .returning({ id: dataExports.id, key: dataExports.storageKey });
     for (const o of old) if (o.key) await store.delete(o.key).catch(() => undefined);
-    let requeued = 0;
-    const stale = (
-      await db.execute(
-        sql`SELECT id FROM exports WHERE status IN ('queued', 'running') AND coalesce(heartbeat_at, updated_at) < now() - make_interval(secs => ${STALE_SECONDS})`,
-      )
-    ).rows as { id: number }[];
-    for (const { id } of stale) {
-      if (await isLocked(pool, LOCK_EXPORT, id)) continue;
-      await boss.get().send(EXPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
-      requeued++;
-    }
-    return { expired: old.length, requeued };
+    return { expired: old.length, requeued: await requeueStale() };
+  }
+
+  /** Re-queues exports whose worker died (see jobs-kit); every worker runs it every SWEEP_SECONDS. */
+  async function requeueStale(b: PgBoss = boss.get()): Promise<number> {
+    return takeOverStalled(pool, b, { table: 'exports', lock: LOCK_EXPORT, queue: EXPORT_QUEUE, sendOptions: JOB_OPTIONS });
   }
 
   return {
@@ -447,6 +453,7 @@ export function createExportsService(deps: ExportsDeps) {
           cron: '*/5 * * * *',
           run: maintain,
         },
+        sweep: requeueStale,
         log: deps.log,
       });
     },
@@ -494,7 +501,7 @@ export function createExportsService(deps: ExportsDeps) {
           ],
         );
         id = ins.rows[0]?.id as number;
-        await b.send(EXPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600, db: onClient(client) });
+        await b.send(EXPORT_QUEUE, { id }, { ...JOB_OPTIONS, db: onClient(client) });
         const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
         await audit.record(
           c.actor,
@@ -525,7 +532,7 @@ export function createExportsService(deps: ExportsDeps) {
     async list(c: Caller, q: { page: number; page_size: number; module?: ModuleCode }) {
       const where = q.module ? (and(ownWhere(c), eq(dataExports.module, q.module)) as SQL) : ownWhere(c);
       const rows = await db
-        .select(getTableColumns(dataExports))
+        .select(withStalled)
         .from(dataExports)
         .where(where)
         .orderBy(desc(dataExports.createdAt), desc(dataExports.id))

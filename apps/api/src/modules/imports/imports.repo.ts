@@ -3,18 +3,22 @@ import { desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { docs, imports } from '../../db/schema/index';
+import { LOCK_IMPORT, stalledSql } from './jobs-kit';
 import type { RowError } from './targets';
 
 export type ImportRow = typeof imports.$inferSelect & {
   companyName: string | null;
   authorName: string | null;
   storageKey: string | null;
+  stalled: boolean;
 };
 
 const withNames = {
   companyName: sql<string | null>`(SELECT name FROM companies WHERE id = ${imports.companyId})`,
   authorName: sql<string | null>`(SELECT name FROM users WHERE id = ${imports.authorId})`,
   storageKey: sql<string | null>`(SELECT storage_key FROM docs WHERE id = ${imports.docId})`,
+  /** Running, but its worker died (takeover pending): see jobs-kit. */
+  stalled: sql<boolean>`${sql.raw(stalledSql('imports', LOCK_IMPORT))}`,
 };
 
 export function createImportsRepo(db: Db) {
@@ -86,15 +90,6 @@ export function createImportsRepo(db: Db) {
           sql`SELECT id, row, "column", value, message FROM import_row_errors WHERE import_id = ${importId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`,
         )
       ).rows as { id: number; row: number; column: string | null; value: string | null; message: string }[];
-    },
-
-    /** Imports whose job should be running but whose worker has not been heard of for a while. */
-    async stale(seconds: number): Promise<number[]> {
-      const r = await db.execute(
-        sql`SELECT id FROM imports WHERE status IN ('queued', 'running')
-             AND coalesce(heartbeat_at, updated_at) < now() - make_interval(secs => ${seconds})`,
-      );
-      return (r.rows as { id: number }[]).map((x) => x.id);
     },
   };
 }

@@ -56,10 +56,10 @@ import {
   attachRecordJobs,
   createBossSlot,
   dropTemp,
-  isLocked,
   isTransient,
   LOCK_IMPORT,
   onClient,
+  takeOverStalled,
   tempPath,
   withJobLock,
 } from './jobs-kit';
@@ -75,7 +75,7 @@ export const IMPORTS_MAINTENANCE = 'imports-maintenance';
 export const IMPORT_BATCH = 1000;
 /** Runs of one import before it is declared failed (a crash loop must end). */
 const MAX_ATTEMPTS = 5;
-const STALE_RUNNING_SECONDS = 120;
+const JOB_OPTIONS = { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 };
 /** Rows written before the target table's statistics are refreshed the first time (then doubling). */
 const ANALYZE_AFTER = 2_000;
 
@@ -208,6 +208,7 @@ export function createImportsService(deps: ImportsDeps) {
       created_at: r.createdAt.toISOString(),
       started_at: iso(r.startedAt),
       finished_at: iso(r.finishedAt),
+      stalled: r.stalled === true,
     };
   }
 
@@ -496,15 +497,12 @@ export function createImportsService(deps: ImportsDeps) {
     return old.length;
   }
 
-  /** Re-queues imports whose worker died (no heartbeat, nobody holds the lock). */
-  async function requeueStale(): Promise<number> {
-    let n = 0;
-    for (const id of await repo.stale(STALE_RUNNING_SECONDS)) {
-      if (await isLocked(pool, LOCK_IMPORT, id)) continue;
-      await boss.get().send(IMPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
-      n++;
-    }
-    return n;
+  /**
+   * Re-queues imports whose worker died (no heartbeat for STALL_SECONDS, nobody holds the lock): the
+   * takeover job resumes after the last committed batch. Every worker runs it every SWEEP_SECONDS.
+   */
+  async function requeueStale(b: PgBoss = boss.get()): Promise<number> {
+    return takeOverStalled(pool, b, { table: 'imports', lock: LOCK_IMPORT, queue: IMPORT_QUEUE, sendOptions: JOB_OPTIONS });
   }
 
   const uploadLimit = async () => (await deps.configs.get('import_file_max_mb')) * MB;
@@ -533,10 +531,11 @@ export function createImportsService(deps: ImportsDeps) {
           pollingIntervalSeconds: 5,
           cron: '* * * * *',
           run: async () => {
-            await requeueStale();
+            await requeueStale(b);
             await dropAbandoned();
           },
         },
+        sweep: requeueStale,
         log: deps.log,
       });
     },
@@ -694,7 +693,7 @@ export function createImportsService(deps: ImportsDeps) {
         if (!upd.rowCount) throw conflict(IMPORT_MSG.notStartable);
         if (r.docId)
           await client.query('UPDATE docs SET company_id = $2, updated_at = now() WHERE id = $1', [r.docId, companyId]);
-        await b.send(IMPORT_QUEUE, { id }, { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600, db: onClient(client) });
+        await b.send(IMPORT_QUEUE, { id }, { ...JOB_OPTIONS, db: onClient(client) });
         await audit.record(
           c.actor,
           {

@@ -2,7 +2,13 @@
  * Small pieces shared by the import and export jobs: the pg-boss instance the area is attached to
  * (main.ts attaches it; ROLE=api sends jobs but runs no workers), a job that owns its row through a
  * session advisory lock (two workers never run the same import; a crashed worker's lock goes with
- * its connection), and temporary files under DATA_DIR/tmp.
+ * its connection), the takeover of a job whose worker died, and temporary files under DATA_DIR/tmp.
+ *
+ * Takeover: every worker process sweeps every SWEEP_SECONDS for records that should be running but
+ * whose job lock nobody holds and whose heartbeat is older than TAKEOVER_SECONDS, and queues one
+ * takeover job for each (the job resumes the record: imports after their last committed batch,
+ * exports anew). pg-boss alone would not notice: a killed worker's job stays `active` until it
+ * expires (hours), and the cron maintenance runs once a minute at best.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
@@ -46,6 +52,13 @@ export async function withJobLock<T>(
 ): Promise<T | undefined> {
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client has no error listener of the pool: a connection lost between two queries
+  // (the server restarted, the session was terminated) would be an uncaught 'error' and take the whole
+  // worker process down. The job's next query fails instead, and the client is discarded.
+  const lost = () => {
+    broken = true;
+  };
+  client.on('error', lost);
   try {
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [kind, id]);
     if (!rows[0]?.ok) return undefined;
@@ -60,17 +73,102 @@ export async function withJobLock<T>(
     if ((e as { code?: string }).code?.startsWith('08') || /terminat/i.test(String((e as Error).message))) broken = true;
     throw e;
   } finally {
+    client.removeListener('error', lost);
     client.release(broken);
   }
 }
 
+/**
+ * SQL: is the job lock (`kind`, the row id `idSql`) held by a live session? pg_locks lists the locks
+ * of every database of the server: only this database's count.
+ */
+export function lockHeldSql(kind: number, idSql: string): string {
+  return `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND l.classid = ${Number(kind)}::oid AND l.objid = (${idSql})::int::oid AND l.objsubid = 2 AND l.granted)`;
+}
+
 /** Is the advisory lock (`kind`, `id`) held by some session right now? */
-export async function isLocked(pool: pg.Pool, kind: number, id: number): Promise<boolean> {
-  const { rows } = await pool.query(
-    `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND granted LIMIT 1`,
-    [kind, id],
+export async function isLocked(pool: pg.Pool | pg.PoolClient, kind: number, id: number): Promise<boolean> {
+  const { rows } = await pool.query(`SELECT ${lockHeldSql(kind, '$1')} AS held`, [id]);
+  return rows[0]?.held === true;
+}
+
+/** A running record whose worker has not been heard of for this long (and holds no lock) has stalled. */
+export const STALL_SECONDS = 10;
+/**
+ * ... and is taken over after this long: a dead worker's record resumes within TAKEOVER_SECONDS +
+ * SWEEP_SECONDS + a queue poll (~21 s) of its last heartbeat. Later than the stall is shown, so the
+ * console always gets to say so.
+ */
+export const TAKEOVER_SECONDS = 15;
+/** How often every worker process looks for stalled records. */
+export const SWEEP_SECONDS = 5;
+/** pg-boss's schema (startJobs keeps the default). */
+const BOSS_SCHEMA = 'pgboss';
+
+/**
+ * SQL of a stalled record of `table` (a row with `status`, `heartbeat_at`, `updated_at`): running, no
+ * heartbeat for STALL_SECONDS and nobody holds its job lock — its worker died. (A queued record is
+ * waiting for a free worker, which is not a stall; a lost queued job is still taken over by the sweep.)
+ */
+export function stalledSql(table: 'imports' | 'exports', kind: number): string {
+  return `(${table}.status = 'running'
+    AND coalesce(${table}.heartbeat_at, ${table}.updated_at) < now() - make_interval(secs => ${STALL_SECONDS})
+    AND NOT ${lockHeldSql(kind, `${table}.id`)})`;
+}
+
+export interface TakeoverSpec {
+  table: 'imports' | 'exports';
+  lock: number;
+  queue: string;
+  sendOptions: PgBoss.SendOptions;
+}
+
+/**
+ * Queues a takeover job for every record of `table` whose worker died: queued or running, no heartbeat
+ * for TAKEOVER_SECONDS, nobody holds its job lock, and no job of it is waiting in the queue (for a
+ * queued record: any; for a running one: an earlier takeover — the first one is sent even when the
+ * record's original job waits for a retry). One takeover per stall even with many sweepers: the check
+ * and the send happen in one transaction holding the record's row lock. Returns how many it queued.
+ */
+export async function takeOverStalled(pool: pg.Pool, boss: PgBoss, t: TakeoverSpec): Promise<number> {
+  const stale = `status IN ('queued', 'running') AND coalesce(heartbeat_at, updated_at) < now() - make_interval(secs => ${TAKEOVER_SECONDS})`;
+  const { rows } = await pool.query<{ id: number }>(
+    `SELECT id FROM ${t.table} WHERE ${stale} AND NOT ${lockHeldSql(t.lock, `${t.table}.id`)} ORDER BY id LIMIT 100`,
   );
-  return rows.length > 0;
+  let n = 0;
+  for (const { id } of rows) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const r = await client.query<{ status: string }>(
+        `SELECT status FROM ${t.table} WHERE id = $1 AND ${stale} FOR UPDATE SKIP LOCKED`,
+        [id],
+      );
+      const status = r.rows[0]?.status;
+      let send = status !== undefined && !(await isLocked(client, t.lock, id));
+      if (send) {
+        const waiting = await client.query(
+          `SELECT 1 FROM ${BOSS_SCHEMA}.job WHERE name = $1 AND state < 'active' AND data->>'id' = $2::text
+              AND ($3 OR data->>'takeover' = 'true') LIMIT 1`,
+          [t.queue, id, status === 'queued'],
+        );
+        send = waiting.rowCount === 0;
+      }
+      if (send) {
+        await boss.send(t.queue, { id, takeover: true }, { ...t.sendOptions, db: onClient(client) });
+        n++;
+      }
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+  return n;
 }
 
 export const LOCK_IMPORT = 0x1f0;
@@ -118,6 +216,8 @@ export async function attachRecordJobs(
       cron: string;
       run: () => Promise<unknown>;
     };
+    /** The takeover sweep (every SWEEP_SECONDS while `b` runs). */
+    sweep?: (b: PgBoss) => Promise<unknown>;
     log: { warn(obj: unknown, msg?: string): void };
   },
 ): Promise<void> {
@@ -142,4 +242,19 @@ export async function attachRecordJobs(
     await m.run();
   });
   await b.schedule(m.queue, m.cron);
+  const sweep = p.sweep;
+  if (sweep) {
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      sweep(b)
+        .catch((e) => p.log.warn({ err: { message: (e as Error).message } }, `${p.queue} takeover sweep failed`))
+        .finally(() => {
+          busy = false;
+        });
+    }, SWEEP_SECONDS * 1000);
+    timer.unref();
+    b.once('stopped', () => clearInterval(timer));
+  }
 }
