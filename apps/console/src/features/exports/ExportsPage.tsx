@@ -1,6 +1,6 @@
 /* /exports «Мои экспорты»: the user's files, their status and progress, download, delete. */
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
-import { EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
+import { EXPORT_MSG, EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
 import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
 import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
@@ -83,11 +83,22 @@ export function ExportsPage() {
                 render: (_, e) => (
                   <Flex vertical>
                     <Tooltip title={e.message ?? undefined}>
-                      <Tag color={EXPORT_STATUS_COLORS[e.status]} style={{ width: 'fit-content' }} data-testid="export-status">
+                      <Tag
+                        color={e.stalled ? 'warning' : EXPORT_STATUS_COLORS[e.status]}
+                        style={{ width: 'fit-content' }}
+                        data-testid="export-status"
+                      >
                         {EXPORT_STATUS_LABELS[e.status]}
                       </Tag>
                     </Tooltip>
-                    {exportActive(e) && <Progress percent={percent(e)} size="small" status="active" />}
+                    {/* A worker that died: another one takes the export over automatically. */}
+                    {e.stalled ? (
+                      <Typography.Text type="warning" style={{ fontSize: 12 }} data-testid="export-stalled">
+                        {EXPORT_MSG.stalled}
+                      </Typography.Text>
+                    ) : (
+                      exportActive(e) && <Progress percent={percent(e)} size="small" status="active" />
+                    )}
                   </Flex>
                 ),
               },

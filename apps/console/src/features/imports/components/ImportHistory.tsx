@@ -8,7 +8,7 @@ import { onDownloadClick } from '../../../lib/download';
 import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteImport } from '../api/mutations';
 import { errorReportUrl, type ImportTarget, isActive, useImportsQuery } from '../api/queries';
-import { ImportStatusTag, percentOf } from './ProgressCard';
+import { ImportStatusTag, percentOf, StalledNote } from './ProgressCard';
 
 export interface ImportHistoryProps {
   target: ImportTarget;
@@ -77,7 +77,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
                 isActive(r) ? (
                   <Flex vertical>
                     <ImportStatusTag item={r} />
-                    <Progress percent={percentOf(r)} size="small" status="active" />
+                    {r.stalled ? <StalledNote small /> : <Progress percent={percentOf(r)} size="small" status="active" />}
                   </Flex>
                 ) : (
                   <Tooltip title={r.message ?? undefined}>

@@ -1,7 +1,13 @@
 /* The running (or finished) import: live progress, counters, error report, the events it brought. */
 import { DownloadOutlined, UnorderedListOutlined, UploadOutlined } from '@ant-design/icons';
 import { formatNumber, pluralRu } from '@forpost/contract/format';
-import { IMPORT_MODE_LABELS, IMPORT_STATUS_COLORS, IMPORT_STATUS_LABELS, type ImportItem } from '@forpost/contract/imports';
+import {
+  IMPORT_MODE_LABELS,
+  IMPORT_MSG,
+  IMPORT_STATUS_COLORS,
+  IMPORT_STATUS_LABELS,
+  type ImportItem,
+} from '@forpost/contract/imports';
 import { Link } from '@tanstack/react-router';
 import { Alert, Button, Card, Col, Flex, Progress, Row, Statistic, Tag, Typography } from 'antd';
 import { onDownloadClick } from '../../../lib/download';
@@ -13,9 +19,18 @@ export function percentOf(i: ImportItem): number {
   return Math.min(99, Math.floor((i.rows_read / i.rows_total) * 100));
 }
 
+/** A running import whose worker died (another one takes it over automatically): said in place of the progress. */
+export function StalledNote({ small }: { small?: boolean }) {
+  return (
+    <Typography.Text type="warning" style={small ? { fontSize: 12 } : undefined} data-testid="import-stalled">
+      {IMPORT_MSG.stalled}
+    </Typography.Text>
+  );
+}
+
 export function ImportStatusTag({ item }: { item: ImportItem }) {
   return (
-    <Tag color={IMPORT_STATUS_COLORS[item.status]} data-testid="import-status">
+    <Tag color={item.stalled ? 'warning' : IMPORT_STATUS_COLORS[item.status]} data-testid="import-status">
       {IMPORT_STATUS_LABELS[item.status]}
     </Tag>
   );
@@ -52,16 +67,23 @@ export function ProgressCard({ target, item, eventsLink, onNew }: ProgressCardPr
         <div>
           <Progress
             percent={percent}
-            status={item.status === 'failed' ? 'exception' : item.status === 'done' ? 'success' : 'active'}
+            status={
+              item.status === 'failed' ? 'exception' : item.status === 'done' ? 'success' : item.stalled ? 'normal' : 'active'
+            }
+            strokeColor={item.stalled ? '#faad14' : undefined}
             aria-label="Ход импорта"
           />
-          <Typography.Text type="secondary">
-            {item.status === 'queued'
-              ? 'Ожидает свободного обработчика…'
-              : item.rows_total === null
-                ? 'Проверка файла целиком…'
-                : `Обработано ${formatNumber(item.rows_read)} из ${formatNumber(item.rows_total)} ${pluralRu(item.rows_total, 'строки', 'строк', 'строк')}`}
-          </Typography.Text>
+          {item.stalled ? (
+            <Alert type="warning" showIcon title={<StalledNote />} />
+          ) : (
+            <Typography.Text type="secondary">
+              {item.status === 'queued'
+                ? 'Ожидает свободного обработчика…'
+                : item.rows_total === null
+                  ? 'Проверка файла целиком…'
+                  : `Обработано ${formatNumber(item.rows_read)} из ${formatNumber(item.rows_total)} ${pluralRu(item.rows_total, 'строки', 'строк', 'строк')}`}
+            </Typography.Text>
+          )}
         </div>
         <Row gutter={[16, 16]}>
           <Col xs={12} md={4}>
