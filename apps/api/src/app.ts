@@ -32,7 +32,7 @@ import { createTransfer } from './modules/imports/transfer';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createReportsService, reportsRoutes } from './modules/reports/index';
 import { createSnapshotsService } from './modules/snapshots/index';
-import { systemRoutes } from './modules/system/system.routes';
+import { storageProbe, systemRoutes } from './modules/system/system.routes';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { usersRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
@@ -40,6 +40,7 @@ import { createWhitelistService, whitelistRoutes } from './modules/whitelist/ind
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
 import { registerErrorHandling } from './plugins/errors';
 import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
+import { registerMetrics } from './plugins/metrics';
 import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
 import { readBuildVersion, registerSpa } from './plugins/spa';
 
@@ -182,6 +183,8 @@ export async function buildApp(deps: AppDeps) {
   const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
   app.addHook('onClose', () => snapshots.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
+  // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
+  await registerMetrics(app, { settings: config.metrics, database });
   // Shedding before the access hook (a refused request costs no query); the key rate limit after it (needs the key).
   await registerLoadShedding(app, {
     database,
@@ -194,7 +197,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (api) => {
       const a = api as unknown as App;
-      await systemRoutes(a, { database, openapi: () => app.swagger() });
+      await systemRoutes(a, { database, openapi: () => app.swagger(), storage: storageProbe(docstore, config) });
       await authRoutes(a, { auth, config, keyIdentity: apiKeysSvc.identity });
       await configsRoutes(a, { configs });
       await whitelistRoutes(a, { whitelist });

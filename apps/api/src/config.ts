@@ -57,6 +57,11 @@ export const envSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Load shedding: 503 while more requests than this wait for a database connection (0 = off). */
   DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).default(20),
+  /** Prometheus metrics on their own listener (METRICS_HOST:METRICS_PORT); absent = not served there. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** Prometheus metrics at /metrics on the main port, for `Authorization: Bearer <token>` only. */
+  METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
   /** Files in an S3-compatible bucket instead of DATA_DIR/files (needed once instances run on several machines). */
   S3_BUCKET: z.string().optional(),
   /** Path-style addresses (`host/bucket/key`): MinIO, Ceph RGW, SeaweedFS. */
@@ -104,8 +109,18 @@ export interface Config {
   apiKeyRateLimit: number;
   maxEventLoopDelayMs: number;
   dbPoolMaxWaiting: number;
+  /** Prometheus metrics (plugins/metrics.ts): off unless a port or a token is set. */
+  metrics: MetricsSettings;
   /** The S3 bucket for stored files (S3_BUCKET set); absent = local disk under DATA_DIR/files. */
   s3?: S3Settings;
+}
+
+export interface MetricsSettings {
+  /** Own listener for /metrics (METRICS_PORT; 0 = any free port). */
+  port?: number;
+  host: string;
+  /** Bearer token for /metrics (METRICS_TOKEN): required on the main port and on the own listener. */
+  token?: string;
 }
 
 export interface S3Settings {
@@ -221,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     dbPoolMaxWaiting: e.DB_POOL_MAX_WAITING,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     s3,
   };
 }
