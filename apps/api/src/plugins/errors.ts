@@ -10,10 +10,12 @@ function send(reply: import('fastify').FastifyReply, code: number, message: stri
   return reply.code(code).type('application/json; charset=utf-8').send(body);
 }
 
+/** A validation item as fastify-type-provider-zod makes it: `keyword` = zod's issue code, `params` = the rest of the issue. */
 type ZodIssueLike = {
+  keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { issue?: { code?: string; keys?: string[]; path?: PropertyKey[]; message?: string } };
+  params?: { keys?: string[]; issue?: { code?: string; keys?: string[]; path?: PropertyKey[]; message?: string } };
 };
 const UNKNOWN_FIELD = 'Неизвестное поле';
 
@@ -22,16 +24,14 @@ function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, 
   const fields: Record<string, string> = {};
   for (const v of validation) {
     const issue = v.params?.issue;
-    const issuePath = issue?.path;
-    // zod names unknown keys in its message («Нераспознанный ключ: "…"»): each becomes its own field instead.
-    if (issue?.code === 'unrecognized_keys') {
-      for (const k of issue.keys ?? []) fields[fieldName([...(issuePath ?? []), k])] ??= UNKNOWN_FIELD;
+    const issuePath = issue?.path ?? (v.instancePath ?? '').replace(/^\//, '').split('/').filter(Boolean);
+    // Unknown keys: each becomes its own field (named only when short and printable, see fieldName).
+    if ((issue?.code ?? v.keyword) === 'unrecognized_keys') {
+      for (const k of issue?.keys ?? v.params?.keys ?? []) fields[fieldName([...issuePath, k])] ??= UNKNOWN_FIELD;
       continue;
     }
-    const key = issuePath?.length
-      ? fieldName(issuePath)
-      : fieldName((v.instancePath ?? '').replace(/^\//, '').split('/').filter(Boolean)) || context || '_';
-    fields[key === '_' && context ? context : key] ??= issue?.message ?? v.message ?? API_MSG.validation;
+    const key = issuePath.length ? fieldName(issuePath) : context || '_';
+    fields[key] ??= issue?.message ?? v.message ?? API_MSG.validation;
   }
   return fields;
 }
