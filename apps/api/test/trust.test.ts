@@ -292,3 +292,32 @@ describe('6. errors below the router keep the error shape', () => {
     expect(r.body.length).toBeLessThan(300);
   });
 });
+
+describe('found by the fuzz suite at 100 cases per operation', () => {
+  it('a company named twice in a new user’s memberships (or a user twice among members): 400 at the repeat, not 500', async () => {
+    const users = await count('users');
+    const r = await staff.post('/users', {
+      email: 'twice@forpost.test',
+      name: 'Дважды',
+      role: 'COMPANY_USER',
+      companies: [
+        { company_id: A.id, role: 'COMPANY_VIEWER' },
+        { company_id: B.id, role: 'COMPANY_VIEWER' },
+        { company_id: A.id, role: 'COMPANY_ADMIN' },
+      ],
+      password_mode: 'generate',
+    });
+    expectShape(r, 400);
+    expect(r.json().data.fields).toEqual({ 'companies.2.company_id': 'Компания указана дважды' });
+    expect(await count('users')).toBe(users);
+    const u = await createUser(ctx, { email: 'member@forpost.test', role: 'COMPANY_USER' });
+    const m = await staff.patch(`/companies/${A.id}`, {
+      members: [
+        { user_id: u.id, role: 'COMPANY_VIEWER' },
+        { user_id: u.id, role: 'COMPANY_ADMIN' },
+      ],
+    });
+    expectShape(m, 400);
+    expect(m.json().data.fields).toEqual({ 'members.1.user_id': 'Пользователь указан дважды' });
+  });
+});

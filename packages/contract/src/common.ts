@@ -65,3 +65,18 @@ export const companyQuery = z.coerce
   .min(-1, { error: ID_MSG })
   .max(INT4_MAX, { error: ID_MSG })
   .optional();
+
+/**
+ * A list of objects where `key` names each at most once (a company in a user's memberships, a user in
+ * a company's members): the repeat is refused at its index instead of failing in SQL.
+ */
+export function uniqueBy<T extends z.ZodType>(item: T, key: string, message: string) {
+  return z.array(item).superRefine((list, ctx) => {
+    const seen = new Set<unknown>();
+    list.forEach((x, i) => {
+      const v = (x as Record<string, unknown>)[key];
+      if (seen.has(v)) ctx.addIssue({ code: 'custom', message, path: [i, key] });
+      seen.add(v);
+    });
+  });
+}

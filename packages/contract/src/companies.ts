@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId } from './common';
+import { bodyId, uniqueBy } from './common';
 import { MSG } from './messages';
 import { COMPANY_ROLES } from './permissions';
 import { emailSchema, innSchema, ogrnSchema } from './validation';
@@ -34,7 +34,7 @@ export const companyInput = z.strictObject({
   contact_phone: optionalText(50),
   modules: z.array(z.string().max(50)).max(50).optional(),
   is_active: z.boolean().optional(),
-  members: z.array(companyMemberInput).max(1000).optional(),
+  members: uniqueBy(companyMemberInput, 'user_id', 'Пользователь указан дважды').max(1000).optional(),
 });
 export const createCompanyRequest = companyInput;
 export const updateCompanyRequest = companyInput.partial();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bodyId, companyQuery } from './common';
+import { bodyId, companyQuery, uniqueBy } from './common';
 import { MSG } from './messages';
 import { COMPANY_ROLES, USER_ROLES } from './permissions';
 import { emailSchema, ipOrCidrSchema } from './validation';
@@ -10,7 +10,7 @@ export const createUserRequest = z.strictObject({
   email: emailSchema,
   name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)),
   role: z.enum(USER_ROLES, { error: 'Неизвестная роль' }),
-  companies: z.array(userCompanyInput).max(500).default([]),
+  companies: uniqueBy(userCompanyInput, 'company_id', 'Компания указана дважды').max(500).default([]),
   is_active: z.boolean().default(true),
   allowed_ips: z.array(ipOrCidrSchema).max(100).default([]),
   pending_activation: z.boolean().default(false),
@@ -21,7 +21,7 @@ export const updateUserRequest = z.strictObject({
   email: emailSchema.optional(),
   name: z.string().trim().min(1, MSG.required).max(200, MSG.tooLong(200)).optional(),
   role: z.enum(USER_ROLES, { error: 'Неизвестная роль' }).optional(),
-  companies: z.array(userCompanyInput).max(500).optional(),
+  companies: uniqueBy(userCompanyInput, 'company_id', 'Компания указана дважды').max(500).optional(),
   is_active: z.boolean().optional(),
   allowed_ips: z.array(ipOrCidrSchema).max(100).optional(),
   pending_activation: z.boolean().optional(),
@@ -29,7 +29,7 @@ export const updateUserRequest = z.strictObject({
 });
 export const userRolesRequest = z.strictObject({
   role: z.enum(USER_ROLES, { error: 'Неизвестная роль' }),
-  companies: z.array(userCompanyInput).max(500),
+  companies: uniqueBy(userCompanyInput, 'company_id', 'Компания указана дважды').max(500),
 });
 
 export const userResponse = z.object({
