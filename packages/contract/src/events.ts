@@ -3,6 +3,7 @@
  * (memoised per descriptor), so the API validates and documents each module's own fields.
  */
 import { z } from 'zod';
+import { BIGSERIAL_MAX, idRule, textId } from './common';
 import { MSG } from './messages';
 import {
   datetimeSchema,
@@ -27,10 +28,11 @@ export const MAX_TAGS_PER_EVENT = 50;
 export const MAX_BATCH = 1000;
 export const MAX_RULES = 10;
 
-const posInt = z.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer }).positive({ error: EVENT_MSG.integer });
-export const idParams = z.object({
-  id: z.coerce.number({ error: EVENT_MSG.integer }).int().positive().max(Number.MAX_SAFE_INTEGER),
-});
+/** Ids in event bodies (company, status, priority, decision: `serial` columns) — the contract's one id rule. */
+const posInt = idRule(z.number({ error: EVENT_MSG.integer }));
+/** Event ids (`bigserial`) in a body and in the path. */
+const eventId = idRule(z.number({ error: EVENT_MSG.integer }), BIGSERIAL_MAX);
+export const idParams = z.object({ id: textId(BIGSERIAL_MAX) });
 export const noContent = z.null().describe('Нет содержимого');
 
 // ---------------------------------------------------------------------------
@@ -371,7 +373,7 @@ export type EventHistoryItem = z.infer<typeof eventHistoryItem>;
 // ---------------------------------------------------------------------------
 
 const batchIds = z
-  .array(posInt, { error: EVENT_MSG.list })
+  .array(eventId, { error: EVENT_MSG.list })
   .min(1, { error: MSG.required })
   .max(MAX_BATCH, { error: EVENT_MSG.listTooLong(MAX_BATCH) });
 export const batchDeleteRequest = z.object({ ids: batchIds }).strict();

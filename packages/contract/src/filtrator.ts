@@ -3,7 +3,7 @@
  * matched against the keyword rules of the channel's company.
  */
 import { z } from 'zod';
-import { companyQuery, listResponse, pageQuery } from './common';
+import { BIGSERIAL_MAX, companyQuery, listResponse, pageQuery, textId } from './common';
 import { MSG } from './messages';
 import { MODULE_CODES } from './modules/types';
 import { channelRefSchema } from './telegram';
@@ -112,7 +112,7 @@ export function dateEnd(s: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s);
 }
 
-export const messageIdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const messageIdParam = z.object({ id: textId(BIGSERIAL_MAX) });
 
 /** POST /modules/filtrator/messages/{id}/to-event: make an event of `module` from the message. */
 export const messageToEventRequest = z.strictObject({

@@ -407,6 +407,8 @@ export const ogrnSchema = z
 /** A NUL character, or a UTF-16 surrogate without its pair: PostgreSQL's text and jsonb refuse both. */
 const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s);
+/** A client's key (a field name) that an error may name back: short, storable, printable. */
+export const isEchoSafe = (s: string): boolean => s.length <= 64 && isStorableText(s) && !/\p{Cc}/u.test(s);
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 /** For text gathered from outside (collectors): NUL dropped, an unpaired surrogate becomes U+FFFD. */
 export const storableText = (s: string): string => s.replace(UNSTORABLE_ALL, (c) => (c === '\0' ? '' : '\ufffd'));

@@ -1,5 +1,5 @@
 import { API_MSG, STATUS_MESSAGES } from '@forpost/contract/errors';
-import { isStorableText } from '@forpost/contract/validation';
+import { isEchoSafe } from '@forpost/contract/validation';
 
 /** An error whose Russian message is safe to show to the user. */
 export class ApiError extends Error {
@@ -38,7 +38,7 @@ export const statusMessage = (code: number) => STATUS_MESSAGES[code] ?? (code >=
 export function fieldName(path: readonly PropertyKey[]): string {
   const safe = path.map((p) => {
     const s = String(p);
-    return s.length <= 64 && isStorableText(s) && !/\p{Cc}/u.test(s) ? s : '…';
+    return isEchoSafe(s) ? s : '…';
   });
   return safe.join('.') || '_';
 }

@@ -27,7 +27,8 @@ function fieldsOf(validation: ZodIssueLike[], context?: string): Record<string, 
     const issuePath = issue?.path ?? (v.instancePath ?? '').replace(/^\//, '').split('/').filter(Boolean);
     // Unknown keys: each becomes its own field (named only when short and printable, see fieldName).
     if ((issue?.code ?? v.keyword) === 'unrecognized_keys') {
-      for (const k of issue?.keys ?? v.params?.keys ?? []) fields[fieldName([...issuePath, k])] ??= UNKNOWN_FIELD;
+      // zod's message names the keys only when they are safe to name (contract zod-setup).
+      for (const k of issue?.keys ?? v.params?.keys ?? []) fields[fieldName([...issuePath, k])] ??= v.message ?? UNKNOWN_FIELD;
       continue;
     }
     const key = issuePath.length ? fieldName(issuePath) : context || '_';
