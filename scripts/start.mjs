@@ -15,5 +15,6 @@ function workerEnv(env) {
   return { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim() };
 }
 
-await ensureConsoleBuilt();
+// A worker serves no pages: it never builds the console (several machines' workers would race on it).
+if (process.env.ROLE !== 'worker') await ensureConsoleBuilt();
 startServer(workerEnv(process.env));
