@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -71,6 +71,7 @@ export async function setupApp(
     await app.close();
     await database.close();
     await drop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
   return { app, database, config, url };
 }
