@@ -1,4 +1,5 @@
-// npm start: build the console if needed, then run the server (embedded PostgreSQL unless DATABASE_URL is set).
+// npm start: build the console and the API if needed (npm run build does both at install), then run the
+// compiled server (embedded PostgreSQL unless DATABASE_URL is set).
 import { ensureConsoleBuilt, startServer } from './lib.mjs';
 
 /**
@@ -17,4 +18,4 @@ function workerEnv(env) {
 
 // A worker serves no pages: it never builds the console (several machines' workers would race on it).
 if (process.env.ROLE !== 'worker') await ensureConsoleBuilt();
-startServer(workerEnv(process.env));
+await startServer(workerEnv(process.env), { compiled: true });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { REPO_ROOT } from './lib/repo-root';
 
 const bool = z
   .union([z.boolean(), z.string()])
@@ -158,7 +159,7 @@ function s3Settings(e: z.infer<typeof envSchema>, problems: string[]): S3Setting
   };
 }
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const repoRoot = REPO_ROOT;
 
 /**
  * Reads the secret from DATA_DIR, creating it once (mode 600) when neither env nor file has it.

@@ -2,8 +2,9 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { REPO_ROOT } from '../lib/repo-root';
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../drizzle');
+export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'apps/api/drizzle');
 /** Arbitrary constant shared by every Forpost instance: only one changes the schema at a time. */
 const SCHEMA_LOCK = 7_320_114_001;
 
