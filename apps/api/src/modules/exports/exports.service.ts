@@ -36,6 +36,7 @@ import type { Refs } from '../events/refs';
 import {
   attachRecordJobs,
   createBossSlot,
+  inClientTransaction,
   LOCK_EXPORT,
   onClient,
   stalledSql,
@@ -481,10 +482,7 @@ export function createExportsService(deps: ExportsDeps) {
       const revealAll = companiesWith(c.auth.principal, 'events.card_reveal');
       const name = body.name?.trim() || `${m.name} — ${mskDateTime(new Date())}`;
       const b = boss.get();
-      const client = await pool.connect();
-      let id: number;
-      try {
-        await client.query('BEGIN');
+      const id = await inClientTransaction(pool, async (client) => {
         const ins = await client.query<{ id: number }>(
           `INSERT INTO exports (user_id, key_id, module, name, format, fields, filters, scope, reveal_scope, status)
            VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::int[], $9::int[], 'queued') RETURNING id`,
@@ -500,7 +498,7 @@ export function createExportsService(deps: ExportsDeps) {
             revealAll === 'all' ? null : revealAll,
           ],
         );
-        id = ins.rows[0]?.id as number;
+        const id = ins.rows[0]?.id as number;
         await b.send(EXPORT_QUEUE, { id }, { ...JOB_OPTIONS, db: onClient(client) });
         const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
         await audit.record(
@@ -519,13 +517,8 @@ export function createExportsService(deps: ExportsDeps) {
           },
           clientDb(client),
         );
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
+        return id;
+      });
       return toItem(await load(c, id), await retentionMs());
     },
 

@@ -56,6 +56,7 @@ import {
   attachRecordJobs,
   createBossSlot,
   dropTemp,
+  inClientTransaction,
   isTransient,
   LOCK_IMPORT,
   onClient,
@@ -682,9 +683,7 @@ export function createImportsService(deps: ImportsDeps) {
         scope = s === 'all' ? null : s;
       }
       const b = boss.get();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inClientTransaction(pool, async (client) => {
         const upd = await client.query(
           `UPDATE imports SET status = 'queued', mapping = $2::jsonb, mode = $3, company_id = $4, scope = $5::int[], updated_at = now()
             WHERE id = $1 AND status = 'uploaded' RETURNING id`,
@@ -705,13 +704,7 @@ export function createImportsService(deps: ImportsDeps) {
           },
           clientDb(client),
         );
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
+      });
       const row = await repo.find(id);
       if (!row) throw notFound(IMPORT_MSG.notFound);
       return toItem(row);
@@ -737,9 +730,7 @@ export function createImportsService(deps: ImportsDeps) {
         throw new ApiError(403, 'Удалить чужой импорт может только тот, кто вправе удалять события компании');
       }
       const target = targetOf(code);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inClientTransaction(pool, async (client) => {
         // Waits for a batch in progress to commit; the job stops at its next batch (the row is gone).
         const locked = await client.query('SELECT id FROM imports WHERE id = $1 FOR UPDATE', [id]);
         if (!locked.rowCount) throw notFound(IMPORT_MSG.notFound);
@@ -759,13 +750,7 @@ export function createImportsService(deps: ImportsDeps) {
           },
           tx,
         );
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
+      });
       if (r.storageKey) await store.delete(r.storageKey).catch(() => undefined);
     },
 

@@ -35,6 +35,25 @@ export function createBossSlot(unavailable: string) {
   };
 }
 
+/**
+ * Runs `fn` in a transaction on a pool client of its own (BEGIN … COMMIT; ROLLBACK and rethrow on
+ * error): for work that needs the raw client — row locks, COPY, a pg-boss send on the same client.
+ */
+export async function inClientTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 /** pg-boss `send` inside our own transaction: the job exists exactly when the row says "queued". */
 export const onClient = (client: pg.PoolClient) => ({
   executeSql: async (text: string, values: unknown[]) => ({ rows: (await client.query(text, values)).rows }),
@@ -139,9 +158,7 @@ export async function takeOverStalled(pool: pg.Pool, boss: PgBoss, t: TakeoverSp
   );
   let n = 0;
   for (const { id } of rows) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    const sent = await inClientTransaction(pool, async (client) => {
       const r = await client.query<{ status: string }>(
         `SELECT status FROM ${t.table} WHERE id = $1 AND ${stale} FOR UPDATE SKIP LOCKED`,
         [id],
@@ -156,17 +173,10 @@ export async function takeOverStalled(pool: pg.Pool, boss: PgBoss, t: TakeoverSp
         );
         send = waiting.rowCount === 0;
       }
-      if (send) {
-        await boss.send(t.queue, { id, takeover: true }, { ...t.sendOptions, db: onClient(client) });
-        n++;
-      }
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+      if (send) await boss.send(t.queue, { id, takeover: true }, { ...t.sendOptions, db: onClient(client) });
+      return send;
+    });
+    if (sent) n++;
   }
   return n;
 }
