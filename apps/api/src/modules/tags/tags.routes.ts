@@ -11,7 +11,6 @@ import {
   tagUsageResponse,
 } from '@forpost/contract/tags';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { tags } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
