@@ -1,3 +1,4 @@
+import type { AuditAction } from '@forpost/contract/audit';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import type { Db } from '../db/client';
@@ -19,7 +20,8 @@ export interface AuditActor {
   userAgent?: string | null;
 }
 export interface AuditEntry {
-  action: string;
+  /** One of the contract's codes, each with its Russian name (AUDIT_ACTIONS). */
+  action: AuditAction;
   entity?: string;
   entityId?: string | number | null;
   companyId?: number | null;

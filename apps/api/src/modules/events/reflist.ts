@@ -3,6 +3,7 @@
  * list with `q` and pages, get, and — where the list allows — create, update, delete; unique names,
  * Russian messages, audit. A list's own rules plug in through `beforeDelete` and `toItem`.
  */
+import type { RefListEntity } from '@forpost/contract/audit';
 import { idParam } from '@forpost/contract/common';
 import { noContent } from '@forpost/contract/events';
 import type { Permission } from '@forpost/contract/permissions';
@@ -29,7 +30,7 @@ export interface RefListSpec {
   label: string;
   tags: string[];
   table: Table;
-  entity: string;
+  entity: RefListEntity;
   toItem: (r: Row) => Record<string, unknown>;
   item: z.ZodType;
   query: z.ZodType<{ q?: string; page: number; page_size: number } & Record<string, unknown>>;
