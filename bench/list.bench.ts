@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { COUNT_CAP, eventCreateRequest, eventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
+import { COUNT_CAP, eventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { MODULES, type ModuleCode } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -31,17 +31,11 @@ import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import * as schema from '../apps/api/src/db/schema/index';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import {
-  applyInput,
-  createCardVault,
-  fingerprintOf,
-  pickModuleInput,
-  searchTextOf,
-} from '../apps/api/src/modules/events/event-data';
+import { createCardVault } from '../apps/api/src/modules/events/event-data';
 import { and, filterConditions, matching, orderBy, orderedSort, tsQueryOf } from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
-import { generateEvents } from './generate';
+import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 
 const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 200);
@@ -63,13 +57,7 @@ async function load(url: string, companyIds: number[]) {
   await client.connect();
   const db = drizzle(client, { schema });
   await seedEventReference(db as never);
-  const ref = async (table: string) => {
-    const r = await client.query(`SELECT id, module, code FROM ${table}`);
-    return new Map(r.rows.map((x: { id: number; module: string; code: string }) => [`${x.module}:${x.code}`, x.id]));
-  };
-  const statuses = await ref('event_statuses');
-  const priorities = await ref('event_priorities');
-  const decisions = await ref('event_decisions');
+  const refs = await loadEventRefs(client);
   const tagIds: number[] = [];
   for (const name of ['Фишинг', 'Срочно', 'Клиент', 'Партнёр', 'Повтор', 'VIP', 'Проверено', 'Суд', 'СМИ', 'Утечка']) {
     tagIds.push(
@@ -84,54 +72,22 @@ async function load(url: string, companyIds: number[]) {
   for (const r of idx.rows) await client.query(`DROP INDEX ${r.indexname}`);
 
   const vault = createCardVault(SECRET);
-  const seen = new Set<string>();
-  let batch: unknown[] = [];
+  let batch: Record<string, unknown>[] = [];
   let inserted = 0;
   const t0 = performance.now();
   const flush = async () => {
-    if (!batch.length) return;
-    const rows = JSON.stringify(batch);
+    const rows = batch;
     batch = [];
-    await client.query(
-      `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data, search, detected_at, created_at, updated_at)
-       SELECT company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data,
-              to_tsvector('russian', search_text) || to_tsvector('simple', search_text), detected_at, created_at, created_at
-       FROM jsonb_to_recordset($1::jsonb) AS x(company_id int, module text, title text, status_id int, priority_id int, decision_id int,
-            source text, ml_state text, fingerprint text, tags int[], data jsonb, search_text text, detected_at timestamptz, created_at timestamptz)`,
-      [rows],
-    );
+    await insertEventRows(client, rows);
   };
   let pending: Promise<void> = Promise.resolve();
   let tagRng = 1;
-  for (const e of generateEvents({ seed: 2026, count: TOTAL, companies: companyIds.length })) {
-    const m = MODULES[e.module];
-    const body = eventCreateRequest(m).parse(e.fields) as Record<string, unknown>;
-    const input = pickModuleInput(m, body);
-    const data = applyInput(m, {}, input, vault);
-    const title = m.title({ ...input, ...(m.derive?.(input) ?? {}) }).slice(0, 500);
-    const fingerprint = fingerprintOf(m, data);
-    const companyId = companyIds[e.company] as number;
-    const key = `${companyId}:${e.module}:${fingerprint}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  const tags = () => {
     tagRng = (tagRng * 1103515245 + 12345) % 2147483648;
-    const tags = tagRng % 10 < 3 ? [tagIds[tagRng % tagIds.length] as number] : [];
-    batch.push({
-      company_id: companyId,
-      module: e.module,
-      title,
-      status_id: statuses.get(`${e.module}:${e.status}`),
-      priority_id: e.priority ? priorities.get(`${e.module}:${e.priority}`) : null,
-      decision_id: e.decision ? decisions.get(`${e.module}:${e.decision}`) : null,
-      source: e.source,
-      ml_state: e.ml_state,
-      fingerprint,
-      tags,
-      data,
-      search_text: searchTextOf(m, title, data),
-      detected_at: e.detected_at,
-      created_at: e.created_at,
-    });
+    return tagRng % 10 < 3 ? [tagIds[tagRng % tagIds.length] as number] : [];
+  };
+  for (const row of eventRows({ seed: 2026, count: TOTAL, companyIds, refs, vault, tags })) {
+    batch.push(row);
     inserted++;
     if (batch.length >= BATCH) {
       await pending;
@@ -155,7 +111,13 @@ async function load(url: string, companyIds: number[]) {
     )
   ).rows[0];
   await client.end();
-  return { inserted, loadS, size: `${size.t} таблица, ${size.s} с индексами`, statuses, priorities };
+  return {
+    inserted,
+    loadS,
+    size: `${size.t} таблица, ${size.s} с индексами`,
+    statuses: refs.statuses,
+    priorities: refs.priorities,
+  };
 }
 
 interface Case {
@@ -168,12 +130,7 @@ interface Case {
 async function describeLoaded(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const ref = async (table: string) => {
-    const r = await client.query(`SELECT id, module, code FROM ${table}`);
-    return new Map(r.rows.map((x: { id: number; module: string; code: string }) => [`${x.module}:${x.code}`, x.id]));
-  };
-  const statuses = await ref('event_statuses');
-  const priorities = await ref('event_priorities');
+  const { statuses, priorities } = await loadEventRefs(client);
   const inserted = (await client.query('SELECT count(*)::int AS n FROM events')).rows[0].n as number;
   await client.query('VACUUM (ANALYZE) events');
   const size = (

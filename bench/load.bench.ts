@@ -33,8 +33,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { eventCreateRequest } from '@forpost/contract/events';
-import { MODULES } from '@forpost/contract/modules';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
@@ -42,16 +40,10 @@ import { createDatabase, type Database } from '../apps/api/src/db/client';
 import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import {
-  applyInput,
-  createCardVault,
-  fingerprintOf,
-  pickModuleInput,
-  searchTextOf,
-} from '../apps/api/src/modules/events/event-data';
+import { createCardVault } from '../apps/api/src/modules/events/event-data';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
-import { generateEvents } from './generate';
 import { createHttpClient } from './http-client';
+import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 
 const TOTAL = Number(process.env.EVENTS ?? 50_000);
 /** Time and request bound of one concurrency level of the capacity search. */
@@ -206,59 +198,19 @@ async function seed(url: string, db: Database['db'], companyIds: number[]) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await seedEventReference(db);
-  const ref = async (table: string) => {
-    const r = await client.query(`SELECT id, module, code FROM ${table} WHERE module = 'domains'`);
-    return new Map(r.rows.map((x: { id: number; code: string }) => [x.code, x.id]));
-  };
-  const statuses = await ref('event_statuses');
-  const priorities = await ref('event_priorities');
-  const decisions = await ref('event_decisions');
-  const m = MODULES.domains;
+  const refs = await loadEventRefs(client);
   const vault = createCardVault(SECRET);
-  const seen = new Set<string>();
-  let batch: unknown[] = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    const rows = JSON.stringify(batch);
-    batch = [];
-    await client.query(
-      `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, data, search, detected_at, created_at, updated_at)
-       SELECT company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, data,
-              to_tsvector('russian', search_text) || to_tsvector('simple', search_text), detected_at, created_at, created_at
-       FROM jsonb_to_recordset($1::jsonb) AS x(company_id int, module text, title text, status_id int, priority_id int, decision_id int,
-            source text, ml_state text, fingerprint text, data jsonb, search_text text, detected_at timestamptz, created_at timestamptz)`,
-      [rows],
-    );
-  };
+  let batch: Record<string, unknown>[] = [];
   let n = 0;
-  for (const e of generateEvents({ seed: 2026, count: TOTAL, companies: companyIds.length, modules: ['domains'] })) {
-    const body = eventCreateRequest(m).parse(e.fields) as Record<string, unknown>;
-    const input = pickModuleInput(m, body);
-    const data = applyInput(m, {}, input, vault);
-    const title = m.title({ ...input, ...(m.derive?.(input) ?? {}) }).slice(0, 500);
-    const fingerprint = fingerprintOf(m, data);
-    const companyId = companyIds[e.company] as number;
-    if (seen.has(`${companyId}:${fingerprint}`)) continue;
-    seen.add(`${companyId}:${fingerprint}`);
-    batch.push({
-      company_id: companyId,
-      module: 'domains',
-      title,
-      status_id: statuses.get(e.status),
-      priority_id: e.priority ? priorities.get(e.priority) : null,
-      decision_id: e.decision ? decisions.get(e.decision) : null,
-      source: e.source,
-      ml_state: e.ml_state,
-      fingerprint,
-      data,
-      search_text: searchTextOf(m, title, data),
-      detected_at: e.detected_at,
-      created_at: e.created_at,
-    });
+  for (const row of eventRows({ seed: 2026, count: TOTAL, companyIds, refs, vault, modules: ['domains'] })) {
+    batch.push(row);
     n++;
-    if (batch.length >= 5000) await flush();
+    if (batch.length >= 5000) {
+      await insertEventRows(client, batch);
+      batch = [];
+    }
   }
-  await flush();
+  await insertEventRows(client, batch);
   await client.query('VACUUM (ANALYZE) events');
   await client.query('CHECKPOINT');
   await client.end();
