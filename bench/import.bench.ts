@@ -6,6 +6,8 @@
  * The import runs as in production: the file is uploaded to the API (multipart, streamed), the job
  * is queued, and a separate worker process (ROLE=worker) runs it; its RSS is sampled from /proc.
  * 1. CSV, ROWS rows of the «Утечки» module (dedup, history, whitelist marks, search vector).
+ *    Then UPDATE_ROWS of them again with another status and description: the update path (existing
+ *    rows locked, changes diffed, history rows, data and search vector rewritten).
  * 2. Baselines, same finished rows, same table with all its indexes and triggers, emptied first:
  *    a. COPY … FROM file straight into `events` (with an empty search vector);
  *    b. COPY into a staging table + INSERT … SELECT computing the search vector as the import must.
@@ -35,6 +37,7 @@ import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.XLSX_ROWS ?? 100_000);
+const UPDATE_ROWS = Math.min(ROWS, Number(process.env.UPDATE_ROWS ?? 100_000));
 const MODULE = 'leaks' as const;
 const m = getModule(MODULE);
 const HEADERS = ['Название утечки', 'Записей', 'Дата утечки', 'Источник', 'Состав данных', 'Описание', 'Статус', 'Приоритет'];
@@ -67,12 +70,16 @@ function* rows(count: number) {
   }
 }
 
-async function writeCsv(file: string, count: number) {
+/** The same rows with another status and description: every one of them is an update. */
+const changed = (cells: string[]) =>
+  cells.map((c, i) => (i === 5 ? `${c} (обновлено)` : i === 6 ? (c === 'Решено' ? 'В работе' : 'Решено') : c));
+
+async function writeCsv(file: string, count: number, edit: (cells: string[]) => string[] = (c) => c) {
   const out = createWriteStream(file);
   const s = stringify({ delimiter: ';', bom: true });
   s.pipe(out);
   s.write(HEADERS);
-  for (const r of rows(count)) if (!s.write(r.cells)) await once(s, 'drain');
+  for (const r of rows(count)) if (!s.write(edit(r.cells))) await once(s, 'drain');
   s.end();
   await once(out, 'finish');
 }
@@ -110,6 +117,7 @@ interface ImportItem {
   status: string;
   message: string | null;
   created: number;
+  updated: number;
   failed: number;
   started_at: string | null;
   finished_at: string | null;
@@ -247,6 +255,11 @@ async function main() {
     log('импорт CSV (обработчик в отдельном процессе)…');
     const c = await importFile(b, company, csv, 'leaks.csv');
 
+    const upd = path.join(b.dir, 'leaks-update.csv');
+    await writeCsv(upd, UPDATE_ROWS, changed);
+    log(`импорт CSV: ${fmt(UPDATE_ROWS)} изменённых строк (обновления)…`);
+    const u = await importFile(b, company, upd, 'leaks-update.csv');
+
     await truncate();
     await admin.end();
     const xlsx = path.join(b.dir, 'leaks.xlsx');
@@ -266,6 +279,9 @@ async function main() {
   RSS обработчика: пик ${mb(c.peak)} (в простое ${mb(c.before)})   цель ≤ 300 МБ: ${c.peak <= 300 * 1024 * 1024 ? 'да' : 'нет'}
   COPY (a) строк без вектора поиска в events:     ${(copyA / 1000).toFixed(1)} с → ${fmt(rA)} строк/с; импорт / COPY = ${(rI / rA).toFixed(2)} (цель ≥ 0,5)
   COPY (b) + вектор поиска (та же работа в БД):    ${(copyB / 1000).toFixed(1)} с → ${fmt(rB)} строк/с; импорт / COPY = ${(rI / rB).toFixed(2)}
+
+Повторный импорт ${fmt(UPDATE_ROWS)} строк с другим статусом и описанием (режим «обновлять»)
+  задача: ${(u.jobMs / 1000).toFixed(1)} с → ${fmt(rate(UPDATE_ROWS, u.jobMs))} строк/с; итог: ${u.item.status}, обновлено ${fmt(u.item.updated)}, ошибок ${fmt(u.item.failed)}
 
 Импорт XLSX, ${fmt(XLSX_ROWS)} строк (${mb(statSync(xlsx).size)}, общие строки)
   задача: ${(x.jobMs / 1000).toFixed(1)} с → ${fmt(rate(XLSX_ROWS, x.jobMs))} строк/с; итог: ${x.item.status}, создано ${fmt(x.item.created)}
