@@ -1,6 +1,6 @@
 import { Alert, Form, type FormInstance, type FormProps, Modal } from 'antd';
 import { type ReactNode, useCallback, useState } from 'react';
-import { applyApiErrors } from '../features/settings/ui/forms';
+import { applyApiErrors } from './forms';
 
 /**
  * State of a create/edit modal with an antd form: the form, the error shown above it and

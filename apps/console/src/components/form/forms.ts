@@ -1,7 +1,7 @@
 import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { z } from 'zod';
-import { errorMessage, getErrorBody } from '../../../lib/http';
+import { errorMessage, getErrorBody } from '../../lib/http';
 
 /**
  * The API's field errors (`data.fields` of a 400/409: {field: Russian message}) as antd form

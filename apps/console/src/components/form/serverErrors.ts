@@ -1,4 +1,4 @@
-import { getErrorBody } from '../../../lib/http';
+import { getErrorBody } from '../../lib/http';
 
 /**
  * Field errors of a failed request, for `form.setFields`: the API sends them as

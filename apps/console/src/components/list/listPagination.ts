@@ -1,5 +1,5 @@
 import type { TablePaginationConfig } from 'antd';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../features/profile/ui/listSearch';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './listSearch';
 
 /** Table pagination of a list page whose page and page size live in the URL (defaults are left out of it). */
 export function listPagination(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseAuditSearch } from '../../audit/search';
-import { parseUsersSearch } from '../../users/search';
+import { parseAuditSearch } from '../../features/audit/search';
+import { parseUsersSearch } from '../../features/users/search';
 import { cleanSearch, withPageReset } from './listSearch';
 
 describe('list filters in the URL', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../../profile/ui/listSearch';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './listSearch';
 
 /** antd Table pagination bound to `page` / `page_size` URL params (defaults are left out of the URL). */
 export function urlPagination(

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { RowActions } from '../features/settings/ui/RowActions';
+import { RowActions } from './RowActions';
 
 /** The last, right-pinned table column with a row's edit / delete-with-confirmation buttons. */
 export function rowActionsColumn<T>(actions: (row: T) => ComponentProps<typeof RowActions>, width = 100) {

@@ -1,6 +1,6 @@
 import { Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { usePageTitle } from '../../shell/usePageTitle';
+import { usePageTitle } from '../../features/shell/usePageTitle';
 
 export interface PageHeadingProps {
   /** The page's Russian name: the heading and the document title. */

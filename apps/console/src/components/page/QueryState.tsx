@@ -1,7 +1,7 @@
 import { Button, Card, Empty, Result, Skeleton } from 'antd';
 import type { ReactNode } from 'react';
-import { errorMessage, getErrorStatus } from '../../../lib/http';
-import { ERROR_PAGE_MESSAGES } from '../../errors/errors';
+import { ERROR_PAGE_MESSAGES } from '../../features/errors/errors';
+import { errorMessage, getErrorStatus } from '../../lib/http';
 
 /** Loading skeleton in a card: the first load of a page. */
 export function LoadingCard({ rows = 6 }: { rows?: number }) {

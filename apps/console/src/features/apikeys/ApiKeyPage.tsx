@@ -22,14 +22,14 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
+import { PageHeading } from '../../components/page/PageHeading';
+import { LoadingCard } from '../../components/page/QueryState';
+import { SecretOnceModal } from '../../components/SecretOnceModal';
 import { dayjs, formatDate, formatDateTime } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { requiredRule } from '../auth/components/shared';
 import { useCan, useMe } from '../auth/useMe';
-import { AllowedIpsFields } from '../profile/ui/AllowedIpsFields';
-import { PageHeading } from '../profile/ui/PageHeading';
-import { LoadingCard } from '../profile/ui/QueryState';
-import { SecretOnceModal } from '../profile/ui/SecretOnceModal';
 import { SECRET_USAGE } from './ApiKeysPage';
 import {
   useDeleteApiKeyMutation,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 
 /** /api-keys?q=&page=&page_size= (the company comes from the header selector). */
 export const apiKeysSearchSchema = z.object({

@@ -1,14 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
-import { ActiveFilter } from '../../components/ActiveFilter';
-import { ListSearchInput } from '../../components/ListSearchInput';
-import { listPagination } from '../../components/listPagination';
+import { ActiveFilter } from '../../components/list/ActiveFilter';
+import { ListSearchInput } from '../../components/list/ListSearchInput';
+import { listPagination } from '../../components/list/listPagination';
+import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { PageHeading } from '../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
-import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../profile/ui/listSearch';
-import { PageHeading } from '../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { type Company, useCompaniesQuery, useModuleOptions } from './api/queries';
 import type { CompaniesSearch } from './search';
 

@@ -1,10 +1,10 @@
 import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { App, Button, Tabs, Tag, Tooltip } from 'antd';
+import { PageHeading } from '../../components/page/PageHeading';
+import { LoadingCard } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
-import { PageHeading } from '../profile/ui/PageHeading';
-import { LoadingCard } from '../profile/ui/QueryState';
 import { useCreateCompanyMutation, useDeleteCompanyMutation, useUpdateCompanyMutation } from './api/mutations';
 import { type CompanyDetail, useCompanyQuery } from './api/queries';
 import { CompanyForm } from './components/CompanyForm';

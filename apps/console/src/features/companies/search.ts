@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchBool, searchInt, searchText } from '../profile/ui/listSearch';
+import { searchBool, searchInt, searchText } from '../../components/list/listSearch';
 
 /** /companies?q=&active=&page=&page_size= */
 export const companiesSearchSchema = z.object({

@@ -4,9 +4,9 @@ import { EXPORT_MSG, EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem
 import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
 import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { PageHeading } from '../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
-import { PageHeading } from '../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../profile/ui/QueryState';
 import { useDeleteExport } from './api/mutations';
 import { downloadUrl, exportActive, useExportsQuery } from './api/queries';
 

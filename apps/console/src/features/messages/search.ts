@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 
 const isoDay = z
   .preprocess(

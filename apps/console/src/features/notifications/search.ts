@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 
 /** /notifications?q=&page=&page_size= (the company comes from the header selector). */
 export const mailingsSearchSchema = z.object({

@@ -5,6 +5,9 @@ import { IDENTITY_MSG, type UpdateProfileRequest, updateProfileRequest } from '@
 import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/validation';
 import { Alert, App, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
+import { serverFieldErrors } from '../../components/form/serverErrors';
+import { PageHeading } from '../../components/page/PageHeading';
 import { errorMessage } from '../../lib/http';
 import { strongPasswordRule } from '../auth/components/shared';
 import { useMe } from '../auth/useMe';
@@ -12,9 +15,6 @@ import { useUpdateProfileMutation } from './api/mutations';
 import { AvatarField, type AvatarValue } from './components/AvatarField';
 import { SessionsCard } from './components/SessionsCard';
 import { TwoFactorCard } from './components/TwoFactorCard';
-import { AllowedIpsFields } from './ui/AllowedIpsFields';
-import { PageHeading } from './ui/PageHeading';
-import { serverFieldErrors } from './ui/serverErrors';
 
 /** The spec's profile form fields (§3). */
 interface ProfileFormValues {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt } from '../profile/ui/listSearch';
+import { searchInt } from '../../components/list/listSearch';
 
 /** /reports?page=&page_size= (the company comes from the header selector). */
 export const reportsSearchSchema = z.object({ page: searchInt(), page_size: searchInt(1, 500) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 
 /* URL search params of the settings lists (TanStack Router `validateSearch`); bad values are dropped. */
 

@@ -1,6 +1,6 @@
 import { TELEGRAM_ACCOUNT_STATUSES } from '@forpost/contract/telegram';
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 import { boolText } from '../whitelist/search';
 
 /** /telegram/accounts?q=&status=&page=&page_size= */

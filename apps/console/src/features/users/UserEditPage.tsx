@@ -31,16 +31,16 @@ import {
   Typography,
 } from 'antd';
 import { useMemo, useState } from 'react';
+import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
+import { serverFieldErrors } from '../../components/form/serverErrors';
+import { PageHeading } from '../../components/page/PageHeading';
+import { LoadingCard } from '../../components/page/QueryState';
+import { SecretOnceModal } from '../../components/SecretOnceModal';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { emailRule, requiredRule } from '../auth/components/shared';
 import { useMe, usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
-import { AllowedIpsFields } from '../profile/ui/AllowedIpsFields';
-import { PageHeading } from '../profile/ui/PageHeading';
-import { LoadingCard } from '../profile/ui/QueryState';
-import { SecretOnceModal } from '../profile/ui/SecretOnceModal';
-import { serverFieldErrors } from '../profile/ui/serverErrors';
 import { useCreateUserMutation, useDeleteUserMutation, useUpdateUserMutation } from './api/mutations';
 import { type User, useUserQuery } from './api/queries';
 import { ADMIN_ROLES, assignableRoles, companyRoleOptions, roleOptions, USER_ROLE_HELP } from './roles';

@@ -1,6 +1,6 @@
 import { USER_ROLES } from '@forpost/contract/permissions';
 import { z } from 'zod';
-import { searchBool, searchInt, searchText } from '../profile/ui/listSearch';
+import { searchBool, searchInt, searchText } from '../../components/list/listSearch';
 
 /** /users?q=&role=&company_id=&active=&page=&page_size= */
 export const usersSearchSchema = z.object({

@@ -1,6 +1,6 @@
 import { WHITELIST_KINDS, WHITELIST_SORTS, WHITELIST_TYPES } from '@forpost/contract/whitelist';
 import { z } from 'zod';
-import { searchInt, searchText } from '../profile/ui/listSearch';
+import { searchInt, searchText } from '../../components/list/listSearch';
 
 /** 'true' / 'false' in the URL (the router may hand a boolean). */
 export const boolText = z

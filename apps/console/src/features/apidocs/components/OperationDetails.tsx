@@ -1,5 +1,5 @@
 import { Collapse, Descriptions, Flex, Table, Tag, Typography } from 'antd';
-import { JsonView } from '../../profile/ui/JsonView';
+import { JsonView } from '../../../components/JsonView';
 import {
   type JsonSchema,
   type OpenApiDocument,

@@ -5,13 +5,13 @@ import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/vali
 import { Alert, Checkbox, DatePicker, Divider, Form, Input, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
+import { AllowedIpsFields } from '../../../components/form/AllowedIpsFields';
 import { dayjs } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
 import { useMe, usePrincipal } from '../../auth/useMe';
 import { useCompanyOptions } from '../../companies/api/queries';
 import { useCompanyFilter } from '../../company/useCompanyId';
-import { AllowedIpsFields } from '../../profile/ui/AllowedIpsFields';
 import { useCreateApiKeyMutation } from '../api/mutations';
 import type { ApiKeyWithSecret } from '../api/queries';
 import { type KeyRole, RolesEditor } from './RolesEditor';

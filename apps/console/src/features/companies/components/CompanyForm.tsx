@@ -4,9 +4,9 @@ import { MSG } from '@forpost/contract/messages';
 import { isEmail, isInn, isOgrn } from '@forpost/contract/validation';
 import { Alert, App, Button, Card, Col, Flex, Form, type FormRule, Input, Row, Select, Space, Switch, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
+import { serverFieldErrors } from '../../../components/form/serverErrors';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
-import { serverFieldErrors } from '../../profile/ui/serverErrors';
 import { type CompanyDetail, useModuleOptions } from '../api/queries';
 
 export interface CompanyFormValues {

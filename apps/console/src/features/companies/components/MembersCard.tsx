@@ -4,9 +4,9 @@ import { COMPANY_ROLE_LABELS, type CompanyRole } from '@forpost/contract/permiss
 import { Link } from '@tanstack/react-router';
 import { App, Button, Card, Form, Modal, Popconfirm, Select, Table, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { EmptyState } from '../../../components/page/QueryState';
 import { errorMessage } from '../../../lib/http';
 import { useCan } from '../../auth/useMe';
-import { EmptyState } from '../../profile/ui/QueryState';
 import { useUsersQuery } from '../../users/api/queries';
 import { companyRoleOptions } from '../../users/roles';
 import { useUpdateCompanyMutation } from '../api/mutations';

@@ -21,10 +21,10 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { SecretOnceModal } from '../../../components/SecretOnceModal';
 import { dayjs, formatDate, formatDateTime } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
-import { SecretOnceModal } from '../../profile/ui/SecretOnceModal';
 import { companyRoleOptions } from '../../users/roles';
 import { useCreateProductKeyMutation, useRevokeProductKeyMutation } from '../api/mutations';
 import { type CompanyDetail, type ProductKey, useModuleOptions, useProductKeysQuery } from '../api/queries';

@@ -11,8 +11,8 @@ import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpo
 import { Alert, App, Button, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useMemo, useState } from 'react';
+import { applyApiErrors } from '../../../components/form/forms';
 import { getErrorBody, getErrorStatus } from '../../../lib/http';
-import { applyApiErrors } from '../../settings/ui/forms';
 import { useEditEvent } from '../api/mutations';
 import { useRefList } from '../api/queries';
 import { groupCard } from '../components/values';

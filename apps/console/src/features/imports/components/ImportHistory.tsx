@@ -4,8 +4,8 @@ import { formatDateTime, formatFileSize, formatNumber } from '@forpost/contract/
 import type { ImportItem } from '@forpost/contract/imports';
 import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { onDownloadClick } from '../../../lib/download';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteImport } from '../api/mutations';
 import { errorReportUrl, type ImportTarget, isActive, useImportsQuery } from '../api/queries';
 import { ImportStatusTag, percentOf, StalledNote } from './ProgressCard';

@@ -3,8 +3,8 @@ import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleC
 import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo } from 'react';
-import { useFormModal } from '../../../components/FormModal';
-import { zodRule } from '../../settings/ui/forms';
+import { useFormModal } from '../../../components/form/FormModal';
+import { zodRule } from '../../../components/form/forms';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
 

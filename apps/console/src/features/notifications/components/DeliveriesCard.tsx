@@ -1,8 +1,8 @@
 import { DELIVERY_STATUS_COLORS, DELIVERY_STATUS_LABELS, type Delivery } from '@forpost/contract/mailings';
 import { Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { EmptyState } from '../../../components/page/QueryState';
 import { formatDateTime } from '../../../lib/format';
-import { EmptyState } from '../../profile/ui/QueryState';
 import { useDeliveriesQuery } from '../api/queries';
 
 /** The emails of a mailing: status, attempts, how many events, the last error and the next retry. */

@@ -1,9 +1,9 @@
 import { DesktopOutlined, ReloadOutlined } from '@ant-design/icons';
 import { App, Button, Card, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { useEndOtherSessionsMutation, useEndSessionMutation } from '../api/mutations';
 import { type Session, useSessionsQuery } from '../api/queries';
-import { EmptyState, LoadError } from '../ui/QueryState';
 
 /** «Сеансы»: where the user is signed in; end one or all the others. */
 export function SessionsCard() {

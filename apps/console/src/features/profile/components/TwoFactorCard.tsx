@@ -2,6 +2,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { Alert, App, Button, Card, Flex, Form, Input, Modal, Radio, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { CopyButton } from '../../../components/CopyButton';
 import { errorMessage } from '../../../lib/http';
 import { useMe } from '../../auth/useMe';
 import {
@@ -10,7 +11,6 @@ import {
   useEnableTwoFactorMutation,
   useSetupTwoFactorMutation,
 } from '../api/mutations';
-import { CopyButton } from '../ui/CopyButton';
 
 const CODE_RULES = [
   { required: true, message: MSG.required },

@@ -3,13 +3,13 @@ import { CONFIG_GROUP_LABELS, CONFIG_GROUPS, type ConfigItem, isConfigKey, valid
 import { MSG } from '@forpost/contract/messages';
 import { App, Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { apiFieldErrors } from '../../../components/form/forms';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState, LoadError, LoadingCard } from '../../../components/page/QueryState';
 import { formatDateTime } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
-import { PageHeading } from '../../profile/ui/PageHeading';
-import { EmptyState, LoadError, LoadingCard } from '../../profile/ui/QueryState';
 import { useResetConfigMutation, useSaveConfigMutation } from '../api/mutations';
 import { useConfigsQuery } from '../api/queries';
-import { apiFieldErrors } from '../ui/forms';
 
 type Value = string | number | boolean | null;
 

@@ -3,15 +3,15 @@ import { leakTypePatchRequest } from '@forpost/contract/events-extras';
 import { MSG } from '@forpost/contract/messages';
 import { Alert, App, Button, Card, Flex, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
+import { applyApiErrors, zodRule } from '../../../components/form/forms';
+import type { SearchPatch } from '../../../components/list/listSearch';
+import { SearchInput } from '../../../components/list/SearchInput';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
-import type { SearchPatch } from '../../profile/ui/listSearch';
-import { PageHeading } from '../../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useSaveLeakTypeMutation } from '../api/mutations';
 import { type LeakType, useLeakTypesQuery } from '../api/queries';
 import type { QSearch } from '../search';
-import { applyApiErrors, zodRule } from '../ui/forms';
-import { SearchInput } from '../ui/SearchInput';
 
 /** /settings/leaks-types: the seeded leak types; their names and descriptions can be edited. */
 export function LeakTypesPage({ search, onSearch }: { search: QSearch; onSearch: (p: SearchPatch<QSearch>) => void }) {

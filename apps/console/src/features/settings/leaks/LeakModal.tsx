@@ -3,11 +3,11 @@ import { MSG } from '@forpost/contract/messages';
 import { App, DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { FormModal, useFormModal } from '../../../components/FormModal';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { zodRule } from '../../../components/form/forms';
 import { dayjs } from '../../../lib/format';
 import { type LeakBody, useSaveLeakMutation } from '../api/mutations';
 import type { Leak, LeakType } from '../api/queries';
-import { zodRule } from '../ui/forms';
 
 interface Values {
   name: string;

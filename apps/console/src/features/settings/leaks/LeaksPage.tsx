@@ -3,17 +3,17 @@ import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { rowActionsColumn } from '../../../components/rowActionsColumn';
+import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
+import { pageParams, urlPagination } from '../../../components/list/paging';
+import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
+import { SearchInput } from '../../../components/list/SearchInput';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
-import { type SearchPatch, withPageReset } from '../../profile/ui/listSearch';
-import { PageHeading } from '../../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteLeakMutation } from '../api/mutations';
 import { type Leak, useLeaksQuery, useLeakTypesQuery } from '../api/queries';
 import type { LeaksSearch } from '../search';
-import { pageParams, urlPagination } from '../ui/paging';
-import { SearchInput } from '../ui/SearchInput';
 import { LeakModal } from './LeakModal';
 
 /** /settings/leaks: the catalogue of known leaks that «Утечки» and «Аккаунты» events point to. */

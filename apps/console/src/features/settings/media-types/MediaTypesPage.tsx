@@ -2,17 +2,17 @@ import { PlusOutlined } from '@ant-design/icons';
 import { mediaTypeCreateRequest } from '@forpost/contract/events-extras';
 import { Button, Card, Flex, Table } from 'antd';
 import { useState } from 'react';
+import { NameModal } from '../../../components/form/NameModal';
+import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
+import { pageParams, urlPagination } from '../../../components/list/paging';
+import { RowActions } from '../../../components/list/RowActions';
+import { SearchInput } from '../../../components/list/SearchInput';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
-import { type SearchPatch, withPageReset } from '../../profile/ui/listSearch';
-import { PageHeading } from '../../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteMediaTypeMutation, useSaveMediaTypeMutation } from '../api/mutations';
 import { type MediaType, useMediaTypesQuery } from '../api/queries';
 import type { RefListSearch } from '../search';
-import { NameModal } from '../ui/NameModal';
-import { pageParams, urlPagination } from '../ui/paging';
-import { RowActions } from '../ui/RowActions';
-import { SearchInput } from '../ui/SearchInput';
 
 /** /settings/media-types: the media types of the «СМИ» module; a type used by events cannot be deleted. */
 export function MediaTypesPage({

@@ -2,10 +2,10 @@ import { MSG } from '@forpost/contract/messages';
 import { TAG_COLORS, tagCreateRequest } from '@forpost/contract/tags';
 import { Alert, Tag as AntTag, App, ColorPicker, Flex, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
-import { useFormModal } from '../../../components/FormModal';
+import { useFormModal } from '../../../components/form/FormModal';
+import { zodRule } from '../../../components/form/forms';
 import { useSaveTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
-import { zodRule } from '../ui/forms';
 
 interface Values {
   name: string;

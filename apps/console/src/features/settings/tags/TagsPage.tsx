@@ -1,15 +1,15 @@
 import { DeleteOutlined, EditOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
 import { Tag as AntTag, Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import type { SearchPatch } from '../../../components/list/listSearch';
+import { SearchInput } from '../../../components/list/SearchInput';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { eventsCount, formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
-import type { SearchPatch } from '../../profile/ui/listSearch';
-import { PageHeading } from '../../profile/ui/PageHeading';
-import { EmptyState, LoadError } from '../../profile/ui/QueryState';
 import { useDeleteTagMutation } from '../api/mutations';
 import { type Tag, useTagsQuery, useTagUsageQuery } from '../api/queries';
 import type { TagsSearch } from '../search';
-import { SearchInput } from '../ui/SearchInput';
 import { MergeTagsModal } from './MergeTagsModal';
 import { TagModal } from './TagModal';
 

@@ -2,9 +2,9 @@ import { MSG } from '@forpost/contract/messages';
 import { KEYWORDS_MAX, normaliseChannel, TELEGRAM_MSG } from '@forpost/contract/telegram';
 import { Alert, App, Flex, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
-import { FormModal, useFormModal } from '../../../components/FormModal';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { checkRule } from '../../../components/form/forms';
 import { useCompanyOptions } from '../../companies/api/queries';
-import { checkRule } from '../../settings/ui/forms';
 import { type ChannelBody, useSaveChannelMutation } from '../api/mutations';
 import type { TelegramChannel } from '../api/queries';
 

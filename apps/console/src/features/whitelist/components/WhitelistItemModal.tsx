@@ -10,7 +10,7 @@ import {
 import { App, DatePicker, Form, Input, Radio, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { FormModal, useFormModal } from '../../../components/FormModal';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { dayjs } from '../../../lib/format';
 import { useSaveWhitelistItemMutation } from '../api/mutations';
 import type { WhitelistItem, WhitelistScope } from '../api/queries';

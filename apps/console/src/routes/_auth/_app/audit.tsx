@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../components/list/listSearch';
 import { AuditPage } from '../../../features/audit/AuditPage';
 import { parseAuditSearch } from '../../../features/audit/search';
 import { requirePermission } from '../../../features/auth/guards';
-import { cleanSearch } from '../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/audit')({
   validateSearch: parseAuditSearch,

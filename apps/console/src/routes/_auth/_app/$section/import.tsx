@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
+import { searchInt } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
 import { ImportPage } from '../../../../features/imports/ImportPage';
-import { searchInt } from '../../../../features/profile/ui/listSearch';
 
 const searchSchema = z.object({ id: searchInt() });
 

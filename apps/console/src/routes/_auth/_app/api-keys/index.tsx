@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../../components/list/listSearch';
 import { ApiKeysPage } from '../../../../features/apikeys/ApiKeysPage';
 import { parseApiKeysSearch } from '../../../../features/apikeys/search';
 import { requirePermission } from '../../../../features/auth/guards';
-import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/api-keys/')({
   validateSearch: parseApiKeysSearch,

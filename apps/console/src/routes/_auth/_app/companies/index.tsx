@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
 import { CompaniesPage } from '../../../../features/companies/CompaniesPage';
 import { parseCompaniesSearch } from '../../../../features/companies/search';
-import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 
 export const Route = createFileRoute('/_auth/_app/companies/')({
   validateSearch: parseCompaniesSearch,

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
-import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 import { MediaTypesPage } from '../../../../features/settings/media-types/MediaTypesPage';
 import { parseRefListSearch } from '../../../../features/settings/search';
 

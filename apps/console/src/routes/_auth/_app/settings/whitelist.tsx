@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
-import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 import { parseWhitelistSearch } from '../../../../features/whitelist/search';
 import { WhitelistPage } from '../../../../features/whitelist/WhitelistPage';
 

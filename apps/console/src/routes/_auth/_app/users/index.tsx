@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { cleanSearch } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
-import { cleanSearch } from '../../../../features/profile/ui/listSearch';
 import { parseUsersSearch } from '../../../../features/users/search';
 import { UsersPage } from '../../../../features/users/UsersPage';
 
