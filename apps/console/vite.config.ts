@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -25,6 +27,40 @@ function versionFile(): Plugin {
   };
 }
 
+/** Text files worth compressing; below 1 KB the headers cost more than compression saves. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) next to every compressible output file,
+ * once per build, so the server sends them as they are (@fastify/static `preCompressed`) instead of
+ * compressing on every request. A variant not smaller than the file is not written.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'forpost-precompress',
+    apply: 'build',
+    configResolved(c) {
+      outDir = resolve(c.root, c.build.outDir);
+    },
+    writeBundle(_options, bundle) {
+      for (const name of Object.keys(bundle)) {
+        if (!COMPRESSIBLE.test(name)) continue;
+        const file = resolve(outDir, name);
+        const raw = readFileSync(file);
+        if (raw.length < MIN_COMPRESS_BYTES) continue;
+        const br = brotliCompressSync(raw, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        });
+        const gz = gzipSync(raw, { level: 9 });
+        if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+        if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root,
   plugins: [
@@ -37,6 +73,7 @@ export default defineConfig({
     }),
     react(),
     versionFile(),
+    precompress(),
   ],
   define: {
     'import.meta.env.VITE_BUILD_ID': JSON.stringify(BUILD_ID),

@@ -27,6 +27,9 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
       // The root URL itself is the console (without an index, GET / was a 403 "directory" response).
       index: 'index.html',
       wildcard: true,
+      // The console build writes .br and .gz beside each file (vite.config.ts `precompress`): sent
+      // as they are to clients that accept them, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       setHeaders(res, file) {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
         else res.header('cache-control', 'no-cache');
