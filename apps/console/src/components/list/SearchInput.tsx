@@ -1,17 +1,24 @@
 import { Input } from 'antd';
 import { useEffect, useState } from 'react';
 
-/** A search box bound to a URL param: typing is local, Enter / the button / clearing applies it. */
+/**
+ * The search box of a list page whose query lives in the URL: typing stays local; Enter, the button,
+ * the clear icon or erasing the text hands the trimmed text — or undefined when empty — to `onSearch`.
+ * A URL change (back, «Сбросить фильтры») refills it.
+ */
 export function SearchInput({
   value,
   onSearch,
   placeholder,
+  label = placeholder,
   width = 320,
   testId = 'list-search',
 }: {
   value: string | undefined;
-  onSearch: (v: string | undefined) => void;
+  onSearch: (q: string | undefined) => void;
   placeholder: string;
+  /** The accessible name; the placeholder by default. */
+  label?: string;
   width?: number;
   testId?: string;
 }) {
@@ -20,14 +27,17 @@ export function SearchInput({
   return (
     <Input.Search
       placeholder={placeholder}
-      aria-label={placeholder}
+      aria-label={label}
       allowClear
       value={text}
       onChange={(e) => {
         setText(e.target.value);
+        // Erased by hand or with the clear icon: the list shows everything again at once.
         if (e.target.value === '' && value) onSearch(undefined);
       }}
-      onSearch={(v) => onSearch(v.trim() || undefined)}
+      onSearch={(v, _e, info) => {
+        if (info?.source !== 'clear') onSearch(v.trim() || undefined);
+      }}
       style={{ width, maxWidth: '100%' }}
       data-testid={testId}
     />

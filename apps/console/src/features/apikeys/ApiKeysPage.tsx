@@ -2,9 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { ListSearchInput } from '../../components/list/ListSearchInput';
-import { listPagination } from '../../components/list/listPagination';
-import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
+import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
@@ -36,9 +36,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
   const companies = useCompanyOptions();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
-  const list = useApiKeysQuery({ page, page_size: pageSize, q: search.q, company_id: companyId });
+  const list = useApiKeysQuery({ ...pageParams(search), q: search.q, company_id: companyId });
 
   return (
     <>
@@ -60,7 +58,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <ListSearchInput
+          <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<ApiKeysSearch>({ q }))}
             placeholder="Название ключа"
@@ -81,7 +79,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
             data-testid="apikeys-table"
             scroll={{ x: 1000 }}
             locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Ключей пока нет'} /> }}
-            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             columns={[
               {
                 title: 'Название',

@@ -4,7 +4,8 @@ import { AutoComplete, Button, Card, Col, DatePicker, Flex, Input, InputNumber, 
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { JsonView } from '../../components/JsonView';
-import { PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
@@ -58,11 +59,8 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
   useEffect(() => setAction(search.action ?? ''), [search.action]);
   useEffect(() => setEntityId(search.entity_id ?? ''), [search.entity_id]);
 
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? AUDIT_PAGE_SIZE;
   const query: AuditQuery = {
-    page,
-    page_size: pageSize,
+    ...pageParams(search, AUDIT_PAGE_SIZE),
     action: search.action,
     entity: search.entity,
     entity_id: search.entity_id,
@@ -180,16 +178,10 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             scroll={{ x: 1000 }}
             locale={{ emptyText: <EmptyState text={filtered ? 'Записей с такими условиями нет' : 'Журнал пуст'} /> }}
             expandable={{ expandedRowRender: (e) => <Change entry={e} />, rowExpandable: () => true }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: [...new Set([...PAGE_SIZE_OPTIONS, AUDIT_PAGE_SIZE])].sort((a, b) => a - b),
+            pagination={listPagination(search, list.data?.total, onSearch, {
+              defaultPageSize: AUDIT_PAGE_SIZE,
               showTotal: (total) => (total >= 10_000 ? 'Больше 10 000 записей' : `Всего: ${total}`),
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === AUDIT_PAGE_SIZE ? undefined : ps }),
-            }}
+            })}
             columns={[
               { title: 'Время', dataIndex: 'at', width: 150, render: (d: string) => formatDateTime(d) },
               {

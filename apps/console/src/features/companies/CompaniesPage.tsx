@@ -2,9 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { ListSearchInput } from '../../components/list/ListSearchInput';
-import { listPagination } from '../../components/list/listPagination';
-import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
+import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
@@ -23,11 +23,8 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
   const canUpdate = useCan('companies.update');
   const modules = useModuleOptions();
   const set = (patch: SearchPatch<CompaniesSearch>) => onSearch(withPageReset(patch));
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
   const list = useCompaniesQuery({
-    page,
-    page_size: pageSize,
+    ...pageParams(search),
     q: search.q,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
@@ -50,7 +47,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <ListSearchInput
+          <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}
             placeholder="Название, юр. лицо или ИНН"
@@ -76,7 +73,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
             locale={{
               emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
             }}
-            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             columns={[
               {
                 title: 'Компания',

@@ -5,7 +5,7 @@ import { AutoComplete, Button, Card, DatePicker, Flex, Select, Table, Tag, Typog
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../components/list/paging';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
@@ -138,7 +138,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             dataSource={list.data?.items ?? []}
             data-testid="messages-table"
             scroll={{ x: 1000 }}
-            pagination={urlPagination(search, list.data?.total, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             onChange={(_p, _f, sorter) => {
               const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<MessageListItem> | undefined;
               const next = s?.order === 'ascend' ? 'posted_at' : undefined;

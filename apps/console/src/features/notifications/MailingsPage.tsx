@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Badge, Button, Card, Flex, Input, Table, Tooltip, Typography } from 'antd';
-import { useEffect, useState } from 'react';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { Badge, Button, Card, Flex, Table, Tooltip, Typography } from 'antd';
+import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
+import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { eventsCount, formatDateTime } from '../../lib/format';
@@ -26,11 +27,7 @@ export function MailingsPage({
   const canManage = useCan('mailings.manage');
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
-  const [q, setQ] = useState(search.q ?? '');
-  useEffect(() => setQ(search.q ?? ''), [search.q]);
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
-  const list = useMailingsQuery({ page, page_size: pageSize, q: search.q, company_id: companyId });
+  const list = useMailingsQuery({ ...pageParams(search), q: search.q, company_id: companyId });
 
   return (
     <>
@@ -51,14 +48,12 @@ export function MailingsPage({
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <Input.Search
+          <SearchInput
+            value={search.q}
+            onSearch={(q) => onSearch(withPageReset<MailingsSearch>({ q }))}
             placeholder="Название рассылки"
-            allowClear
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onSearch={(v) => onSearch(withPageReset<MailingsSearch>({ q: v.trim() || undefined }))}
-            style={{ width: 300 }}
-            aria-label="Поиск рассылок"
+            label="Поиск рассылок"
+            width={300}
           />
         </Flex>
         {list.isError && !list.data ? (
@@ -84,16 +79,7 @@ export function MailingsPage({
                 />
               ),
             }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
-            }}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             columns={[
               {
                 title: 'Название',

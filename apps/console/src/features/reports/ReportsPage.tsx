@@ -4,7 +4,8 @@ import { can } from '@forpost/contract/permissions';
 import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
 import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, type SearchPatch } from '../../components/list/listSearch';
+import type { SearchPatch } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
@@ -29,9 +30,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
   const canManageAny = can(principal, 'reports.manage');
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
-  const list = useReportsQuery({ page, page_size: pageSize, company_id: companyId });
+  const list = useReportsQuery({ ...pageParams(search), company_id: companyId });
   const action = useReportActionMutation();
   const remove = useDeleteReportMutation();
   const [sending, setSending] = useState<Report | null>(null);
@@ -54,16 +53,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
             data-testid="reports-table"
             scroll={{ x: 1080 }}
             locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
-            pagination={{
-              current: page,
-              pageSize,
-              total: list.data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZE_OPTIONS,
-              showTotal: (total) => `Всего: ${total}`,
-              onChange: (p, ps) =>
-                onSearch({ page: p === 1 ? undefined : p, page_size: ps === DEFAULT_PAGE_SIZE ? undefined : ps }),
-            }}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             columns={[
               {
                 title: 'Отчёт',

@@ -3,7 +3,7 @@ import type { TelegramAccountStatus } from '@forpost/contract/telegram';
 import { Button, Card, Flex, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../components/list/paging';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -69,7 +69,7 @@ export function AccountsPage({
             dataSource={list.data?.items ?? []}
             data-testid="accounts-table"
             scroll={{ x: 1000 }}
-            pagination={urlPagination(search, list.data?.total, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             locale={{
               emptyText: (
                 <EmptyState

@@ -5,7 +5,7 @@ import { Button, Card, Flex, Select, Switch, Table, Tag, Tooltip, Typography } f
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../components/list/paging';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -90,7 +90,7 @@ export function ChannelsPage({
             dataSource={list.data?.items ?? []}
             data-testid="channels-table"
             scroll={{ x: 1100 }}
-            pagination={urlPagination(search, list.data?.total, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             onChange={(_p, _f, sorter) => {
               const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<TelegramChannel> | undefined;
               const key = String(s?.columnKey ?? '');

@@ -3,9 +3,9 @@ import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS } from '@forpost/contrac
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { ListSearchInput } from '../../components/list/ListSearchInput';
-import { listPagination } from '../../components/list/listPagination';
-import { DEFAULT_PAGE_SIZE, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listPagination, pageParams } from '../../components/list/pagination';
+import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -29,11 +29,8 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
 
   const set = (patch: SearchPatch<UsersSearch>) => onSearch(withPageReset(patch));
   const companyId = search.company_id;
-  const page = search.page ?? 1;
-  const pageSize = search.page_size ?? DEFAULT_PAGE_SIZE;
   const list = useUsersQuery({
-    page,
-    page_size: pageSize,
+    ...pageParams(search),
     q: search.q,
     role: search.role,
     company_id: companyId,
@@ -58,7 +55,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
       />
       <Card>
         <Flex gap={8} wrap style={{ marginBottom: 16 }}>
-          <ListSearchInput
+          <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}
             placeholder="Имя или email"
@@ -113,7 +110,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
               ),
             }}
             scroll={{ x: 1000 }}
-            pagination={listPagination(page, pageSize, list.data?.total ?? 0, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             columns={[
               {
                 title: 'Пользователь',

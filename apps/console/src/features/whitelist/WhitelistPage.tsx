@@ -5,7 +5,7 @@ import { Button, Card, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../components/list/paging';
+import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -224,7 +224,7 @@ function WhitelistTable({
           dataSource={list.data?.items ?? []}
           data-testid="whitelist-table"
           scroll={{ x: 1000 }}
-          pagination={urlPagination(search, list.data?.total, onSearch)}
+          pagination={listPagination(search, list.data?.total, onSearch)}
           onChange={(_p, _f, sorter) => {
             const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<WhitelistItem> | undefined;
             const key = String(s?.columnKey ?? '');

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../../components/list/paging';
+import { listPagination, pageParams } from '../../../components/list/pagination';
 import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
@@ -72,7 +72,7 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
             dataSource={list.data?.items ?? []}
             data-testid="leaks-table"
             scroll={{ x: 1000 }}
-            pagination={urlPagination(search, list.data?.total, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             locale={{ emptyText: <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} /> }}
             columns={[
               {

@@ -4,7 +4,7 @@ import { Button, Card, Flex, Table } from 'antd';
 import { useState } from 'react';
 import { NameModal } from '../../../components/form/NameModal';
 import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
-import { pageParams, urlPagination } from '../../../components/list/paging';
+import { listPagination, pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
@@ -57,7 +57,7 @@ export function MediaTypesPage({
             loading={list.isFetching}
             dataSource={list.data?.items ?? []}
             data-testid="media-types-table"
-            pagination={urlPagination(search, list.data?.total, onSearch)}
+            pagination={listPagination(search, list.data?.total, onSearch)}
             locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} /> }}
             columns={[
               { title: 'Название', dataIndex: 'name' },

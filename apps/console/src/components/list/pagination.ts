@@ -1,0 +1,40 @@
+import type { TablePaginationConfig } from 'antd';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './listSearch';
+
+/** The `page` / `page_size` URL params of a list page. */
+export interface PageSearch {
+  page?: number;
+  page_size?: number;
+}
+
+/** The page and page size to ask the API for (the defaults when the URL has none). */
+export const pageParams = (search: PageSearch, defaultPageSize = DEFAULT_PAGE_SIZE) => ({
+  page: search.page ?? 1,
+  page_size: search.page_size ?? defaultPageSize,
+});
+
+/**
+ * antd Table pagination bound to the `page` / `page_size` URL params. The defaults (page 1, the
+ * default size) are left out of the URL, and a new page size goes back to page 1.
+ */
+export function listPagination(
+  search: PageSearch,
+  total: number | undefined,
+  onSearch: (patch: PageSearch) => void,
+  {
+    defaultPageSize = DEFAULT_PAGE_SIZE,
+    showTotal = (t: number) => `Всего: ${t}`,
+  }: { defaultPageSize?: number; showTotal?: (total: number) => string } = {},
+): TablePaginationConfig {
+  const { page, page_size: pageSize } = pageParams(search, defaultPageSize);
+  return {
+    current: page,
+    pageSize,
+    total: total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions: [...new Set([...PAGE_SIZE_OPTIONS, defaultPageSize])].sort((a, b) => a - b),
+    showTotal,
+    onChange: (p, ps) =>
+      onSearch({ page: p === 1 || ps !== pageSize ? undefined : p, page_size: ps === defaultPageSize ? undefined : ps }),
+  };
+}
