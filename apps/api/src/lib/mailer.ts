@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { randomToken } from './crypto';
+import type { Logger } from './logger';
 
 export interface MailMessage {
   to: string | string[];
@@ -43,7 +44,7 @@ export function createMailer(opts: {
   smtpUrl?: string | (() => string | undefined);
   from: string;
   dataDir: string;
-  log?: { info(o: unknown, m?: string): void };
+  log?: Pick<Logger, 'info'>;
 }): Mailer {
   const dir = path.join(opts.dataDir, 'mail');
   return {
@@ -83,7 +84,7 @@ export function createMailer(opts: {
  */
 export async function mailerFromSettings(
   configs: { get(key: 'smtp_url' | 'mail_from'): Promise<unknown> },
-  opts: { mailFrom: string; dataDir: string; log?: { info(o: unknown, m?: string): void } },
+  opts: { mailFrom: string; dataDir: string; log?: Pick<Logger, 'info'> },
 ): Promise<Mailer> {
   const smtp = String(await configs.get('smtp_url')).trim();
   const from = String(await configs.get('mail_from')) || opts.mailFrom;

@@ -3,6 +3,8 @@
  * time (a slow pass is never overlapped), the first at once, failures logged and retried next time,
  * and `stop()` waits for the pass in flight.
  */
+import type { Logger } from './logger';
+
 export interface Poller {
   stop(): Promise<void>;
 }
@@ -11,7 +13,7 @@ export function startPoller(p: {
   intervalMs: number;
   /** One pass; `stopped()` tells a long pass to finish early. */
   run: (stopped: () => boolean) => Promise<unknown>;
-  log: { warn(o: unknown, m?: string): void };
+  log: Pick<Logger, 'warn'>;
   /** The log line when a pass fails. */
   failure: string;
 }): Poller {

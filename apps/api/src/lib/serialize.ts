@@ -1,7 +1,14 @@
-/** Timestamps travel as ISO 8601 strings (UTC). */
-export const iso = (d: Date | string | null | undefined): string | null =>
-  d == null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
-export const isoReq = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
+/**
+ * Timestamps travel as ISO 8601 strings (UTC). A `Date` (Drizzle, node-postgres) or a string
+ * PostgreSQL wrote (`to_json`, text casts) both come out as `toISOString()`; null stays null.
+ */
+export function iso(d: Date | string): string;
+export function iso(d: Date | string | null | undefined): string | null;
+export function iso(d: Date | string | null | undefined): string | null {
+  return d == null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
+}
+/** @deprecated `iso` types a non-null argument as `string` itself; kept until every caller switches. */
+export const isoReq: (d: Date | string) => string = iso;
 
 /** Postgres unique violation (23505) on a given constraint/index name. */
 export function isUniqueViolation(err: unknown, name?: string): boolean {

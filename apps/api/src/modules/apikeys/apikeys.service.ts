@@ -21,7 +21,7 @@ import { apiKeys, companies, companyMembers, users } from '../../db/schema/index
 import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
-import { iso, isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import type { AuthContext } from '../auth/auth.service';
 import { ipAllowed } from '../auth/auth.service';
 
@@ -66,7 +66,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     is_active: k.isActive,
     last_used_at: iso(k.lastUsedAt),
     last_used_ip: k.lastUsedIp,
-    created_at: isoReq(k.createdAt),
+    created_at: iso(k.createdAt),
   });
 
   /** A key with its company's name, or undefined. */

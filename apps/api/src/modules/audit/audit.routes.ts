@@ -5,7 +5,7 @@ import { and, count, desc, eq, gte, ilike, inArray, lte, sql } from 'drizzle-orm
 import type { Db } from '../../db/client';
 import { auditLog, users } from '../../db/schema/index';
 import type { App } from '../../lib/routes';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import { requireAuth } from '../../plugins/access';
 
 /** The audit log, newest first, for admins. */
@@ -50,7 +50,7 @@ export async function auditRoutes(app: App, deps: { db: Db }) {
       return {
         items: rows.map(({ a, actorName }) => ({
           id: a.id,
-          at: isoReq(a.at),
+          at: iso(a.at),
           actor_user_id: a.actorUserId,
           actor_name: actorName,
           actor_key_id: a.actorKeyId,

@@ -10,7 +10,7 @@ import { badRequest, unauthorized } from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secretbox';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
 import { type AuthContext, type AuthService, ipAllowed, type RequestCtx } from './auth.service';
 import type { FailureLimiter } from './limiter';
@@ -413,8 +413,8 @@ export function createIdentityService(deps: {
           ip: s.ip,
           user_agent: s.userAgent,
           device: deviceOf(s.userAgent),
-          created_at: isoReq(s.createdAt),
-          last_seen_at: isoReq(s.lastSeenAt),
+          created_at: iso(s.createdAt),
+          last_seen_at: iso(s.lastSeenAt),
           current: s.id === a.sessionId,
         })),
       };

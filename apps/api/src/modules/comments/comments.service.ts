@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import type { Caller } from '../events/access';
 
 /** Raw SQL rows carry timestamps as text (drizzle's parsers); either form is accepted. */
@@ -41,8 +41,8 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
     text: r.text,
     author_id: r.author_id,
     author_name: r.author_name,
-    created_at: isoReq(r.created_at),
-    updated_at: isoReq(r.updated_at),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
     edited: ms(r.updated_at) - ms(r.created_at) > 1000,
     can_edit: mayEdit(c, r),
   });

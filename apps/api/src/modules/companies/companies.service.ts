@@ -15,7 +15,7 @@ import { companies, companyMembers, productKeyActivations, productKeys, users } 
 import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { iso, isUniqueViolation } from '../../lib/serialize';
 import type { FailureLimiter } from '../auth/limiter';
 
 type CompanyRow = typeof companies.$inferSelect;
@@ -41,8 +41,8 @@ function toCompany(c: CompanyRow, membersCount: number): z.infer<typeof companyR
     modules: c.modules,
     is_active: c.isActive,
     members_count: membersCount,
-    created_at: isoReq(c.createdAt),
-    updated_at: isoReq(c.updatedAt),
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
   };
 }
 
@@ -64,7 +64,7 @@ function toKey(k: KeyRow): z.infer<typeof productKeyResponse> {
     activations: k.activations,
     comment: k.comment,
     status: keyStatus(k),
-    created_at: isoReq(k.createdAt),
+    created_at: iso(k.createdAt),
   };
 }
 
@@ -309,7 +309,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
           company_id: r.company_id,
           company_name: r.company_name,
           key_prefix: r.key_prefix,
-          activated_at: isoReq(r.at),
+          activated_at: iso(r.at),
         })),
       };
     },

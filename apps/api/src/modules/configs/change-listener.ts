@@ -1,8 +1,5 @@
 import pg from 'pg';
-
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-}
+import type { Logger } from '../../lib/logger';
 
 export interface ChangeListener {
   /** Starts listening if needed; true once LISTEN is active (false while the database is unreachable). */
@@ -38,7 +35,7 @@ export function createChangeListener(opts: {
   channel: string;
   onChange: (payload: string) => void;
   onReset: () => void;
-  log: Logger;
+  log: Pick<Logger, 'warn'>;
 }): ChangeListener {
   if (!/^[a-z_][a-z0-9_]*$/.test(opts.channel)) throw new Error(`bad channel name ${opts.channel}`);
   let client: pg.Client | null = null;

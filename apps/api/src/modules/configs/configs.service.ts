@@ -15,14 +15,11 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { createSecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
 import { type ChangeListener, connectionOf, createChangeListener } from './change-listener';
 import { CONFIGS_CHANNEL, type ConfigsRepo, createConfigsRepo, type StoredConfig } from './configs.repo';
-
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-}
 
 /** How long a cached value is trusted even without a notification (a safety net; NOTIFY is the real signal). */
 export const CONFIG_CACHE_TTL_MS = 60_000;
@@ -47,7 +44,7 @@ export interface ConfigsServiceDeps {
   pool: pg.Pool;
   config: Config;
   audit: Audit;
-  log: Logger;
+  log: Pick<Logger, 'warn'>;
   repo?: ConfigsRepo;
   ttlMs?: number;
 }

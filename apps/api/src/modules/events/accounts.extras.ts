@@ -11,7 +11,7 @@ import { EVENT_MSG } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import { assertModule, callerOf } from './access';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
@@ -27,7 +27,7 @@ export const linkedLeaksExtra: ExtraRegistrar = (app, m, ctx) => {
         ctx.db,
         sql`SELECT l.id, l.name, al.created_at AS linked_at FROM account_leaks al JOIN leaks l ON l.id = al.leak_id WHERE al.event_id = ${eventId} ORDER BY al.created_at, l.id`,
       )
-    ).map((r) => ({ ...r, linked_at: isoReq(r.linked_at) }));
+    ).map((r) => ({ ...r, linked_at: iso(r.linked_at) }));
 
   app.get(
     `${eventsPath(m)}/:id/leaks`,

@@ -4,6 +4,7 @@
  */
 import { EVENT_MSG, type FieldDescriptor, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
+import { intArray, textArray } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
 import { type CardVault, hashKey, searchWords } from './event-data';
 
@@ -125,11 +126,7 @@ function timeRange(col: SQL, from: unknown, to: unknown): SQL[] {
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const anyInt = (col: SQL, ids: number[]) =>
-  ids.length === 1 ? sql`${col} = ${ids[0]}` : sql`${col} = ANY(${`{${ids.join(',')}}`}::int[])`;
-/** A text[] parameter (drizzle would expand a JS array into a row). */
-export const textArray = (values: string[]) =>
-  sql`${`{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+const anyInt = (col: SQL, ids: number[]) => (ids.length === 1 ? sql`${col} = ${ids[0]}` : sql`${col} = ANY(${intArray(ids)})`);
 const anyText = (col: SQL, values: string[]) =>
   values.length === 1 ? sql`${col} = ${values[0]}` : sql`${col} = ANY(${textArray(values)})`;
 
@@ -212,7 +209,7 @@ export function filterConditions(
     w.push(sql`(${sql.join(parts, sql` OR `)})`);
   }
   const tagIds = ints('tags');
-  if (tagIds) w.push(sql`e.tags && ${`{${tagIds.join(',')}}`}::int[]`);
+  if (tagIds) w.push(sql`e.tags && ${intArray(tagIds)}`);
   w.push(...timeRange(sql`e.created_at`, q.created_from, q.created_to));
   w.push(...timeRange(sql`e.detected_at`, q.detected_from, q.detected_to));
   if (typeof q.import_id === 'number') w.push(sql`e.import_id = ${q.import_id}`);
@@ -223,4 +220,5 @@ export function filterConditions(
   return w;
 }
 
-export const and = (parts: SQL[]): SQL => (parts.length ? sql.join(parts, sql` AND `) : sql`TRUE`);
+/** Re-exported for the engine's callers: the helpers live with the database code. */
+export { and, textArray } from '../../db/sql';

@@ -2,6 +2,8 @@
 import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { bigArray, intArray, jsonParam, rowsOf } from '../../db/sql';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import { searchVector } from './events.query';
 
 export interface EventRow {
@@ -62,16 +64,14 @@ export interface HistoryEntry {
 const EVENT_COLUMNS = sql.raw(
   'e.id, e.company_id, e.module, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state, e.whitelist_kind, e.fingerprint, e.tags, e.data, e.detected_at, e.created_at, e.updated_at, e.author_id, e.author_key_id, e.import_id',
 );
-const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-const bigArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[]`;
-const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 /** Rows of the ordered walk of a search page: the page fills within them when 1 row in 100 matches. */
 const walkRows = (need: number) => Math.min(10_000, Math.max(2_000, need * 100));
 /** Longest walk that counts a search's matches (beyond it, the GIN index counts). */
 const DENSE_COUNT_ROWS = 8_000;
 
 export function createEventsRepo(db: Db) {
-  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+  const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
+  const companies = createCompaniesRepo(db);
   /** Exact count up to `cap` (+1 to know it was capped). */
   const countCapped = async (where: SQL, cap: number): Promise<number> => {
     const [r] = await rows<{ n: number }>(
@@ -81,8 +81,6 @@ export function createEventsRepo(db: Db) {
   };
 
   return {
-    rows,
-
     /** One page; the inner query walks an index in `order`, the joins only decorate the page. */
     async list(p: { where: SQL; order: SQL; limit: number; offset: number; ruleCase?: SQL }): Promise<EventRow[]> {
       const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
@@ -279,7 +277,7 @@ export function createEventsRepo(db: Db) {
       if (!entries.length) return [];
       const values = entries.map(
         (h) =>
-          sql`(${h.eventId}, ${h.actorUserId}, ${h.actorKeyId}, ${h.action}, ${h.field}, ${json(h.before)}::jsonb, ${json(h.after)}::jsonb)`,
+          sql`(${h.eventId}, ${h.actorUserId}, ${h.actorKeyId}, ${h.action}, ${h.field}, ${jsonParam(h.before)}::jsonb, ${jsonParam(h.after)}::jsonb)`,
       );
       const r = await rows<{ id: number }>(
         sql`INSERT INTO event_history (event_id, actor_user_id, actor_key_id, action, field, before, after) VALUES ${sql.join(values, sql`, `)} RETURNING id`,
@@ -323,15 +321,8 @@ export function createEventsRepo(db: Db) {
       if (ids.length) await tx.execute(sql`DELETE FROM docs WHERE id = ANY(${intArray(ids)})`);
     },
 
-    async companyExists(id: number): Promise<boolean> {
-      return (await rows(sql`SELECT 1 FROM companies WHERE id = ${id}`)).length > 0;
-    },
-
-    /** The modules enabled for a company (empty = every module), or null when there is no such company. */
-    async companyModules(id: number): Promise<string[] | null> {
-      const r = (await rows(sql`SELECT modules FROM companies WHERE id = ${id}`)) as { modules: string[] }[];
-      return r[0] ? r[0].modules : null;
-    },
+    /** The modules enabled for a company (companies.repo). */
+    companyModules: companies.modules,
 
     /** Which of these ids exist in a reference table. */
     async existingIds(table: 'tags' | 'media_types' | 'leak_types' | 'leaks', ids: number[]): Promise<Set<number>> {

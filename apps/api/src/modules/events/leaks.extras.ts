@@ -15,11 +15,10 @@ import { EVENT_MSG } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { leaks, leakTypes } from '../../db/schema/index';
 import { badRequest, conflict } from '../../lib/errors';
+import { iso } from '../../lib/serialize';
 import { eventsPath, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 import { refListRoutes } from './reflist';
-
-const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d == null ? null : String(d));
 
 export const leakCatalogueExtra: ExtraRegistrar = (app, m, ctx) => {
   refListRoutes(app, ctx.db, ctx.audit, {

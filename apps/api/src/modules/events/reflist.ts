@@ -17,10 +17,11 @@ import type { App } from '../../lib/routes';
 import { isUniqueViolation } from '../../lib/serialize';
 import { callerOf } from './access';
 
-type Row = Record<string, unknown> & { id: number };
 type Table = PgTable & { id: PgColumn; name: PgColumn; updatedAt: PgColumn };
+/** A row of the list's table, as Drizzle selects it. */
+type RowOf<T extends Table> = T['$inferSelect'] & { id: number };
 
-export interface RefListSpec {
+export interface RefListSpec<T extends Table = Table> {
   /** Route of the collection, e.g. '/tags'. */
   path: string;
   /** Singular and plural operation names: 'Tag' / 'Tags' → listTags, getTag, createTag, updateTag, deleteTag. */
@@ -29,9 +30,9 @@ export interface RefListSpec {
   /** Russian name for summaries: 'теги'. */
   label: string;
   tags: string[];
-  table: Table;
+  table: T;
   entity: RefListEntity;
-  toItem: (r: Row) => Record<string, unknown>;
+  toItem: (r: RowOf<T>) => Record<string, unknown>;
   item: z.ZodType;
   query: z.ZodType<{ q?: string; page: number; page_size: number } & Record<string, unknown>>;
   create?: z.ZodType;
@@ -59,8 +60,10 @@ const defaultColumns = (body: Record<string, unknown>) =>
       .map(([k, v]) => [camel(k), v]),
   );
 
-export function refListService(db: Db, audit: Audit, spec: RefListSpec) {
-  const t = spec.table;
+export function refListService<T extends Table>(db: Db, audit: Audit, spec: RefListSpec<T>) {
+  type Row = RowOf<T>;
+  // Drizzle's builder does not take a generic table; the rows are typed by the spec's table.
+  const t: Table = spec.table;
   const toCols = spec.toColumns ?? defaultColumns;
   const get = async (id: number) => {
     const [r] = await db.select().from(t).where(eq(t.id, id)).limit(1);
@@ -149,7 +152,7 @@ export function refListService(db: Db, audit: Audit, spec: RefListSpec) {
   };
 }
 
-export function refListRoutes(app: App, db: Db, audit: Audit, spec: RefListSpec) {
+export function refListRoutes<T extends Table>(app: App, db: Db, audit: Audit, spec: RefListSpec<T>) {
   const svc = refListService(db, audit, spec);
   const listResponse =
     spec.paged === false

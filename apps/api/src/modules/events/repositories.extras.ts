@@ -11,7 +11,7 @@ import { EVENT_MSG } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import { callerOf } from './access';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
@@ -27,7 +27,7 @@ interface FileRow {
   updated_at: Date | string;
 }
 const rowsOf = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
-const toItem = (r: FileRow) => ({ ...r, created_at: isoReq(r.created_at), updated_at: isoReq(r.updated_at) });
+const toItem = (r: FileRow) => ({ ...r, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
 const COLS = sql`id, event_id, path, url, matched, doc_id, created_at, updated_at`;
 
 export const filesExtra: ExtraRegistrar = (app, m, ctx) => {

@@ -28,6 +28,7 @@ import { dataExports } from '../../db/schema/index';
 import { type Audit, clientDb } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, type Caller, scopeFor } from '../events/access';
 import type { CardVault } from '../events/event-data';
@@ -74,7 +75,7 @@ export interface ExportsDeps {
   store: DocStore;
   refs: Refs;
   vault: CardVault;
-  log: { warn(obj: unknown, msg?: string): void };
+  log: Pick<Logger, 'warn'>;
 }
 
 type ExportRowDb = typeof dataExports.$inferSelect;

@@ -15,7 +15,7 @@ import { storableText } from '@forpost/contract/validation';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import type { Caller } from '../events/access';
 import { createFiltratorRepo, type FiltratorRepo, type MessageView, type RuleHit } from './filtrator.repo';
 
@@ -55,8 +55,8 @@ function toMessage(v: MessageView): Message {
     author: v.m.author,
     url: v.m.url,
     link: telegramLink(v.channel.username, v.m.messageId),
-    posted_at: isoReq(v.m.postedAt),
-    created_at: isoReq(v.m.createdAt),
+    posted_at: iso(v.m.postedAt),
+    created_at: iso(v.m.createdAt),
     rules: v.m.rules,
     rules_map: v.m.rulesMap,
   };

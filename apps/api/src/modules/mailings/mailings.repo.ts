@@ -2,6 +2,7 @@
 import type { DeliveryStatus, MailingFilters } from '@forpost/contract/mailings';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { and, intArray, rowsOf, textArray } from '../../db/sql';
 import { tsQueryOf } from '../events/events.query';
 import type { DigestEvent } from './mailings.render';
 
@@ -45,9 +46,6 @@ export interface DeliveryRow {
   sent_at: Date | null;
 }
 
-const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-const textArray = (values: string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '')}"`).join(',')}}`}::text[]`;
-
 /** Conditions on `events e` for a mailing's filters (codes of statuses and priorities are the same in every module). */
 export function filterSql(companies: 'all' | number[], f: MailingFilters): SQL[] {
   const w: SQL[] = [];
@@ -65,7 +63,6 @@ export function filterSql(companies: 'all' | number[], f: MailingFilters): SQL[]
   }
   return w;
 }
-const and = (parts: SQL[]) => (parts.length ? sql.join(parts, sql` AND `) : sql`TRUE`);
 
 const SELECT_MAILING = sql`
   SELECT m.id, m.company_id, c.name AS company_name, c.is_active AS company_active, m.name, m.recipients, m.filters, m.params,
@@ -84,11 +81,9 @@ const SELECT_MAILING = sql`
 const MAILING_LOCK = 7_320_114;
 
 export function createMailingsRepo(db: Db) {
-  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
+  const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
 
   return {
-    rows,
-
     async list(p: { scope: 'all' | number[]; companyId?: number; q?: string; limit: number; offset: number }) {
       const w: SQL[] = [];
       if (p.scope !== 'all') w.push(p.scope.length ? sql`m.company_id = ANY(${intArray(p.scope)})` : sql`FALSE`);
@@ -334,20 +329,11 @@ export function createMailingsRepo(db: Db) {
         WHERE id = ${d.id}`);
     },
 
-    /** The modules enabled for a company (empty = every module), or null when there is no such company. */
-    async companyModules(id: number): Promise<string[] | null> {
-      const [r] = await rows<{ modules: string[] }>(sql`SELECT modules FROM companies WHERE id = ${id}`);
-      return r ? r.modules : null;
-    },
-
     async companies(scope: 'all' | number[]) {
       const w = scope === 'all' ? sql`TRUE` : scope.length ? sql`id = ANY(${intArray(scope)})` : sql`FALSE`;
       return rows<{ id: number; name: string; is_active: boolean }>(
         sql`SELECT id, name, is_active FROM companies WHERE ${w} ORDER BY lower(name)`,
       );
-    },
-    async companyExists(id: number): Promise<boolean> {
-      return (await rows(sql`SELECT 1 FROM companies WHERE id = ${id}`)).length > 0;
     },
     async tags() {
       return rows<{ id: number; name: string; color: string }>(sql`SELECT id, name, color FROM tags ORDER BY lower(name)`);

@@ -33,8 +33,10 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
-import { iso, isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
 import { moduleEnabled } from '../events/events.service';
@@ -42,17 +44,12 @@ import { renderDigest } from './mailings.render';
 import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
 import { isQuiet, nextDigestAt } from './mailings.schedule';
 
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-  info(obj: unknown, msg?: string): void;
-}
-
 export interface MailingsServiceDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
   config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
-  log: Logger;
+  log: Pick<Logger, 'warn' | 'info'>;
   /** A fixed mailer (tests); by default one is made per message from the SMTP settings in configs. */
   mailer?: Mailer;
   repo?: MailingsRepo;
@@ -69,6 +66,7 @@ const PREVIEW_CAP = 10_000;
 export function createMailingsService(deps: MailingsServiceDeps) {
   const { db, audit, configs, config, log } = deps;
   const repo = deps.repo ?? createMailingsRepo(db);
+  const companyRepo = createCompaniesRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
   const mailer = async (): Promise<Mailer> =>
@@ -101,8 +99,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       is_active: r.is_active,
       is_suspended: r.company_id !== null && r.company_active === false,
       created_by: r.created_by !== null && r.created_by_name !== null ? { id: r.created_by, name: r.created_by_name } : null,
-      created_at: isoReq(r.created_at),
-      updated_at: isoReq(r.updated_at),
+      created_at: iso(r.created_at),
+      updated_at: iso(r.updated_at),
       last_sent_at: iso(r.last_sent_at),
       next_digest_at: iso(r.next_digest_at),
       stats: {
@@ -124,7 +122,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     recipients: d.recipients,
     last_error: d.last_error,
     next_attempt_at: d.status === 'retry' ? iso(d.next_attempt_at) : null,
-    created_at: isoReq(d.created_at),
+    created_at: iso(d.created_at),
     sent_at: iso(d.sent_at),
   });
 
@@ -160,7 +158,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       throw notFound(MAILING_MSG.companyNotFound);
     }
     if (!can(c.auth.principal, 'mailings.manage', id)) throw new ApiError(403, API_MSG.forbidden);
-    if (!(await repo.companyExists(id))) throw notFound(MAILING_MSG.companyNotFound);
+    if (!(await companyRepo.exists(id))) throw notFound(MAILING_MSG.companyNotFound);
     return id;
   }
 
@@ -177,7 +175,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         throw new ApiError(403, MAILING_MSG.moduleForbidden, { fields: { 'filters.modules': MAILING_MSG.moduleForbidden } });
     }
     if (companyId !== null && f.modules.length) {
-      const enabled = await repo.companyModules(companyId);
+      const enabled = await companyRepo.modules(companyId);
       const off = f.modules.filter((m) => !moduleEnabled(enabled, m));
       if (off.length) {
         const names = off.map((m) => MODULE_LIST.find((x) => x.code === m)?.name ?? m).join(', ');
@@ -436,7 +434,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         count: Math.min(r.count, PREVIEW_CAP),
         capped: r.count > PREVIEW_CAP,
         days: MAILING_PREVIEW_DAYS,
-        sample: r.sample.map((s) => ({ id: s.id, module: s.module, title: s.title, created_at: isoReq(s.created_at) })),
+        sample: r.sample.map((s) => ({ id: s.id, module: s.module, title: s.title, created_at: iso(s.created_at) })),
       };
     },
 
@@ -446,7 +444,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const km = c.auth.principal.keyModules;
       const companies = await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope);
       // A user of one company sees only the modules enabled for it (the ones a mailing may name).
-      const only = scope !== 'all' && companies.length === 1 && companies[0] ? await repo.companyModules(companies[0].id) : null;
+      const only = scope !== 'all' && companies.length === 1 && companies[0] ? await companyRepo.modules(companies[0].id) : null;
       return {
         companies,
         modules: MODULE_LIST.filter((m) => (!km || km.includes('*') || km.includes(m.code)) && moduleEnabled(only, m.code)).map(

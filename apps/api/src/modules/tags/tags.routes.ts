@@ -16,6 +16,7 @@ import { tags } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
 import { badRequest, notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
+import { iso } from '../../lib/serialize';
 import { callerOf, scopeFor } from '../events/access';
 import { refListRoutes } from '../events/reflist';
 
@@ -117,7 +118,6 @@ function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
           },
           tx,
         );
-        const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : String(d));
         return {
           target: {
             id: targetId,

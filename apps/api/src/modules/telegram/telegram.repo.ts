@@ -91,10 +91,6 @@ export function createTelegramRepo(db: Db) {
     },
 
     /* Channels */
-    async companyExists(id: number, tx: Db = db): Promise<boolean> {
-      const r = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, id)).limit(1);
-      return r.length === 1;
-    },
     async listChannels(
       q: { page: number; page_size: number; q?: string; company_id?: number; is_active?: 'true' | 'false'; sort: string },
       tx: Db = db,

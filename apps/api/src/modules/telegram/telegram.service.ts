@@ -15,7 +15,8 @@ import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
-import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { iso, isUniqueViolation } from '../../lib/serialize';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import { type AccountRow, type ChannelRow, createTelegramRepo, type TelegramRepo } from './telegram.repo';
 
 type CreateAccount = z.infer<typeof createTelegramAccountRequest>;
@@ -36,8 +37,8 @@ function toAccount(r: AccountRow): TelegramAccount {
     has_api_hash: r.apiHashEnc !== null,
     has_session: r.sessionEnc !== null,
     last_activity_at: iso(r.lastActivityAt),
-    created_at: isoReq(r.createdAt),
-    updated_at: isoReq(r.updatedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
@@ -52,8 +53,8 @@ function toChannel(r: ChannelRow): TelegramChannel {
     is_active: r.isActive,
     last_message_at: iso(r.lastMessageAt),
     messages_count: r.messagesCount,
-    created_at: isoReq(r.createdAt),
-    updated_at: isoReq(r.updatedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
@@ -82,6 +83,7 @@ export interface TelegramServiceDeps {
 export function createTelegramService(deps: TelegramServiceDeps) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createTelegramRepo(db);
+  const companyRepo = createCompaniesRepo(db);
   const box: SecretBox = createSecretBox(deps.secret, TELEGRAM_SECRET_PURPOSE);
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
 
@@ -96,7 +98,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
     return r;
   }
   async function companyMustExist(id: number, tx: Db) {
-    if (!(await repo.companyExists(id, tx)))
+    if (!(await companyRepo.exists(id, tx)))
       throw badRequest(TELEGRAM_MSG.companyNotFound, { company_id: TELEGRAM_MSG.companyNotFound });
   }
   const phoneTaken = () => conflict(TELEGRAM_MSG.phoneTaken, { phone: TELEGRAM_MSG.phoneTaken });

@@ -8,7 +8,7 @@ import { apiKeys, companies, companyMembers, recoveryCodes, sessions, users } fr
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
-import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { iso, isUniqueViolation } from '../../lib/serialize';
 
 type UserRow = typeof users.$inferSelect;
 type CompanyLink = { company_id: number; role: CompanyRole };
@@ -67,7 +67,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       allowed_ips: u.allowedIps,
       pending_activation: u.pendingActivation,
       companies: shown,
-      created_at: isoReq(u.createdAt),
+      created_at: iso(u.createdAt),
       last_login_at: iso(lastLogin),
     } satisfies z.infer<typeof userResponse>;
   }

@@ -1,0 +1,26 @@
+/*
+ * Helpers for hand-written SQL (the `sql` tag of drizzle-orm). Drizzle expands a JS array
+ * parameter into a row, so arrays travel as one Postgres array literal.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from './client';
+
+const arrayLiteral = (ids: number[]) => `{${ids.map((n) => Math.trunc(n)).join(',')}}`;
+/** An int[] parameter. */
+export const intArray = (ids: number[]): SQL => sql`${arrayLiteral(ids)}::int[]`;
+/** A bigint[] parameter (ids of events and other bigserial tables). */
+export const bigArray = (ids: number[]): SQL => sql`${arrayLiteral(ids)}::bigint[]`;
+/** A text[] parameter; quotes and backslashes are escaped, so any text survives. */
+export const textArray = (values: string[]): SQL =>
+  sql`${`{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+
+/** Conditions joined by AND; none is TRUE. */
+export const and = (parts: SQL[]): SQL => (parts.length ? sql.join(parts, sql` AND `) : sql`TRUE`);
+
+/** A jsonb parameter's text (undefined → SQL NULL). */
+export const jsonParam = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
+
+/** The rows of a hand-written statement, typed by the caller (the statement names the columns). */
+export async function rowsOf<T>(db: Db, q: SQL): Promise<T[]> {
+  return (await db.execute(q)).rows as T[];
+}
