@@ -1,35 +1,19 @@
 /*
- * The module registry: one descriptor per event module. The API mounts the common endpoints for
- * every entry; the console renders list, filters, detail and import pages from it.
- * Adding a module = one descriptor in defs/ plus its extras; a missing entry here is a type error.
+ * The module registry's API: the descriptors (listed in defs/index.ts, one line per module) and what
+ * the API and the console derive from them. Adding a plain module = its descriptor in defs/ plus one
+ * line in defs/index.ts.
  */
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, ML_STATE_LABELS, optionsOf, SOURCE_LABELS, WHITELIST_KIND_LABELS } from './common';
-import { accounts } from './defs/accounts';
-import { acquiring } from './defs/acquiring';
-import { brand } from './defs/brand';
-import { consulting } from './defs/consulting';
-import { databases } from './defs/databases';
-import { domains } from './defs/domains';
-import { employees } from './defs/employees';
-import { endpoints } from './defs/endpoints';
-import { firms } from './defs/firms';
-import { leaks } from './defs/leaks';
-import { management } from './defs/management';
-import { media } from './defs/media';
-import { merchant } from './defs/merchant';
-import { networkattacks } from './defs/networkattacks';
-import { repositories } from './defs/repositories';
-import { services } from './defs/services';
-import {
-  type FieldDescriptor,
-  type FieldOption,
-  type FieldType,
-  type FilterKind,
-  MODULE_CODES,
-  type ModuleCode,
-  type ModuleDescriptor,
-  type PrioritySeed,
-  type StatusSeed,
+import { MODULE_CODES, MODULE_LIST, MODULES } from './registry';
+import type {
+  FieldDescriptor,
+  FieldOption,
+  FieldType,
+  FilterKind,
+  ModuleCode,
+  ModuleDescriptor,
+  PrioritySeed,
+  StatusSeed,
 } from './types';
 
 export * from './common';
@@ -38,28 +22,7 @@ export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
 export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, PLATFORM_OPTIONS, phoneSchema } from './fields';
 export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
 export * from './types';
-
-export const MODULES: { readonly [C in ModuleCode]: ModuleDescriptor<C> } = {
-  domains,
-  brand,
-  management,
-  databases,
-  services,
-  acquiring,
-  employees,
-  firms,
-  accounts,
-  leaks,
-  repositories,
-  media,
-  merchant,
-  endpoints,
-  consulting,
-  networkattacks,
-};
-
-export { MODULE_CODES };
-export const MODULE_LIST: readonly ModuleDescriptor[] = MODULE_CODES.map((c) => MODULES[c] as ModuleDescriptor);
+export { MODULE_LIST, MODULES };
 
 export const isModuleCode = (s: string): s is ModuleCode => (MODULE_CODES as readonly string[]).includes(s);
 export const getModule = (code: ModuleCode): ModuleDescriptor => MODULES[code] as ModuleDescriptor;

@@ -6,10 +6,12 @@ import { isCardNumber, isInn, isOgrn } from '../validation';
 import {
   COMMON_KEYS,
   columnsOf,
+  fieldOf,
   filtersOf,
   headerKey,
   inputFields,
   MODULE_CODES,
+  MODULE_ICONS,
   MODULE_LIST,
   MODULES,
   moduleByRoute,
@@ -20,10 +22,16 @@ import {
 } from './index';
 
 describe('module registry', () => {
-  it('has the sixteen modules of the design, with unique ids, codes and routes', () => {
-    expect(MODULE_CODES).toHaveLength(16);
-    expect(new Set(MODULE_LIST.map((m) => m.id)).size).toBe(16);
-    expect(new Set(MODULE_LIST.map((m) => m.route)).size).toBe(16);
+  it('has the modules of the design, with unique ids, codes, routes, colours and icons, in the order of their ids', () => {
+    const n = MODULE_LIST.length;
+    expect(n).toBeGreaterThanOrEqual(16);
+    expect(MODULE_CODES).toHaveLength(n);
+    expect(new Set(MODULE_LIST.map((m) => m.id)).size).toBe(n);
+    expect(new Set(MODULE_LIST.map((m) => m.route)).size).toBe(n);
+    expect(new Set(MODULE_LIST.map((m) => m.color.toLowerCase())).size).toBe(n);
+    expect(new Set(MODULE_LIST.map((m) => m.icon)).size).toBe(n);
+    expect(MODULE_LIST.map((m) => m.id)).toEqual([...MODULE_LIST.map((m) => m.id)].sort((a, b) => a - b));
+    expect(MODULE_CODES[0]).toBe('domains');
     for (const code of MODULE_CODES) expect(MODULES[code].code).toBe(code);
     expect(moduleByRoute('/brands')?.code).toBe('brand');
     expect(moduleByRoute('/network-attacks')?.code).toBe('networkattacks');
@@ -46,6 +54,13 @@ describe('module registry', () => {
         expect(columnsOf(m).length).toBe(m.columns.length);
         for (const k of m.fingerprint) expect(m.fields.some((f) => f.key === k)).toBe(true);
         expect(filtersOf(m).length).toBeGreaterThan(8);
+      });
+      it('colour, icon, classification and whitelist name field are valid', () => {
+        expect(m.color).toMatch(/^#[0-9a-f]{6}$/i);
+        expect(MODULE_ICONS).toContain(m.icon);
+        for (const k of m.classify?.fields ?? []) expect(fieldOf(m, k)?.key).toBe(k);
+        if (m.classify?.kind === 'sentiment') expect(fieldOf(m, 'connotation')?.type).toBe('enum');
+        if (m.whitelistName) expect(fieldOf(m, m.whitelistName)?.type).toBe('string');
       });
       it('its sample passes the create schema and varies the fingerprint', () => {
         const a = eventCreateRequest(m).safeParse({ company_id: 1, ...m.sample(1) });

@@ -1,25 +1,11 @@
 import type { z } from 'zod';
+import type { ModuleCode } from './registry';
 
-/** API codes of the sixteen event modules, in the order of the menu. */
-export const MODULE_CODES = [
-  'domains',
-  'brand',
-  'management',
-  'databases',
-  'services',
-  'acquiring',
-  'employees',
-  'firms',
-  'accounts',
-  'leaks',
-  'repositories',
-  'media',
-  'merchant',
-  'endpoints',
-  'consulting',
-  'networkattacks',
-] as const;
-export type ModuleCode = (typeof MODULE_CODES)[number];
+/*
+ * The registry itself (which modules exist, in which order) is defs/index.ts; MODULE_CODES and
+ * ModuleCode are derived from it and re-exported here for the contract's schemas.
+ */
+export { MODULE_CODES, type ModuleCode } from './registry';
 
 /**
  * What a field holds; drives validation, storage, the console's widget and the filter it gets.
@@ -125,8 +111,45 @@ export type ModuleExtra =
   | 'linked_leaks'
   | 'merchant_categories';
 
-export interface ModuleDescriptor<C extends ModuleCode = ModuleCode> {
-  /** Stable numeric id (GET /modules). */
+/**
+ * A module's menu icon, as a key: the console maps each key to an icon component in one table. The
+ * keys no module uses yet are there for the next modules.
+ */
+export const MODULE_ICONS = [
+  'global',
+  'trademark',
+  'solution',
+  'database',
+  'cloud-server',
+  'credit-card',
+  'idcard',
+  'bank',
+  'user',
+  'warning',
+  'code',
+  'read',
+  'shop',
+  'api',
+  'bulb',
+  'thunderbolt',
+  'alert',
+  'bug',
+  'cluster',
+  'eye',
+  'lock',
+  'mobile',
+] as const;
+export type ModuleIcon = (typeof MODULE_ICONS)[number];
+
+/**
+ * What the built-in classifier judges in a module's events: the sentiment of a text (the module then
+ * stores the result in its `connotation` field), or the phishing score of a domain. `fields`: where the
+ * text or the domain is read from (texts joined with the title; for a domain, the first that is set).
+ */
+export type ClassifyDescriptor = { kind: 'sentiment'; fields: readonly string[] } | { kind: 'phishing'; fields: readonly string[] };
+
+export interface ModuleDescriptor<C extends string = ModuleCode> {
+  /** Stable numeric id (GET /modules); the menu lists modules in the order of their ids. */
   id: number;
   code: C;
   /** Console route of the list page. */
@@ -135,6 +158,10 @@ export interface ModuleDescriptor<C extends ModuleCode = ModuleCode> {
   name: string;
   /** One sentence: what an event of this module is. */
   description: string;
+  /** '#rrggbb': the module's colour in every chart (dashboard, PDF report), distinct per module. */
+  color: string;
+  /** Menu icon. */
+  icon: ModuleIcon;
   /** The module's own fields (common event fields are in COMMON_FIELDS). */
   fields: readonly FieldDescriptor[];
   /** List columns, in order: keys of common or module fields. */
@@ -149,7 +176,12 @@ export interface ModuleDescriptor<C extends ModuleCode = ModuleCode> {
   decisions?: readonly RefSeed[];
   /** Requests an analyst can send about an event (each is recorded on the event history). */
   actions?: readonly ActionDescriptor[];
+  /** Endpoints beyond the common set; the console shows the detail-page blocks of those that have one. */
   extras: readonly ModuleExtra[];
+  /** What the built-in classifier judges (none: it records that the module has no classifier). */
+  classify?: ClassifyDescriptor;
+  /** The field compared with the whitelist's 'name' entries (legal entity and merchant names, not people or brands). */
+  whitelistName?: string;
   /** A valid set of module fields; `n` varies the fingerprint (tests, examples, demo data). */
   sample: (n: number) => Record<string, unknown>;
 }

@@ -7,6 +7,8 @@ export const accounts: ModuleDescriptor<'accounts'> = {
   route: '/accounts',
   name: 'Аккаунты',
   description: 'Учётные записи клиентов и сотрудников, найденные в утечках.',
+  color: '#a0d911',
+  icon: 'user',
   fields: [
     field.string('login', 'Логин', {
       required: true,

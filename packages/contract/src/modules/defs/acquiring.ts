@@ -27,6 +27,8 @@ export const acquiring: ModuleDescriptor<'acquiring'> = {
   route: '/acquiring',
   name: 'Эквайринг',
   description: 'Скомпрометированные платёжные карты клиентов, найденные в открытых источниках.',
+  color: '#eb2f96',
+  icon: 'credit-card',
   fields: [
     field.card('card_number', 'Номер карты', {
       required: true,

@@ -8,6 +8,8 @@ export const brand: ModuleDescriptor<'brand'> = {
   route: '/brands',
   name: 'Бренды',
   description: 'Незаконное использование бренда: поддельные страницы, аккаунты, приложения и реклама.',
+  color: '#fa8c16',
+  icon: 'trademark',
   fields: [
     field.string('brand_name', 'Бренд', {
       required: true,

@@ -7,6 +7,8 @@ export const consulting: ModuleDescriptor<'consulting'> = {
   route: '/consulting',
   name: 'Консалтинг',
   description: 'Запросы компании на расследование и аналитику и ответы по ним.',
+  color: '#b37feb',
+  icon: 'bulb',
   fields: [
     field.string('subject', 'Тема', {
       required: true,

@@ -7,6 +7,8 @@ export const databases: ModuleDescriptor<'databases'> = {
   route: '/databases',
   name: 'Базы данных',
   description: 'Открытые в интернет или выложенные базы данных с данными компании.',
+  color: '#13c2c2',
+  icon: 'database',
   fields: [
     field.string('db_name', 'Название базы', {
       required: true,

@@ -11,6 +11,8 @@ export const domains: ModuleDescriptor<'domains'> = {
   route: '/domains',
   name: 'Домены',
   description: 'Похожие и фишинговые домены, использующие бренд компании.',
+  color: '#1677ff',
+  icon: 'global',
   fields: [
     field.domain('domain', 'Домен', {
       required: true,
@@ -78,6 +80,7 @@ export const domains: ModuleDescriptor<'domains'> = {
     { code: 'allowlist', label: 'Добавить в список разрешённых' },
   ],
   extras: ['decisions', 'actions', 'snapshots', 'allowlist'],
+  classify: { kind: 'phishing', fields: ['domain', 'domain_punycode'] },
   sample: (n) => ({
     domain: n % 3 === 1 ? `сбер-бонус${n}.рф` : `sber-bonus${n}.${ZONES[n % ZONES.length]}`,
     url: `https://sber-bonus${n}.ru/login`,

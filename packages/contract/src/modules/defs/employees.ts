@@ -7,6 +7,8 @@ export const employees: ModuleDescriptor<'employees'> = {
   route: '/employees',
   name: 'Сотрудники',
   description: 'Данные сотрудников в открытом доступе: учётные данные, резюме, профили, персональные данные.',
+  color: '#faad14',
+  icon: 'idcard',
   fields: [
     field.string('full_name', 'ФИО', {
       required: true,

@@ -7,6 +7,8 @@ export const endpoints: ModuleDescriptor<'endpoints'> = {
   route: '/endpoints',
   name: 'Эндпоинты',
   description: 'Доступные из интернета API, админ-панели и служебные страницы компании.',
+  color: '#ff85c0',
+  icon: 'api',
   fields: [
     field.url('url', 'URL', {
       required: true,

@@ -9,6 +9,8 @@ export const firms: ModuleDescriptor<'firms'> = {
   route: '/firms',
   name: 'Юрлица',
   description: 'Юридические лица, использующие название компании или выдающие себя за неё.',
+  color: '#2f54eb',
+  icon: 'bank',
   fields: [
     field.string('firm_name', 'Наименование', {
       required: true,
@@ -37,6 +39,7 @@ export const firms: ModuleDescriptor<'firms'> = {
   fingerprint: ['inn'],
   title: (d) => `${String(d.firm_name ?? '')} (ИНН ${String(d.inn ?? '')})`,
   extras: [],
+  whitelistName: 'firm_name',
   sample: (n) => ({
     firm_name: `ООО «Сбер Инвест Групп ${n}»`,
     inn: sampleInn(n),

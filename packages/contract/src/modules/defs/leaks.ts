@@ -7,6 +7,8 @@ export const leaks: ModuleDescriptor<'leaks'> = {
   route: '/leaks',
   name: 'Утечки',
   description: 'Утечки данных компании: дампы баз, документы, логи стилеров.',
+  color: '#f5222d',
+  icon: 'warning',
   fields: [
     field.string('leak_name', 'Название утечки', {
       required: true,

@@ -8,6 +8,8 @@ export const management: ModuleDescriptor<'management'> = {
   route: '/management',
   name: 'Менеджмент',
   description: 'Поддельные аккаунты и публикации от имени руководителей компании.',
+  color: '#722ed1',
+  icon: 'solution',
   fields: [
     field.string('person_name', 'ФИО руководителя', {
       required: true,

@@ -8,6 +8,8 @@ export const media: ModuleDescriptor<'media'> = {
   route: '/media',
   name: 'СМИ',
   description: 'Публикации о компании в СМИ, блогах и каналах с оценкой тональности.',
+  color: '#fa541c',
+  icon: 'read',
   fields: [
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link', 'url'] }),
     field.string('media_name', 'Издание', {
@@ -51,6 +53,7 @@ export const media: ModuleDescriptor<'media'> = {
   fingerprint: ['url'],
   title: (d) => String(d.headline ?? d.url ?? ''),
   extras: ['batch', 'media_types'],
+  classify: { kind: 'sentiment', fields: ['headline', 'summary'] },
   sample: (n) => ({
     url: `https://www.rbc.ru/finances/2026/03/${n}`,
     media_name: 'РБК',

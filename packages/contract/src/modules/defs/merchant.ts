@@ -28,6 +28,8 @@ export const merchant: ModuleDescriptor<'merchant'> = {
   route: '/merchants',
   name: 'Мерчанты',
   description: 'Контроль торговых точек: нарушения правил эквайринга и сомнительная деятельность.',
+  color: '#36cfc9',
+  icon: 'shop',
   fields: [
     field.string('merchant_name', 'Мерчант', {
       required: true,
@@ -68,6 +70,7 @@ export const merchant: ModuleDescriptor<'merchant'> = {
   fingerprint: ['merchant_name', 'site_url', 'mid'],
   title: (d) => String(d.merchant_name ?? ''),
   extras: ['merchant_categories'],
+  whitelistName: 'merchant_name',
   sample: (n) => ({
     merchant_name: `ИП Сидоров ${n}`,
     mid: `7800${String(n).padStart(8, '0')}`,

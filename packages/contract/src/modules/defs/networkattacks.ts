@@ -16,6 +16,8 @@ export const networkattacks: ModuleDescriptor<'networkattacks'> = {
   route: '/network-attacks',
   name: 'Сетевые атаки',
   description: 'Сетевые атаки на инфраструктуру компании: DDoS, сканирование, подбор паролей.',
+  color: '#820014',
+  icon: 'thunderbolt',
   fields: [
     field.enum('attack_type', 'Тип атаки', ATTACK_TYPES, {
       required: true,

@@ -8,6 +8,8 @@ export const repositories: ModuleDescriptor<'repositories'> = {
   route: '/repositories',
   name: 'Репозитории',
   description: 'Исходный код и секреты компании в публичных репозиториях.',
+  color: '#595959',
+  icon: 'code',
   fields: [
     field.url('repo_url', 'Репозиторий', {
       required: true,

@@ -9,6 +9,8 @@ export const services: ModuleDescriptor<'services'> = {
   route: '/services',
   name: 'Сервисы',
   description: 'Сервисы компании, доступные из интернета: открытые порты, уязвимое ПО, панели управления.',
+  color: '#52c41a',
+  icon: 'cloud-server',
   fields: [
     field.host('host', 'Хост', {
       required: true,
