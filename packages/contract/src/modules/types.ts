@@ -146,7 +146,10 @@ export type ModuleIcon = (typeof MODULE_ICONS)[number];
  * stores the result in its `connotation` field), or the phishing score of a domain. `fields`: where the
  * text or the domain is read from (texts joined with the title; for a domain, the first that is set).
  */
-export type ClassifyDescriptor = { kind: 'sentiment'; fields: readonly string[] } | { kind: 'phishing'; fields: readonly string[] };
+export interface ClassifyDescriptor {
+  kind: 'sentiment' | 'phishing';
+  fields: readonly string[];
+}
 
 export interface ModuleDescriptor<C extends string = ModuleCode> {
   /** Stable numeric id (GET /modules); the menu lists modules in the order of their ids. */
