@@ -3,23 +3,16 @@
  * the caller's principal; every change is written to event_history field by field.
  */
 import { API_MSG } from '@forpost/contract/errors';
-import {
-  COUNT_CAP,
-  type EventHistoryItem,
-  type EventListQuery,
-  eventRuleSchema,
-  MAX_RULES,
-  SEARCH_COUNT_CAP,
-} from '@forpost/contract/events';
+import { COUNT_CAP, type EventHistoryItem, type EventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { COMMON_FIELDS, EVENT_MSG, fieldOf, hasDecisions, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { isUniqueViolation } from '../../lib/serialize';
-import { assertModule, assertOn, type Caller, scopeFor, targetCompany } from './access';
+import { assertModule, assertOn, type Caller, targetCompany } from './access';
 import {
   applyInput,
   type CardVault,
@@ -30,9 +23,10 @@ import {
   searchTextOf,
   viewOf,
 } from './event-data';
-import { and, filterConditions, matching, orderBy, orderedSort, tsQueryOf } from './events.query';
+import { and, orderBy, orderedSort } from './events.query';
 import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
+import { listFilter, listWhere } from './list-filter';
 import type { Refs } from './refs';
 
 export const MODULE_DISABLED_MSG = 'Этот модуль не подключён для компании';
@@ -257,56 +251,18 @@ export function createEventsService(deps: EventsServiceDeps) {
     load,
 
     async list(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
-      assertModule(c, m.code);
-      const scope = scopeFor(c, 'events.read', q.company_id);
       const page = q.page;
       const pageSize = q.page_size;
-      const empty = { items: [], total: 0, page, page_size: pageSize, total_capped: false };
-      if (scope !== 'all' && scope.length === 0) return empty;
-      const base: SQL[] = [sql`e.module = ${m.code}`];
-      if (scope !== 'all')
-        base.push(
-          scope.length === 1 ? sql`e.company_id = ${scope[0]}` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`,
-        );
-
-      let rules: Record<string, unknown>[] | undefined;
-      let ruleConds: SQL[] | undefined;
-      if (q.rules !== undefined) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(q.rules);
-        } catch {
-          throw badRequest(EVENT_MSG.badRules, { rules: EVENT_MSG.badRules });
-        }
-        if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > MAX_RULES)
-          throw badRequest(EVENT_MSG.badRules, { rules: EVENT_MSG.badRules });
-        rules = [];
-        ruleConds = [];
-        for (const [i, raw] of parsed.entries()) {
-          const r = eventRuleSchema(m).safeParse(raw);
-          if (!r.success) {
-            const issue = r.error.issues[0];
-            throw badRequest(EVENT_MSG.badRules, {
-              [`rules.${i}${issue?.path.length ? `.${String(issue.path[0])}` : ''}`]: issue?.message ?? EVENT_MSG.badRules,
-            });
-          }
-          rules.push(raw as Record<string, unknown>);
-          ruleConds.push(sql`(${and(filterConditions(m, r.data as Record<string, unknown>, vault))})`);
-        }
-      }
-      const own = filterConditions(m, q, vault, { skipText: true });
-      // The text's tsquery is resolved once: the page, the count and the status counts share it.
-      const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
-      const text = query ? matching(await repo.resolveQuery(query)) : null;
-      const anyRule = ruleConds ? [sql`(${sql.join(ruleConds, sql` OR `)})`] : [];
-      const where = and([...base, ...own, ...(text ? [text] : []), ...anyRule]);
-      const ruleCase = ruleConds
+      const f = await listFilter(c, m, q, { vault, resolveQuery: repo.resolveQuery });
+      if (!f) return { items: [], total: 0, page, page_size: pageSize, total_capped: false };
+      const { base, own, text, anyRule, rules, searching } = f;
+      const where = listWhere(f);
+      const ruleCase = rules
         ? sql`CASE ${sql.join(
-            ruleConds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
+            rules.conds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
             sql` `,
           )} END`
         : undefined;
-      const searching = typeof q.q === 'string' || (rules ?? []).some((r) => typeof r.q === 'string');
       const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
       const offset = (page - 1) * pageSize;
       // A free-text search in an indexed order: page and count by the search plan (events.repo searchList).
@@ -327,12 +283,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         search ? search.then((r) => r.rows) : repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, ruleCase }),
         q.status_counts
           ? repo.statusCounts({
-              where: and([
-                ...base,
-                ...filterConditions(m, q, vault, { skipStatus: true, skipText: true }),
-                ...(text ? [text] : []),
-                ...anyRule,
-              ]),
+              where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]),
               // Lists count per status exactly (an index-only scan); a search reads at most cap + 1 matches.
               cap: searching ? cap : undefined,
             })
@@ -353,7 +304,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         ...(statusCounts ? { status_counts: statusCounts.items, status_counts_capped: statusCounts.capped } : {}),
         ...(rules
           ? {
-              rules,
+              rules: rules.raw,
               rules_map: rows
                 .filter((r) => r.rule_index != null)
                 .map((r) => ({ item_id: r.id, rule_index: Number(r.rule_index) })),
@@ -438,9 +389,14 @@ export function createEventsService(deps: EventsServiceDeps) {
       await dropFiles(keys);
     },
 
-    /** All or nothing: one id that is not the caller's to change refuses the whole batch. */
-    async batchPatch(c: Caller, m: ModuleDescriptor, ids: number[], patch: Data) {
-      const done = await db.transaction(async (tx) => {
+    lockBatch,
+
+    /**
+     * All or nothing: one id that is not the caller's to change refuses the whole batch. `outer`: inside
+     * the caller's transaction (a savepoint), e.g. a bulk job's chunk with its progress.
+     */
+    async batchPatch(c: Caller, m: ModuleDescriptor, ids: number[], patch: Data, outer: Db = db) {
+      const done = await outer.transaction(async (tx) => {
         const rows = await lockBatch(c, m, ids, 'events.write', tx);
         const all: HistoryEntry[] = [];
         for (const r of rows) all.push(...(await patchRow(c, m, r, patch, tx)));
@@ -455,8 +411,9 @@ export function createEventsService(deps: EventsServiceDeps) {
       return { ids: done, count: done.length };
     },
 
-    async batchDelete(c: Caller, m: ModuleDescriptor, ids: number[]) {
-      const { done, keys } = await db.transaction(async (tx) => {
+    /** As batchPatch; the files go once the rows are gone (with `outer`: before it commits). */
+    async batchDelete(c: Caller, m: ModuleDescriptor, ids: number[], outer: Db = db) {
+      const { done, keys } = await outer.transaction(async (tx) => {
         const rows = await lockBatch(c, m, ids, 'events.delete', tx);
         const keys = await removeRows(c, m, rows, tx);
         return { done: rows.map((r) => r.id), keys };
