@@ -1,6 +1,5 @@
 /* Report charts rendered on the server: ECharts SSR to SVG strings (pdfmake draws them as vectors). */
 
-import type { ModuleCode } from '@forpost/contract/modules';
 import { BarChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -8,25 +7,6 @@ import { SVGRenderer } from 'echarts/renderers';
 
 echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
-/** The dashboard's colour of each module, so the PDF looks like the console. */
-export const MODULE_COLORS: Record<ModuleCode, string> = {
-  domains: '#1677ff',
-  brand: '#fa8c16',
-  management: '#722ed1',
-  databases: '#13c2c2',
-  services: '#52c41a',
-  acquiring: '#eb2f96',
-  employees: '#faad14',
-  firms: '#2f54eb',
-  accounts: '#a0d911',
-  leaks: '#f5222d',
-  repositories: '#595959',
-  media: '#fa541c',
-  merchant: '#36cfc9',
-  endpoints: '#ff85c0',
-  consulting: '#b37feb',
-  networkattacks: '#820014',
-};
 /** The console's palette, so the PDF looks like the dashboard. */
 export const PALETTE = [
   '#1677ff',

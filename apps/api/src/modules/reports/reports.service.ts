@@ -7,14 +7,7 @@ import { Readable } from 'node:stream';
 import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
 import { API_MSG } from '@forpost/contract/errors';
 import { formatDate } from '@forpost/contract/format';
-import {
-  CONNOTATION_LABELS,
-  CONNOTATIONS,
-  DEFAULT_PRIORITIES,
-  getModule,
-  MODULE_CODES,
-  type ModuleCode,
-} from '@forpost/contract/modules';
+import type { ModuleCode } from '@forpost/contract/modules';
 import { can, companiesWith } from '@forpost/contract/permissions';
 import {
   type CreateReportRequest,
@@ -35,12 +28,25 @@ import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
-import { type CountColumn, createAnalyticsRepo } from '../analytics/analytics.repo';
+import { createAnalyticsRepo } from '../analytics/analytics.repo';
 import type { ConfigsService } from '../configs/index';
 import { createDocsService } from '../docs/docs.service';
 import type { Caller } from '../events/access';
-import { MODULE_COLORS as moduleColors, NAMED } from './reports.charts';
-import { type ModuleFigures, type ReportData, renderReportPdf } from './reports.render';
+import {
+  byPriorityOf,
+  daySeriesOf,
+  type ModuleTally,
+  moduleName,
+  reportModules,
+  resolveTimesOf,
+  type StatusRef,
+  sentimentModuleOf,
+  sentimentOf,
+  statusBreakdown,
+  tallyModules,
+  totalsOf,
+} from './reports.figures';
+import { type ReportData, renderReportPdf } from './reports.render';
 import { createReportsRepo, type ReportRow, type ReportSendRow, type ReportsRepo } from './reports.repo';
 
 export const REPORT_QUEUE = 'report-render';
@@ -95,9 +101,6 @@ export function createReportsService(deps: ReportsServiceDeps) {
   const docs = createDocsService({ db, store, audit });
   const now = deps.now ?? (() => new Date());
   let boss: PgBoss | null = null;
-
-  const moduleName = (code: string) =>
-    (MODULE_CODES as readonly string[]).includes(code) ? getModule(code as ModuleCode).name : code;
 
   /**
    * `full`: the caller may manage the report's company — only then are the last send's recipients and
@@ -168,91 +171,10 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
   /** Everything the PDF shows, from the rollups (counts) and the events (lists, time to resolve). */
   async function gather(r: ReportRow): Promise<ReportData> {
-    const modules = r.modules.length
-      ? r.modules.filter((m) => (MODULE_CODES as readonly string[]).includes(m))
-      : [...MODULE_CODES];
-    const from = zonedInstant(r.period_from, 0, 0, ANALYTICS_TZ);
-    const to = zonedInstant(addDays(r.period_to, 1), 0, 0, ANALYTICS_TZ);
-    const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
-    const [refs, perModuleCounts, statusRows, perDay, sentimentRows, top, resolveRows] = await Promise.all([
-      figures.refs(),
-      figures.counts(filter, ['module'] as const),
-      figures.statusCounts(filter, ['module', 'status_id'] as const),
-      figures.counts(filter, ['day', 'module'] as const),
-      modules.includes('media') ? figures.counts({ ...filter, modules: ['media'] }, [] as const) : Promise.resolve([]),
-      repo.topCritical(r.company_id, modules, from, to, REPORT_TOP_CRITICAL),
-      repo.timeToResolve(r.company_id, modules, from, to),
-    ]);
-    const status = new Map(refs.statuses.map((s) => [s.id, s]));
-    const byModule = new Map<string, ModuleFigures & { statuses: Map<number, number> }>();
-    for (const c of perModuleCounts) {
-      const code = String(c.module);
-      if (!Number(c.total)) continue;
-      byModule.set(code, {
-        code,
-        name: moduleName(code),
-        total: Number(c.total),
-        critical: Number(c.p_critical),
-        high: Number(c.p_high),
-        open: 0,
-        resolved: 0,
-        statuses: new Map(),
-      });
-    }
-    for (const x of statusRows) {
-      const m = byModule.get(String(x.module));
-      const n = Number(x.n);
-      if (!m || !n) continue;
-      if (status.get(Number(x.status_id))?.is_final) m.resolved += n;
-      else m.open += n;
-      m.statuses.set(Number(x.status_id), (m.statuses.get(Number(x.status_id)) ?? 0) + n);
-    }
-    const ordered = modules
-      .filter((m) => byModule.has(m))
-      .map((m) => byModule.get(m) as ModuleFigures & { statuses: Map<number, number> });
-    const priorityNames = new Map(DEFAULT_PRIORITIES.map((p) => [p.code, p]));
-    const byPriority = [...[...DEFAULT_PRIORITIES].sort((a, b) => b.level - a.level).map((p) => p.code), 'none'].map((code) => {
-      const p = priorityNames.get(code);
-      const col = `p_${code}` as CountColumn;
-      return {
-        name: p?.name ?? 'Без приоритета',
-        color: code === 'none' ? '#d9d9d9' : p?.color === 'default' ? '#8c8c8c' : (NAMED[p?.color ?? 'default'] ?? '#bfbfbf'),
-        value: perModuleCounts.reduce((a, x) => a + Number(x[col]), 0),
-      };
-    });
+    const modules = reportModules(r.modules);
+    const rows = await readFigures(r, modules);
+    const ordered = tallyModules(modules, rows.perModule, rows.perStatus, rows.refs.statuses);
     const days = daysBetween(r.period_from, r.period_to);
-    const dayIdx = new Map(days.map((d, i) => [d, i]));
-    const daySeries = ordered.map((m) => {
-      const data = new Array<number>(days.length).fill(0);
-      for (const x of perDay) if (x.module === m.code) data[dayIdx.get(String(x.day)) ?? -1] = Number(x.total);
-      return { name: m.name, color: moduleColors[m.code as ModuleCode], data };
-    });
-    const perModule = [];
-    for (const m of ordered) {
-      const statuses = refs.statuses.filter((s) => s.module === m.code && m.statuses.get(s.id));
-      perModule.push({
-        code: m.code,
-        name: m.name,
-        total: m.total,
-        byStatus: statuses.map((s) => ({ name: s.name, n: m.statuses.get(s.id) ?? 0 })),
-        rows: await repo.topOfModule(r.company_id, m.code, from, to, REPORT_MODULE_ROWS),
-      });
-    }
-    const sentimentColors: Record<string, string> = {
-      Positive: NAMED.green ?? '',
-      Negative: NAMED.red ?? '',
-      Neutral: NAMED.blue ?? '',
-      Undefined: NAMED.default ?? '',
-    };
-    const s0 = sentimentRows[0];
-    const sentiment = s0
-      ? CONNOTATIONS.map((k) => ({
-          name: CONNOTATION_LABELS[k],
-          color: sentimentColors[k] ?? '#bfbfbf',
-          value: Number(s0[`c_${k.toLowerCase()}` as CountColumn]),
-        }))
-      : null;
-    const total = ordered.reduce((a, m) => a + m.total, 0);
     return {
       productName: String(await configs.get('product_name')) || 'Форпост',
       title: r.name,
@@ -262,22 +184,56 @@ export function createReportsService(deps: ReportsServiceDeps) {
       moduleNames: modules.map(moduleName),
       allModules: r.modules.length === 0,
       generatedAt: now(),
-      total,
-      critical: ordered.reduce((a, m) => a + m.critical, 0),
-      open: ordered.reduce((a, m) => a + m.open, 0),
-      resolved: ordered.reduce((a, m) => a + m.resolved, 0),
+      ...totalsOf(ordered),
       byModule: ordered,
       days,
-      daySeries,
-      byPriority,
-      sentiment,
-      topCritical: top,
-      perModule,
-      resolve: [...resolveRows]
-        .sort((a, b) => modules.indexOf(a.module) - modules.indexOf(b.module))
-        .map((x) => ({ name: moduleName(x.module), n: x.n, avgSeconds: x.avg_s, medianSeconds: x.median_s })),
+      daySeries: daySeriesOf(ordered, days, rows.perDay),
+      byPriority: byPriorityOf(rows.perModule),
+      sentiment: sentimentOf(rows.sentiment[0]),
+      topCritical: rows.topCritical,
+      perModule: await moduleSections(r, ordered, rows.refs.statuses),
+      resolve: resolveTimesOf(modules, rows.resolve),
       moduleName,
     };
+  }
+
+  /** The report's period as instants (Moscow days, the end exclusive). */
+  const periodOf = (r: ReportRow) => ({
+    from: zonedInstant(r.period_from, 0, 0, ANALYTICS_TZ),
+    to: zonedInstant(addDays(r.period_to, 1), 0, 0, ANALYTICS_TZ),
+  });
+
+  /** The rows every block is made of, read at once. */
+  async function readFigures(r: ReportRow, modules: ModuleCode[]) {
+    const { from, to } = periodOf(r);
+    const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
+    const sentimentModule = sentimentModuleOf(modules);
+    const [refs, perModule, perStatus, perDay, sentiment, topCritical, resolve] = await Promise.all([
+      figures.refs(),
+      figures.counts(filter, ['module'] as const),
+      figures.statusCounts(filter, ['module', 'status_id'] as const),
+      figures.counts(filter, ['day', 'module'] as const),
+      sentimentModule ? figures.counts({ ...filter, modules: [sentimentModule] }, [] as const) : Promise.resolve([]),
+      repo.topCritical(r.company_id, modules, from, to, REPORT_TOP_CRITICAL),
+      repo.timeToResolve(r.company_id, modules, from, to),
+    ]);
+    return { refs, perModule, perStatus, perDay, sentiment, topCritical, resolve };
+  }
+
+  /** A section per module: its events per status and its latest events. */
+  async function moduleSections(r: ReportRow, ordered: ModuleTally[], statuses: readonly StatusRef[]) {
+    const { from, to } = periodOf(r);
+    const out: ReportData['perModule'] = [];
+    for (const m of ordered) {
+      out.push({
+        code: m.code,
+        name: m.name,
+        total: m.total,
+        byStatus: statusBreakdown(m, statuses),
+        rows: await repo.topOfModule(r.company_id, m.code, from, to, REPORT_MODULE_ROWS),
+      });
+    }
+    return out;
   }
 
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strip control characters from file names
