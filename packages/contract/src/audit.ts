@@ -96,6 +96,8 @@ export const AUDIT_ACTIONS = {
   'event.delete': 'Удаление события',
   'event.batch_update': 'Массовое изменение событий',
   'event.action': 'Действие над событием',
+  'event.bulk_start': 'Запуск массовой операции по фильтру',
+  'event.bulk_done': 'Завершение массовой операции по фильтру',
   'event.card_reveal': 'Просмотр номера карты',
   'comment.create': 'Добавление комментария',
   'comment.update': 'Изменение комментария',

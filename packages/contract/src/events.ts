@@ -122,7 +122,8 @@ function outputOf(f: FieldDescriptor): z.ZodType {
   }
 }
 
-const memo = <T>(build: (m: ModuleDescriptor) => T) => {
+/** A schema per module descriptor, built once. */
+export const memo = <T>(build: (m: ModuleDescriptor) => T) => {
   const cache = new WeakMap<ModuleDescriptor, T>();
   return (m: ModuleDescriptor): T => {
     let v = cache.get(m);
@@ -369,7 +370,7 @@ export const eventHistoryResponse = z.object({ items: z.array(eventHistoryItem) 
 export type EventHistoryItem = z.infer<typeof eventHistoryItem>;
 
 // ---------------------------------------------------------------------------
-// Batch (employees, repositories, media), actions, card reveal
+// Batch changes on the collection (every module), actions, card reveal
 // ---------------------------------------------------------------------------
 
 const batchIds = z
@@ -404,6 +405,16 @@ export const eventActionResponse = z.object({
   snapshot_queued: z.boolean().optional(),
   /** The `recheck` action found a check of this domain already queued this minute (nothing new queued). */
   snapshot_throttled: z.boolean().optional(),
+});
+
+/** POST …/events/actions: one action for a list of events, all or nothing, each recorded on its event. */
+export const batchActionRequest = memo((m) => eventActionRequest(m).extend({ ids: batchIds }));
+export const batchActionResponse = batchResponse.extend({
+  action: z.string(),
+  label: z.string(),
+  at: z.string(),
+  /** Per event: its history entry and what the action's extra work returned. */
+  items: z.array(eventActionResponse.omit({ action: true, label: true, at: true }).extend({ id: z.number().int() })),
 });
 
 export const cardRevealResponse = z.object({ card_number: z.string() });

@@ -1,3 +1,4 @@
+export * from './bulk';
 export * from './events';
 export * from './identity';
 export * from './insights';
