@@ -1,6 +1,7 @@
 import { unicodeToPunycode } from '@forpost/contract/helpers';
 import { describe, expect, it } from 'vitest';
-import { domainParts, levenshtein, phishingScore, skeleton, translit } from './phishing';
+import { translit } from '../../lib/translit';
+import { domainParts, levenshtein, phishingScore, skeleton } from './phishing';
 import { sentimentOf } from './sentiment';
 
 const sber = { brands: ['ПАО Сбербанк'], domains: ['sberbank.ru', 'sber.ru'] };

@@ -5,42 +5,8 @@
  */
 import type { MlPriorityCode } from '@forpost/contract/classifier';
 import { punycodeToUnicode } from '@forpost/contract/helpers';
+import { translit } from '../../lib/translit';
 
-const TRANSLIT: Record<string, string> = {
-  а: 'a',
-  б: 'b',
-  в: 'v',
-  г: 'g',
-  д: 'd',
-  е: 'e',
-  ё: 'e',
-  ж: 'zh',
-  з: 'z',
-  и: 'i',
-  й: 'y',
-  к: 'k',
-  л: 'l',
-  м: 'm',
-  н: 'n',
-  о: 'o',
-  п: 'p',
-  р: 'r',
-  с: 's',
-  т: 't',
-  у: 'u',
-  ф: 'f',
-  х: 'h',
-  ц: 'ts',
-  ч: 'ch',
-  ш: 'sh',
-  щ: 'sch',
-  ъ: '',
-  ы: 'y',
-  ь: '',
-  э: 'e',
-  ю: 'yu',
-  я: 'ya',
-};
 /** Characters that look like Latin letters (Cyrillic, Greek, digits). */
 const HOMOGLYPHS: Record<string, string> = {
   а: 'a',
@@ -196,7 +162,6 @@ const LEGAL_FORMS = new Set([
 /** Second-level public suffixes we treat as a zone (sber.com.ru → registrable label 'sber'). */
 const SECOND_LEVEL = new Set(['com', 'net', 'org', 'co', 'msk', 'spb', 'gov', 'edu', 'ac']);
 
-export const translit = (s: string) => [...s.toLowerCase()].map((c) => TRANSLIT[c] ?? c).join('');
 /** Visual skeleton: lookalike characters → Latin, 'rn' → 'm', 'vv' → 'w'. */
 export const skeleton = (s: string) =>
   [...s.toLowerCase()]
@@ -299,26 +264,27 @@ export const priorityOfScore = (score: number): MlPriorityCode =>
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function phishingScore(domain: string, profile: BrandProfile): PhishingResult {
-  const d = domainParts(domain);
-  const own = profile.domains.map((x) => domainParts(x));
-  const reasons: string[] = [];
-  if (own.some((o) => o.registrable === d.registrable || d.host === o.host || d.host.endsWith(`.${o.registrable}`))) {
-    return {
-      score: 0,
-      priority: 'low',
-      brand: d.registrable,
-      similarity: 1,
-      keywords: [],
-      riskyZone: false,
-      homoglyphs: false,
-      ownDomain: true,
-      reasons: ['Домен принадлежит компании'],
-    };
-  }
+const isOwnDomain = (d: DomainParts, own: readonly DomainParts[]) =>
+  own.some((o) => o.registrable === d.registrable || d.host === o.host || d.host.endsWith(`.${o.registrable}`));
 
-  // What to compare: brand tokens and the labels of the company's domains, in Latin forms.
-  const targets = new Map<string, string>(); // normalised Latin form → shown name
+const ownDomainResult = (d: DomainParts): PhishingResult => ({
+  score: 0,
+  priority: 'low',
+  brand: d.registrable,
+  similarity: 1,
+  keywords: [],
+  riskyZone: false,
+  homoglyphs: false,
+  ownDomain: true,
+  reasons: ['Домен принадлежит компании'],
+});
+
+/**
+ * What a domain is compared with: the brand tokens and the labels of the company's domains, in Latin
+ * forms (normalised form → the name shown in the reasons). Brand names win over domain labels.
+ */
+function brandTargets(own: readonly DomainParts[], brands: string[]): Map<string, string> {
+  const targets = new Map<string, string>();
   for (const o of own) {
     const l = o.labels[0]?.replace(/-/g, '');
     if (l && l.length >= 3) {
@@ -326,91 +292,130 @@ export function phishingScore(domain: string, profile: BrandProfile): PhishingRe
       targets.set(skeleton(l), o.registrable);
     }
   }
-  for (const b of brandTokens(profile.brands)) targets.set(translit(b), b); // brand names win over domain labels
+  for (const b of brandTokens(brands)) targets.set(translit(b), b);
   for (const t of [...targets.keys()]) if (!/^[a-z0-9]+$/.test(t)) targets.delete(t);
+  return targets;
+}
 
-  // Candidate forms: each label whole (without hyphens and digits) and its tokens.
+/**
+ * The forms a domain's labels are compared in: each label whole (without hyphens, with and without
+ * digits) and each of its tokens, transliterated and as a visual skeleton.
+ */
+function candidateForms(labels: readonly string[]): Set<string> {
   const forms = new Set<string>();
-  let homoglyphHit = false;
-  for (const label of d.labels) {
+  const add = (f: string) => {
+    if (f.length < 3) return;
+    forms.add(translit(f));
+    forms.add(skeleton(f));
+  };
+  for (const label of labels) {
     const plain = label.replace(/-/g, '');
-    const noDigits = plain.replace(/\d+/g, '');
-    for (const f of [plain, noDigits]) {
-      if (f.length >= 3) {
-        forms.add(translit(f));
-        forms.add(skeleton(f));
-      }
-    }
-    for (const t of label.split(/[-\d]+/)) {
-      if (t.length >= 3) {
-        forms.add(translit(t));
-        forms.add(skeleton(t));
-      }
-    }
+    add(plain);
+    add(plain.replace(/\d+/g, ''));
+    for (const t of label.split(/[-\d]+/)) add(t);
   }
+  return forms;
+}
 
-  let best = 0;
-  let bestBrand: string | null = null;
-  let contains = false;
+interface BrandMatch {
+  /** Similarity to the closest brand (0..1). */
+  best: number;
+  brand: string | null;
+  /** A form contains the brand's name whole. */
+  contains: boolean;
+}
+
+/** The brand the forms resemble most; a form that contains a brand of 4+ letters counts as 0.95 at least. */
+function closestBrand(targets: ReadonlyMap<string, string>, forms: ReadonlySet<string>): BrandMatch {
+  const m: BrandMatch = { best: 0, brand: null, contains: false };
   for (const [target, shown] of targets) {
     if (target.length < 3) continue;
     for (const f of forms) {
       let s = similarity(f, target);
       if (target.length >= 4 && f.includes(target) && f !== target) {
         s = Math.max(s, 0.95);
-        contains = true;
+        m.contains = true;
       }
-      if (s > best) {
-        best = s;
-        bestBrand = shown;
+      if (s > m.best) {
+        m.best = s;
+        m.brand = shown;
       }
     }
   }
-  // Homoglyphs: the visual skeleton matches a brand better than the plain transliteration does.
-  for (const label of d.labels) {
+  return m;
+}
+
+/**
+ * Lookalike characters: a label's visual skeleton contains a brand its plain form does not (an
+ * all-Cyrillic label is a transliteration, not a lookalike), or a label mixes Cyrillic and Latin.
+ */
+function lookalikesOf(labels: readonly string[], targets: ReadonlyMap<string, string>) {
+  const mixedScript = labels.some((l) => hasCyrillic(l) && hasLatin(l));
+  const skeletonHit = labels.some((label) => {
     const plain = label.replace(/-/g, '');
-    if (!/[a-z0-9]/.test(plain)) continue; // an all-Cyrillic name is a transliteration, not a lookalike
+    if (!/[a-z0-9]/.test(plain)) return false;
     const sk = skeleton(plain);
-    if (sk !== plain && [...targets.keys()].some((t) => t.length >= 4 && sk.includes(t) && !plain.includes(t)))
-      homoglyphHit = true;
-  }
-  const mixedScript = d.labels.some((l) => hasCyrillic(l) && hasLatin(l));
-  if (mixedScript) homoglyphHit = true;
-
-  const hostWords = d.labels.join('-');
-  const keywords = RISKY_KEYWORDS.filter((k) => {
-    const hay = `-${hostWords}-`;
-    return k.length <= 3 ? new RegExp(`[-.]${k}[-.\\d]`).test(hay) : hay.includes(k);
+    return sk !== plain && [...targets.keys()].some((t) => t.length >= 4 && sk.includes(t) && !plain.includes(t));
   });
-  const uniqueKeywords = [...new Set(keywords)].filter((k, _i, all) => !all.some((o) => o !== k && o.includes(k)));
-  const riskyZone = RISKY_ZONES.has(d.zone.split('.').pop() ?? '');
+  return { mixedScript, homoglyphs: mixedScript || skeletonHit };
+}
 
-  const sim = best >= 0.5 ? best : best * 0.5;
-  let score =
-    0.6 * sim + 0.2 * Math.min(1, uniqueKeywords.length * 0.5) + 0.1 * (riskyZone ? 1 : 0) + 0.1 * (homoglyphHit ? 1 : 0);
-  if (best >= 0.8 && (uniqueKeywords.length > 0 || riskyZone || homoglyphHit)) score += 0.1;
-  if (best >= 0.99 && !contains) score += 0.1; // the brand's exact name in another zone
-  score = round2(Math.max(0, Math.min(1, score)));
+/** Risky words in the host name (those of 3 letters or less only as whole tokens), without the ones inside a longer one found. */
+function riskyKeywordsOf(labels: readonly string[]): string[] {
+  const hay = `-${labels.join('-')}-`;
+  const found = RISKY_KEYWORDS.filter((k) => (k.length <= 3 ? new RegExp(`[-.]${k}[-.\\d]`).test(hay) : hay.includes(k)));
+  return [...new Set(found)].filter((k, _i, all) => !all.some((o) => o !== k && o.includes(k)));
+}
 
-  if (bestBrand && best >= 0.5) {
+/** The score (0..1): mostly the closeness to a brand, then risky words, zone and lookalikes. */
+function scoreOf(m: BrandMatch, keywords: number, riskyZone: boolean, homoglyphs: boolean): number {
+  const sim = m.best >= 0.5 ? m.best : m.best * 0.5;
+  let score = 0.6 * sim + 0.2 * Math.min(1, keywords * 0.5) + 0.1 * (riskyZone ? 1 : 0) + 0.1 * (homoglyphs ? 1 : 0);
+  if (m.best >= 0.8 && (keywords > 0 || riskyZone || homoglyphs)) score += 0.1;
+  if (m.best >= 0.99 && !m.contains) score += 0.1; // the brand's exact name in another zone
+  return round2(Math.max(0, Math.min(1, score)));
+}
+
+/** Why, in Russian: the brand it resembles, the risky words and zone, the lookalikes. */
+function reasonsOf(
+  m: BrandMatch,
+  keywords: readonly string[],
+  riskyZone: string | null,
+  look: ReturnType<typeof lookalikesOf>,
+): string[] {
+  const reasons: string[] = [];
+  if (m.brand && m.best >= 0.5) {
     reasons.push(
-      contains ? `Содержит название бренда «${bestBrand}»` : `Похож на «${bestBrand}» (схожесть ${Math.round(best * 100)}%)`,
+      m.contains ? `Содержит название бренда «${m.brand}»` : `Похож на «${m.brand}» (схожесть ${Math.round(m.best * 100)}%)`,
     );
   } else reasons.push('Нет сходства с брендами и доменами компании');
-  if (uniqueKeywords.length) reasons.push(`Рискованные слова: ${uniqueKeywords.join(', ')}`);
-  if (riskyZone) reasons.push(`Рискованная доменная зона .${d.zone}`);
-  if (mixedScript) reasons.push('Смешение кириллицы и латиницы');
-  else if (homoglyphHit) reasons.push('Подмена похожими символами');
+  if (keywords.length) reasons.push(`Рискованные слова: ${keywords.join(', ')}`);
+  if (riskyZone !== null) reasons.push(`Рискованная доменная зона .${riskyZone}`);
+  if (look.mixedScript) reasons.push('Смешение кириллицы и латиницы');
+  else if (look.homoglyphs) reasons.push('Подмена похожими символами');
+  return reasons;
+}
 
+/** The phishing score of a domain against a company's brands and domains (its own domains score 0). */
+export function phishingScore(domain: string, profile: BrandProfile): PhishingResult {
+  const d = domainParts(domain);
+  const own = profile.domains.map((x) => domainParts(x));
+  if (isOwnDomain(d, own)) return ownDomainResult(d);
+  const targets = brandTargets(own, profile.brands);
+  const match = closestBrand(targets, candidateForms(d.labels));
+  const look = lookalikesOf(d.labels, targets);
+  const keywords = riskyKeywordsOf(d.labels);
+  const riskyZone = RISKY_ZONES.has(d.zone.split('.').pop() ?? '');
+  const score = scoreOf(match, keywords.length, riskyZone, look.homoglyphs);
   return {
     score,
     priority: priorityOfScore(score),
-    brand: bestBrand,
-    similarity: round2(best),
-    keywords: uniqueKeywords,
+    brand: match.brand,
+    similarity: round2(match.best),
+    keywords,
     riskyZone,
-    homoglyphs: homoglyphHit,
+    homoglyphs: look.homoglyphs,
     ownDomain: false,
-    reasons,
+    reasons: reasonsOf(match, keywords, riskyZone ? d.zone : null, look),
   };
 }
