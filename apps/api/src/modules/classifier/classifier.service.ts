@@ -14,7 +14,7 @@ import {
   type MlInfo,
   mlRetryDelayMs,
 } from '@forpost/contract/classifier';
-import { EVENT_MSG, getModule, type MlState, type ModuleCode } from '@forpost/contract/modules';
+import { EVENT_MSG, getModule, isModuleCode, type MlState, type ModuleCode } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
@@ -46,29 +46,42 @@ class ClassifyError extends Error {}
 
 type Brand = { name: string; brands: string[]; domains: string[] };
 
-/** The built-in classifier: sentiment of media, phishing score of domains; other modules have no automatic judgement. */
+/** What the built-in classifier judges in a module's events (its descriptor's `classify`), if anything. */
+const classifyOf = (module: string) => (isModuleCode(module) ? getModule(module).classify : undefined);
+
+/** The sentiment of a text: connotation, strength and the evaluative words found. */
+function sentimentResult(text: string): ClassificationResult {
+  const s = sentimentOf(text);
+  const reasons: string[] = [];
+  if (s.negative.length) reasons.push(`Негативные слова: ${[...new Set(s.negative)].slice(0, 8).join(', ')}`);
+  if (s.positive.length) reasons.push(`Позитивные слова: ${[...new Set(s.positive)].slice(0, 8).join(', ')}`);
+  if (!reasons.length) reasons.push('Оценочной лексики не найдено');
+  return { connotation: s.connotation, score: Math.round(Math.abs(s.score) * 100) / 100, reasons };
+}
+
+/** The phishing score of a domain against the company's brands, with what it found as labels. */
+function phishingResult(domain: string, brand: Brand): ClassificationResult {
+  const p = phishingScore(domain, brand);
+  const labels = [
+    ...(p.ownDomain ? ['own_domain'] : []),
+    ...(p.homoglyphs ? ['homoglyphs'] : []),
+    ...(p.riskyZone ? ['risky_zone'] : []),
+    ...p.keywords.map((k) => `keyword:${k}`),
+  ];
+  return { score: p.score, priority: p.priority, labels, reasons: p.reasons };
+}
+
+/**
+ * The built-in classifier, as the module's descriptor says: the sentiment of its text fields (with the
+ * title), or the phishing score of its first domain field that is set (else the title); other modules
+ * have no automatic judgement.
+ */
 export function builtinClassify(ev: Pick<ClaimedEvent, 'module' | 'title' | 'data'>, brand: Brand): ClassificationResult {
+  const how = classifyOf(ev.module);
   const d = ev.data ?? {};
-  if (ev.module === 'media') {
-    const text = [d.headline, d.summary, ev.title].filter((x) => typeof x === 'string').join('. ');
-    const s = sentimentOf(text);
-    const reasons: string[] = [];
-    if (s.negative.length) reasons.push(`Негативные слова: ${[...new Set(s.negative)].slice(0, 8).join(', ')}`);
-    if (s.positive.length) reasons.push(`Позитивные слова: ${[...new Set(s.positive)].slice(0, 8).join(', ')}`);
-    if (!reasons.length) reasons.push('Оценочной лексики не найдено');
-    return { connotation: s.connotation, score: Math.round(Math.abs(s.score) * 100) / 100, reasons };
-  }
-  if (ev.module === 'domains') {
-    const domain = typeof d.domain === 'string' ? d.domain : typeof d.domain_punycode === 'string' ? d.domain_punycode : ev.title;
-    const p = phishingScore(domain, brand);
-    const labels = [
-      ...(p.ownDomain ? ['own_domain'] : []),
-      ...(p.homoglyphs ? ['homoglyphs'] : []),
-      ...(p.riskyZone ? ['risky_zone'] : []),
-      ...p.keywords.map((k) => `keyword:${k}`),
-    ];
-    return { score: p.score, priority: p.priority, labels, reasons: p.reasons };
-  }
+  const texts = (how?.fields ?? []).map((k) => d[k]).filter((x): x is string => typeof x === 'string');
+  if (how?.kind === 'sentiment') return sentimentResult([...texts, ev.title].join('. '));
+  if (how?.kind === 'phishing') return phishingResult(texts[0] ?? ev.title, brand);
   return { reasons: [ML_MSG.noClassifier] };
 }
 
@@ -151,7 +164,7 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
         ok: true,
         classifier,
         result,
-        ...(ev.module === 'media' && result.connotation ? { connotation: result.connotation } : {}),
+        ...(classifyOf(ev.module)?.kind === 'sentiment' && result.connotation ? { connotation: result.connotation } : {}),
         ...(priorityId ? { priorityId } : {}),
       };
     } catch (e) {

@@ -10,17 +10,16 @@ import type { Db } from '../../db/client';
 import { events, whitelistItems } from '../../db/schema/index';
 import { type Candidates, hasCandidates, subjectCandidates } from './whitelist.match';
 
-/** Name fields compared with 'name' entries: legal entity and merchant names only (not people or brands). */
-const NAME_FIELDS: Partial<Record<ModuleCode, string>> = { firms: 'firm_name', merchant: 'merchant_name' };
-
 /**
  * The whitelist subject of an event, from its module's field types: the first domain, host (domain
- * or IP), URL, e-mail, IP and ИНН field that has a value, and the name field where the module has one.
+ * or IP), URL, e-mail, IP and ИНН field that has a value, and the module's whitelist name field
+ * (legal entity and merchant names) where it has one.
  */
 export function subjectOfEvent(module: ModuleCode, data: Record<string, unknown>): WhitelistSubject {
   const s: WhitelistSubject = {};
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-  for (const f of getModule(module).fields) {
+  const m = getModule(module);
+  for (const f of m.fields) {
     const v = str(data[f.key]);
     if (v === undefined) continue;
     switch (f.type) {
@@ -45,8 +44,7 @@ export function subjectOfEvent(module: ModuleCode, data: Record<string, unknown>
         break;
     }
   }
-  const nameKey = NAME_FIELDS[module];
-  if (nameKey) s.name = str(data[nameKey]);
+  if (m.whitelistName) s.name = str(data[m.whitelistName]);
   return s;
 }
 
