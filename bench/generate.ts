@@ -14,6 +14,7 @@ import {
   sampleInn,
   sampleOgrn,
 } from '@forpost/contract/modules';
+import { translit } from '../apps/api/src/lib/translit';
 
 // ---------------------------------------------------------------------------
 // Random source
@@ -247,48 +248,8 @@ const TECHS = [
   'Grafana',
 ];
 
-const TRANSLIT: Record<string, string> = {
-  а: 'a',
-  б: 'b',
-  в: 'v',
-  г: 'g',
-  д: 'd',
-  е: 'e',
-  ё: 'e',
-  ж: 'zh',
-  з: 'z',
-  и: 'i',
-  й: 'y',
-  к: 'k',
-  л: 'l',
-  м: 'm',
-  н: 'n',
-  о: 'o',
-  п: 'p',
-  р: 'r',
-  с: 's',
-  т: 't',
-  у: 'u',
-  ф: 'f',
-  х: 'kh',
-  ц: 'ts',
-  ч: 'ch',
-  ш: 'sh',
-  щ: 'shch',
-  ъ: '',
-  ы: 'y',
-  ь: '',
-  э: 'e',
-  ю: 'yu',
-  я: 'ya',
-};
-export const translit = (s: string) =>
-  s
-    .toLowerCase()
-    .split('')
-    .map((c) => TRANSLIT[c] ?? c)
-    .join('')
-    .replace(/[^a-z0-9]+/g, '');
+/** A name as it appears in logins and addresses: transliterated, letters and digits only. */
+const latin = (s: string) => translit(s).replace(/[^a-z0-9]+/g, '');
 
 const ip4 = (r: Rng) =>
   `${r.pick([5, 31, 37, 45, 77, 79, 82, 85, 91, 95, 109, 141, 176, 178, 185, 188, 193, 194, 195, 212, 217])}.${r.int(0, 255)}.${r.int(0, 255)}.${r.int(1, 254)}`;
@@ -311,7 +272,12 @@ const phone = (r: Rng) => `+7 (9${r.int(0, 9)}${r.int(0, 9)}) ${r.int(100, 999)}
 
 type Gen = (r: Rng, i: number) => Record<string, unknown>;
 
-export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
+/**
+ * Realistic vocabularies for the modules that have one (the search and list benchmarks need varied
+ * text). A module without one gets its descriptor's `sample` (see `fieldsOf`): a new module needs
+ * nothing here.
+ */
+const REALISTIC: Partial<Record<ModuleCode, Gen>> = {
   domains: (r, i) => {
     const b = r.pick(BRANDS);
     const cyr = r.chance(0.15);
@@ -365,7 +331,7 @@ export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
   management: (r, i) => {
     const b = r.pick(BRANDS);
     const platform = r.pick(['telegram', 'social', 'website'] as const);
-    const handle = `${translit(b.ceo.split(' ')[0] ?? 'ceo')}_${r.pick(['official', 'ceo', 'priv', 'fond'])}_${i}`;
+    const handle = `${latin(b.ceo.split(' ')[0] ?? 'ceo')}_${r.pick(['official', 'ceo', 'priv', 'fond'])}_${i}`;
     return {
       person_name: b.ceo,
       position: r.pick(['Президент, председатель правления', 'Генеральный директор', 'Основатель']),
@@ -449,7 +415,7 @@ export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
     const p = person(r);
     return {
       card_number: sampleCard(i, bin),
-      card_holder: `${translit(p.name).toUpperCase()} ${translit(p.surname).toUpperCase()}`,
+      card_holder: `${latin(p.name).toUpperCase()} ${latin(p.surname).toUpperCase()}`,
       expiry: `${pad2(r.int(1, 12))}/${r.int(26, 31)}`,
       bank,
       source_url: `https://t.me/${r.pick(['cards_shop', 'cvv_market', 'dumps_ru', 'bin_base'])}/${i}`,
@@ -459,12 +425,12 @@ export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
     const p = person(r);
     return {
       full_name: p.full,
-      email: `${translit(p.name)}.${translit(p.surname)}${i}@${r.pick(BRANDS).domain}`,
+      email: `${latin(p.name)}.${latin(p.surname)}${i}@${r.pick(BRANDS).domain}`,
       ...(r.chance(0.4) ? { phone: phone(r) } : {}),
       position: r.pick(POSITIONS),
       department: r.pick(DEPARTMENTS),
       exposure: r.pick(['credentials', 'personal_data', 'resume', 'social_profile', 'other']),
-      ...(r.chance(0.5) ? { url: `https://${r.pick(['hh.ru/resume', 'vk.com', 'github.com'])}/${translit(p.surname)}${i}` } : {}),
+      ...(r.chance(0.5) ? { url: `https://${r.pick(['hh.ru/resume', 'vk.com', 'github.com'])}/${latin(p.surname)}${i}` } : {}),
     };
   },
   firms: (r, i) => {
@@ -488,7 +454,7 @@ export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
   },
   accounts: (r, i) => {
     const p = person(r);
-    const email = `${translit(p.name)}${translit(p.surname)}${i}@${r.pick(['mail.ru', 'yandex.ru', 'gmail.com', 'bk.ru', 'inbox.ru'])}`;
+    const email = `${latin(p.name)}${latin(p.surname)}${i}@${r.pick(['mail.ru', 'yandex.ru', 'gmail.com', 'bk.ru', 'inbox.ru'])}`;
     return {
       login: r.chance(0.8) ? email : `+79${String(100000000 + i).slice(-9)}`,
       ...(r.chance(0.8) ? { email } : {}),
@@ -632,8 +598,11 @@ export const MODULE_GENERATORS: Record<ModuleCode, Gen> = {
 // Events
 // ---------------------------------------------------------------------------
 
-/** How often each module appears in a realistic mix (relative weights). */
-export const MODULE_WEIGHTS: Record<ModuleCode, number> = {
+/** A module's fields for the event with ordinal `i`: its realistic generator, or its descriptor's sample. */
+const fieldsOf = (module: ModuleCode, r: Rng, i: number) => REALISTIC[module]?.(r, i) ?? MODULES[module].sample(i);
+
+/** How often each module appears in a realistic mix (relative weights; a module not named here: 1). */
+const MODULE_WEIGHTS: Partial<Record<ModuleCode, number>> = {
   domains: 20,
   accounts: 15,
   media: 12,
@@ -681,7 +650,7 @@ export interface GenerateOptions {
 export function* generateEvents(o: GenerateOptions): Generator<GeneratedEvent> {
   const r = createRng(o.seed ?? 20_26);
   const modules = o.modules ?? MODULE_CODES;
-  const weights = modules.map((m) => [m, MODULE_WEIGHTS[m]] as const);
+  const weights = modules.map((m) => [m, MODULE_WEIGHTS[m] ?? 1] as const);
   const now = (o.now ?? new Date(Date.UTC(2026, 2, 1))).getTime();
   const span = (o.days ?? 365) * 86_400_000;
   const ordinal = new Map<ModuleCode, number>();
@@ -725,7 +694,7 @@ export function* generateEvents(o: GenerateOptions): Generator<GeneratedEvent> {
       ] as const),
       detected_at: new Date(detected).toISOString(),
       created_at: new Date(created).toISOString(),
-      fields: Object.fromEntries(Object.entries(MODULE_GENERATORS[module](r, i)).filter(([, v]) => v !== undefined)),
+      fields: Object.fromEntries(Object.entries(fieldsOf(module, r, i)).filter(([, v]) => v !== undefined)),
     };
   }
 }
