@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../components/list/listSearch';
+import { urlSearchProps } from '../../../components/list/urlSearchProps';
 import { AuditPage } from '../../../features/audit/AuditPage';
 import { parseAuditSearch } from '../../../features/audit/search';
 import { requirePermission } from '../../../features/auth/guards';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/audit')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <AuditPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <AuditPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

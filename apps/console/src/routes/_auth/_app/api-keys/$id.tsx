@@ -1,15 +1,10 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { ApiKeyPage } from '../../../../features/apikeys/ApiKeyPage';
 import { requirePermission } from '../../../../features/auth/guards';
+import { idParams } from '../../../../lib/routeParams';
 
 export const Route = createFileRoute('/_auth/_app/api-keys/$id')({
-  params: {
-    parse: ({ id }) => {
-      if (!/^\d+$/.test(id)) throw notFound();
-      return { id };
-    },
-    stringify: ({ id }) => ({ id }),
-  },
+  params: idParams,
   beforeLoad: requirePermission('apikeys.read'),
   component: Page,
 });

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { ApiKeysPage } from '../../../../features/apikeys/ApiKeysPage';
 import { parseApiKeysSearch } from '../../../../features/apikeys/search';
 import { requirePermission } from '../../../../features/auth/guards';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/api-keys/')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <ApiKeysPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <ApiKeysPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

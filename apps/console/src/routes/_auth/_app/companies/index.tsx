@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { CompaniesPage } from '../../../../features/companies/CompaniesPage';
 import { parseCompaniesSearch } from '../../../../features/companies/search';
@@ -11,12 +11,5 @@ export const Route = createFileRoute('/_auth/_app/companies/')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <CompaniesPage
-      search={search}
-      onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })}
-    />
-  );
+  return <CompaniesPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { MailingsPage } from '../../../../features/notifications/MailingsPage';
 import { parseMailingsSearch } from '../../../../features/notifications/search';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/notifications/')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <MailingsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <MailingsPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

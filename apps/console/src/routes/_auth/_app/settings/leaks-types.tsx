@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { LeakTypesPage } from '../../../../features/settings/leak-types/LeakTypesPage';
 import { parseQSearch } from '../../../../features/settings/search';
@@ -11,12 +11,5 @@ export const Route = createFileRoute('/_auth/_app/settings/leaks-types')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <LeakTypesPage
-      search={search}
-      onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })}
-    />
-  );
+  return <LeakTypesPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

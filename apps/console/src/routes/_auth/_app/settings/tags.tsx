@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { parseTagsSearch } from '../../../../features/settings/search';
 import { TagsPage } from '../../../../features/settings/tags/TagsPage';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/settings/tags')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <TagsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <TagsPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

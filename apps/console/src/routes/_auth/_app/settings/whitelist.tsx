@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { parseWhitelistSearch } from '../../../../features/whitelist/search';
 import { WhitelistPage } from '../../../../features/whitelist/WhitelistPage';
@@ -11,12 +11,5 @@ export const Route = createFileRoute('/_auth/_app/settings/whitelist')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <WhitelistPage
-      search={search}
-      onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })}
-    />
-  );
+  return <WhitelistPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { AccountsPage } from '../../../../features/telegram/AccountsPage';
 import { parseAccountsSearch } from '../../../../features/telegram/search';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/telegram/accounts')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <AccountsPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <AccountsPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

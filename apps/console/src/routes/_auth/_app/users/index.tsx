@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../features/auth/guards';
 import { parseUsersSearch } from '../../../../features/users/search';
 import { UsersPage } from '../../../../features/users/UsersPage';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/users/')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <UsersPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <UsersPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

@@ -1,17 +1,12 @@
-import { createFileRoute, notFound, redirect } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { requirePermission } from '../../../../../features/auth/guards';
 import { CompanyEditPage } from '../../../../../features/companies/CompanyEditPage';
 import { parseCompanyEditSearch } from '../../../../../features/companies/search';
+import { optionalIdParams } from '../../../../../lib/routeParams';
 
 export const Route = createFileRoute('/_auth/_app/companies/{-$id}/edit')({
   validateSearch: parseCompanyEditSearch,
-  params: {
-    parse: ({ id }) => {
-      if (id !== undefined && !/^\d+$/.test(id)) throw notFound();
-      return { id };
-    },
-    stringify: ({ id }) => ({ id }),
-  },
+  params: optionalIdParams,
   beforeLoad: (opts) => {
     requirePermission('companies.update')(opts);
     // Without an id this is the «new company» form.

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { cleanSearch } from '../../../../../components/list/listSearch';
+import { urlSearchProps } from '../../../../../components/list/urlSearchProps';
 import { requirePermission } from '../../../../../features/auth/guards';
 import { LeaksPage } from '../../../../../features/settings/leaks/LeaksPage';
 import { parseLeaksSearch } from '../../../../../features/settings/search';
@@ -11,9 +11,5 @@ export const Route = createFileRoute('/_auth/_app/settings/leaks/')({
 });
 
 function Page() {
-  const search = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <LeaksPage search={search} onSearch={(patch) => void navigate({ search: (prev) => cleanSearch({ ...prev, ...patch }) })} />
-  );
+  return <LeaksPage {...urlSearchProps(Route.useSearch(), Route.useNavigate())} />;
 }

@@ -1,17 +1,11 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { requirePermission } from '../../../../../features/auth/guards';
 import { UserEditPage } from '../../../../../features/users/UserEditPage';
+import { optionalIdParams } from '../../../../../lib/routeParams';
 
 export const Route = createFileRoute('/_auth/_app/users/{-$id}/edit')({
   beforeLoad: requirePermission('users.manage'),
-  params: {
-    parse: ({ id }) => {
-      if (id === undefined) return { id: undefined };
-      if (!/^\d+$/.test(id)) throw notFound();
-      return { id };
-    },
-    stringify: ({ id }) => ({ id }),
-  },
+  params: optionalIdParams,
   component: Page,
 });
 
