@@ -17,6 +17,20 @@ export const searchBool = z
   .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean().optional())
   .catch(undefined);
 
+/** A calendar day, `YYYY-MM-DD`. */
+export const searchDay = z
+  .preprocess(
+    (v) => (v === undefined || v === null ? undefined : String(v)),
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+  )
+  .catch(undefined);
+
+/** The page and page size of a paged list (`...pageFields` in its schema). */
+export const pageFields = { page: searchInt(), page_size: searchInt(1, 500) };
+
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
 export const DEFAULT_PAGE_SIZE = 20;
 

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchText } from '../../components/list/listSearch';
 
 /** /api-keys?q=&page=&page_size= (the company comes from the header selector). */
 export const apiKeysSearchSchema = z.object({
   q: searchText(),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type ApiKeysSearch = Partial<z.infer<typeof apiKeysSearchSchema>>;
 export const parseApiKeysSearch = (s: Record<string, unknown>): ApiKeysSearch => apiKeysSearchSchema.parse(s);

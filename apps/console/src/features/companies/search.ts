@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { searchBool, searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchBool, searchText } from '../../components/list/listSearch';
 
 /** /companies?q=&active=&page=&page_size= */
 export const companiesSearchSchema = z.object({
   q: searchText(),
   active: searchBool,
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type CompaniesSearch = Partial<z.infer<typeof companiesSearchSchema>>;
 export const parseCompaniesSearch = (s: Record<string, unknown>): CompaniesSearch => companiesSearchSchema.parse(s);

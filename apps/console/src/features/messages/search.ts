@@ -1,26 +1,15 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
-
-const isoDay = z
-  .preprocess(
-    (v) => (v === undefined || v === null ? undefined : String(v)),
-    z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .optional(),
-  )
-  .catch(undefined);
+import { pageFields, searchDay, searchText } from '../../components/list/listSearch';
 
 /** /messages?q=&channel=&from=&to=&rule=&sort=&page=&page_size= (the company comes from the header). */
 export const messagesSearchSchema = z.object({
   q: searchText(500),
   channel: searchText(100),
-  from: isoDay,
-  to: isoDay,
+  from: searchDay,
+  to: searchDay,
   rule: searchText(200),
   sort: z.enum(['posted_at', '-posted_at', 'created_at', '-created_at']).optional().catch(undefined),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type MessagesSearch = Partial<z.infer<typeof messagesSearchSchema>>;
 export const parseMessagesSearch = (s: Record<string, unknown>): MessagesSearch => messagesSearchSchema.parse(s);

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchText } from '../../components/list/listSearch';
 
 /** /notifications?q=&page=&page_size= (the company comes from the header selector). */
 export const mailingsSearchSchema = z.object({
   q: searchText(),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type MailingsSearch = Partial<z.infer<typeof mailingsSearchSchema>>;
 export const parseMailingsSearch = (s: Record<string, unknown>): MailingsSearch => mailingsSearchSchema.parse(s);

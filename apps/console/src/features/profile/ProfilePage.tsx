@@ -6,9 +6,8 @@ import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/vali
 import { Alert, App, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
-import { serverFieldErrors } from '../../components/form/serverErrors';
+import { applyApiErrors } from '../../components/form/forms';
 import { PageHeading } from '../../components/page/PageHeading';
-import { errorMessage } from '../../lib/http';
 import { strongPasswordRule } from '../auth/components/shared';
 import { useMe } from '../auth/useMe';
 import { useUpdateProfileMutation } from './api/mutations';
@@ -75,16 +74,9 @@ export function ProfilePage() {
       onError: (e) => {
         // Spec §8: a failed profile save is logged; the reason is shown next to the field it concerns.
         console.error('Сохранение профиля не удалось', e);
-        const fields = serverFieldErrors(e, [
-          'name',
-          'avatar_image_key',
-          'password',
-          'password_repeat',
-          'current_password',
-          'allowed_ips',
-        ]);
-        if (fields.length) form.setFields(fields as never);
-        else setFormError(errorMessage(e));
+        setFormError(
+          applyApiErrors(form, e, ['name', 'avatar_image_key', 'password', 'password_repeat', 'current_password', 'allowed_ips']),
+        );
       },
     });
   };

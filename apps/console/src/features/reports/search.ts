@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { searchInt } from '../../components/list/listSearch';
+import { pageFields } from '../../components/list/listSearch';
 
 /** /reports?page=&page_size= (the company comes from the header selector). */
-export const reportsSearchSchema = z.object({ page: searchInt(), page_size: searchInt(1, 500) });
+export const reportsSearchSchema = z.object(pageFields);
 export type ReportsSearch = Partial<z.infer<typeof reportsSearchSchema>>;
 export const parseReportsSearch = (s: Record<string, unknown>): ReportsSearch => reportsSearchSchema.parse(s);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchInt, searchText } from '../../components/list/listSearch';
 
 /* URL search params of the settings lists (TanStack Router `validateSearch`); bad values are dropped. */
 
@@ -10,7 +10,7 @@ export const parseTagsSearch = (s: Record<string, unknown>): TagsSearch => tagsS
 export type QSearch = TagsSearch;
 export const parseQSearch = parseTagsSearch;
 
-export const refListSearchSchema = z.object({ q: searchText(), page: searchInt(), page_size: searchInt(1, 500) });
+export const refListSearchSchema = z.object({ q: searchText(), ...pageFields });
 export type RefListSearch = Partial<z.infer<typeof refListSearchSchema>>;
 export const parseRefListSearch = (s: Record<string, unknown>): RefListSearch => refListSearchSchema.parse(s);
 

@@ -1,14 +1,13 @@
 import { TELEGRAM_ACCOUNT_STATUSES } from '@forpost/contract/telegram';
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchText } from '../../components/list/listSearch';
 import { boolText } from '../whitelist/search';
 
 /** /telegram/accounts?q=&status=&page=&page_size= */
 export const accountsSearchSchema = z.object({
   q: searchText(),
   status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional().catch(undefined),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type AccountsSearch = Partial<z.infer<typeof accountsSearchSchema>>;
 export const parseAccountsSearch = (s: Record<string, unknown>): AccountsSearch => accountsSearchSchema.parse(s);
@@ -21,8 +20,7 @@ export const channelsSearchSchema = z.object({
     .enum(['username', '-username', 'created_at', '-created_at', 'last_message_at', '-last_message_at'])
     .optional()
     .catch(undefined),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type ChannelsSearch = Partial<z.infer<typeof channelsSearchSchema>>;
 export const parseChannelsSearch = (s: Record<string, unknown>): ChannelsSearch => channelsSearchSchema.parse(s);

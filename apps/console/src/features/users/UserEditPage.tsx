@@ -32,7 +32,7 @@ import {
 } from 'antd';
 import { useMemo, useState } from 'react';
 import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
-import { serverFieldErrors } from '../../components/form/serverErrors';
+import { applyApiErrors } from '../../components/form/forms';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
@@ -136,8 +136,7 @@ function UserForm({ user }: { user?: User }) {
 
   const onError = (e: unknown) => {
     console.error('Сохранение пользователя не удалось', e);
-    const fields = serverFieldErrors(e, ['email', 'name', 'role', 'companies', 'allowed_ips']);
-    if (fields.length) form.setFields(fields as never);
+    applyApiErrors(form, e, ['email', 'name', 'role', 'companies', 'allowed_ips']);
     setFormError(errorMessage(e));
   };
 

@@ -1,6 +1,6 @@
 import { USER_ROLES } from '@forpost/contract/permissions';
 import { z } from 'zod';
-import { searchBool, searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchBool, searchInt, searchText } from '../../components/list/listSearch';
 
 /** /users?q=&role=&company_id=&active=&page=&page_size= */
 export const usersSearchSchema = z.object({
@@ -8,8 +8,7 @@ export const usersSearchSchema = z.object({
   role: z.enum(USER_ROLES).optional().catch(undefined),
   company_id: searchInt(),
   active: searchBool,
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type UsersSearch = Partial<z.infer<typeof usersSearchSchema>>;
 export const parseUsersSearch = (s: Record<string, unknown>): UsersSearch => usersSearchSchema.parse(s);

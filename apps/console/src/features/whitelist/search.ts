@@ -1,6 +1,6 @@
 import { WHITELIST_KINDS, WHITELIST_SORTS, WHITELIST_TYPES } from '@forpost/contract/whitelist';
 import { z } from 'zod';
-import { searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, searchText } from '../../components/list/listSearch';
 
 /** 'true' / 'false' in the URL (the router may hand a boolean). */
 export const boolText = z
@@ -15,8 +15,7 @@ export const whitelistSearchSchema = z.object({
   kind: z.enum(WHITELIST_KINDS).optional().catch(undefined),
   expired: boolText,
   sort: z.enum(WHITELIST_SORTS).optional().catch(undefined),
-  page: searchInt(),
-  page_size: searchInt(1, 500),
+  ...pageFields,
 });
 export type WhitelistSearch = Partial<z.infer<typeof whitelistSearchSchema>>;
 export const parseWhitelistSearch = (s: Record<string, unknown>): WhitelistSearch => whitelistSearchSchema.parse(s);

@@ -4,7 +4,7 @@ import { MSG } from '@forpost/contract/messages';
 import { isEmail, isInn, isOgrn } from '@forpost/contract/validation';
 import { Alert, App, Button, Card, Col, Flex, Form, type FormRule, Input, Row, Select, Space, Switch, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { serverFieldErrors } from '../../../components/form/serverErrors';
+import { applyApiErrors } from '../../../components/form/forms';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
 import { type CompanyDetail, useModuleOptions } from '../api/queries';
@@ -94,8 +94,7 @@ export function CompanyForm({
       await onSubmit(parsed.data as CompanyBody);
     } catch (e) {
       console.error('Сохранение компании не удалось', e);
-      const fields = serverFieldErrors(e, Object.keys(initialValues));
-      if (fields.length) form.setFields(fields as never);
+      applyApiErrors(form, e, Object.keys(initialValues));
       setFormError(errorMessage(e));
     }
   };
