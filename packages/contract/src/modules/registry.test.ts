@@ -61,6 +61,11 @@ describe('module registry', () => {
         for (const k of m.classify?.fields ?? []) expect(fieldOf(m, k)?.key).toBe(k);
         if (m.classify?.kind === 'sentiment') expect(fieldOf(m, 'connotation')?.type).toBe('enum');
         if (m.whitelistName) expect(fieldOf(m, m.whitelistName)?.type).toBe('string');
+        // The snapshot check reads the domain (in punycode) of the modules that have the extra.
+        if (m.extras.includes('snapshots')) {
+          expect(fieldOf(m, 'domain')?.type).toBe('domain');
+          expect(fieldOf(m, 'domain_punycode')?.derived).toBe(true);
+        }
       });
       it('its sample passes the create schema and varies the fingerprint', () => {
         const a = eventCreateRequest(m).safeParse({ company_id: 1, ...m.sample(1) });

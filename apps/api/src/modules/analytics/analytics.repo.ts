@@ -6,6 +6,7 @@
  * (all maintained by triggers on `events` and the fold) — never from `events`.
  */
 import { createHash } from 'node:crypto';
+import { CHART_MODULES } from '@forpost/contract/analytics';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
@@ -52,6 +53,12 @@ function outOf(col: string, f: RollupFilter, dayAs: DayAs): SQL {
   if (col !== 'day') return sql.raw(col);
   return dayAs === 'offset' ? sql`(day - ${f.from}::date) AS day` : sql.raw(`to_char(day, 'YYYY-MM-DD') AS day`);
 }
+
+/**
+ * The modules whose sentiment is counted (`connotation` columns): those of the sentiment chart. The
+ * rollup triggers (migration 0005) count the same module; changing one means a migration for the other.
+ */
+const SENTIMENT_MODULES = `'{${(CHART_MODULES.connotationevents ?? []).join(',')}}'::text[]`;
 
 const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
 /** Module codes are [a-z]+ (checked by the contract), safe inside an array literal. */
@@ -221,7 +228,7 @@ export function createAnalyticsRepo(db: Db) {
         module: 'e.module',
       };
       const conn = "coalesce(e.data ->> 'connotation', 'Undefined')";
-      const media = "e.module = 'media'";
+      const media = `e.module = ANY(${SENTIMENT_MODULES})`;
       const pivot = sql.raw(`count(*)::bigint AS total,
         count(*) FILTER (WHERE p.code IS NULL)::bigint AS p_none, count(*) FILTER (WHERE p.code = 'low')::bigint AS p_low,
         count(*) FILTER (WHERE p.code = 'medium')::bigint AS p_medium, count(*) FILTER (WHERE p.code = 'high')::bigint AS p_high,
@@ -333,7 +340,7 @@ export function createAnalyticsRepo(db: Db) {
         await tx.execute(sql`
           INSERT INTO event_count_deltas (company_id, module, day, priority_id, status_id, connotation, delta)
           SELECT company_id, module, (created_at AT TIME ZONE ${tz})::date, coalesce(priority_id, 0), status_id,
-                 CASE WHEN module = 'media' THEN coalesce(data ->> 'connotation', 'Undefined') ELSE '' END, count(*)
+                 CASE WHEN module = ANY(${sql.raw(SENTIMENT_MODULES)}) THEN coalesce(data ->> 'connotation', 'Undefined') ELSE '' END, count(*)
           FROM events GROUP BY 1, 2, 3, 4, 5, 6`);
         await tx.execute(BUMP_GENERATION);
         const [n] = await rows<{ n: number }>(sql`SELECT count(*)::bigint AS n FROM events`, tx);

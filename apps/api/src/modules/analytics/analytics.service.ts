@@ -143,15 +143,24 @@ export function createAnalyticsService(deps: {
     return { from: r.filter.from, to: r.filter.to, days: r.days, series, total: sum(series) };
   }
 
-  /** Events of one module per day, one series per status (domains, accounts). */
-  const byStatus = (module: ModuleCode) => (r: Resolved, rows: Row[], rf: Refs) =>
-    timeSeries(
+  /** The module a one-module chart is about (the contract's chart table names it). */
+  const moduleOfChart = (chart: DashboardChart): ModuleCode => {
+    const m = CHART_MODULES[chart]?.[0];
+    if (!m) throw new Error(`chart ${chart} is not about one module`);
+    return m;
+  };
+
+  /** Events of a one-module chart's module per day, one series per status (domains, accounts). */
+  const byStatus = (chart: DashboardChart) => (r: Resolved, rows: Row[], rf: Refs) => {
+    const module = moduleOfChart(chart);
+    return timeSeries(
       r,
       rows as SeriesRow[],
       rf.statuses
         .filter((s) => s.module === module)
         .map((st) => ({ key: String(st.id), name: st.name, color: st.color, link: moduleLink(module, { status: st.code }) })),
     );
+  };
 
   /** Per module, one series per module (new events, critical events). */
   const byModule = (query: Record<string, string>) => (r: Resolved, rows: Row[]) =>
@@ -217,7 +226,7 @@ export function createAnalyticsService(deps: {
             key: k,
             name: CONNOTATION_LABELS[k],
             color: CONNOTATION_COLORS[k],
-            link: moduleLink('media', k === 'Undefined' ? {} : { connotation: k }),
+            link: moduleLink(moduleOfChart('connotationevents'), k === 'Undefined' ? {} : { connotation: k }),
           })),
         );
       },
@@ -225,12 +234,12 @@ export function createAnalyticsService(deps: {
     domainevents: {
       read: (f, part) => repo.daySeriesSql(f, 'status', part),
       merge: 'series',
-      render: byStatus('domains'),
+      render: byStatus('domainevents'),
     },
     accountevents: {
       read: (f, part) => repo.daySeriesSql(f, 'status', part),
       merge: 'series',
-      render: byStatus('accounts'),
+      render: byStatus('accountevents'),
     },
   };
 

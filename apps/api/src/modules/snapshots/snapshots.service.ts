@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { MODULE_LIST } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
@@ -57,6 +58,15 @@ export interface TakenSnapshot extends ProbeResult {
 
 const rowsOf = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
 
+/**
+ * The modules whose events get snapshots: those with the `snapshots` extra. The check reads the
+ * event's `domain_punycode` (else `domain`), which such a module has (the registry test says so).
+ */
+const SNAPSHOT_MODULES = sql.join(
+  MODULE_LIST.filter((m) => m.extras.includes('snapshots')).map((m) => sql`${m.code}`),
+  sql`, `,
+);
+
 export function createSnapshotsService(deps: SnapshotsDeps) {
   const { db, configs, config, log } = deps;
   const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
@@ -80,7 +90,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
   async function take(eventId: number): Promise<TakenSnapshot | null> {
     const [ev] = await rowsOf<{ id: number; company_id: number; host: string | null }>(
       db,
-      sql`SELECT id, company_id, COALESCE(data->>'domain_punycode', data->>'domain') AS host FROM events WHERE id = ${eventId} AND module = 'domains'`,
+      sql`SELECT id, company_id, COALESCE(data->>'domain_punycode', data->>'domain') AS host FROM events WHERE id = ${eventId} AND module IN (${SNAPSHOT_MODULES})`,
     );
     if (!ev) return null; // deleted meanwhile: nothing to record
     const o = await options();
@@ -163,7 +173,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
     const ids = await rowsOf<{ id: number }>(
       db,
       sql`SELECT e.id FROM events e
-          WHERE e.module = 'domains' AND e.created_at > now() - make_interval(mins => ${SWEEP_WINDOW_MINUTES})
+          WHERE e.module IN (${SNAPSHOT_MODULES}) AND e.created_at > now() - make_interval(mins => ${SWEEP_WINDOW_MINUTES})
             AND NOT EXISTS (SELECT 1 FROM domain_snapshots s WHERE s.event_id = e.id)
           ORDER BY e.created_at DESC LIMIT 500`,
     );
