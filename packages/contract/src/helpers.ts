@@ -1,4 +1,7 @@
-/* Pure helpers shared by the console and the API (browser- and Node-safe, no dependencies). */
+/* Pure helpers shared by the console and the API (browser- and Node-safe). */
+
+// The npm package by its file: a bare 'punycode' is Node's deprecated built-in module.
+import punycode from 'punycode/punycode.js';
 
 // ---------------------------------------------------------------------------
 // cleanEmpty
@@ -87,135 +90,33 @@ export function hasCyrillic(s: string): boolean {
   return CYRILLIC.test(s);
 }
 
-const PC_BASE = 36;
-const PC_TMIN = 1;
-const PC_TMAX = 26;
-const PC_SKEW = 38;
-const PC_DAMP = 700;
-const PC_INITIAL_BIAS = 72;
-const PC_INITIAL_N = 128;
-const PC_MAX_INT = 0x7fffffff;
 const ACE_PREFIX = 'xn--';
 /** Label separators recognised by IDNA: full stop, ideographic, fullwidth and halfwidth stops. */
 const LABEL_SEPARATORS = /[.\u3002\uff0e\uff61]/;
-
-function pcAdapt(delta: number, numPoints: number, firstTime: boolean): number {
-  let d = firstTime ? Math.floor(delta / PC_DAMP) : delta >> 1;
-  d += Math.floor(d / numPoints);
-  let k = 0;
-  while (d > ((PC_BASE - PC_TMIN) * PC_TMAX) >> 1) {
-    d = Math.floor(d / (PC_BASE - PC_TMIN));
-    k += PC_BASE;
-  }
-  return Math.floor(k + ((PC_BASE - PC_TMIN + 1) * d) / (d + PC_SKEW));
-}
-
-function pcThreshold(k: number, bias: number): number {
-  if (k <= bias) return PC_TMIN;
-  if (k >= bias + PC_TMAX) return PC_TMAX;
-  return k - bias;
-}
-
-function pcDigitToBasic(d: number): string {
-  // 0..25 → 'a'..'z', 26..35 → '0'..'9'
-  return String.fromCharCode(d < 26 ? d + 97 : d + 22);
-}
-
-function pcBasicToDigit(cp: number): number {
-  if (cp >= 0x30 && cp <= 0x39) return cp - 22; // '0'..'9' → 26..35
-  if (cp >= 0x41 && cp <= 0x5a) return cp - 0x41; // 'A'..'Z'
-  if (cp >= 0x61 && cp <= 0x7a) return cp - 0x61; // 'a'..'z'
-  return PC_BASE;
-}
+/** Any UTF-16 surrogate unit, and a lone one (not half of a pair). */
+const SURROGATE_UNIT = /[\ud800-\udfff]/;
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * RFC 3492 Punycode encoding of one label (without the `xn--` prefix): 'пример' → 'e1afmkfd'.
  * Throws RangeError on overflow (only possible for absurdly long input).
  */
-export function punycodeEncode(input: string): string {
-  const cps = Array.from(input, (ch) => ch.codePointAt(0) ?? 0);
-  let output = '';
-  for (const cp of cps) if (cp < 0x80) output += String.fromCharCode(cp);
-  const basicLength = output.length;
-  let handled = basicLength;
-  if (basicLength > 0) output += '-';
-
-  let n = PC_INITIAL_N;
-  let delta = 0;
-  let bias = PC_INITIAL_BIAS;
-  while (handled < cps.length) {
-    let m = PC_MAX_INT;
-    for (const cp of cps) if (cp >= n && cp < m) m = cp;
-    if (m - n > Math.floor((PC_MAX_INT - delta) / (handled + 1))) throw new RangeError('punycode overflow');
-    delta += (m - n) * (handled + 1);
-    n = m;
-    for (const cp of cps) {
-      if (cp < n) {
-        delta += 1;
-        if (delta > PC_MAX_INT) throw new RangeError('punycode overflow');
-      }
-      if (cp === n) {
-        let q = delta;
-        for (let k = PC_BASE; ; k += PC_BASE) {
-          const t = pcThreshold(k, bias);
-          if (q < t) break;
-          output += pcDigitToBasic(t + ((q - t) % (PC_BASE - t)));
-          q = Math.floor((q - t) / (PC_BASE - t));
-        }
-        output += pcDigitToBasic(q);
-        bias = pcAdapt(delta, handled + 1, handled === basicLength);
-        delta = 0;
-        handled += 1;
-      }
-    }
-    delta += 1;
-    n += 1;
-  }
-  return output;
-}
+export const punycodeEncode = (input: string): string => punycode.encode(input);
 
 /**
  * RFC 3492 Punycode decoding of one label (without the `xn--` prefix): 'e1afmkfd' → 'пример'.
  * Returns null when the input is not valid Punycode.
  */
 export function punycodeDecode(input: string): string | null {
-  const output: number[] = [];
-  let basic = input.lastIndexOf('-');
-  if (basic < 0) basic = 0;
-  for (let j = 0; j < basic; j++) {
-    const cp = input.charCodeAt(j);
-    if (cp >= 0x80) return null;
-    output.push(cp);
+  try {
+    const s = punycode.decode(input);
+    if (!SURROGATE_UNIT.test(s)) return s;
+    // Decoded surrogate code points are not characters: a lone one stays lone, and two decoded one
+    // after the other join into another character, which then encodes differently from the input.
+    return LONE_SURROGATE.test(s) || punycode.encode(s).toLowerCase() !== input.toLowerCase() ? null : s;
+  } catch {
+    return null;
   }
-
-  let n = PC_INITIAL_N;
-  let i = 0;
-  let bias = PC_INITIAL_BIAS;
-  let pos = basic > 0 ? basic + 1 : 0;
-  while (pos < input.length) {
-    const oldi = i;
-    let w = 1;
-    for (let k = PC_BASE; ; k += PC_BASE) {
-      if (pos >= input.length) return null;
-      const digit = pcBasicToDigit(input.charCodeAt(pos++));
-      if (digit >= PC_BASE) return null;
-      if (digit > Math.floor((PC_MAX_INT - i) / w)) return null;
-      i += digit * w;
-      const t = pcThreshold(k, bias);
-      if (digit < t) break;
-      if (w > Math.floor(PC_MAX_INT / (PC_BASE - t))) return null;
-      w *= PC_BASE - t;
-    }
-    const count = output.length + 1;
-    bias = pcAdapt(i - oldi, count, oldi === 0);
-    if (Math.floor(i / count) > PC_MAX_INT - n) return null;
-    n += Math.floor(i / count);
-    i %= count;
-    if (n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) return null;
-    output.splice(i, 0, n);
-    i += 1;
-  }
-  return String.fromCodePoint(...output);
 }
 
 function isAscii(s: string): boolean {
