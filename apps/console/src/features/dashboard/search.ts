@@ -1,5 +1,5 @@
 import { isDay, PERIOD_PRESETS } from '@forpost/contract/analytics';
-import { MODULE_CODES } from '@forpost/contract/modules';
+import { isModuleCode } from '@forpost/contract/modules';
 
 /** The home page's state in the URL: `/?period=90d` or `/?from=2026-03-01&to=2026-03-31&modules=domains,media`. */
 export interface DashboardSearch {
@@ -20,7 +20,7 @@ export function validateDashboardSearch(raw: Record<string, unknown>): Dashboard
     delete out.period;
   }
   if (typeof raw.modules === 'string') {
-    const list = raw.modules.split(',').filter((m) => (MODULE_CODES as readonly string[]).includes(m));
+    const list = raw.modules.split(',').filter(isModuleCode);
     if (list.length) out.modules = [...new Set(list)].join(',');
   }
   return out;

@@ -1,3 +1,4 @@
+import { MODULE_LIST } from '@forpost/contract/modules';
 import type { Principal } from '@forpost/contract/permissions';
 import { describe, expect, it } from 'vitest';
 import { EVENT_SECTIONS, findEventSection, NAV_ITEMS, navItemForPath, visibleNavItems } from './nav';
@@ -8,7 +9,8 @@ describe('nav data', () => {
   it('has every spec §2 section exactly once', () => {
     const all = NAV_ITEMS.map((i) => i.path);
     expect(new Set(all).size).toBe(all.length);
-    expect(EVENT_SECTIONS).toHaveLength(16);
+    expect(EVENT_SECTIONS).toHaveLength(MODULE_LIST.length);
+    expect(new Set(EVENT_SECTIONS.map((s) => s.icon)).size).toBe(MODULE_LIST.length);
     for (const p of [
       '/',
       '/messages',

@@ -1,24 +1,30 @@
 import {
+  AlertOutlined,
   ApartmentOutlined,
   ApiOutlined,
   AuditOutlined,
   BankOutlined,
   BellOutlined,
   BookOutlined,
+  BugOutlined,
   BulbOutlined,
   CloudServerOutlined,
+  ClusterOutlined,
   CodeOutlined,
   ControlOutlined,
   CreditCardOutlined,
   DatabaseOutlined,
   DownloadOutlined,
+  EyeOutlined,
   FileSearchOutlined,
   FileTextOutlined,
   GlobalOutlined,
   HomeOutlined,
   IdcardOutlined,
   KeyOutlined,
+  LockOutlined,
   MessageOutlined,
+  MobileOutlined,
   PartitionOutlined,
   ProfileOutlined,
   RadarChartOutlined,
@@ -37,7 +43,7 @@ import {
   UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
-import { MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
+import { MODULE_LIST, type ModuleIcon } from '@forpost/contract/modules';
 import { can, type Permission, type Principal } from '@forpost/contract/permissions';
 import type { ComponentType } from 'react';
 
@@ -77,35 +83,41 @@ export const NAV_GROUPS: readonly NavGroup[] = [
   { key: 'settings', label: 'Настройки', icon: SettingOutlined },
 ];
 
-/** Menu icon of each event module (a missing module is a type error). */
-const MODULE_ICONS: Record<ModuleCode, Icon> = {
-  domains: GlobalOutlined,
-  brand: TrademarkOutlined,
-  management: SolutionOutlined,
-  databases: DatabaseOutlined,
-  services: CloudServerOutlined,
-  acquiring: CreditCardOutlined,
-  employees: IdcardOutlined,
-  firms: BankOutlined,
-  accounts: UserOutlined,
-  leaks: WarningOutlined,
-  repositories: CodeOutlined,
-  media: ReadOutlined,
-  merchant: ShopOutlined,
-  endpoints: ApiOutlined,
-  consulting: BulbOutlined,
-  networkattacks: ThunderboltOutlined,
+/** The component of each module icon key (descriptors name their icon by key; a missing key is a type error). */
+const MODULE_ICON_COMPONENTS: Record<ModuleIcon, Icon> = {
+  global: GlobalOutlined,
+  trademark: TrademarkOutlined,
+  solution: SolutionOutlined,
+  database: DatabaseOutlined,
+  'cloud-server': CloudServerOutlined,
+  'credit-card': CreditCardOutlined,
+  idcard: IdcardOutlined,
+  bank: BankOutlined,
+  user: UserOutlined,
+  warning: WarningOutlined,
+  code: CodeOutlined,
+  read: ReadOutlined,
+  shop: ShopOutlined,
+  api: ApiOutlined,
+  bulb: BulbOutlined,
+  thunderbolt: ThunderboltOutlined,
+  alert: AlertOutlined,
+  bug: BugOutlined,
+  cluster: ClusterOutlined,
+  eye: EyeOutlined,
+  lock: LockOutlined,
+  mobile: MobileOutlined,
 };
 
 /**
- * The 16 event sections (spec §2), from the contract's module registry: route segment, Russian
- * name and API module code. Each has /{section}, /{section}/import and /{section}/{id}.
+ * The event sections (spec §2), from the contract's module registry: route segment, Russian name,
+ * API module code and icon. Each has /{section}, /{section}/import and /{section}/{id}.
  */
 export const EVENT_SECTIONS = MODULE_LIST.map((m) => ({
   section: m.route.slice(1),
   module: m.code,
   label: m.name,
-  icon: MODULE_ICONS[m.code],
+  icon: MODULE_ICON_COMPONENTS[m.icon],
 }));
 
 export type EventSection = (typeof EVENT_SECTIONS)[number];

@@ -1,6 +1,6 @@
 /* ECharts options of the home page's charts, from the API's series (pure). */
 import type { MatrixResponse, TimeSeries, TimeSeriesResponse } from '@forpost/contract/analytics';
-import type { ModuleCode } from '@forpost/contract/modules';
+import { getModule, isModuleCode } from '@forpost/contract/modules';
 import type { EChartsCoreOption } from 'echarts/core';
 
 /** Ant Design colour names used by statuses, priorities and sentiment → hex. */
@@ -18,26 +18,8 @@ export const NAMED_COLORS: Record<string, string> = {
   default: '#bfbfbf',
   processing: '#1677ff',
 };
-/** A distinct colour per module (the same module has the same colour in every chart). */
-const MODULE_COLORS: Record<ModuleCode, string> = {
-  domains: '#1677ff',
-  brand: '#fa8c16',
-  management: '#722ed1',
-  databases: '#13c2c2',
-  services: '#52c41a',
-  acquiring: '#eb2f96',
-  employees: '#faad14',
-  firms: '#2f54eb',
-  accounts: '#a0d911',
-  leaks: '#f5222d',
-  repositories: '#595959',
-  media: '#fa541c',
-  merchant: '#36cfc9',
-  endpoints: '#ff85c0',
-  consulting: '#b37feb',
-  networkattacks: '#820014',
-};
-export const moduleColor = (code: string) => MODULE_COLORS[code as ModuleCode] ?? '#8c8c8c';
+/** The module's colour (its descriptor's: the same in every chart, the PDF report's too); grey for an unknown code. */
+const moduleColor = (code: string) => (isModuleCode(code) ? getModule(code).color : '#8c8c8c');
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
 
 /** 'YYYY-MM-DD' → 'dd.MM' / 'dd.MM.yyyy'. */

@@ -14,7 +14,7 @@ import { useDeleteEvent, usePatchEvent } from '../api/mutations';
 import { eventDetailQuery, useEventRefs } from '../api/queries';
 import { EventsBreadcrumb } from '../components/EventsBreadcrumb';
 import { StatusTag, WhitelistTag } from '../components/values';
-import { EXTRAS, MODULE_EXTRAS } from '../extras';
+import { extraBlocksOf } from '../extras';
 import { lastListSearch } from '../model/search';
 import type { EventDetail } from '../model/types';
 import { Attachments } from './Attachments';
@@ -52,7 +52,6 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
   const remove = useDeleteEvent(m.code);
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const extras = MODULE_EXTRAS[m.code];
 
   const onDelete = () =>
     remove.mutate(event.id, {
@@ -103,10 +102,9 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
         <Col xs={24} xl={16}>
           <Flex vertical gap={16}>
             <FieldsCard m={m} event={event} canWrite={canWrite} />
-            {extras.map((name) => {
-              const Extra = EXTRAS[name];
-              return <Extra key={name} m={m} event={event} canWrite={canWrite} />;
-            })}
+            {extraBlocksOf(m).map(({ name, Block }) => (
+              <Block key={name} m={m} event={event} canWrite={canWrite} />
+            ))}
             <Attachments code={m.code} eventId={event.id} items={event.attachments ?? []} canWrite={canWrite} />
             <Comments code={m.code} eventId={event.id} canWrite={canWrite} />
           </Flex>

@@ -1,8 +1,8 @@
 /*
- * The detail page's blocks beyond the common ones, per module — explicit, one small component per
- * extra. A module missing here is a type error.
+ * The detail page's blocks beyond the common ones: one small component per extra of the module
+ * descriptor that has a block. A module's blocks follow from its `extras`, in their order.
  */
-import type { ModuleCode } from '@forpost/contract/modules';
+import type { ModuleDescriptor, ModuleExtra } from '@forpost/contract/modules';
 import type { ComponentType } from 'react';
 import { DomainSnapshots } from './DomainSnapshots';
 import { EventActions } from './EventActions';
@@ -13,32 +13,22 @@ import type { ExtrasProps } from './types';
 
 export type { ExtrasProps };
 
-/** Every extras block, by name. */
-export const EXTRAS = {
+/**
+ * The block of each extra that has one. The others have none: they are endpoints the common blocks or
+ * fields use (decisions, allowlist, batch, reference lists) — the card number's «Показать номер»
+ * (`card_reveal`) is part of its field.
+ */
+const EXTRA_BLOCKS: Partial<Record<ModuleExtra, ComponentType<ExtrasProps>>> = {
   actions: EventActions,
   snapshots: DomainSnapshots,
-  linkedLeaks: LinkedLeaks,
-  repoFiles: RepoFiles,
-  merchantCategories: MerchantCategories,
-} satisfies Record<string, ComponentType<ExtrasProps>>;
-export type ExtraName = keyof typeof EXTRAS;
-
-export const MODULE_EXTRAS: Record<ModuleCode, readonly ExtraName[]> = {
-  domains: ['actions', 'snapshots'],
-  brand: ['actions'],
-  management: ['actions'],
-  databases: [],
-  services: [],
-  // The card number's «Показать номер» is part of its field (sensitive: 'card'), not a separate block.
-  acquiring: [],
-  employees: [],
-  firms: [],
-  accounts: ['linkedLeaks'],
-  leaks: [],
-  repositories: ['repoFiles'],
-  media: [],
-  merchant: ['merchantCategories'],
-  endpoints: [],
-  consulting: [],
-  networkattacks: [],
+  linked_leaks: LinkedLeaks,
+  files: RepoFiles,
+  merchant_categories: MerchantCategories,
 };
+
+/** A module's extra blocks, in the order of its extras. */
+export const extraBlocksOf = (m: ModuleDescriptor) =>
+  m.extras.flatMap((name) => {
+    const Block = EXTRA_BLOCKS[name];
+    return Block ? [{ name, Block }] : [];
+  });
