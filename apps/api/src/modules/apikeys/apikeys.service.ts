@@ -14,18 +14,17 @@ import {
   type Principal,
   STAFF_PERMISSIONS,
 } from '@forpost/contract/permissions';
-import { and, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { apiKeys, companies, companyMembers, users } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { AuthContext } from '../auth/auth.service';
 import { ipAllowed } from '../auth/auth.service';
+import { createCompaniesRepo } from '../companies/companies.repo';
+import { createApiKeysRepo, type ApiKeyRow as KeyRow } from './apikeys.repo';
 
-type KeyRow = typeof apiKeys.$inferSelect;
 type Role = { module: string; access: 'read' | 'write' };
 
 const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.read'];
@@ -52,6 +51,8 @@ export const APIKEY_MSG = {
 
 export function createApiKeysService(deps: { db: Db; audit: Audit }) {
   const { db, audit } = deps;
+  const repo = createApiKeysRepo(db);
+  const companiesRepo = createCompaniesRepo(db);
   const toKey = (k: KeyRow, companyName: string): z.infer<typeof apiKeyResponse> => ({
     id: k.id,
     name: k.name,
@@ -69,19 +70,8 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     created_at: iso(k.createdAt),
   });
 
-  /** A key with its company's name, or undefined. */
-  async function withCompany(id: number) {
-    const [r] = await db
-      .select({ k: apiKeys, companyName: companies.name })
-      .from(apiKeys)
-      .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-      .where(eq(apiKeys.id, id))
-      .limit(1);
-    return r;
-  }
-
   async function visible(p: Principal, id: number, perm: Permission) {
-    const r = await withCompany(id);
+    const r = await repo.withCompany(id);
     if (!r || !can(p, perm, r.k.companyId)) throw notFound(APIKEY_MSG.notFound);
     return r;
   }
@@ -95,26 +85,19 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     async list(p: Principal, q: { page: number; page_size: number; company_id?: number; q?: string }) {
       const scope = companiesWith(p, 'apikeys.read');
       if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
-      const where = and(
-        scope === 'all' ? undefined : inArray(apiKeys.companyId, scope),
-        q.company_id && q.company_id > 0 ? eq(apiKeys.companyId, q.company_id) : undefined,
-        q.q ? ilike(apiKeys.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`) : undefined,
-      );
-      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(apiKeys).where(where);
-      const rows = await db
-        .select({ k: apiKeys, companyName: companies.name })
-        .from(apiKeys)
-        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-        .where(where)
-        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { items: rows.map((r) => toKey(r.k, r.companyName)), total: n, page: q.page, page_size: q.page_size };
+      const { rows, total } = await repo.list({
+        scope,
+        companyId: q.company_id && q.company_id > 0 ? q.company_id : undefined,
+        q: q.q,
+        limit: q.page_size,
+        offset: (q.page - 1) * q.page_size,
+      });
+      return { items: rows.map((r) => toKey(r.k, r.companyName)), total, page: q.page, page_size: q.page_size };
     },
 
     /** What `GET /me` answers to a key: the key itself (name, company, roles, expiry). */
     async identity(keyId: number): Promise<KeyIdentity> {
-      const r = await withCompany(keyId);
+      const r = await repo.withCompany(keyId);
       if (!r) throw notFound(APIKEY_MSG.notFound);
       return {
         kind: 'api_key',
@@ -137,13 +120,12 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         throw badRequest(APIKEY_MSG.foreignCompany, { company_id: APIKEY_MSG.foreignCompany });
       if (body.collector && !isStaff(p.role))
         throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
-      const [c] = await db.select().from(companies).where(eq(companies.id, body.company_id));
+      const c = await companiesRepo.find(body.company_id);
       if (!c) throw badRequest('Компания не найдена', { company_id: 'Компания не найдена' });
       const s = newSecret();
       const k = await db.transaction(async (tx) => {
-        const [k] = await tx
-          .insert(apiKeys)
-          .values({
+        const k = await repo.insert(
+          {
             name: body.name,
             companyId: body.company_id,
             ownerUserId: actor.userId,
@@ -153,9 +135,9 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
             collector: body.collector,
             allowedIps: body.allowed_ips,
             expiresAt: body.expires_at ? new Date(body.expires_at) : null,
-          })
-          .returning();
-        if (!k) throw new Error('insert returned nothing');
+          },
+          tx,
+        );
         await audit.record(
           actor,
           { action: 'apikey.create', entity: 'apikey', entityId: k.id, companyId: k.companyId, after: toKey(k, c.name) },
@@ -169,17 +151,16 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateApiKeyRequest>) {
       const before = await visible(p, id, 'apikeys.manage');
       const k = await db.transaction(async (tx) => {
-        const [k] = await tx
-          .update(apiKeys)
-          .set({
+        const k = await repo.update(
+          id,
+          {
             ...(body.name !== undefined && { name: body.name }),
             ...(body.expires_at !== undefined && { expiresAt: body.expires_at ? new Date(body.expires_at) : null }),
             ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
             ...(body.is_active !== undefined && { isActive: body.is_active }),
-            updatedAt: new Date(),
-          })
-          .where(eq(apiKeys.id, id))
-          .returning();
+          },
+          tx,
+        );
         if (!k) throw notFound(APIKEY_MSG.notFound);
         await audit.record(
           actor,
@@ -201,7 +182,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     async remove(p: Principal, actor: AuditActor, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       await db.transaction(async (tx) => {
-        await tx.delete(apiKeys).where(eq(apiKeys.id, id));
+        await repo.remove(id, tx);
         await audit.record(
           actor,
           {
@@ -221,11 +202,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
       const r = await visible(p, id, 'apikeys.manage');
       const s = newSecret();
       const k = await db.transaction(async (tx) => {
-        const [k] = await tx
-          .update(apiKeys)
-          .set({ secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date(), updatedAt: new Date() })
-          .where(eq(apiKeys.id, id))
-          .returning();
+        const k = await repo.update(id, { secretHash: s.hash, prefix: s.prefix, rotatedAt: new Date() }, tx);
         if (!k) throw notFound(APIKEY_MSG.notFound);
         await audit.record(actor, { action: 'apikey.rotate', entity: 'apikey', entityId: id, companyId: k.companyId }, tx);
         return k;
@@ -243,10 +220,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
       if (body.collector && !isStaff(p.role))
         throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });
       await db.transaction(async (tx) => {
-        await tx
-          .update(apiKeys)
-          .set({ roles: body.roles, collector: body.collector, updatedAt: new Date() })
-          .where(eq(apiKeys.id, id));
+        await repo.update(id, { roles: body.roles, collector: body.collector }, tx);
         await audit.record(
           actor,
           {
@@ -266,17 +240,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     /** Bearer authentication: active, unexpired key of an active company and owner, from an allowed address. */
     async authenticate(secret: string, ip: string): Promise<AuthContext | null> {
       if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
-      const [r] = await db
-        .select({ k: apiKeys, user: users, companyActive: companies.isActive, memberRole: companyMembers.role })
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.ownerUserId))
-        .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-        .leftJoin(
-          companyMembers,
-          and(eq(companyMembers.userId, apiKeys.ownerUserId), eq(companyMembers.companyId, apiKeys.companyId)),
-        )
-        .where(eq(apiKeys.secretHash, sha256(secret)))
-        .limit(1);
+      const r = await repo.forAuthentication(sha256(secret));
       if (!r?.k.isActive || !r.companyActive || !r.user.isActive) return null;
       if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
       if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
@@ -285,15 +249,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         .filter((x) => owner.includes(x))
         .concat(r.k.collector ? ['messages.collect' as const] : []);
       const modules = r.k.roles.some((x) => x.module === '*') ? undefined : r.k.roles.map((x) => x.module);
-      await db
-        .update(apiKeys)
-        .set({ lastUsedAt: new Date(), lastUsedIp: ip })
-        .where(
-          and(
-            eq(apiKeys.id, r.k.id),
-            sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} < now() - interval '30 seconds' OR ${apiKeys.lastUsedIp} IS DISTINCT FROM ${ip})`,
-          ),
-        );
+      await repo.touchUse(r.k.id, ip);
       return {
         user: r.user,
         sessionId: null,

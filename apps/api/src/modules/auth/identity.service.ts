@@ -1,9 +1,7 @@
 import { IDENTITY_MSG, type UpdateProfileRequest } from '@forpost/contract/profile';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { passwordTokens, recoveryCodes, sessions, users } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { hmac, randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, unauthorized } from '../../lib/errors';
@@ -12,9 +10,10 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
+import { createUsersRepo, type NewUser } from '../users/users.repo';
 import { type AuthContext, type AuthService, ipAllowed, type RequestCtx } from './auth.service';
 import type { FailureLimiter } from './limiter';
-import type { UserRow } from './sessions.repo';
+import { createSessionsRepo, type UserRow } from './sessions.repo';
 import { createSignInGuard, slowLimitsOf } from './signin-guard';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -60,28 +59,24 @@ export function createIdentityService(deps: {
 }) {
   const { db, audit, auth, limiter, mailer, totpBox, config } = deps;
   const guard = createSignInGuard({ limiter, audit, slow: () => slowLimitsOf(config) });
+  const users = createUsersRepo(db);
+  const sessions = createSessionsRepo(db);
   const recoveryHash = (code: string) => hmac(config.secret, `recovery.${code.replace(/[\s-]/g, '').toLowerCase()}`);
-
-  async function getUser(id: number) {
-    const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-    return u;
-  }
 
   /** `inTx` runs in the token's transaction (its audit entry): the token row and the entry commit together. */
   async function issueToken(user: { id: number }, purpose: 'reset' | 'invite', inTx?: (tx: Db) => Promise<void>) {
     const token = randomToken(32); // 256 bits
     await db.transaction(async (tx) => {
       // A newer token kills every older one.
-      await tx
-        .update(passwordTokens)
-        .set({ usedAt: new Date() })
-        .where(and(eq(passwordTokens.userId, user.id), isNull(passwordTokens.usedAt)));
-      await tx.insert(passwordTokens).values({
-        userId: user.id,
-        tokenHash: sha256(token),
-        purpose,
-        expiresAt: new Date(Date.now() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)),
-      });
+      await users.issuePasswordToken(
+        {
+          userId: user.id,
+          tokenHash: sha256(token),
+          purpose,
+          expiresAt: new Date(Date.now() + (purpose === 'reset' ? RESET_TTL_MS : INVITE_TTL_MS)),
+        },
+        tx,
+      );
       await inTx?.(tx);
     });
     return token;
@@ -98,7 +93,7 @@ export function createIdentityService(deps: {
       // not been failing always gets in: see signin-guard.ts.
       const account = String(userId);
       await guard.check('2fa', account, ctx, { userId, meta: { second_factor: body.code ? 'totp' : 'recovery' } });
-      const user = await getUser(userId);
+      const user = await users.find(userId);
       if (!user?.isActive || !user.is2faEnabled || !user.totpSecret) throw unauthorized(IDENTITY_MSG.stepExpired);
       if (!ipAllowed(user.allowedIps, ctx.ip)) throw unauthorized(IDENTITY_MSG.stepExpired);
       const sealed = user.totpSecret;
@@ -111,26 +106,10 @@ export function createIdentityService(deps: {
           const step = verifyTotp(totpBox.open(sealed), body.code, user.totpLastStep);
           if (step !== null) {
             // Compare-and-set: a code accepted once cannot be replayed, even by a racing request.
-            const r = await tx
-              .update(users)
-              .set({ totpLastStep: step })
-              .where(and(eq(users.id, user.id), sql`coalesce(${users.totpLastStep}, -1) < ${step}`))
-              .returning({ id: users.id });
-            ok = r.length === 1;
+            ok = await users.spendTotpStep(user.id, step, tx);
           }
         } else if (body.recovery_code) {
-          const r = await tx
-            .update(recoveryCodes)
-            .set({ usedAt: new Date() })
-            .where(
-              and(
-                eq(recoveryCodes.userId, user.id),
-                eq(recoveryCodes.codeHash, recoveryHash(body.recovery_code)),
-                isNull(recoveryCodes.usedAt),
-              ),
-            )
-            .returning({ id: recoveryCodes.id });
-          ok = r.length === 1;
+          ok = await users.spendRecoveryCode(user.id, recoveryHash(body.recovery_code), tx);
           if (ok)
             await audit.record(
               actorOf(user.id, ctx),
@@ -167,10 +146,7 @@ export function createIdentityService(deps: {
     async setup2fa(user: UserRow) {
       if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
       const secret = newTotpSecret();
-      await db
-        .update(users)
-        .set({ totpSecret: totpBox.seal(secret), totpLastStep: null })
-        .where(eq(users.id, user.id));
+      await users.update(user.id, { totpSecret: totpBox.seal(secret), totpLastStep: null });
       const uri = otpauthUri(secret, user.email);
       return { secret, otpauth_uri: uri, qr_data_url: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
     },
@@ -195,12 +171,8 @@ export function createIdentityService(deps: {
         return `${raw.slice(0, 5)}-${raw.slice(5, 10)}`;
       });
       await db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({ is2faEnabled: true, totpLastStep: step, updatedAt: new Date() })
-          .where(eq(users.id, user.id));
-        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
-        await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: recoveryHash(c) })));
+        await users.update(user.id, { is2faEnabled: true, totpLastStep: step }, tx);
+        await users.replaceRecoveryCodes(user.id, codes.map(recoveryHash), tx);
         await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_enabled', entity: 'user', entityId: user.id }, tx);
       });
       return { recovery_codes: codes };
@@ -224,11 +196,8 @@ export function createIdentityService(deps: {
         throw badRequest(msg, { [body.code ? 'code' : 'password']: msg });
       }
       await db.transaction(async (tx) => {
-        await tx
-          .update(users)
-          .set({ is2faEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: new Date() })
-          .where(eq(users.id, user.id));
-        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        await users.update(user.id, { is2faEnabled: false, totpSecret: null, totpLastStep: null }, tx);
+        await users.replaceRecoveryCodes(user.id, [], tx);
         await audit.record(actorOf(user.id, ctx), { action: 'user.2fa_disabled', entity: 'user', entityId: user.id }, tx);
       });
     },
@@ -247,7 +216,7 @@ export function createIdentityService(deps: {
             ];
             if (await limiter.isLocked(subjects)) return;
             await limiter.fail(subjects); // every request counts towards the limit
-            const [user] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+            const user = await users.findByEmail(email);
             if (!user?.isActive) return;
             // The token and its entry commit together; the letter goes after the commit.
             const token = await issueToken(user, 'reset', (tx) =>
@@ -284,32 +253,16 @@ export function createIdentityService(deps: {
       await limiter.check([['setpassword_ip', ctx.ip]]);
       const hash = await hashPassword(password);
       const userId = await db.transaction(async (tx) => {
-        const [t] = await tx
-          .update(passwordTokens)
-          .set({ usedAt: new Date() })
-          .where(
-            and(
-              eq(passwordTokens.tokenHash, sha256(token)),
-              isNull(passwordTokens.usedAt),
-              gt(passwordTokens.expiresAt, sql`now()`),
-            ),
-          )
-          .returning({ userId: passwordTokens.userId });
-        if (!t) return null;
-        await tx
-          .update(users)
-          .set({ passwordHash: hash, passwordChangedAt: new Date(), updatedAt: new Date() })
-          .where(eq(users.id, t.userId));
-        await tx
-          .update(sessions)
-          .set({ revokedAt: new Date(), revokedReason: 'password_set' })
-          .where(and(eq(sessions.userId, t.userId), isNull(sessions.revokedAt)));
+        const tokenUser = await users.spendPasswordToken(sha256(token), tx);
+        if (tokenUser === undefined) return null;
+        await users.update(tokenUser, { passwordHash: hash, passwordChangedAt: new Date() }, tx);
+        await sessions.revokeAllForUser(tokenUser, 'password_set', null, tx);
         await audit.record(
-          actorOf(t.userId, ctx),
-          { action: 'user.password_set', entity: 'user', entityId: t.userId, meta: { via: 'token' } },
+          actorOf(tokenUser, ctx),
+          { action: 'user.password_set', entity: 'user', entityId: tokenUser, meta: { via: 'token' } },
           tx,
         );
-        return t.userId;
+        return tokenUser;
       });
       if (!userId) {
         await limiter.fail([['setpassword_ip', ctx.ip]]);
@@ -324,7 +277,7 @@ export function createIdentityService(deps: {
       avatarOk: (docId: number) => Promise<boolean>,
     ) {
       const user = a.user;
-      const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
+      const set: Partial<NewUser> = {};
       const changes: string[] = [];
       if (body.name !== undefined) set.name = body.name.trim();
       if (body.avatar_image_key !== undefined) {
@@ -350,18 +303,9 @@ export function createIdentityService(deps: {
         changes.push('allowed_ips');
       }
       await db.transaction(async (tx) => {
-        await tx.update(users).set(set).where(eq(users.id, user.id));
+        await users.update(user.id, set, tx);
         if (changes.includes('password')) {
-          await tx
-            .update(sessions)
-            .set({ revokedAt: new Date(), revokedReason: 'password_changed' })
-            .where(
-              and(
-                eq(sessions.userId, user.id),
-                isNull(sessions.revokedAt),
-                a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
-              ),
-            );
+          await sessions.revokeAllForUser(user.id, 'password_changed', a.sessionId, tx);
           await audit.record(actorOf(user.id, ctx), { action: 'user.password_changed', entity: 'user', entityId: user.id }, tx);
         }
         if (changes.includes('allowed_ips')) {
@@ -391,22 +335,11 @@ export function createIdentityService(deps: {
           );
         }
       });
-      return (await getUser(user.id)) as UserRow;
+      return (await users.find(user.id)) as UserRow;
     },
 
     async listSessions(a: AuthContext) {
-      const rows = await db
-        .select()
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.userId, a.user.id),
-            isNull(sessions.revokedAt),
-            gt(sessions.idleExpiresAt, sql`now()`),
-            gt(sessions.absoluteExpiresAt, sql`now()`),
-          ),
-        )
-        .orderBy(desc(sessions.lastSeenAt));
+      const rows = await sessions.liveOfUser(a.user.id);
       return {
         items: rows.map((s) => ({
           id: s.id,
@@ -422,35 +355,21 @@ export function createIdentityService(deps: {
 
     async endSession(a: AuthContext, id: string, ctx: RequestCtx) {
       return db.transaction(async (tx) => {
-        const r = await tx
-          .update(sessions)
-          .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
-          .where(and(eq(sessions.id, id), eq(sessions.userId, a.user.id), isNull(sessions.revokedAt)))
-          .returning({ id: sessions.id });
-        if (r.length) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id }, tx);
-        return r.length === 1;
+        const ended = await sessions.revokeOwn(id, a.user.id, 'ended_by_user', tx);
+        if (ended) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id }, tx);
+        return ended;
       });
     },
 
     async endOtherSessions(a: AuthContext, ctx: RequestCtx) {
       return db.transaction(async (tx) => {
-        const r = await tx
-          .update(sessions)
-          .set({ revokedAt: new Date(), revokedReason: 'ended_by_user' })
-          .where(
-            and(
-              eq(sessions.userId, a.user.id),
-              isNull(sessions.revokedAt),
-              a.sessionId ? sql`${sessions.id} <> ${a.sessionId}` : undefined,
-            ),
-          )
-          .returning({ id: sessions.id });
+        const count = await sessions.revokeAllForUser(a.user.id, 'ended_by_user', a.sessionId, tx);
         await audit.record(
           actorOf(a.user.id, ctx),
-          { action: 'session.end_others', entity: 'user', entityId: a.user.id, meta: { count: r.length } },
+          { action: 'session.end_others', entity: 'user', entityId: a.user.id, meta: { count } },
           tx,
         );
-        return r.length;
+        return count;
       });
     },
   };

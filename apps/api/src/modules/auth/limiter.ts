@@ -1,7 +1,6 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authFailures } from '../../db/schema/index';
 import { tooManyRequests } from '../../lib/errors';
+import { createAuthFailuresRepo } from './failures.repo';
 
 export interface LimiterSettings {
   maxFailures: number;
@@ -24,16 +23,9 @@ export const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now
  */
 export function createFailureLimiter(db: Db, settings: () => LimiterSettings | Promise<LimiterSettings>) {
   /** Times of the subject's failures within the last `windowMinutes`, newest first, at most `limit`. */
-  async function recent([scope, subject]: Subject, windowMinutes: number, limit: number): Promise<Date[]> {
-    const since = sql`now() - make_interval(mins => ${windowMinutes})`;
-    const rows = await db
-      .select({ at: authFailures.at })
-      .from(authFailures)
-      .where(and(eq(authFailures.scope, scope), eq(authFailures.subject, subject), gt(authFailures.at, since)))
-      .orderBy(sql`${authFailures.at} desc`)
-      .limit(limit);
-    return rows.map((r) => r.at);
-  }
+  const repo = createAuthFailuresRepo(db);
+  const recent = ([scope, subject]: Subject, windowMinutes: number, limit: number): Promise<Date[]> =>
+    repo.recent(scope, subject, windowMinutes, limit);
 
   async function retryAfter(sub: Subject, s: LimiterSettings): Promise<number> {
     const rows = await recent(sub, s.windowMinutes, s.maxFailures);
@@ -64,14 +56,12 @@ export function createFailureLimiter(db: Db, settings: () => LimiterSettings | P
     },
     async fail(subjects: Subject[]): Promise<void> {
       if (subjects.length === 0) return;
-      await db.insert(authFailures).values(subjects.map(([scope, subject]) => ({ scope, subject })));
+      await repo.insert(subjects.map(([scope, subject]) => ({ scope, subject })));
       // Keep the table small: forget failures older than a day.
-      if (Math.random() < 0.02) await db.delete(authFailures).where(sql`${authFailures.at} < now() - interval '1 day'`);
+      if (Math.random() < 0.02) await repo.forgetOlderThanDay();
     },
     async reset(subjects: Subject[]): Promise<void> {
-      for (const [scope, subject] of subjects) {
-        await db.delete(authFailures).where(and(eq(authFailures.scope, scope), eq(authFailures.subject, subject)));
-      }
+      for (const [scope, subject] of subjects) await repo.forget(scope, subject);
     },
   };
 }

@@ -8,18 +8,15 @@ import {
   type updateCompanyRequest,
 } from '@forpost/contract/companies';
 import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { companies, companyMembers, productKeyActivations, productKeys, users } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import type { FailureLimiter } from '../auth/limiter';
-
-type CompanyRow = typeof companies.$inferSelect;
-type KeyRow = typeof productKeys.$inferSelect;
+import { createUsersRepo } from '../users/users.repo';
+import { type CompanyRow, createCompaniesRepo, type KeyRow } from './companies.repo';
 
 export const COMPANY_MSG = {
   nameTaken: 'Компания с таким названием уже существует',
@@ -80,24 +77,17 @@ const normaliseKey = (k: string) => k.trim().toUpperCase().replace(/\s+/g, '');
 
 export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: FailureLimiter }) {
   const { db, audit, limiter } = deps;
+  const repo = createCompaniesRepo(db);
+  const usersRepo = createUsersRepo(db);
 
   /** The company, if the principal may `perm` it; 404 otherwise (never reveal other tenants' ids). */
   async function visible(p: Principal, id: number, perm: Parameters<typeof can>[1] = 'companies.read') {
-    const [c] = await db.select().from(companies).where(eq(companies.id, id)).limit(1);
+    const c = await repo.find(id);
     if (!c || !can(p, perm, id)) {
       if (c && can(p, 'companies.read', id)) throw forbidden();
       throw notFound('Компания не найдена');
     }
     return c;
-  }
-
-  async function members(companyId: number) {
-    return db
-      .select({ user_id: users.id, name: users.name, email: users.email, role: companyMembers.role })
-      .from(companyMembers)
-      .innerJoin(users, eq(users.id, companyMembers.userId))
-      .where(eq(companyMembers.companyId, companyId))
-      .orderBy(asc(users.name));
   }
 
   async function setMembers(
@@ -107,17 +97,20 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
   ) {
     const ids = [...new Set(list.map((m) => m.user_id))];
     if (ids.length) {
-      const found = await tx.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids));
+      const found = await usersRepo.roles(ids, tx);
       if (found.length !== ids.length) throw badRequest(COMPANY_MSG.unknownUser, { members: COMPANY_MSG.unknownUser });
       if (found.some((u) => u.role !== 'COMPANY_USER'))
         throw badRequest(COMPANY_MSG.staffMember, { members: COMPANY_MSG.staffMember });
     }
-    await tx.delete(companyMembers).where(eq(companyMembers.companyId, companyId));
-    if (list.length) await tx.insert(companyMembers).values(list.map((m) => ({ companyId, userId: m.user_id, role: m.role })));
+    await repo.replaceMembers(
+      companyId,
+      list.map((m) => ({ userId: m.user_id, role: m.role })),
+      tx,
+    );
   }
 
   async function detail(c: CompanyRow): Promise<z.infer<typeof companyDetailResponse>> {
-    const m = await members(c.id);
+    const m = await repo.members(c.id);
     return { ...toCompany(c, m.length), members: m };
   }
 
@@ -126,28 +119,19 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     async list(p: Principal, q: { page: number; page_size: number; q?: string; is_active?: 'true' | 'false' }) {
       const scope = companiesWith(p, 'companies.read');
       if (scope !== 'all' && scope.length === 0) return { items: [], total: 0, page: q.page, page_size: q.page_size };
-      const where = and(
-        scope === 'all' ? undefined : inArray(companies.id, scope),
-        q.q
-          ? or(
-              ilike(companies.name, `%${q.q.replace(/[%_\\]/g, '\\$&')}%`),
-              ilike(companies.inn, `${q.q.replace(/[%_\\]/g, '\\$&')}%`),
-            )
-          : undefined,
-        q.is_active ? eq(companies.isActive, q.is_active === 'true') : undefined,
-      );
-      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(companies).where(where);
-      const rows = await db
-        .select({
-          c: companies,
-          m: sql<number>`(SELECT count(*)::int FROM company_members cm WHERE cm.company_id = ${companies.id})`,
-        })
-        .from(companies)
-        .where(where)
-        .orderBy(asc(companies.name), asc(companies.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { items: rows.map((r) => toCompany(r.c, r.m)), total: n, page: q.page, page_size: q.page_size };
+      const { rows, total } = await repo.list({
+        scope,
+        q: q.q,
+        isActive: q.is_active ? q.is_active === 'true' : undefined,
+        limit: q.page_size,
+        offset: (q.page - 1) * q.page_size,
+      });
+      return {
+        items: rows.map((r) => toCompany(r.company, r.membersCount)),
+        total,
+        page: q.page,
+        page_size: q.page_size,
+      };
     },
 
     async get(p: Principal, id: number) {
@@ -157,9 +141,8 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     async create(actor: AuditActor, body: z.infer<typeof createCompanyRequest>) {
       try {
         return await db.transaction(async (tx) => {
-          const [c] = await tx
-            .insert(companies)
-            .values({
+          const c = await repo.insert(
+            {
               name: body.name,
               legalName: body.legal_name ?? null,
               inn: body.inn ?? null,
@@ -169,9 +152,9 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
               contactPhone: body.contact_phone ?? null,
               modules: body.modules ?? [],
               isActive: body.is_active ?? true,
-            })
-            .returning();
-          if (!c) throw new Error('insert returned nothing');
+            },
+            tx,
+          );
           if (body.members) await setMembers(tx, c.id, body.members);
           await audit.record(
             actor,
@@ -191,9 +174,9 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       const before = await visible(p, id, 'companies.update');
       try {
         const c = await db.transaction(async (tx) => {
-          const [c] = await tx
-            .update(companies)
-            .set({
+          const c = await repo.update(
+            id,
+            {
               ...(body.name !== undefined && { name: body.name }),
               ...(body.legal_name !== undefined && { legalName: body.legal_name }),
               ...(body.inn !== undefined && { inn: body.inn }),
@@ -203,10 +186,9 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
               ...(body.contact_phone !== undefined && { contactPhone: body.contact_phone }),
               ...(body.modules !== undefined && { modules: body.modules }),
               ...(body.is_active !== undefined && { isActive: body.is_active }),
-              updatedAt: new Date(),
-            })
-            .where(eq(companies.id, id))
-            .returning();
+            },
+            tx,
+          );
           if (!c) throw notFound('Компания не найдена');
           if (body.members) await setMembers(tx, id, body.members);
           const action =
@@ -233,7 +215,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       const c = await visible(p, id, 'companies.delete');
       if (c.isActive) throw conflict(COMPANY_MSG.deleteActive);
       await db.transaction(async (tx) => {
-        await tx.delete(companies).where(eq(companies.id, id));
+        await repo.remove(id, tx);
         await audit.record(actor, { action: 'company.delete', entity: 'company', entityId: id, before: toCompany(c, 0) }, tx);
       });
     },
@@ -241,21 +223,15 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     /* Product keys */
     async listKeys(p: Principal, companyId: number) {
       await visible(p, companyId, 'companies.keys');
-      const rows = await db
-        .select()
-        .from(productKeys)
-        .where(eq(productKeys.companyId, companyId))
-        .orderBy(sql`${productKeys.createdAt} desc`);
-      return { items: rows.map(toKey) };
+      return { items: (await repo.keys(companyId)).map(toKey) };
     },
 
     async createKey(p: Principal, actor: AuditActor, companyId: number, body: z.infer<typeof createProductKeyRequest>) {
       await visible(p, companyId, 'companies.keys');
       const key = newProductKey();
       const k = await db.transaction(async (tx) => {
-        const [k] = await tx
-          .insert(productKeys)
-          .values({
+        const k = await repo.insertKey(
+          {
             companyId,
             keyHash: sha256(normaliseKey(key)),
             keyPrefix: key.slice(0, 8),
@@ -265,9 +241,9 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
             maxActivations: body.max_activations,
             comment: body.comment ?? null,
             createdBy: actor.userId ?? null,
-          })
-          .returning();
-        if (!k) throw new Error('insert returned nothing');
+          },
+          tx,
+        );
         await audit.record(
           actor,
           { action: 'product_key.create', entity: 'product_key', entityId: k.id, companyId, after: toKey(k) },
@@ -281,29 +257,14 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     async revokeKey(p: Principal, actor: AuditActor, companyId: number, keyId: number) {
       await visible(p, companyId, 'companies.keys');
       await db.transaction(async (tx) => {
-        const [k] = await tx
-          .update(productKeys)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(productKeys.id, keyId), eq(productKeys.companyId, companyId)))
-          .returning();
+        const k = await repo.revokeKey(companyId, keyId, tx);
         if (!k) throw notFound('Ключ не найден');
         await audit.record(actor, { action: 'product_key.revoke', entity: 'product_key', entityId: k.id, companyId }, tx);
       });
     },
 
     async activations(userId: number) {
-      const rows = await db
-        .select({
-          company_id: companies.id,
-          company_name: companies.name,
-          key_prefix: productKeys.keyPrefix,
-          at: productKeyActivations.at,
-        })
-        .from(productKeyActivations)
-        .innerJoin(productKeys, eq(productKeys.id, productKeyActivations.keyId))
-        .innerJoin(companies, eq(companies.id, productKeys.companyId))
-        .where(eq(productKeyActivations.userId, userId))
-        .orderBy(sql`${productKeyActivations.at} desc`);
+      const rows = await repo.activationsOf(userId);
       return {
         items: rows.map((r) => ({
           company_id: r.company_id,
@@ -336,39 +297,18 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       };
       if (user.role !== 'COMPANY_USER') throw badRequest('Продуктовые ключи активируют пользователи компаний');
       return db.transaction(async (tx) => {
-        const [k] = await tx
-          .select()
-          .from(productKeys)
-          .where(eq(productKeys.keyHash, sha256(normaliseKey(keyText))))
-          .for('update')
-          .limit(1);
+        const k = await repo.keyByHashForUpdate(sha256(normaliseKey(keyText)), tx);
         if (!k) throw await fail(PRODUCT_KEY_MSG.notFound);
-        const [already] = await tx
-          .select({ id: productKeyActivations.id })
-          .from(productKeyActivations)
-          .where(and(eq(productKeyActivations.keyId, k.id), eq(productKeyActivations.userId, user.id)));
-        if (already) throw await fail(PRODUCT_KEY_MSG.already);
+        if (await repo.activated(k.id, user.id, tx)) throw await fail(PRODUCT_KEY_MSG.already);
         const status = keyStatus(k);
         if (status !== 'active') throw await fail(PRODUCT_KEY_MSG[status]);
         if (k.validFrom > new Date()) throw await fail(PRODUCT_KEY_MSG.notYetValid);
-        const [c] = await tx.select().from(companies).where(eq(companies.id, k.companyId));
+        const c = await repo.find(k.companyId, tx);
         if (!c?.isActive) throw await fail(PRODUCT_KEY_MSG.inactiveCompany);
-        await tx
-          .update(productKeys)
-          .set({ activations: sql`${productKeys.activations} + 1` })
-          .where(eq(productKeys.id, k.id));
-        await tx.insert(productKeyActivations).values({ keyId: k.id, userId: user.id });
-        await tx
-          .insert(companyMembers)
-          .values({ userId: user.id, companyId: k.companyId, role: k.companyRole })
-          .onConflictDoUpdate({ target: [companyMembers.userId, companyMembers.companyId], set: { role: k.companyRole } });
-        if (k.modules.length) {
-          await tx
-            .update(companies)
-            .set({ modules: [...new Set([...c.modules, ...k.modules])] })
-            .where(eq(companies.id, k.companyId));
-        }
-        await tx.update(users).set({ pendingActivation: false, updatedAt: new Date() }).where(eq(users.id, user.id));
+        // The key's modules join the company's (none: the company keeps its own).
+        const modules = k.modules.length ? [...new Set([...c.modules, ...k.modules])] : null;
+        await repo.recordActivation(k, user.id, modules, tx);
+        await usersRepo.update(user.id, { pendingActivation: false }, tx);
         await audit.record(
           actor,
           { action: 'product_key.activate', entity: 'product_key', entityId: k.id, companyId: k.companyId },

@@ -4,7 +4,7 @@
  */
 import { EVENT_MSG, type FieldDescriptor, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
-import { intArray, textArray } from '../../db/sql';
+import { containing, intArray, textArray } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
 import { type CardVault, hashKey, searchWords } from './event-data';
 
@@ -125,7 +125,6 @@ function timeRange(col: SQL, from: unknown, to: unknown): SQL[] {
   return out;
 }
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const anyInt = (col: SQL, ids: number[]) => (ids.length === 1 ? sql`${col} = ${ids[0]}` : sql`${col} = ANY(${intArray(ids)})`);
 const anyText = (col: SQL, values: string[]) =>
   values.length === 1 ? sql`${col} = ${values[0]}` : sql`${col} = ANY(${textArray(values)})`;
@@ -146,7 +145,7 @@ function moduleFieldFilter(f: FieldDescriptor, q: Query, vault: CardVault): SQL[
       break;
     }
     case 'contains':
-      if (typeof v === 'string') out.push(sql`${jsonText(f.key)} ILIKE ${`%${likeEscape(v)}%`}`);
+      if (typeof v === 'string') out.push(sql`${jsonText(f.key)} ILIKE ${containing(v)}`);
       break;
     case 'in':
       if (Array.isArray(v) && v.length) out.push(anyText(jsonText(f.key), v.map(String)));

@@ -11,6 +11,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { containing } from '../../db/sql';
 import type { Audit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
@@ -80,10 +81,7 @@ export function refListService<T extends Table>(db: Db, audit: Audit, spec: RefL
   };
   return {
     async list(q: { q?: string; page: number; page_size: number } & Record<string, unknown>) {
-      const conds = [
-        q.q ? sql`${t.name} ILIKE ${`%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
-        spec.where?.(q),
-      ].filter(Boolean);
+      const conds = [q.q ? sql`${t.name} ILIKE ${containing(q.q)}` : undefined, spec.where?.(q)].filter(Boolean);
       const where = conds.length ? sql.join(conds as ReturnType<typeof sql>[], sql` AND `) : undefined;
       const [rows, [total]] = await Promise.all([
         db

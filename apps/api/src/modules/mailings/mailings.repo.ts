@@ -2,7 +2,7 @@
 import type { DeliveryStatus, MailingFilters } from '@forpost/contract/mailings';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { and, intArray, rowsOf, textArray } from '../../db/sql';
+import { and, containing, intArray, rowsOf, textArray } from '../../db/sql';
 import { tsQueryOf } from '../events/events.query';
 import type { DigestEvent } from './mailings.render';
 
@@ -88,7 +88,7 @@ export function createMailingsRepo(db: Db) {
       const w: SQL[] = [];
       if (p.scope !== 'all') w.push(p.scope.length ? sql`m.company_id = ANY(${intArray(p.scope)})` : sql`FALSE`);
       if (p.companyId !== undefined) w.push(sql`m.company_id = ${p.companyId}`);
-      if (p.q) w.push(sql`m.name ILIKE ${`%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+      if (p.q) w.push(sql`m.name ILIKE ${containing(p.q)}`);
       const [items, total] = await Promise.all([
         rows<MailingRow>(sql`${SELECT_MAILING} WHERE ${and(w)} ORDER BY m.id DESC LIMIT ${p.limit} OFFSET ${p.offset}`),
         rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM mailings m WHERE ${and(w)}`),

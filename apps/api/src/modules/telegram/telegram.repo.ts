@@ -1,13 +1,12 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, filtratorMessages, telegramAccounts, telegramChannels } from '../../db/schema/index';
+import { containing } from '../../db/sql';
 
 export type AccountRow = typeof telegramAccounts.$inferSelect;
 export type NewAccountRow = typeof telegramAccounts.$inferInsert;
 export type ChannelRow = typeof telegramChannels.$inferSelect & { companyName: string; messagesCount: number };
 export type NewChannelRow = typeof telegramChannels.$inferInsert;
-
-const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
 
 const ACCOUNT_SORTS: Record<string, SQL[]> = {
   name: [asc(telegramAccounts.name), asc(telegramAccounts.id)],
@@ -54,7 +53,10 @@ export function createTelegramRepo(db: Db) {
     ) {
       const where = and(
         q.q
-          ? or(ilike(telegramAccounts.name, like(q.q)), ilike(telegramAccounts.phone, like(q.q.replace(/[^\d+]/g, '') || q.q)))
+          ? or(
+              ilike(telegramAccounts.name, containing(q.q)),
+              ilike(telegramAccounts.phone, containing(q.q.replace(/[^\d+]/g, '') || q.q)),
+            )
           : undefined,
         q.status ? eq(telegramAccounts.status, q.status) : undefined,
       );
@@ -97,7 +99,10 @@ export function createTelegramRepo(db: Db) {
     ) {
       const where = and(
         q.q
-          ? or(ilike(telegramChannels.username, like(q.q.replace(/^@/, ''))), ilike(telegramChannels.title, like(q.q)))
+          ? or(
+              ilike(telegramChannels.username, containing(q.q.replace(/^@/, ''))),
+              ilike(telegramChannels.title, containing(q.q)),
+            )
           : undefined,
         q.company_id ? eq(telegramChannels.companyId, q.company_id) : undefined,
         q.is_active ? eq(telegramChannels.isActive, q.is_active === 'true') : undefined,

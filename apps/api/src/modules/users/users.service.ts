@@ -1,16 +1,17 @@
 import { generatePassword } from '@forpost/contract/helpers';
 import { type CompanyRole, companiesWith, isStaff, type Principal, type UserRole } from '@forpost/contract/permissions';
 import { type createUserRequest, USER_MSG, type updateUserRequest, type userResponse } from '@forpost/contract/users';
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { apiKeys, companies, companyMembers, recoveryCodes, sessions, users } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { iso, isUniqueViolation } from '../../lib/serialize';
+import { createApiKeysRepo } from '../apikeys/apikeys.repo';
+import { createSessionsRepo } from '../auth/sessions.repo';
+import { createCompaniesRepo } from '../companies/companies.repo';
+import { createUsersRepo, type CompanyLink as ShownLink, type UserRow } from './users.repo';
 
-type UserRow = typeof users.$inferSelect;
 type CompanyLink = { company_id: number; role: CompanyRole };
 const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];
 
@@ -21,40 +22,16 @@ export interface PasswordLinks {
 
 export function createUsersService(deps: { db: Db; audit: Audit; links: PasswordLinks }) {
   const { db, audit } = deps;
+  const repo = createUsersRepo(db);
+  const sessions = createSessionsRepo(db);
+  const keys = createApiKeysRepo(db);
+  const companies = createCompaniesRepo(db);
 
   /** Companies whose users the principal manages ('all' for staff admins). */
   const managed = (p: Principal) => companiesWith(p, 'users.manage');
   const readable = (p: Principal) => companiesWith(p, 'users.read');
 
-  async function linksOf(ids: number[]) {
-    if (!ids.length) return new Map<number, { company_id: number; name: string; role: CompanyRole }[]>();
-    const rows = await db
-      .select({ userId: companyMembers.userId, company_id: companies.id, name: companies.name, role: companyMembers.role })
-      .from(companyMembers)
-      .innerJoin(companies, eq(companies.id, companyMembers.companyId))
-      .where(inArray(companyMembers.userId, ids))
-      .orderBy(asc(companies.name));
-    const m = new Map<number, { company_id: number; name: string; role: CompanyRole }[]>();
-    for (const r of rows) m.set(r.userId, [...(m.get(r.userId) ?? []), { company_id: r.company_id, name: r.name, role: r.role }]);
-    return m;
-  }
-
-  async function lastLogins(ids: number[]) {
-    if (!ids.length) return new Map<number, Date>();
-    const rows = await db
-      .select({ userId: sessions.userId, at: sql<Date>`max(${sessions.createdAt})` })
-      .from(sessions)
-      .where(inArray(sessions.userId, ids))
-      .groupBy(sessions.userId);
-    return new Map(rows.map((r) => [r.userId, new Date(r.at)]));
-  }
-
-  function toUser(
-    u: UserRow,
-    links: { company_id: number; name: string; role: CompanyRole }[],
-    lastLogin?: Date,
-    visibleCompanies?: 'all' | number[],
-  ) {
+  function toUser(u: UserRow, links: ShownLink[], lastLogin?: Date, visibleCompanies?: 'all' | number[]) {
     const shown =
       visibleCompanies && visibleCompanies !== 'all' ? links.filter((l) => visibleCompanies.includes(l.company_id)) : links;
     return {
@@ -74,16 +51,11 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
 
   /** The user, if visible to the principal (staff: all; company admins: members of their companies). 404 otherwise. */
   async function visibleUser(_p: Principal, id: number, scope: 'all' | number[]) {
-    const [u] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+    const u = await repo.find(id);
     if (!u) throw notFound('Пользователь не найден');
     if (scope === 'all') return u;
     if (u.role !== 'COMPANY_USER') throw notFound('Пользователь не найден');
-    const [m] = await db
-      .select({ c: companyMembers.companyId })
-      .from(companyMembers)
-      .where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])))
-      .limit(1);
-    if (!m) throw notFound('Пользователь не найден');
+    if (!(await repo.memberIn(id, scope))) throw notFound('Пользователь не найден');
     return u;
   }
 
@@ -105,49 +77,25 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
     const ids = [...new Set(links.map((l) => l.company_id))];
     if (scope !== 'all' && ids.some((id) => !scope.includes(id))) throw forbidden(USER_MSG.foreignCompany);
     if (ids.length) {
-      const found = await db.select({ id: companies.id }).from(companies).where(inArray(companies.id, ids));
+      const found = await companies.existing(ids);
       if (found.length !== ids.length) throw badRequest(USER_MSG.unknownCompany, { companies: USER_MSG.unknownCompany });
     }
   }
 
-  async function superAdminsLeft(tx: Db, exceptId: number) {
-    const [r] = await tx
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, 'SUPER_ADMIN'), eq(users.isActive, true), sql`${users.id} <> ${exceptId}`));
-    return r?.n ?? 0;
-  }
-
   /** Replace the user's memberships within the companies the principal manages (others stay). */
   async function setLinks(tx: Db, p: Principal, userId: number, links: CompanyLink[]) {
-    const scope = managed(p);
-    await tx
-      .delete(companyMembers)
-      .where(
-        and(
-          eq(companyMembers.userId, userId),
-          scope === 'all' ? undefined : inArray(companyMembers.companyId, scope.length ? scope : [-1]),
-        ),
-      );
-    if (links.length) {
-      await tx
-        .insert(companyMembers)
-        .values(links.map((l) => ({ userId, companyId: l.company_id, role: l.role })))
-        .onConflictDoUpdate({ target: [companyMembers.userId, companyMembers.companyId], set: { role: sql`excluded.role` } });
-    }
+    await repo.leaveCompanies(userId, managed(p), tx);
+    await repo.joinCompanies(userId, links, tx);
   }
 
   /** Ending access at once: sessions revoked, API keys switched off. */
   async function endAccess(tx: Db, userId: number, reason: string) {
-    await tx
-      .update(sessions)
-      .set({ revokedAt: new Date(), revokedReason: reason })
-      .where(and(eq(sessions.userId, userId), sql`${sessions.revokedAt} IS NULL`));
-    await tx.update(apiKeys).set({ isActive: false, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, userId));
+    await sessions.revokeAllForUser(userId, reason, null, tx);
+    await keys.setOwnerKeysActive(userId, false, tx);
   }
 
   async function one(p: Principal, u: UserRow) {
-    const [links, logins] = await Promise.all([linksOf([u.id]), lastLogins([u.id])]);
+    const [links, logins] = await Promise.all([repo.linksOf([u.id]), sessions.lastLogins([u.id])]);
     return toUser(u, links.get(u.id) ?? [], logins.get(u.id), readable(p));
   }
 
@@ -157,36 +105,24 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       q: { page: number; page_size: number; q?: string; role?: UserRole; company_id?: number; is_active?: 'true' | 'false' },
     ) {
       const scope = readable(p);
-      const esc = (s: string) => s.replace(/[%_\\]/g, '\\$&');
-      const inCompanies = (ids: number[]) =>
-        sql`EXISTS (SELECT 1 FROM company_members cm WHERE cm.user_id = ${users.id} AND cm.company_id IN (${sql.join(
-          ids.map((i) => sql`${i}`),
-          sql`, `,
-        )}))`;
       if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
       if (scope !== 'all' && q.company_id && q.company_id > 0 && !scope.includes(q.company_id)) {
         return { items: [], total: 0, page: q.page, page_size: q.page_size };
       }
-      const where = and(
-        scope === 'all' ? undefined : and(eq(users.role, 'COMPANY_USER'), inCompanies(scope)),
-        q.company_id && q.company_id > 0 ? inCompanies([q.company_id]) : undefined,
-        q.q ? or(ilike(users.name, `%${esc(q.q)}%`), ilike(users.email, `%${esc(q.q)}%`)) : undefined,
-        q.role ? eq(users.role, q.role) : undefined,
-        q.is_active ? eq(users.isActive, q.is_active === 'true') : undefined,
-      );
-      const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users).where(where);
-      const rows = await db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(asc(users.name), asc(users.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
+      const { rows, total } = await repo.list({
+        scope,
+        companyId: q.company_id && q.company_id > 0 ? q.company_id : undefined,
+        q: q.q,
+        role: q.role,
+        isActive: q.is_active ? q.is_active === 'true' : undefined,
+        limit: q.page_size,
+        offset: (q.page - 1) * q.page_size,
+      });
       const ids = rows.map((r) => r.id);
-      const [links, logins] = await Promise.all([linksOf(ids), lastLogins(ids)]);
+      const [links, logins] = await Promise.all([repo.linksOf(ids), sessions.lastLogins(ids)]);
       return {
         items: rows.map((u) => toUser(u, links.get(u.id) ?? [], logins.get(u.id), scope)),
-        total: n,
+        total,
         page: q.page,
         page_size: q.page_size,
       };
@@ -207,9 +143,8 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       let u: UserRow;
       try {
         u = await db.transaction(async (tx) => {
-          const [row] = await tx
-            .insert(users)
-            .values({
+          const row = await repo.insert(
+            {
               email: body.email,
               name: body.name,
               role: body.role,
@@ -218,9 +153,9 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
               pendingActivation: body.pending_activation,
               passwordHash: hash,
               passwordChangedAt: hash ? new Date() : null,
-            })
-            .returning();
-          if (!row) throw new Error('insert returned nothing');
+            },
+            tx,
+          );
           await setLinks(tx, p, row.id, body.companies);
           const { password_mode, ...logged } = body;
           await audit.record(
@@ -253,14 +188,14 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
           if (
             before.role === 'SUPER_ADMIN' &&
             (role !== 'SUPER_ADMIN' || body.is_active === false) &&
-            (await superAdminsLeft(tx, id)) === 0
+            (await repo.superAdminsLeft(id, tx)) === 0
           ) {
             throw badRequest(USER_MSG.lastSuperAdmin);
           }
           if (id === actor.userId && body.is_active === false) throw badRequest('Нельзя отключить собственную учётную запись');
-          await tx
-            .update(users)
-            .set({
+          await repo.update(
+            id,
+            {
               ...(body.email !== undefined && { email: body.email }),
               ...(body.name !== undefined && { name: body.name }),
               ...(body.role !== undefined && { role: body.role }),
@@ -268,14 +203,14 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
               ...(body.allowed_ips !== undefined && { allowedIps: body.allowed_ips }),
               ...(body.pending_activation !== undefined && { pendingActivation: body.pending_activation }),
               ...(body.reset_2fa && { is2faEnabled: false, totpSecret: null, totpLastStep: null }),
-              updatedAt: new Date(),
-            })
-            .where(eq(users.id, id));
-          if (body.reset_2fa) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, id));
+            },
+            tx,
+          );
+          if (body.reset_2fa) await repo.replaceRecoveryCodes(id, [], tx);
           if (body.companies) await setLinks(tx, p, id, body.companies);
           if (body.is_active === false) await endAccess(tx, id, 'deactivated');
           else if (body.is_active === true && !before.isActive) {
-            await tx.update(apiKeys).set({ isActive: true, updatedAt: new Date() }).where(eq(apiKeys.ownerUserId, id));
+            await keys.setOwnerKeysActive(id, true, tx);
           }
           await audit.record(
             actor,
@@ -293,8 +228,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
         if (isUniqueViolation(e)) throw conflict(USER_MSG.emailTaken, { email: USER_MSG.emailTaken });
         throw e;
       }
-      const [after] = await db.select().from(users).where(eq(users.id, id));
-      return one(p, after as UserRow);
+      return one(p, (await repo.find(id)) as UserRow);
     },
 
     async roles(p: Principal, id: number) {
@@ -308,15 +242,12 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       const u = await visibleUser(p, id, managed(p));
       if (ADMIN_ROLES.includes(u.role) && p.role !== 'SUPER_ADMIN') throw forbidden(USER_MSG.onlySuperAdmin);
       await db.transaction(async (tx) => {
-        if (u.role === 'SUPER_ADMIN' && (await superAdminsLeft(tx, id)) === 0) throw badRequest(USER_MSG.lastSuperAdmin);
+        if (u.role === 'SUPER_ADMIN' && (await repo.superAdminsLeft(id, tx)) === 0) throw badRequest(USER_MSG.lastSuperAdmin);
         // A company admin removes the user from their companies only; the account is deleted when no company is left.
         const scope = managed(p);
         if (scope !== 'all') {
-          await tx
-            .delete(companyMembers)
-            .where(and(eq(companyMembers.userId, id), inArray(companyMembers.companyId, scope.length ? scope : [-1])));
-          const [left] = await tx.select({ n: count() }).from(companyMembers).where(eq(companyMembers.userId, id));
-          if ((left?.n ?? 0) > 0) {
+          await repo.leaveCompanies(id, scope, tx);
+          if ((await repo.membershipsCount(id, tx)) > 0) {
             await audit.record(
               actor,
               { action: 'user.remove_from_companies', entity: 'user', entityId: id, meta: { companies: scope } },
@@ -326,7 +257,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
           }
         }
         await endAccess(tx, id, 'deleted');
-        await tx.delete(users).where(eq(users.id, id));
+        await repo.remove(id, tx);
         await audit.record(
           actor,
           { action: 'user.delete', entity: 'user', entityId: id, before: { email: u.email, role: u.role } },
