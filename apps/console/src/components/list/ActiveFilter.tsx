@@ -1,4 +1,4 @@
-import { Select } from 'antd';
+import { FilterSelect } from './FilterSelect';
 
 /** «Статус» filter of a list: active only, disabled only, or (cleared) all; `undefined` means all. */
 export function ActiveFilter({
@@ -11,17 +11,15 @@ export function ActiveFilter({
   width: number;
 }) {
   return (
-    <Select
-      placeholder="Статус"
-      allowClear
+    <FilterSelect
+      label="Статус"
       value={value === undefined ? undefined : value ? 'on' : 'off'}
       onChange={(v) => onChange(v === undefined ? undefined : v === 'on')}
       options={[
         { value: 'on', label: 'Активные' },
         { value: 'off', label: 'Отключённые' },
       ]}
-      style={{ width }}
-      aria-label="Статус"
+      width={width}
     />
   );
 }

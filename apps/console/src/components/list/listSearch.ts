@@ -43,3 +43,14 @@ export function cleanSearch<T extends Record<string, unknown>>(s: T): Partial<T>
 export type SearchPatch<T> = Partial<{ [K in keyof T]: T[K] | undefined }>;
 export const withPageReset = <T extends { page?: number }>(patch: SearchPatch<T>): SearchPatch<T> =>
   'page' in patch ? patch : { ...patch, page: undefined };
+
+/**
+ * The filters of a list page named by their URL keys: whether any is set, and the patch that
+ * clears them all (back to page 1) for «Сбросить фильтры».
+ */
+export function listFilters<T extends { page?: number }>(search: T, keys: readonly (keyof T)[]) {
+  return {
+    filtered: keys.some((k) => search[k] !== undefined),
+    cleared: Object.fromEntries([...keys, 'page'].map((k) => [k, undefined])) as SearchPatch<T>,
+  };
+}

@@ -33,6 +33,17 @@ export function LoadError({ error, onRetry, title }: { error: unknown; onRetry?:
   );
 }
 
+/** What a page shows of a query: its content, or the load error (with «Повторить») when the first load failed. */
+export function Loaded({
+  query,
+  children,
+}: {
+  query: { isError: boolean; data: unknown; error: unknown; refetch: () => unknown };
+  children: ReactNode;
+}) {
+  return query.isError && !query.data ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : children;
+}
+
 /** Empty state with an optional action. */
 export function EmptyState({ text, action }: { text: ReactNode; action?: ReactNode }) {
   return (

@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
+import { FilterBar } from '../../components/list/FilterBar';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
@@ -57,7 +58,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<ApiKeysSearch>({ q }))}
@@ -68,10 +69,8 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
           <Typography.Text type="secondary" style={{ alignSelf: 'center' }}>
             Компания выбирается в шапке
           </Typography.Text>
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<ApiKey>
             rowKey="id"
             loading={list.isFetching}
@@ -122,7 +121,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
               },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <CreateApiKeyModal
         open={creating}

@@ -1,13 +1,15 @@
 import { FilterOutlined } from '@ant-design/icons';
 import type { AuditQuery } from '@forpost/contract/audit';
-import { AutoComplete, Button, Card, Col, DatePicker, Flex, Input, InputNumber, Row, Select, Table, Typography } from 'antd';
+import { AutoComplete, Card, Col, DatePicker, Flex, Input, InputNumber, Row, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { JsonView } from '../../components/JsonView';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
 import { useCompanyOptions } from '../companies/api/queries';
 import { type AuditEntry, useAuditQuery } from './api/queries';
@@ -70,9 +72,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
     to: search.to ? dayjs(search.to).endOf('day').toISOString() : undefined,
   };
   const list = useAuditQuery(query);
-  const filtered = Boolean(
-    search.action || search.entity || search.entity_id || search.actor || search.company_id || search.from || search.to,
-  );
+  const { filtered, cleared } = listFilters(search, ['action', 'entity', 'entity_id', 'actor', 'company_id', 'from', 'to']);
   const range: [Dayjs | null, Dayjs | null] | null =
     search.from || search.to ? [search.from ? dayjs(search.from) : null, search.to ? dayjs(search.to) : null] : null;
 
@@ -80,7 +80,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
     <>
       <PageHeading title="Журнал аудита" subtitle="Кто, когда и что изменил: входы, пользователи, компании, ключи, настройки" />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }} align="center">
+        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
           <FilterOutlined style={{ color: '#8c8c8c' }} />
           <AutoComplete
             value={action}
@@ -96,14 +96,12 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
           >
             <Input onPressEnter={() => set({ action: action.trim() || undefined })} />
           </AutoComplete>
-          <Select
-            placeholder="Объект"
-            allowClear
+          <FilterSelect
+            label="Объект"
             value={search.entity}
             onChange={(v) => set({ entity: v })}
             options={Object.entries(AUDIT_ENTITY_LABELS).map(([value, label]) => ({ value, label }))}
-            style={{ width: 145 }}
-            aria-label="Объект"
+            width={145}
           />
           <Input
             placeholder="ID объекта"
@@ -127,15 +125,12 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             style={{ width: 115 }}
             aria-label="ID автора"
           />
-          <Select
-            placeholder="Компания"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
+          <FilterSelect
+            label="Компания"
             value={search.company_id}
             onChange={(v) => set({ company_id: v })}
             options={companies.options}
-            style={{ width: 180 }}
-            aria-label="Компания"
+            searchable
           />
           <DatePicker.RangePicker
             format="DD.MM.YYYY"
@@ -146,29 +141,8 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             style={{ width: 240 }}
             aria-label="Период"
           />
-          {filtered && (
-            <Button
-              type="link"
-              onClick={() =>
-                onSearch({
-                  action: undefined,
-                  entity: undefined,
-                  entity_id: undefined,
-                  actor: undefined,
-                  company_id: undefined,
-                  from: undefined,
-                  to: undefined,
-                  page: undefined,
-                })
-              }
-            >
-              Сбросить фильтры
-            </Button>
-          )}
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<AuditEntry>
             rowKey="id"
             size="middle"
@@ -231,7 +205,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
               { title: 'IP-адрес', dataIndex: 'ip', width: 140, render: (ip: string | null) => ip ?? '—' },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
     </>
   );

@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { type Company, useCompaniesQuery, useModuleOptions } from './api/queries';
@@ -28,7 +29,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
     q: search.q,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const filtered = Boolean(search.q || search.active !== undefined);
+  const { filtered, cleared } = listFilters(search, ['q', 'active']);
 
   return (
     <>
@@ -46,7 +47,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
           <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}
@@ -55,15 +56,8 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
             label="Поиск компаний"
           />
           <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={170} />
-          {filtered && (
-            <Button type="link" onClick={() => onSearch({ q: undefined, active: undefined, page: undefined })}>
-              Сбросить фильтры
-            </Button>
-          )}
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<Company>
             rowKey="id"
             loading={list.isFetching}
@@ -124,7 +118,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
               { title: 'Создана', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
     </>
   );

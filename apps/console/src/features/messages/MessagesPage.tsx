@@ -1,14 +1,15 @@
 import { ClearOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { AutoComplete, Button, Card, DatePicker, Flex, Select, Table, Tag, Typography } from 'antd';
+import { AutoComplete, Button, Card, DatePicker, Flex, Table, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
@@ -42,7 +43,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
   }, [channels.data]);
   const [rule, setRule] = useState(search.rule ?? '');
   useEffect(() => setRule(search.rule ?? ''), [search.rule]);
-  const filtered = Boolean(search.q || search.channel || search.from || search.to || search.rule);
+  const { filtered, cleared } = listFilters(search, ['q', 'channel', 'from', 'to', 'rule']);
   const sort = search.sort ?? '-posted_at';
 
   return (
@@ -62,12 +63,8 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             width={300}
             testId="messages-q"
           />
-          <Select
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder="Канал"
-            aria-label="Канал"
-            style={{ width: 220 }}
+          <FilterSelect
+            label="Канал"
             value={search.channel && /^\d+$/.test(search.channel) ? Number(search.channel) : undefined}
             onChange={(v?: number) =>
               onSearch(withPageReset<MessagesSearch>({ channel: v === undefined ? undefined : String(v) }))
@@ -76,8 +73,10 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
               value: c.id,
               label: c.title ? `${c.username} · ${c.title}` : c.username,
             }))}
+            width={220}
+            searchable
             loading={channels.isPending}
-            data-testid="filter-channel"
+            testId="filter-channel"
           />
           <DatePicker.RangePicker
             format="DD.MM.YYYY"
@@ -117,21 +116,12 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
         {filtered && (
           <Flex align="center" gap={8} style={{ marginBottom: 12 }}>
             <Typography.Text type="secondary">Найдено: {list.data?.total ?? '…'}</Typography.Text>
-            <Button
-              type="link"
-              size="small"
-              icon={<ClearOutlined />}
-              onClick={() =>
-                onSearch({ q: undefined, channel: undefined, from: undefined, to: undefined, rule: undefined, page: undefined })
-              }
-            >
+            <Button type="link" size="small" icon={<ClearOutlined />} onClick={() => onSearch(cleared)}>
               Сбросить фильтры
             </Button>
           </Flex>
         )}
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        <Loaded query={list}>
           <Table<MessageListItem>
             rowKey="id"
             loading={list.isFetching}
@@ -237,7 +227,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
     </>
   );

@@ -2,11 +2,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Card, Flex, Table, Tooltip, Typography } from 'antd';
+import { FilterBar } from '../../components/list/FilterBar';
 import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { eventsCount, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -47,7 +48,7 @@ export function MailingsPage({
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<MailingsSearch>({ q }))}
@@ -55,10 +56,8 @@ export function MailingsPage({
             label="Поиск рассылок"
             width={300}
           />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<Mailing>
             rowKey="id"
             loading={list.isFetching}
@@ -133,7 +132,7 @@ export function MailingsPage({
               },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
     </>
   );

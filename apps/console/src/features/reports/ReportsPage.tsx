@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
 import { formatDate, formatDateTime, formatFileSize } from '../../lib/format';
 import { usePrincipal } from '../auth/useMe';
@@ -43,9 +43,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
       />
       {canManageAny && <CreateReportCard />}
       <Card>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        <Loaded query={list}>
           <Table<Report>
             rowKey="id"
             loading={list.isLoading}
@@ -179,7 +177,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
               },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <SendReportModal report={sending} onClose={() => setSending(null)} />
     </>

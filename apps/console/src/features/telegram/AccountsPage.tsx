@@ -1,13 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { TelegramAccountStatus } from '@forpost/contract/telegram';
-import { Button, Card, Flex, Select, Table, Typography } from 'antd';
+import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useDeleteAccountMutation } from './api/mutations';
@@ -28,7 +30,7 @@ export function AccountsPage({
   const list = useAccountsQuery({ q: search.q, status: search.status, ...pageParams(search) });
   const remove = useDeleteAccountMutation();
   const [editing, setEditing] = useState<TelegramAccount | 'new' | null>(null);
-  const filtered = Boolean(search.q || search.status);
+  const { filtered } = listFilters(search, ['q', 'status']);
 
   return (
     <>
@@ -44,25 +46,21 @@ export function AccountsPage({
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<AccountsSearch>({ q }))}
             placeholder="Название или телефон"
           />
-          <Select
-            allowClear
-            placeholder="Статус"
-            aria-label="Статус"
-            style={{ width: 200 }}
+          <FilterSelect
+            label="Статус"
             value={search.status}
             onChange={(v?: TelegramAccountStatus) => onSearch(withPageReset<AccountsSearch>({ status: v }))}
             options={statusOptions}
+            width={200}
           />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<TelegramAccount>
             rowKey="id"
             loading={list.isFetching}
@@ -143,7 +141,7 @@ export function AccountsPage({
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <AccountModal account={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
     </>

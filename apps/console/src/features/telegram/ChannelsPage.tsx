@@ -1,15 +1,17 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Select, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -42,7 +44,7 @@ export function ChannelsPage({
   const save = useSaveChannelMutation();
   const remove = useDeleteChannelMutation();
   const [editing, setEditing] = useState<TelegramChannel | 'new' | null>(null);
-  const filtered = Boolean(search.q || search.active);
+  const { filtered } = listFilters(search, ['q', 'active']);
   const sort = search.sort ?? 'username';
   const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
@@ -62,28 +64,24 @@ export function ChannelsPage({
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<ChannelsSearch>({ q }))}
             placeholder="Имя или название канала"
           />
-          <Select
-            allowClear
-            placeholder="Сбор сообщений"
-            aria-label="Сбор сообщений"
-            style={{ width: 200 }}
+          <FilterSelect
+            label="Сбор сообщений"
             value={search.active}
             onChange={(v?: 'true' | 'false') => onSearch(withPageReset<ChannelsSearch>({ active: v }))}
             options={[
               { value: 'true', label: 'Включён' },
               { value: 'false', label: 'Выключен' },
             ]}
+            width={200}
           />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<TelegramChannel>
             rowKey="id"
             loading={list.isFetching}
@@ -212,7 +210,7 @@ export function ChannelsPage({
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <ChannelModal
         channel={editing === 'new' ? null : editing}

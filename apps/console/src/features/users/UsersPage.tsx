@@ -1,13 +1,15 @@
 import { CheckCircleTwoTone, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
-import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS } from '@forpost/contract/permissions';
+import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS, USER_ROLES } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan, useMe } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -36,7 +38,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
     company_id: companyId,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const filtered = Boolean(search.q || search.role || search.company_id || search.active !== undefined);
+  const { filtered, cleared } = listFilters(search, ['q', 'role', 'company_id', 'active']);
 
   return (
     <>
@@ -54,7 +56,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
           <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}
@@ -63,42 +65,26 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
             label="Поиск пользователей"
           />
           {staff && (
-            <Select
-              placeholder="Роль"
-              allowClear
+            <FilterSelect
+              label="Роль"
               value={search.role}
               onChange={(v) => set({ role: v })}
-              options={Object.entries(USER_ROLE_LABELS).map(([value, label]) => ({ value, label }))}
-              style={{ width: 230 }}
-              aria-label="Роль"
+              options={USER_ROLES.map((value) => ({ value, label: USER_ROLE_LABELS[value] }))}
+              width={230}
             />
           )}
-          <Select
-            placeholder="Компания"
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
+          <FilterSelect
+            label="Компания"
             value={companyId}
             onChange={(v) => set({ company_id: v })}
             options={companies.options}
+            width={260}
+            searchable
             loading={companies.isLoading}
-            style={{ width: 260 }}
-            aria-label="Компания"
           />
           <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={160} />
-          {filtered && (
-            <Button
-              type="link"
-              onClick={() =>
-                onSearch({ q: undefined, role: undefined, company_id: undefined, active: undefined, page: undefined })
-              }
-            >
-              Сбросить фильтры
-            </Button>
-          )}
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<User>
             rowKey="id"
             loading={list.isFetching}
@@ -191,7 +177,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
               { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
             ]}
           />
-        )}
+        </Loaded>
       </Card>
     </>
   );

@@ -4,12 +4,14 @@ import { WHITELIST_TYPE_LABELS, WHITELIST_TYPES, type WhitelistType } from '@for
 import { Button, Card, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { FilterBar } from '../../components/list/FilterBar';
+import { FilterSelect } from '../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan, usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -169,44 +171,35 @@ function WhitelistTable({
     ...pageParams(search),
   });
   const remove = useDeleteWhitelistItemMutation(scope);
-  const filtered = Boolean(search.q || search.type || search.kind || search.expired);
+  const { filtered } = listFilters(search, ['q', 'type', 'kind', 'expired']);
   const sort = search.sort ?? '-created_at';
   const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
   return (
     <>
-      <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+      <FilterBar>
         <SearchInput
           value={search.q}
           onSearch={(q) => onSearch(withPageReset<WhitelistSearch>({ q }))}
           placeholder="Значение или комментарий"
           width={300}
         />
-        <Select
-          allowClear
-          placeholder="Тип"
-          aria-label="Тип"
-          style={{ width: 180 }}
+        <FilterSelect
+          label="Тип"
           value={search.type}
           onChange={(v?: WhitelistType) => onSearch(withPageReset<WhitelistSearch>({ type: v }))}
           options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
-          data-testid="filter-type"
+          testId="filter-type"
         />
-        <Select
-          allowClear
-          placeholder="Вид"
-          aria-label="Вид"
-          style={{ width: 180 }}
+        <FilterSelect
+          label="Вид"
           value={search.kind}
           onChange={(v?: WhitelistSearch['kind']) => onSearch(withPageReset<WhitelistSearch>({ kind: v }))}
           options={kindOptions}
-          data-testid="filter-kind"
+          testId="filter-kind"
         />
-        <Select
-          allowClear
-          placeholder="Срок действия"
-          aria-label="Срок действия"
-          style={{ width: 180 }}
+        <FilterSelect
+          label="Срок действия"
           value={search.expired}
           onChange={(v?: 'true' | 'false') => onSearch(withPageReset<WhitelistSearch>({ expired: v }))}
           options={[
@@ -214,10 +207,8 @@ function WhitelistTable({
             { value: 'true', label: 'Истёкшие' },
           ]}
         />
-      </Flex>
-      {list.isError && !list.data ? (
-        <LoadError error={list.error} onRetry={() => void list.refetch()} />
-      ) : (
+      </FilterBar>
+      <Loaded query={list}>
         <Table<WhitelistItem>
           rowKey="id"
           loading={list.isFetching}
@@ -346,7 +337,7 @@ function WhitelistTable({
               : []),
           ]}
         />
-      )}
+      </Loaded>
     </>
   );
 }

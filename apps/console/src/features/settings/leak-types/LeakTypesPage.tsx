@@ -1,13 +1,14 @@
 import { EditOutlined } from '@ant-design/icons';
 import { leakTypePatchRequest } from '@forpost/contract/events-extras';
 import { MSG } from '@forpost/contract/messages';
-import { Alert, App, Button, Card, Flex, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { applyApiErrors, zodRule } from '../../../components/form/forms';
+import { FilterBar } from '../../../components/list/FilterBar';
 import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
 import { useSaveLeakTypeMutation } from '../api/mutations';
 import { type LeakType, useLeakTypesQuery } from '../api/queries';
@@ -26,12 +27,10 @@ export function LeakTypesPage({ search, onSearch }: { search: QSearch; onSearch:
         subtitle="Набор типов задан системой (по ним работают импорт и фильтры): здесь меняются их названия и описания"
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput value={search.q} onSearch={(q) => onSearch({ q })} placeholder="Название типа" />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<LeakType>
             rowKey="id"
             loading={list.isFetching}
@@ -82,7 +81,7 @@ export function LeakTypesPage({ search, onSearch }: { search: QSearch; onSearch:
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <LeakTypeModal type={editing} onClose={() => setEditing(null)} />
     </>

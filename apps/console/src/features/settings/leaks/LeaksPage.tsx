@@ -1,14 +1,16 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Select, Table, Typography } from 'antd';
+import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
+import { FilterBar } from '../../../components/list/FilterBar';
+import { FilterSelect } from '../../../components/list/FilterSelect';
+import { listFilters, type SearchPatch, withPageReset } from '../../../components/list/listSearch';
 import { listPagination, pageParams } from '../../../components/list/pagination';
 import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../../components/page/QueryState';
 import { formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { useDeleteLeakMutation } from '../api/mutations';
@@ -24,7 +26,7 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
   const remove = useDeleteLeakMutation();
   const [editing, setEditing] = useState<Leak | 'new' | null>(null);
   const typeName = (id: number | null) => (id === null ? null : (types.data?.items.find((t) => t.id === id)?.name ?? `#${id}`));
-  const filtered = Boolean(search.q || search.type);
+  const { filtered } = listFilters(search, ['q', 'type']);
 
   return (
     <>
@@ -45,27 +47,23 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<LeaksSearch>({ q }))}
             placeholder="Название утечки"
           />
-          <Select
-            allowClear
-            placeholder="Тип утечки"
-            aria-label="Тип утечки"
-            style={{ width: 240 }}
+          <FilterSelect
+            label="Тип утечки"
             value={search.type}
             onChange={(v?: number) => onSearch(withPageReset<LeaksSearch>({ type: v }))}
             options={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
+            width={240}
             loading={types.isPending}
-            data-testid="filter-leak-type"
+            testId="filter-leak-type"
           />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<Leak>
             rowKey="id"
             loading={list.isFetching}
@@ -138,7 +136,7 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <LeakModal
         leak={editing === 'new' ? null : editing}

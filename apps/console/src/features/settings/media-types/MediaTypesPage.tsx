@@ -1,14 +1,15 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { mediaTypeCreateRequest } from '@forpost/contract/events-extras';
-import { Button, Card, Flex, Table } from 'antd';
+import { Button, Card, Table } from 'antd';
 import { useState } from 'react';
 import { NameModal } from '../../../components/form/NameModal';
+import { FilterBar } from '../../../components/list/FilterBar';
 import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
 import { listPagination, pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
 import { useDeleteMediaTypeMutation, useSaveMediaTypeMutation } from '../api/mutations';
 import { type MediaType, useMediaTypesQuery } from '../api/queries';
@@ -42,16 +43,14 @@ export function MediaTypesPage({
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput
             value={search.q}
             onSearch={(q) => onSearch(withPageReset<RefListSearch>({ q }))}
             placeholder="Название типа"
           />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<MediaType>
             rowKey="id"
             loading={list.isFetching}
@@ -83,7 +82,7 @@ export function MediaTypesPage({
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <NameModal
         open={editing !== null}

@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
 import { Tag as AntTag, Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { FilterBar } from '../../../components/list/FilterBar';
 import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { EmptyState, Loaded } from '../../../components/page/QueryState';
 import { eventsCount, formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { useDeleteTagMutation } from '../api/mutations';
@@ -44,12 +45,10 @@ export function TagsPage({ search, onSearch }: { search: TagsSearch; onSearch: (
         }
       />
       <Card>
-        <Flex gap={8} wrap style={{ marginBottom: 16 }}>
+        <FilterBar>
           <SearchInput value={search.q} onSearch={(q) => onSearch({ q })} placeholder="Название тега" />
-        </Flex>
-        {list.isError && !list.data ? (
-          <LoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
+        </FilterBar>
+        <Loaded query={list}>
           <Table<Tag>
             rowKey="id"
             loading={list.isFetching}
@@ -166,7 +165,7 @@ export function TagsPage({ search, onSearch }: { search: TagsSearch; onSearch: (
                 : []),
             ]}
           />
-        )}
+        </Loaded>
       </Card>
       <TagModal tag={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
       <MergeTagsModal
