@@ -1,5 +1,5 @@
 import type { ExportItem } from '@forpost/contract/exports';
-import { sampleCard } from '@forpost/contract/modules';
+import { MODULE_LIST, sampleCard } from '@forpost/contract/modules';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { xlsxWriter } from '../src/modules/exports/writers';
@@ -71,7 +71,7 @@ describe('fields', () => {
     expect(byKey.domain).toEqual({ key: 'domain', label: 'Домен', default: true });
     expect(byKey.status_id).toMatchObject({ label: 'Статус', default: true });
     expect(byKey.hosting).toMatchObject({ label: 'Хостинг', default: false });
-    expect((await admin.get('/modules/exports/fields')).json().items).toHaveLength(16);
+    expect((await admin.get('/modules/exports/fields')).json().items).toHaveLength(MODULE_LIST.length);
     expect((await admin.get('/modules/exports/fields?module=nope')).statusCode).toBe(400);
   });
 });

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { type Delivery, MAILING_MSG, type Mailing } from '@forpost/contract/mailings';
+import { MODULE_LIST } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEvent } from './analytics.fixtures';
@@ -97,7 +98,7 @@ describe('mailings: managing', () => {
     const filters = (await companyAdmin.get(`${BASE}/filters`)).json();
     expect(filters.companies.map((c: { id: number }) => c.id)).toEqual([A.id]);
     expect(filters.all_companies_allowed).toBe(false);
-    expect(filters.modules).toHaveLength(16);
+    expect(filters.modules).toHaveLength(MODULE_LIST.length);
     const params = (await companyAdmin.get(`${BASE}/params`)).json();
     expect(params.frequencies.map((f: { value: string }) => f.value)).toEqual(['instant', 'hourly', 'daily', 'weekly']);
     expect(params.weekdays[0]).toEqual({ value: 1, label: 'Понедельник' });
