@@ -107,8 +107,11 @@ function textCondition(q: unknown): SQL | null {
  */
 export const orderedSort = (sort: string) => sort === '-created_at' || sort === 'created_at' || sort === '-detected_at';
 
-/** The vector stored in `events.search` for a text (both configurations: stemmed and exact words). */
-export const searchVector = (text: string) => sql`(to_tsvector('russian', ${text}) || to_tsvector('simple', ${text}))`;
+/**
+ * The vector stored in `events.search` for a text (both configurations: stemmed and exact words): a
+ * value, or a text column of a batch (`sql\`v.search\``).
+ */
+export const searchVector = (text: string | SQL) => sql`(to_tsvector('russian', ${text}) || to_tsvector('simple', ${text}))`;
 
 const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
 const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();

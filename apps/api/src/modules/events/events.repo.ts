@@ -2,7 +2,7 @@
 import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { bigArray, intArray, jsonParam, rowsOf } from '../../db/sql';
+import { arrayLiteral, bigArray, intArray, jsonParam, rowsOf } from '../../db/sql';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import { searchVector } from './events.query';
 
@@ -51,6 +51,23 @@ export interface NewEvent {
   importId: number | null;
 }
 
+/** What an update of an event writes (a change: see changes.ts). */
+export type EventUpdate = Pick<
+  NewEvent,
+  | 'title'
+  | 'statusId'
+  | 'priorityId'
+  | 'decisionId'
+  | 'source'
+  | 'mlState'
+  | 'whitelistKind'
+  | 'fingerprint'
+  | 'tags'
+  | 'data'
+  | 'searchText'
+  | 'detectedAt'
+>;
+
 export interface HistoryEntry {
   eventId: number;
   actorUserId: number | null;
@@ -68,6 +85,54 @@ const EVENT_COLUMNS = sql.raw(
 const walkRows = (need: number) => Math.min(10_000, Math.max(2_000, need * 100));
 /** Longest walk that counts a search's matches (beyond it, the GIN index counts). */
 const DENSE_COUNT_ROWS = 8_000;
+
+/*
+ * The writes of events take many rows in one statement (arrays through unnest): the service writes
+ * one, an import a batch of thousands, by the same SQL.
+ */
+
+/** Inserts the events whose fingerprint is new for their company and module; returns the ones inserted. */
+async function insertEvents(vs: readonly NewEvent[], tx: Db): Promise<{ id: number; company_id: number; fingerprint: string }[]> {
+  if (!vs.length) return [];
+  const col = (f: (v: NewEvent) => unknown) => sql.param(vs.map(f));
+  return rowsOf<{ id: number; company_id: number; fingerprint: string }>(
+    tx,
+    sql`INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
+                            fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
+        SELECT v.company_id, v.module, v.title, v.status_id, v.priority_id, v.decision_id, v.source, v.ml_state, v.whitelist_kind,
+               v.fingerprint, v.tags::int[], v.data::jsonb, ${searchVector(sql`v.search`)}, v.detected_at::timestamptz,
+               v.author_id, v.author_key_id, v.import_id
+          FROM unnest(${col((v) => v.companyId)}::int[], ${col((v) => v.module)}::text[], ${col((v) => v.title)}::text[],
+                      ${col((v) => v.statusId)}::int[], ${col((v) => v.priorityId)}::int[], ${col((v) => v.decisionId)}::int[],
+                      ${col((v) => v.source)}::text[], ${col((v) => v.mlState)}::text[], ${col((v) => v.whitelistKind)}::text[],
+                      ${col((v) => v.fingerprint)}::text[], ${col((v) => arrayLiteral(v.tags))}::text[],
+                      ${col((v) => JSON.stringify(v.data))}::text[], ${col((v) => v.searchText)}::text[],
+                      ${col((v) => v.detectedAt)}::text[], ${col((v) => v.authorId)}::int[], ${col((v) => v.authorKeyId)}::int[],
+                      ${col((v) => v.importId)}::int[])
+            AS v(company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
+                 fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
+        ON CONFLICT (company_id, module, fingerprint) DO NOTHING
+        RETURNING id, company_id, fingerprint`,
+  );
+}
+
+/** Updates events, each by its id. */
+async function updateEvents(vs: readonly (EventUpdate & { id: number })[], tx: Db): Promise<void> {
+  if (!vs.length) return;
+  const col = (f: (v: EventUpdate & { id: number }) => unknown) => sql.param(vs.map(f));
+  await tx.execute(sql`
+    UPDATE events e SET title = v.title, status_id = v.status_id, priority_id = v.priority_id, decision_id = v.decision_id,
+           source = v.source, ml_state = v.ml_state, whitelist_kind = v.whitelist_kind, fingerprint = v.fingerprint,
+           tags = v.tags::int[], data = v.data::jsonb, search = ${searchVector(sql`v.search`)},
+           detected_at = v.detected_at::timestamptz, updated_at = now()
+      FROM unnest(${col((v) => v.id)}::bigint[], ${col((v) => v.title)}::text[], ${col((v) => v.statusId)}::int[],
+                  ${col((v) => v.priorityId)}::int[], ${col((v) => v.decisionId)}::int[], ${col((v) => v.source)}::text[],
+                  ${col((v) => v.mlState)}::text[], ${col((v) => v.whitelistKind)}::text[], ${col((v) => v.fingerprint)}::text[],
+                  ${col((v) => arrayLiteral(v.tags))}::text[], ${col((v) => JSON.stringify(v.data))}::text[],
+                  ${col((v) => v.searchText)}::text[], ${col((v) => v.detectedAt)}::text[])
+        AS v(id, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind, fingerprint, tags, data, search, detected_at)
+     WHERE e.id = v.id`);
+}
 
 export function createEventsRepo(db: Db) {
   const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
@@ -221,18 +286,12 @@ export function createEventsRepo(db: Db) {
 
     /** Inserts unless the fingerprint exists for the company and module; returns the new id or null. */
     async insert(v: NewEvent, tx: Db = db): Promise<number | null> {
-      const [r] = await rows<{ id: number }>(
-        sql`INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
-                                fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
-            VALUES (${v.companyId}, ${v.module}, ${v.title}, ${v.statusId}, ${v.priorityId}, ${v.decisionId}, ${v.source}, ${v.mlState},
-                    ${v.whitelistKind}, ${v.fingerprint}, ${intArray(v.tags)}, ${JSON.stringify(v.data)}::jsonb, ${searchVector(v.searchText)},
-                    ${v.detectedAt}::timestamptz, ${v.authorId}, ${v.authorKeyId}, ${v.importId})
-            ON CONFLICT (company_id, module, fingerprint) DO NOTHING
-            RETURNING id`,
-        tx,
-      );
+      const [r] = await insertEvents([v], tx);
       return r?.id ?? null;
     },
+
+    /** Inserts a batch (an import's); the events whose fingerprint exists are left out of the result. */
+    insertMany: (vs: readonly NewEvent[], tx: Db) => insertEvents(vs, tx),
 
     async idByFingerprint(companyId: number, module: ModuleCode, fingerprint: string, tx: Db = db): Promise<number | undefined> {
       const [r] = await rows<{ id: number }>(
@@ -242,30 +301,32 @@ export function createEventsRepo(db: Db) {
       return r?.id;
     },
 
-    async update(
-      id: number,
-      v: {
-        title: string;
-        statusId: number;
-        priorityId: number | null;
-        decisionId: number | null;
-        source: string;
-        mlState: string;
-        whitelistKind: string | null;
-        fingerprint: string;
-        tags: number[];
-        data: Record<string, unknown>;
-        searchText: string;
-        detectedAt: string | null;
-      },
+    async update(id: number, v: EventUpdate, tx: Db): Promise<void> {
+      await updateEvents([{ id, ...v }], tx);
+    },
+
+    /** Updates a batch (an import's), each event by its id. */
+    updateMany: updateEvents,
+
+    /**
+     * The events of a module with these (company, fingerprint) keys, locked, in id order: one unique-index
+     * probe per key (a lateral lookup, so stale statistics during a big import cannot turn it into a scan).
+     */
+    async lockByFingerprints(
+      module: ModuleCode,
+      keys: readonly { companyId: number; fingerprint: string }[],
       tx: Db,
-    ): Promise<void> {
-      await tx.execute(sql`
-        UPDATE events SET title = ${v.title}, status_id = ${v.statusId}, priority_id = ${v.priorityId}, decision_id = ${v.decisionId},
-          source = ${v.source}, ml_state = ${v.mlState}, whitelist_kind = ${v.whitelistKind}, fingerprint = ${v.fingerprint},
-          tags = ${intArray(v.tags)}, data = ${JSON.stringify(v.data)}::jsonb, search = ${searchVector(v.searchText)},
-          detected_at = ${v.detectedAt}::timestamptz, updated_at = now()
-        WHERE id = ${id}`);
+    ): Promise<Omit<EventRow, 'company_name' | 'author_name' | 'rule_index'>[]> {
+      if (!keys.length) return [];
+      return rows(
+        sql`SELECT x.* FROM unnest(${sql.param(keys.map((k) => k.companyId))}::int[], ${sql.param(keys.map((k) => k.fingerprint))}::text[])
+                AS k(company_id, fingerprint)
+              CROSS JOIN LATERAL (
+                SELECT ${EVENT_COLUMNS} FROM events e
+                 WHERE e.company_id = k.company_id AND e.module = ${module} AND e.fingerprint = k.fingerprint FOR UPDATE) x
+             ORDER BY x.id`,
+        tx,
+      );
     },
 
     async deleteByIds(ids: number[], tx: Db): Promise<number[]> {
@@ -273,14 +334,16 @@ export function createEventsRepo(db: Db) {
       return r.map((x) => x.id);
     },
 
-    async insertHistory(entries: HistoryEntry[], tx: Db = db): Promise<number[]> {
+    /** History rows in one statement (a batch or an import writes thousands); their ids, in order. */
+    async insertHistory(entries: readonly HistoryEntry[], tx: Db = db): Promise<number[]> {
       if (!entries.length) return [];
-      const values = entries.map(
-        (h) =>
-          sql`(${h.eventId}, ${h.actorUserId}, ${h.actorKeyId}, ${h.action}, ${h.field}, ${jsonParam(h.before)}::jsonb, ${jsonParam(h.after)}::jsonb)`,
-      );
+      const col = (f: (h: HistoryEntry) => unknown) => sql.param(entries.map(f));
       const r = await rows<{ id: number }>(
-        sql`INSERT INTO event_history (event_id, actor_user_id, actor_key_id, action, field, before, after) VALUES ${sql.join(values, sql`, `)} RETURNING id`,
+        sql`INSERT INTO event_history (event_id, actor_user_id, actor_key_id, action, field, before, after)
+            SELECT * FROM unnest(${col((h) => h.eventId)}::bigint[], ${col((h) => h.actorUserId)}::int[],
+                                 ${col((h) => h.actorKeyId)}::int[], ${col((h) => h.action)}::text[], ${col((h) => h.field)}::text[],
+                                 ${col((h) => jsonParam(h.before))}::jsonb[], ${col((h) => jsonParam(h.after))}::jsonb[])
+            RETURNING id`,
         tx,
       );
       return r.map((x) => x.id);

@@ -11,18 +11,10 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { isUniqueViolation } from '../../lib/serialize';
+import { iso, isUniqueViolation } from '../../lib/serialize';
 import { assertModule, assertOn, type Caller, targetCompany } from './access';
-import {
-  applyInput,
-  type CardVault,
-  type Data,
-  fingerprintOf,
-  historyValue,
-  pickModuleInput,
-  searchTextOf,
-  viewOf,
-} from './event-data';
+import { type Actor, changeOf, createdEntry, type EventColumns, newEventData, newEventRow, whitelistAfter } from './changes';
+import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data';
 import { and, orderBy, orderedSort } from './events.query';
 import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
@@ -52,8 +44,8 @@ export interface EventsServiceDeps {
   guards: CreateGuards;
 }
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Who a caller is, as history and the author columns record it. */
+const actorOf = (c: Caller): Actor => ({ actorUserId: c.actor.userId ?? null, actorKeyId: c.actor.keyId ?? null });
 const REF_TABLE: Record<RefList, 'media_types' | 'leak_types' | 'leaks'> = {
   media_types: 'media_types',
   leak_types: 'leak_types',
@@ -147,12 +139,11 @@ export function createEventsService(deps: EventsServiceDeps) {
   async function patchRow(c: Caller, m: ModuleDescriptor, r: EventRow, body: Data, tx: Db): Promise<HistoryEntry[]> {
     const input = pickModuleInput(m, body);
     await validateRefs(m, body, input);
-    const data = Object.keys(input).length ? applyInput(m, r.data, input, vault) : r.data;
     let tags = r.tags ?? [];
     if (Array.isArray(body.tags)) tags = [...new Set(body.tags as number[])];
     if (Array.isArray(body.tags_add)) tags = [...new Set([...tags, ...(body.tags_add as number[])])];
     if (Array.isArray(body.tags_remove)) tags = tags.filter((t) => !(body.tags_remove as number[]).includes(t));
-    const next = {
+    const columns: EventColumns = {
       title: (body.title as string | undefined) ?? r.title,
       statusId: (body.status_id as number | undefined) ?? r.status_id,
       priorityId: body.priority_id === undefined ? r.priority_id : (body.priority_id as number | null),
@@ -161,49 +152,20 @@ export function createEventsService(deps: EventsServiceDeps) {
       mlState: (body.ml_state as string | undefined) ?? r.ml_state,
       detectedAt: body.detected_at === undefined ? iso(r.detected_at) : iso(body.detected_at as string | null),
       tags,
-      data,
     };
-    const entry = (field: string, before: unknown, after: unknown): HistoryEntry => ({
-      eventId: r.id,
-      actorUserId: c.actor.userId ?? null,
-      actorKeyId: c.actor.keyId ?? null,
-      action: 'update',
-      field,
-      before,
-      after,
-    });
-    const changes: HistoryEntry[] = [];
-    const common: [string, unknown, unknown][] = [
-      ['title', r.title, next.title],
-      ['status_id', r.status_id, next.statusId],
-      ['priority_id', r.priority_id, next.priorityId],
-      ['decision_id', r.decision_id, next.decisionId],
-      ['source', r.source, next.source],
-      ['ml_state', r.ml_state, next.mlState],
-      ['detected_at', iso(r.detected_at), next.detectedAt],
-      ['tags', [...(r.tags ?? [])].sort((a, b) => a - b), [...tags].sort((a, b) => a - b)],
-    ];
-    for (const [k, a, b] of common) if (!same(a, b)) changes.push(entry(k, a, b));
-    for (const key of Object.keys(input)) {
-      const f = fieldOf(m, key);
-      const a = historyValue(f, r.data, key);
-      const b = historyValue(f, data, key);
-      if (!same(a, b)) changes.push(entry(key, a, b));
-    }
-    if (!changes.length) return [];
-    const moduleChanged = Object.keys(input).length > 0;
-    const fingerprint = moduleChanged ? fingerprintOf(m, data) : r.fingerprint;
-    const whitelistKind = moduleChanged ? await deps.whitelistKindFor(r.company_id, m.code, data) : r.whitelist_kind;
+    const change = changeOf(m, vault, r, columns, input, actorOf(c));
+    if (!change) return [];
+    const whitelistKind = await whitelistAfter(change, r, (data) => deps.whitelistKindFor(r.company_id, m.code, data));
     try {
       await tx.execute(sql`SAVEPOINT event_patch`);
-      await repo.update(r.id, { ...next, fingerprint, whitelistKind, searchText: searchTextOf(m, next.title, data) }, tx);
+      await repo.update(r.id, { ...change.row, whitelistKind }, tx);
       await tx.execute(sql`RELEASE SAVEPOINT event_patch`);
     } catch (e) {
       if (!isUniqueViolation(e, 'events_fingerprint_uq')) throw e;
       await tx.execute(sql`ROLLBACK TO SAVEPOINT event_patch`);
-      return duplicate(r.company_id, m, fingerprint, tx);
+      return duplicate(r.company_id, m, change.row.fingerprint, tx);
     }
-    return changes;
+    return change.history;
   }
 
   /** Rows of a batch, all or nothing: any id absent or unreadable → 404, any without the right → 403. */
@@ -322,49 +284,36 @@ export function createEventsService(deps: EventsServiceDeps) {
       assertModuleEnabled(await repo.companyModules(companyId), m.code);
       const input = pickModuleInput(m, body);
       await validateRefs(m, body, input);
-      const data = applyInput(m, {}, input, vault);
-      const plain = { ...input, ...(m.derive?.(input) ?? {}) };
-      const title = (body.title as string | undefined) ?? (m.title(plain).trim().slice(0, 500) || m.name);
-      const fingerprint = fingerprintOf(m, data);
-      const whitelistKind = await deps.whitelistKindFor(companyId, m.code, data);
+      const { data, fingerprint } = newEventData(m, input, vault);
+      const actor = actorOf(c);
+      const row = newEventRow(
+        m,
+        {
+          companyId,
+          input,
+          data,
+          fingerprint,
+          title: body.title as string | undefined,
+          statusId: body.status_id as number | undefined,
+          priorityId: body.priority_id as number | null | undefined,
+          decisionId: body.decision_id as number | null | undefined,
+          source: body.source as string | undefined,
+          mlState: body.ml_state as string | undefined,
+          tags: body.tags as number[] | undefined,
+          detectedAt: body.detected_at as string | null | undefined,
+        },
+        {
+          initialStatus: refs.initialStatus(m.code),
+          whitelistKind: await deps.whitelistKindFor(companyId, m.code, data),
+          actor,
+          importId: opts.importId ?? null,
+        },
+      );
       const id = await (opts.tx ?? db).transaction(async (tx) => {
         for (const g of deps.guards[m.code] ?? []) await g({ companyId, module: m.code, data, tx });
-        const newId = await repo.insert(
-          {
-            companyId,
-            module: m.code,
-            title,
-            statusId: (body.status_id as number | undefined) ?? refs.initialStatus(m.code),
-            priorityId: (body.priority_id as number | null | undefined) ?? null,
-            decisionId: (body.decision_id as number | null | undefined) ?? null,
-            source: (body.source as string | undefined) ?? 'Other',
-            mlState: (body.ml_state as string | undefined) ?? 'NotDetermined',
-            whitelistKind,
-            fingerprint,
-            tags: [...new Set((body.tags as number[] | undefined) ?? [])],
-            data,
-            searchText: searchTextOf(m, title, data),
-            detectedAt: iso(body.detected_at as string | null | undefined),
-            authorId: c.actor.userId ?? null,
-            authorKeyId: c.actor.keyId ?? null,
-            importId: opts.importId ?? null,
-          },
-          tx,
-        );
+        const newId = await repo.insert(row, tx);
         if (newId === null) return duplicate(companyId, m, fingerprint, tx);
-        await repo.insertHistory(
-          [
-            {
-              eventId: newId,
-              actorUserId: c.actor.userId ?? null,
-              actorKeyId: c.actor.keyId ?? null,
-              action: 'create',
-              field: null,
-              after: { title },
-            },
-          ],
-          tx,
-        );
+        await repo.insertHistory([createdEntry(newId, actor, row.title)], tx);
         return newId;
       });
       const r = await repo.findById(m.code, id, opts.tx ?? db);
@@ -450,7 +399,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       tx: Db = db,
     ) {
       return repo.insertHistory(
-        entries.map((e) => ({ ...e, eventId, actorUserId: c.actor.userId ?? null, actorKeyId: c.actor.keyId ?? null })),
+        entries.map((e) => ({ ...e, eventId, ...actorOf(c) })),
         tx,
       );
     },

@@ -48,6 +48,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../lib/errors';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, type Caller, keyCompany, ownsPersonal, targetCompany } from '../events/access';
 import type { CardVault } from '../events/event-data';
+import { createEventsRepo } from '../events/events.repo';
 import { assertModuleEnabled } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
@@ -138,11 +139,14 @@ export function createImportsService(deps: ImportsDeps) {
   const repo = createImportsRepo(db);
   const boss = createBossSlot(IMPORT_MSG.queueUnavailable);
   const targets = new Map<TargetCode, Target>();
+  const eventsRepo = createEventsRepo(db);
 
   function targetOf(code: TargetCode): Target {
     let t = targets.get(code);
     if (!t) {
-      t = (code === LEAKS_CATALOGUE ? leaksCatalogueTarget() : eventTarget(getModule(code), deps.engine)) as Target;
+      t = (
+        code === LEAKS_CATALOGUE ? leaksCatalogueTarget() : eventTarget(getModule(code), { ...deps.engine, events: eventsRepo })
+      ) as Target;
       targets.set(code, t);
     }
     return t;

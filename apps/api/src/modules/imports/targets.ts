@@ -26,8 +26,21 @@ import { type SQL, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
-import { applyInput, type CardVault, fingerprintOf, historyValue, searchTextOf } from '../events/event-data';
-import type { HistoryEntry } from '../events/events.repo';
+import { iso } from '../../lib/serialize';
+import {
+  type Actor,
+  changeOf,
+  columnsOf,
+  createdEntry,
+  type EventColumns,
+  type NewEventSpec,
+  newEventData,
+  newEventRow,
+  sameValue,
+  whitelistAfter,
+} from '../events/changes';
+import type { CardVault } from '../events/event-data';
+import type { EventsRepo, HistoryEntry, NewEvent } from '../events/events.repo';
 import { MODULE_DISABLED_MSG as MODULE_DISABLED, moduleEnabled } from '../events/events.service';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
@@ -102,45 +115,18 @@ interface EventLookups {
   refs: Partial<Record<string, NameIndex>>;
 }
 
-interface EventRecord {
+/** A valid row: what a new event is given (module input: only the cells that had a value). */
+interface EventRecord extends NewEventSpec {
   row: number;
-  companyId: number;
-  /** Module input (plain values) — only the cells that had a value. */
-  input: Record<string, unknown>;
-  title?: string;
-  statusId?: number;
-  priorityId?: number;
-  decisionId?: number;
-  source?: string;
-  mlState?: string;
-  tags?: number[];
-  detectedAt?: string;
-  fingerprint: string;
-  /** Stored data of a new event (sealed, derived). */
-  data: Record<string, unknown>;
   /** Whitelist mark of a new event (set by `enrich`; undefined = not looked up yet). */
   whitelistKind?: string | null;
   /** No whitelist entry can match this row's company (nothing to look up). */
   noWhitelist?: boolean;
 }
 
-interface ExistingEvent {
-  id: number;
-  company_id: number;
-  fingerprint: string;
-  title: string;
-  status_id: number;
-  priority_id: number | null;
-  decision_id: number | null;
-  source: string;
-  ml_state: string;
-  whitelist_kind: string | null;
-  tags: number[];
-  data: Record<string, unknown>;
-  detected_at: Date | null;
-}
-
 export interface EventTargetDeps {
+  /** The events repository: the batched writes (the same SQL the events service writes one event with). */
+  events: EventsRepo;
   refs: Refs;
   vault: CardVault;
   guards: CreateGuards;
@@ -149,9 +135,6 @@ export interface EventTargetDeps {
 
 const SOURCE_OPTIONS = optionsOf(SOURCE_LABELS);
 const ML_OPTIONS = optionsOf(ML_STATE_LABELS);
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const sortedInts = (a: readonly number[]) => [...a].sort((x, y) => x - y);
 const pgIntArray = (a: readonly number[]) => `{${a.map((n) => Math.trunc(n)).join(',')}}`;
 /** Whitelist lookups of one batch running at once (each is a query on the pool). */
 const WHITELIST_CONCURRENCY = 6;
@@ -314,8 +297,7 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         err(col >= 0 && r.cells[col] ? col : null, MODULE_DISABLED);
       }
       if (errors.length || companyId == null) return { errors };
-      const data = applyInput(m, {}, rec.input, vault);
-      return { record: { ...(rec as EventRecord), companyId, data, fingerprint: fingerprintOf(m, data) }, errors };
+      return { record: { ...(rec as EventRecord), companyId, ...newEventData(m, rec.input, vault) }, errors };
     },
 
     /**
@@ -384,22 +366,13 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
   /** One round (unique keys): existing rows locked and updated or skipped, new ones inserted. Returns rows to retry. */
   async function writeRound(tx: Tx, rows: EventRecord[], ctx: ImportContext, res: WriteResult): Promise<EventRecord[]> {
     if (!rows.length) return [];
-    const existing = await q<ExistingEvent>(
-      tx.client,
-      // One unique-index probe per key (a lateral lookup: stale statistics during a big load cannot turn it into a scan).
-      `SELECT e.* FROM unnest($1::int[], $2::text[]) AS k(company_id, fingerprint)
-         CROSS JOIN LATERAL (
-           SELECT x.id, x.company_id, x.fingerprint, x.title, x.status_id, x.priority_id, x.decision_id, x.source, x.ml_state,
-                  x.whitelist_kind, x.tags, x.data, x.detected_at
-             FROM events x WHERE x.company_id = k.company_id AND x.module = $3 AND x.fingerprint = k.fingerprint FOR UPDATE) e
-        ORDER BY e.id`,
-      [rows.map((r) => r.companyId), rows.map((r) => r.fingerprint), m.code],
-    );
+    const { events } = deps;
+    const existing = await events.lockByFingerprints(m.code, rows, tx.db);
     const byKey = new Map(existing.map((e) => [`${e.company_id}:${e.fingerprint}`, e]));
     const fresh: EventRecord[] = [];
-    const updates: { r: EventRecord; e: ExistingEvent; next: Record<string, unknown> }[] = [];
+    const updates: Parameters<EventsRepo['updateMany']>[0][number][] = [];
     const history: HistoryEntry[] = [];
-    const actor = { actorUserId: ctx.authorId, actorKeyId: ctx.authorKeyId };
+    const actor: Actor = { actorUserId: ctx.authorId, actorKeyId: ctx.authorKeyId };
 
     for (const r of rows) {
       const e = byKey.get(`${r.companyId}:${r.fingerprint}`);
@@ -411,76 +384,35 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         res.skipped++;
         continue;
       }
-      const moduleChanged = Object.keys(r.input).length > 0;
-      const data = moduleChanged ? applyInput(m, e.data, r.input, vault) : e.data;
-      const next = {
-        title: r.title ?? e.title,
-        status_id: r.statusId ?? e.status_id,
-        priority_id: r.priorityId ?? e.priority_id,
-        decision_id: r.decisionId ?? e.decision_id,
-        source: r.source ?? e.source,
-        ml_state: r.mlState ?? e.ml_state,
-        tags: r.tags ? [...new Set([...(e.tags ?? []), ...r.tags])] : (e.tags ?? []),
-        detected_at: r.detectedAt ? iso(r.detectedAt) : iso(e.detected_at),
-        data,
+      // A file's cell sets its column; an empty cell keeps what the event has; tags are added.
+      const was = columnsOf(e);
+      const columns: EventColumns = {
+        title: r.title ?? was.title,
+        statusId: r.statusId ?? was.statusId,
+        priorityId: r.priorityId ?? was.priorityId,
+        decisionId: r.decisionId ?? was.decisionId,
+        source: r.source ?? was.source,
+        mlState: r.mlState ?? was.mlState,
+        detectedAt: r.detectedAt ? iso(r.detectedAt) : was.detectedAt,
+        tags: r.tags ? [...new Set([...was.tags, ...r.tags])] : was.tags,
       };
-      const changes: HistoryEntry[] = [];
-      const push = (field: string, before: unknown, after: unknown) => {
-        if (!same(before, after)) changes.push({ eventId: e.id, ...actor, action: 'update', field, before, after });
-      };
-      push('title', e.title, next.title);
-      push('status_id', e.status_id, next.status_id);
-      push('priority_id', e.priority_id, next.priority_id);
-      push('decision_id', e.decision_id, next.decision_id);
-      push('source', e.source, next.source);
-      push('ml_state', e.ml_state, next.ml_state);
-      push('detected_at', iso(e.detected_at), next.detected_at);
-      push('tags', sortedInts(e.tags ?? []), sortedInts(next.tags));
-      for (const key of Object.keys(r.input))
-        push(key, historyValue(fieldOf(m, key), e.data, key), historyValue(fieldOf(m, key), data, key));
-      if (!changes.length) {
+      const change = changeOf(m, vault, e, columns, r.input, actor);
+      if (!change) {
         res.skipped++;
         continue;
       }
-      const whitelistKind = !moduleChanged
-        ? e.whitelist_kind
-        : r.noWhitelist
-          ? null
-          : await deps.whitelistKindFor(e.company_id, m.code, data);
-      updates.push({ r, e, next: { ...next, whitelist_kind: whitelistKind } });
-      history.push(...changes);
-    }
-
-    if (updates.length) {
-      const u = updates.map((x) => x.next);
-      await tx.client.query(
-        `UPDATE events e SET title = v.title, status_id = v.status_id, priority_id = v.priority_id, decision_id = v.decision_id,
-                source = v.source, ml_state = v.ml_state, whitelist_kind = v.whitelist_kind, tags = v.tags::int[], data = v.data::jsonb,
-                search = to_tsvector('russian', v.search) || to_tsvector('simple', v.search),
-                detected_at = v.detected_at::timestamptz, updated_at = now()
-           FROM unnest($1::bigint[], $2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-             AS v(id, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind, tags, data, search, detected_at)
-          WHERE e.id = v.id`,
-        [
-          updates.map((x) => x.e.id),
-          u.map((x) => x.title),
-          u.map((x) => x.status_id),
-          u.map((x) => x.priority_id),
-          u.map((x) => x.decision_id),
-          u.map((x) => x.source),
-          u.map((x) => x.ml_state),
-          u.map((x) => x.whitelist_kind),
-          u.map((x) => pgIntArray(x.tags as number[])),
-          u.map((x) => JSON.stringify(x.data)),
-          u.map((x) => searchTextOf(m, x.title as string, x.data as Record<string, unknown>)),
-          u.map((x) => x.detected_at),
-        ],
+      const whitelistKind = await whitelistAfter(change, e, async (data) =>
+        r.noWhitelist ? null : deps.whitelistKindFor(e.company_id, m.code, data),
       );
-      res.updated += updates.length;
+      updates.push({ id: e.id, ...change.row, whitelistKind });
+      history.push(...change.history);
     }
+    await events.updateMany(updates, tx.db);
+    res.updated += updates.length;
 
     // New events: the module's create guards (e.g. allowlisted domains), the whitelist mark, then one insert.
-    const inserts: (EventRecord & { title: string; whitelistKind: string | null })[] = [];
+    const inserts: { r: EventRecord; row: NewEvent }[] = [];
+    const initialStatus = refs.initialStatus(m.code);
     for (const r of fresh) {
       try {
         for (const g of deps.guards[m.code] ?? []) await g({ companyId: r.companyId, module: m.code, data: r.data, tx: tx.db });
@@ -489,87 +421,29 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
         res.errors.push({ row: r.row, col: null, column: null, value: null, message: e.message });
         continue;
       }
-      const title =
-        r.title ??
-        (m
-          .title({ ...r.data, ...r.input })
-          .trim()
-          .slice(0, 500) ||
-          m.name);
       const whitelistKind =
         r.whitelistKind !== undefined ? r.whitelistKind : await deps.whitelistKindFor(r.companyId, m.code, r.data);
-      inserts.push({ ...r, title, whitelistKind });
+      inserts.push({ r, row: newEventRow(m, r, { initialStatus, whitelistKind, actor, importId: ctx.importId }) });
     }
     const retry: EventRecord[] = [];
     if (inserts.length) {
-      const initial = refs.initialStatus(m.code);
-      const created = await q<{ id: number; company_id: number; fingerprint: string; title: string }>(
-        tx.client,
-        `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
-                             fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
-         SELECT v.company_id, $14, v.title, v.status_id, v.priority_id, v.decision_id, v.source, v.ml_state, v.whitelist_kind,
-                v.fingerprint, v.tags::int[], v.data::jsonb, to_tsvector('russian', v.search) || to_tsvector('simple', v.search),
-                v.detected_at::timestamptz, $15::int, $16::int, $17::int
-           FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-             AS v(company_id, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind, fingerprint, tags, data, search, detected_at)
-         ON CONFLICT (company_id, module, fingerprint) DO NOTHING
-         RETURNING id, company_id, fingerprint, title`,
-        [
-          inserts.map((r) => r.companyId),
-          inserts.map((r) => r.title),
-          inserts.map((r) => r.statusId ?? initial),
-          inserts.map((r) => r.priorityId ?? null),
-          inserts.map((r) => r.decisionId ?? null),
-          inserts.map((r) => r.source ?? 'Other'),
-          inserts.map((r) => r.mlState ?? 'NotDetermined'),
-          inserts.map((r) => r.whitelistKind),
-          inserts.map((r) => r.fingerprint),
-          inserts.map((r) => pgIntArray(r.tags ?? [])),
-          inserts.map((r) => JSON.stringify(r.data)),
-          inserts.map((r) => searchTextOf(m, r.title, r.data)),
-          inserts.map((r) => iso(r.detectedAt)),
-          m.code,
-          ctx.authorId,
-          ctx.authorKeyId,
-          ctx.importId,
-        ],
+      const created = await events.insertMany(
+        inserts.map((x) => x.row),
+        tx.db,
       );
       res.created += created.length;
-      for (const c of created)
-        history.push({
-          eventId: c.id,
-          ...actor,
-          action: 'create',
-          field: null,
-          after: { title: c.title, import_id: ctx.importId },
-        });
-      // Inserted meanwhile by someone else: next round finds them as existing.
-      if (created.length < inserts.length) {
-        const got = new Set(created.map((c) => `${c.company_id}:${c.fingerprint}`));
-        for (const r of inserts) if (!got.has(`${r.companyId}:${r.fingerprint}`)) retry.push(r);
+      const byFingerprint = new Map(inserts.map((x) => [`${x.r.companyId}:${x.r.fingerprint}`, x]));
+      for (const c of created) {
+        const x = byFingerprint.get(`${c.company_id}:${c.fingerprint}`);
+        if (x) history.push(createdEntry(c.id, actor, x.row.title, ctx.importId));
+        byFingerprint.delete(`${c.company_id}:${c.fingerprint}`);
       }
+      // Inserted meanwhile by someone else: the next round finds them as existing.
+      for (const x of byFingerprint.values()) retry.push(x.r);
     }
-    await insertHistory(tx.client, history);
+    await events.insertHistory(history, tx.db);
     return retry;
   }
-}
-
-async function insertHistory(client: pg.PoolClient, entries: HistoryEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
-  await client.query(
-    `INSERT INTO event_history (event_id, actor_user_id, actor_key_id, action, field, before, after)
-     SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[])`,
-    [
-      entries.map((h) => h.eventId),
-      entries.map((h) => h.actorUserId),
-      entries.map((h) => h.actorKeyId),
-      entries.map((h) => h.action),
-      entries.map((h) => h.field),
-      entries.map((h) => json(h.before)),
-      entries.map((h) => json(h.after)),
-    ],
-  );
 }
 
 // ---------------------------------------------------------------------------
@@ -653,7 +527,7 @@ export function leaksCatalogueTarget(): Target<LeakRecord, Partial<Record<string
             fresh.push(r);
             continue;
           }
-          const changed = LEAK_COLUMNS.filter((k) => k in r.values && !same(r.values[k], e[k]));
+          const changed = LEAK_COLUMNS.filter((k) => k in r.values && !sameValue(r.values[k], e[k]));
           if (ctx.mode === 'skip' || !changed.length) {
             res.skipped++;
             continue;

@@ -1,106 +1,69 @@
 import { LOADING_INDICATOR } from '@forpost/contract/http-constants';
+import { useNProgress } from '@tanem/react-nprogress';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { theme } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 
 const { duration, throttle, hideDelay, resetDelay } = LOADING_INDICATOR;
-
-/** Progress that approaches 100 % without reaching it: ~70 % after `duration`. */
-const estimate = (elapsed: number) => (2 / Math.PI) * 100 * Math.atan(((elapsed / duration) * 100) / 50);
+const TICK_MS = 100;
 
 /**
- * Thin progress bar at the top of the window (nprogress-like) while the router is loading a route
- * or any query/mutation is in flight. Shown only if the work lasts longer than `throttle`; after it
- * ends the bar fills, hides after `hideDelay` and resets after a further `resetDelay`.
+ * One tick along the spec's curve p(t) = (2/π)·atan(2t / duration), which nears 100 % without
+ * reaching it (~70 % after `duration`): the next value follows from the current one alone.
+ */
+const step = (p: number) => (2 / Math.PI) * Math.atan(Math.tan((p * Math.PI) / 2) + (2 * TICK_MS) / duration);
+
+/** True once `active` has lasted `delay` ms, false as soon as it ends: short work shows no bar. */
+function useLasting(active: boolean, delay: number) {
+  const [lasting, setLasting] = useState(false);
+  useEffect(() => {
+    if (!active) {
+      setLasting(false);
+      return;
+    }
+    const timer = window.setTimeout(() => setLasting(true), delay);
+    return () => window.clearTimeout(timer);
+  }, [active, delay]);
+  return lasting;
+}
+
+/**
+ * Thin progress bar at the top of the window while the router loads a route or a query/mutation
+ * is in flight, for work lasting longer than `throttle`. The trickle and finish are
+ * @tanem/react-nprogress's: at the end the bar fills, hides after `hideDelay`, and its width
+ * goes back to 0 `resetDelay` later, while it is invisible.
  */
 export function LoadingBar() {
   const routing = useRouterState({ select: (s) => s.status === 'pending' || s.isLoading });
   const fetching = useIsFetching();
   const mutating = useIsMutating();
-  const active = routing || fetching > 0 || mutating > 0;
-
+  const shown = useLasting(routing || fetching > 0 || mutating > 0, throttle);
+  const { isFinished, progress } = useNProgress({
+    isAnimating: shown,
+    animationDuration: hideDelay,
+    incrementDuration: TICK_MS,
+    increment: step,
+    minimum: 0,
+  });
   const { token } = theme.useToken();
-  const [progress, setProgress] = useState(0);
-  const [visible, setVisible] = useState(false);
-  const timers = useRef<{ throttle?: number; tick?: number; hide?: number; reset?: number }>({});
-  const shownRef = useRef(false);
-
-  useEffect(() => {
-    const t = timers.current;
-    const clear = (key: keyof typeof t) => {
-      if (t[key] !== undefined) {
-        window.clearTimeout(t[key]);
-        window.clearInterval(t[key]);
-        t[key] = undefined;
-      }
-    };
-    if (active) {
-      clear('hide');
-      clear('reset');
-      if (shownRef.current) {
-        // Still (or again) busy while the bar is on screen: keep it, restart the estimate if it filled.
-        setVisible(true);
-        if (t.tick === undefined) {
-          const started = Date.now();
-          setProgress(0);
-          t.tick = window.setInterval(() => setProgress(estimate(Date.now() - started)), 100);
-        }
-        return;
-      }
-      if (t.throttle !== undefined) return;
-      t.throttle = window.setTimeout(() => {
-        t.throttle = undefined;
-        shownRef.current = true;
-        const started = Date.now();
-        setProgress(0);
-        setVisible(true);
-        t.tick = window.setInterval(() => setProgress(estimate(Date.now() - started)), 100);
-      }, throttle);
-      return;
-    }
-    // Finished.
-    clear('throttle');
-    if (!shownRef.current) return;
-    clear('tick');
-    setProgress(100);
-    t.hide = window.setTimeout(() => {
-      t.hide = undefined;
-      setVisible(false);
-      t.reset = window.setTimeout(() => {
-        t.reset = undefined;
-        shownRef.current = false;
-        setProgress(0);
-      }, resetDelay);
-    }, hideDelay);
-  }, [active]);
-
-  useEffect(() => {
-    const t = timers.current;
-    return () => {
-      for (const id of Object.values(t)) {
-        window.clearTimeout(id);
-        window.clearInterval(id);
-      }
-    };
-  }, []);
 
   return (
     <div
       aria-hidden
       data-testid="loading-bar"
-      data-active={visible ? 'true' : 'false'}
+      data-active={isFinished ? 'false' : 'true'}
       style={{
         position: 'fixed',
         top: 0,
         left: 0,
         zIndex: 2000,
         height: 3,
-        width: `${progress}%`,
+        width: isFinished ? 0 : `${progress * 100}%`,
         background: token.colorPrimary,
         boxShadow: `0 0 6px ${token.colorPrimary}`,
-        opacity: visible ? 1 : 0,
-        transition: `width 0.1s linear, opacity ${visible ? 0 : 0.4}s ease`,
+        opacity: isFinished ? 0 : 1,
+        transition: isFinished ? `opacity 0.4s ease, width 0s linear ${resetDelay}ms` : `width ${TICK_MS}ms linear`,
         pointerEvents: 'none',
       }}
     />
