@@ -31,6 +31,16 @@ function IpTags({ value = [], onChange, disabled }: { value?: string[]; onChange
   );
 }
 
+/**
+ * The list to save: the chosen addresses plus the one typed but not added yet (it passed the
+ * on-blur check), unless it is invalid or already there.
+ */
+export function withStashedIp(values: { allowed_ips?: string[]; allowed_ips_stash?: string }): string[] {
+  const ips = values.allowed_ips ?? [];
+  const stash = normalizeIpEntry(values.allowed_ips_stash ?? '');
+  return stash && !validateAllowedIpEntry(stash, ips) ? [...ips, stash] : ips;
+}
+
 export interface AllowedIpsFieldsProps {
   /** Form field of the list (string[]). */
   name?: string;

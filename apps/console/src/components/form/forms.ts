@@ -40,6 +40,17 @@ export function applyApiErrors<T extends object>(
   return placed.length && !unplaced ? null : errorMessage(error);
 }
 
+/**
+ * A form's request body checked with its contract schema: the parsed body, or undefined after the
+ * issues were put on the fields they name (`fallbackField` for an issue about the whole body).
+ */
+export function parseForForm<T>(form: FormInstance, schema: z.ZodType<T>, body: unknown, fallbackField?: string): T | undefined {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  form.setFields(parsed.error.issues.map((i) => ({ name: String(i.path[0] ?? fallbackField), errors: [i.message] })) as never);
+  return undefined;
+}
+
 /** An antd rule from a contract zod schema: the schema's own Russian message. Empty values are left to `required`. */
 export function zodRule(schema: z.ZodType, opts: { skipEmpty?: boolean } = {}): Rule {
   const skipEmpty = opts.skipEmpty ?? true;

@@ -2,7 +2,6 @@ import { ArrowLeftOutlined, DeleteOutlined, SaveOutlined, SyncOutlined } from '@
 import { apiKeyRolesInput, updateApiKeyRequest } from '@forpost/contract/apikeys';
 import { MSG } from '@forpost/contract/messages';
 import { isStaff } from '@forpost/contract/permissions';
-import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/validation';
 import { Link, useNavigate } from '@tanstack/react-router';
 import {
   Alert,
@@ -22,7 +21,7 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
+import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
@@ -77,9 +76,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
 
   const onFinish = (v: SettingsValues) => {
     setError(null);
-    let ips = v.allowed_ips ?? [];
-    const stash = normalizeIpEntry(v.allowed_ips_stash ?? '');
-    if (stash && !validateAllowedIpEntry(stash, ips)) ips = [...ips, stash];
+    const ips = withStashedIp(v);
     const parsed = updateApiKeyRequest.safeParse({
       name: v.name,
       expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,

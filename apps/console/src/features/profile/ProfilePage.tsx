@@ -2,11 +2,10 @@ import { LockOutlined, SaveOutlined, UserOutlined, WifiOutlined } from '@ant-des
 import { MSG } from '@forpost/contract/messages';
 import { COMPANY_ROLE_LABELS, USER_ROLE_LABELS } from '@forpost/contract/permissions';
 import { IDENTITY_MSG, type UpdateProfileRequest, updateProfileRequest } from '@forpost/contract/profile';
-import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/validation';
 import { Alert, App, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { AllowedIpsFields } from '../../components/form/AllowedIpsFields';
-import { applyApiErrors } from '../../components/form/forms';
+import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
+import { applyApiErrors, parseForForm } from '../../components/form/forms';
 import { PageHeading } from '../../components/page/PageHeading';
 import { strongPasswordRule } from '../auth/components/shared';
 import { useMe } from '../auth/useMe';
@@ -39,10 +38,7 @@ export function ProfilePage() {
 
   const onFinish = (values: ProfileFormValues) => {
     setFormError(null);
-    let ips = values.allowed_ips ?? [];
-    // An address typed but not added yet is saved too (it passed the on-blur check).
-    const stash = normalizeIpEntry(values.allowed_ips_stash ?? '');
-    if (stash && !validateAllowedIpEntry(stash, ips)) ips = [...ips, stash];
+    const ips = withStashedIp(values);
 
     const body: UpdateProfileRequest = { name: values.name.trim() };
     if (values.avatar_image_key !== undefined) body.avatar_image_key = values.avatar_image_key;
@@ -52,13 +48,12 @@ export function ProfilePage() {
       body.password_repeat = values.password_repeat ?? '';
       body.current_password = values.current_password ?? '';
     }
-    const parsed = updateProfileRequest.safeParse(body);
-    if (!parsed.success) {
-      form.setFields(parsed.error.issues.map((i) => ({ name: String(i.path[0] ?? 'name'), errors: [i.message] })) as never);
+    const parsed = parseForForm(form, updateProfileRequest, body, 'name');
+    if (!parsed) {
       message.error(MSG.fillRequired);
       return;
     }
-    update.mutate(parsed.data, {
+    update.mutate(parsed, {
       onSuccess: (saved) => {
         form.setFieldsValue({
           name: saved.name,

@@ -1,11 +1,10 @@
 import { createApiKeyRequest } from '@forpost/contract/apikeys';
 import { MSG } from '@forpost/contract/messages';
 import { companiesWith, isStaff } from '@forpost/contract/permissions';
-import { normalizeIpEntry, validateAllowedIpEntry } from '@forpost/contract/validation';
 import { Alert, Checkbox, DatePicker, Divider, Form, Input, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { AllowedIpsFields } from '../../../components/form/AllowedIpsFields';
+import { AllowedIpsFields, withStashedIp } from '../../../components/form/AllowedIpsFields';
 import { dayjs } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
@@ -62,9 +61,7 @@ export function CreateApiKeyModal({
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     setError(null);
-    let ips = v.allowed_ips ?? [];
-    const stash = normalizeIpEntry(v.allowed_ips_stash ?? '');
-    if (stash && !validateAllowedIpEntry(stash, ips)) ips = [...ips, stash];
+    const ips = withStashedIp(v);
     const parsed = createApiKeyRequest.safeParse({
       name: v.name,
       company_id: v.company_id,

@@ -4,7 +4,7 @@ import { MSG } from '@forpost/contract/messages';
 import { isEmail, isInn, isOgrn } from '@forpost/contract/validation';
 import { Alert, App, Button, Card, Col, Flex, Form, type FormRule, Input, Row, Select, Space, Switch, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { applyApiErrors } from '../../../components/form/forms';
+import { applyApiErrors, parseForForm } from '../../../components/form/forms';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
 import { type CompanyDetail, useModuleOptions } from '../api/queries';
@@ -84,14 +84,13 @@ export function CompanyForm({
   const onFinish = async (v: CompanyFormValues) => {
     setFormError(null);
     const schema = company ? updateCompanyRequest : createCompanyRequest;
-    const parsed = schema.safeParse(v);
-    if (!parsed.success) {
-      form.setFields(parsed.error.issues.map((i) => ({ name: String(i.path[0]), errors: [i.message] })) as never);
+    const parsed = parseForForm(form, schema, v);
+    if (!parsed) {
       message.error(MSG.fillRequired);
       return;
     }
     try {
-      await onSubmit(parsed.data as CompanyBody);
+      await onSubmit(parsed as CompanyBody);
     } catch (e) {
       console.error('Сохранение компании не удалось', e);
       applyApiErrors(form, e, Object.keys(initialValues));
