@@ -264,3 +264,27 @@ export function importHeaderMap(m: ModuleDescriptor): Map<string, string> {
   return map;
 }
 export const headerKey = (m: ModuleDescriptor, header: string) => importHeaderMap(m).get(normHeader(header));
+
+// ---------------------------------------------------------------------------
+// Event history labels
+// ---------------------------------------------------------------------------
+
+/** History entries about what a module's extras link to an event (repository files, leaks): not event fields. */
+export const HISTORY_LINK_LABELS: Readonly<Record<string, string>> = {
+  files: 'Файлы',
+  leaks: 'Связанные утечки',
+};
+
+/**
+ * The Russian name of a history entry's `field` in a module: one of its fields, a common field, one
+ * of its actions, or a link; null for anything else (the API's history-labels test keeps it total).
+ */
+export function historyFieldLabel(m: ModuleDescriptor, field: string): string | null {
+  return (
+    fieldOf(m, field)?.label ??
+    COMMON_FIELDS.find((f) => f.key === field)?.label ??
+    m.actions?.find((a) => a.code === field)?.label ??
+    HISTORY_LINK_LABELS[field] ??
+    null
+  );
+}

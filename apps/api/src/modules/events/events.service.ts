@@ -4,7 +4,7 @@
  */
 import { API_MSG } from '@forpost/contract/errors';
 import { COUNT_CAP, type EventHistoryItem, type EventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
-import { COMMON_FIELDS, EVENT_MSG, fieldOf, hasDecisions, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
+import { EVENT_MSG, fieldOf, hasDecisions, historyFieldLabel, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -122,9 +122,6 @@ export function createEventsService(deps: EventsServiceDeps) {
     const first = Object.values(fields)[0];
     if (first) throw badRequest(Object.keys(fields).length === 1 ? first : API_MSG.validation, fields);
   }
-
-  const fieldLabel = (m: ModuleDescriptor, key: string) =>
-    fieldOf(m, key)?.label ?? COMMON_FIELDS.find((f) => f.key === key)?.label ?? (key === 'tags' ? 'Теги' : null);
 
   async function duplicate(companyId: number, m: ModuleDescriptor, fp: string, tx: Db = db): Promise<never> {
     const existing = await repo.idByFingerprint(companyId, m.code, fp, tx);
@@ -380,9 +377,7 @@ export function createEventsService(deps: EventsServiceDeps) {
           at: iso(h.at) as string,
           action: h.action,
           field: h.field,
-          field_label: h.field
-            ? (fieldLabel(m, h.field) ?? (m.actions ?? []).find((a) => a.code === h.field)?.label ?? null)
-            : null,
+          field_label: h.field ? historyFieldLabel(m, h.field) : null,
           before: h.before ?? null,
           after: h.after ?? null,
           actor_id: h.actor_id,

@@ -7,19 +7,6 @@ import { type EventRefs, useEventHistory } from '../api/queries';
 import { fieldText, isEmpty, mlStateLabel, sourceLabel } from '../components/values';
 import type { HistoryItem } from '../model/types';
 
-const COMMON_LABELS: Record<string, string> = {
-  title: 'Заголовок',
-  status_id: 'Статус',
-  priority_id: 'Приоритет',
-  decision_id: 'Решение',
-  source: 'Источник',
-  ml_state: 'Состояние ML',
-  detected_at: 'Обнаружено',
-  tags: 'Теги',
-  files: 'Файлы',
-  leaks: 'Связанные утечки',
-};
-
 const SHOWN = 8;
 
 function valueText(m: ModuleDescriptor, refs: EventRefs, field: string | null, v: unknown): string {
@@ -50,7 +37,8 @@ function valueText(m: ModuleDescriptor, refs: EventRefs, field: string | null, v
 }
 
 function describe(m: ModuleDescriptor, refs: EventRefs, h: HistoryItem): { what: string; detail?: string } {
-  const label = h.field_label ?? (h.field ? (COMMON_LABELS[h.field] ?? h.field) : '');
+  // The API names the field with the contract's labels (historyFieldLabel); the raw key only for an unknown one.
+  const label = h.field_label ?? h.field ?? '';
   switch (h.action) {
     case 'create':
       return { what: 'Событие создано' };
