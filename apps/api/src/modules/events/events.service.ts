@@ -4,7 +4,7 @@
  */
 import { API_MSG } from '@forpost/contract/errors';
 import { COUNT_CAP, type EventHistoryItem, type EventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
-import { EVENT_MSG, fieldOf, hasDecisions, historyFieldLabel, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
+import { EVENT_MSG, hasDecisions, historyFieldLabel, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
