@@ -12,15 +12,16 @@ import {
   refListQuery,
 } from '@forpost/contract/events-extras';
 import { EVENT_MSG } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import { leaks, leakTypes } from '../../db/schema/index';
-import { badRequest, conflict } from '../../lib/errors';
+import { badRequest } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import { eventsPath, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
+import { createReferenceChecks } from './extras.service';
 import { refListRoutes } from './reflist';
 
 export const leakCatalogueExtra: ExtraRegistrar = (app, m, ctx) => {
+  const refs = createReferenceChecks(ctx.db, m);
   refListRoutes(app, ctx.db, ctx.audit, {
     path: `/modules/${m.code}`,
     one: 'Leak',
@@ -36,7 +37,7 @@ export const leakCatalogueExtra: ExtraRegistrar = (app, m, ctx) => {
     read: 'events.read',
     write: 'settings.manage',
     messages: { notFound: EVENT_MSG.leakNotFound, duplicate: EVENT_MSG.leakDuplicate },
-    where: (q) => (typeof q.leak_type_id === 'number' ? sql`${leaks.leakTypeId} = ${q.leak_type_id}` : undefined),
+    equal: { leak_type_id: leaks.leakTypeId },
     toItem: (r) => ({
       id: r.id,
       name: r.name,
@@ -51,16 +52,11 @@ export const leakCatalogueExtra: ExtraRegistrar = (app, m, ctx) => {
     // The type of a leak must exist.
     validate: async (body) => {
       if (typeof body.leak_type_id !== 'number') return;
-      const r = await ctx.db.execute(sql`SELECT 1 FROM leak_types WHERE id = ${body.leak_type_id}`);
-      if (!r.rows.length) throw badRequest(EVENT_MSG.leakTypeNotFound, { leak_type_id: EVENT_MSG.leakTypeNotFound });
+      if (!(await refs.leakTypeExists(body.leak_type_id)))
+        throw badRequest(EVENT_MSG.leakTypeNotFound, { leak_type_id: EVENT_MSG.leakTypeNotFound });
     },
     // Events of the leaks module may point at a catalogue entry.
-    beforeDelete: async (id, tx) => {
-      const used = await tx.execute(
-        sql`SELECT 1 FROM events WHERE module = ${m.code} AND data ->> 'leak_id' = ${String(id)} LIMIT 1`,
-      );
-      if (used.rows.length) throw conflict(EVENT_MSG.leakInUse);
-    },
+    beforeDelete: (id, tx) => refs.refuseInUse('leak_id', id, EVENT_MSG.leakInUse, tx),
   });
 };
 

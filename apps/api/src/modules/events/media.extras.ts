@@ -1,15 +1,15 @@
 /* /modules/media/types — media types reference list (CRUD); a type in use by events cannot be deleted. */
 import { mediaTypeCreateRequest, mediaTypeItem, mediaTypePatchRequest, refListQuery } from '@forpost/contract/events-extras';
 import { EVENT_MSG } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import { mediaTypes } from '../../db/schema/index';
-import { conflict } from '../../lib/errors';
 import { tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
+import { createReferenceChecks } from './extras.service';
 import { refListRoutes } from './reflist';
 
 export const mediaTypesExtra: ExtraRegistrar = (app, m, ctx) => {
   const refField = m.fields.find((f) => f.ref === 'media_types');
+  const refs = createReferenceChecks(ctx.db, m);
   refListRoutes(app, ctx.db, ctx.audit, {
     path: `/modules/${m.code}/types`,
     one: 'MediaType',
@@ -27,11 +27,7 @@ export const mediaTypesExtra: ExtraRegistrar = (app, m, ctx) => {
     messages: { notFound: EVENT_MSG.mediaTypeNotFound, duplicate: EVENT_MSG.mediaTypeDuplicate },
     toItem: (r) => ({ id: r.id, name: r.name }),
     beforeDelete: async (id, tx) => {
-      if (!refField) return;
-      const used = await tx.execute(
-        sql`SELECT 1 FROM events WHERE module = ${m.code} AND data ->> ${refField.key} = ${String(id)} LIMIT 1`,
-      );
-      if (used.rows.length) throw conflict(EVENT_MSG.mediaTypeInUse);
+      if (refField) await refs.refuseInUse(refField.key, id, EVENT_MSG.mediaTypeInUse, tx);
     },
   });
 };

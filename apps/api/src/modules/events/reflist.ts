@@ -7,20 +7,17 @@ import type { RefListEntity } from '@forpost/contract/audit';
 import { idParam } from '@forpost/contract/common';
 import { noContent } from '@forpost/contract/events';
 import type { Permission } from '@forpost/contract/permissions';
-import { asc, count, eq, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { containing } from '../../db/sql';
 import type { Audit } from '../../lib/audit';
 import { conflict, notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { isUniqueViolation } from '../../lib/serialize';
 import { callerOf } from './access';
+import { createRefListRepo, type RefRow as RowOf, type RefTable as Table } from './reflist.repo';
 
-type Table = PgTable & { id: PgColumn; name: PgColumn; updatedAt: PgColumn };
-/** A row of the list's table, as Drizzle selects it. */
-type RowOf<T extends Table> = T['$inferSelect'] & { id: number };
+type Body = Record<string, unknown>;
 
 export interface RefListSpec<T extends Table = Table> {
   /** Route of the collection, e.g. '/tags'. */
@@ -36,17 +33,17 @@ export interface RefListSpec<T extends Table = Table> {
   toItem: (r: RowOf<T>) => Record<string, unknown>;
   item: z.ZodType;
   query: z.ZodType<{ q?: string; page: number; page_size: number } & Record<string, unknown>>;
-  create?: z.ZodType;
-  patch?: z.ZodType;
-  /** Extra list filter from the query (besides `q` on the name). */
-  where?: (q: Record<string, unknown>) => ReturnType<typeof sql> | undefined;
+  create?: z.ZodType<Body>;
+  patch?: z.ZodType<Body>;
+  /** Extra list filters: a numeric query parameter → the column it must equal (besides `q` on the name). */
+  equal?: Record<string, PgColumn>;
   read: Permission;
   write: Permission;
   messages: { notFound: string; duplicate: string };
   /** Map the request body to column values (default: snake_case keys → the same-named camelCase columns). */
-  toColumns?: (body: Record<string, unknown>) => Record<string, unknown>;
+  toColumns?: (body: Body) => Record<string, unknown>;
   /** Extra checks of a create/update body (throw a Russian 400 to refuse). */
-  validate?: (body: Record<string, unknown>) => Promise<void>;
+  validate?: (body: Body) => Promise<void>;
   /** Refuse (throw) or clean up before a delete, inside its transaction. */
   beforeDelete?: (id: number, tx: Db) => Promise<void>;
   /** Whether to paginate the list response ({items,total,page,page_size}) or return {items} only. */
@@ -54,7 +51,7 @@ export interface RefListSpec<T extends Table = Table> {
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const defaultColumns = (body: Record<string, unknown>) =>
+const defaultColumns = (body: Body) =>
   Object.fromEntries(
     Object.entries(body)
       .filter(([, v]) => v !== undefined)
@@ -62,14 +59,12 @@ const defaultColumns = (body: Record<string, unknown>) =>
   );
 
 export function refListService<T extends Table>(db: Db, audit: Audit, spec: RefListSpec<T>) {
-  type Row = RowOf<T>;
-  // Drizzle's builder does not take a generic table; the rows are typed by the spec's table.
-  const t: Table = spec.table;
+  const repo = createRefListRepo(db, spec.table);
   const toCols = spec.toColumns ?? defaultColumns;
-  const get = async (id: number) => {
-    const [r] = await db.select().from(t).where(eq(t.id, id)).limit(1);
+  const get = async (id: number): Promise<RowOf<T>> => {
+    const r = await repo.find(id);
     if (!r) throw notFound(spec.messages.notFound);
-    return r as Row;
+    return r;
   };
   const unique = async <T>(f: () => Promise<T>): Promise<T> => {
     try {
@@ -80,69 +75,50 @@ export function refListService<T extends Table>(db: Db, audit: Audit, spec: RefL
     }
   };
   return {
-    async list(q: { q?: string; page: number; page_size: number } & Record<string, unknown>) {
-      const conds = [q.q ? sql`${t.name} ILIKE ${containing(q.q)}` : undefined, spec.where?.(q)].filter(Boolean);
-      const where = conds.length ? sql.join(conds as ReturnType<typeof sql>[], sql` AND `) : undefined;
-      const [rows, [total]] = await Promise.all([
-        db
-          .select()
-          .from(t)
-          .where(where)
-          .orderBy(asc(t.name), asc(t.id))
-          .limit(q.page_size)
-          .offset((q.page - 1) * q.page_size),
-        db.select({ n: count() }).from(t).where(where),
-      ]);
-      return { items: (rows as Row[]).map(spec.toItem), total: total?.n ?? 0, page: q.page, page_size: q.page_size };
+    async list(q: { q?: string; page: number; page_size: number } & Body) {
+      const equal = Object.entries(spec.equal ?? {})
+        .filter(([key]) => typeof q[key] === 'number')
+        .map(([key, col]): [PgColumn, unknown] => [col, q[key]]);
+      const { rows, total } = await repo.list({ q: q.q, equal, limit: q.page_size, offset: (q.page - 1) * q.page_size });
+      return { items: rows.map(spec.toItem), total, page: q.page, page_size: q.page_size };
     },
     get: async (id: number) => spec.toItem(await get(id)),
-    async create(actor: Parameters<Audit['record']>[0], body: Record<string, unknown>) {
+    async create(actor: Parameters<Audit['record']>[0], body: Body) {
       await spec.validate?.(body);
       return unique(() =>
         db.transaction(async (tx) => {
-          const [r] = await tx
-            .insert(t)
-            .values(toCols(body) as never)
-            .returning();
-          await audit.record(
-            actor,
-            { action: `${spec.entity}.create`, entity: spec.entity, entityId: (r as Row).id, after: body },
-            tx,
-          );
-          return spec.toItem(r as Row);
+          const r = await repo.insert(toCols(body), tx);
+          await audit.record(actor, { action: `${spec.entity}.create`, entity: spec.entity, entityId: r.id, after: body }, tx);
+          return spec.toItem(r);
         }),
       );
     },
-    async update(actor: Parameters<Audit['record']>[0], id: number, body: Record<string, unknown>) {
+    async update(actor: Parameters<Audit['record']>[0], id: number, body: Body) {
       const before = await get(id);
       await spec.validate?.(body);
       const cols = toCols(body);
       if (!Object.keys(cols).length) return spec.toItem(before);
       return unique(() =>
         db.transaction(async (tx) => {
-          const [r] = await tx
-            .update(t)
-            .set({ ...cols, updatedAt: new Date() } as never)
-            .where(eq(t.id, id))
-            .returning();
+          const r = await repo.update(id, cols, tx);
           await audit.record(
             actor,
             { action: `${spec.entity}.update`, entity: spec.entity, entityId: id, before: spec.toItem(before), after: body },
             tx,
           );
-          return spec.toItem(r as Row);
+          return spec.toItem(r);
         }),
       );
     },
     async remove(actor: Parameters<Audit['record']>[0], id: number) {
       await db.transaction(async (tx) => {
-        const [r] = await tx.select().from(t).where(eq(t.id, id)).for('update').limit(1);
+        const r = await repo.find(id, tx, true);
         if (!r) throw notFound(spec.messages.notFound);
         await spec.beforeDelete?.(id, tx);
-        await tx.delete(t).where(eq(t.id, id));
+        await repo.remove(id, tx);
         await audit.record(
           actor,
-          { action: `${spec.entity}.delete`, entity: spec.entity, entityId: id, before: spec.toItem(r as Row) },
+          { action: `${spec.entity}.delete`, entity: spec.entity, entityId: id, before: spec.toItem(r) },
           tx,
         );
       });
@@ -202,7 +178,7 @@ export function refListRoutes<T extends Table>(app: App, db: Db, audit: Audit, s
           response: { 201: spec.item },
         },
       },
-      async (req, reply) => reply.code(201).send(await svc.create(actor(req), req.body as Record<string, unknown>)),
+      async (req, reply) => reply.code(201).send(await svc.create(actor(req), req.body)),
     );
   }
   if (spec.patch) {
@@ -219,7 +195,7 @@ export function refListRoutes<T extends Table>(app: App, db: Db, audit: Audit, s
           response: { 200: spec.item },
         },
       },
-      async (req) => svc.update(actor(req), req.params.id, req.body as Record<string, unknown>),
+      async (req) => svc.update(actor(req), req.params.id, req.body),
     );
   }
   if (spec.create) {

@@ -10,18 +10,18 @@ import {
   tagPatchRequest,
   tagUsageResponse,
 } from '@forpost/contract/tags';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tags } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
-import { badRequest, notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { iso } from '../../lib/serialize';
-import { callerOf, scopeFor } from '../events/access';
+import { callerOf } from '../events/access';
 import { refListRoutes } from '../events/reflist';
+import { createTagsService, type TagsService } from './tags.service';
 
 export function tagsRoutes(app: App, deps: { db: Db; audit: Audit }) {
-  tagUsageAndMergeRoutes(app, deps);
+  const svc = createTagsService(deps);
+  tagUsageAndMergeRoutes(app, svc);
   return refListRoutes(app, deps.db, deps.audit, {
     path: '/tags',
     one: 'Tag',
@@ -41,19 +41,16 @@ export function tagsRoutes(app: App, deps: { db: Db; audit: Audit }) {
       id: r.id,
       name: r.name,
       color: r.color,
-      created_at: (r.createdAt as Date).toISOString(),
-      updated_at: (r.updatedAt as Date).toISOString(),
+      created_at: iso(r.createdAt),
+      updated_at: iso(r.updatedAt),
     }),
-    // A deleted tag leaves every event it was on (GIN on events.tags finds them).
-    beforeDelete: async (id, tx) => {
-      await tx.execute(sql`UPDATE events SET tags = array_remove(tags, ${id}) WHERE tags @> ARRAY[${id}]::int[]`);
-    },
+    // A deleted tag leaves every event it was on.
+    beforeDelete: svc.removeFromEvents,
   });
 }
 
 /** Usage counts (within the caller's companies) and merging one tag into another. */
-function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
-  const { db, audit } = deps;
+function tagUsageAndMergeRoutes(app: App, svc: TagsService) {
   app.get(
     '/tags/usage',
     {
@@ -65,15 +62,7 @@ function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
         response: { 200: tagUsageResponse },
       },
     },
-    async (req) => {
-      const scope = scopeFor(callerOf(req), 'events.read');
-      if (scope !== 'all' && scope.length === 0) return { items: [] };
-      const where = scope === 'all' ? sql`true` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`;
-      const r = await db.execute<{ id: number; n: number }>(
-        sql`SELECT t.id, count(*)::int AS n FROM events e CROSS JOIN LATERAL unnest(e.tags) AS t(id) WHERE ${where} GROUP BY t.id`,
-      );
-      return { items: r.rows.map((x) => ({ id: Number(x.id), events_count: Number(x.n) })) };
-    },
+    async (req) => svc.usage(callerOf(req)),
   );
   app.post(
     '/tags/:id/merge',
@@ -88,47 +77,6 @@ function tagUsageAndMergeRoutes(app: App, deps: { db: Db; audit: Audit }) {
         response: { 200: tagMergeResponse },
       },
     },
-    async (req) => {
-      const { id } = req.params;
-      const targetId = req.body.target_id;
-      if (id === targetId) throw badRequest(TAG_MSG.mergeSame, { target_id: TAG_MSG.mergeSame });
-      const actor = callerOf(req).actor;
-      return db.transaction(async (tx) => {
-        const found = await tx.execute<{ id: number; name: string; color: string; created_at: Date; updated_at: Date }>(
-          sql`SELECT id, name, color, created_at, updated_at FROM tags WHERE id IN (${id}, ${targetId}) ORDER BY id FOR UPDATE`,
-        );
-        const source = found.rows.find((r) => Number(r.id) === id);
-        const target = found.rows.find((r) => Number(r.id) === targetId);
-        if (!source) throw notFound(TAG_MSG.notFound);
-        if (!target) throw badRequest(TAG_MSG.mergeTarget, { target_id: TAG_MSG.mergeTarget });
-        const updated = await tx.execute(
-          sql`UPDATE events SET tags = CASE WHEN tags @> ARRAY[${targetId}]::int[] THEN array_remove(tags, ${id}) ELSE array_replace(tags, ${id}, ${targetId}) END
-              WHERE tags @> ARRAY[${id}]::int[]`,
-        );
-        await tx.execute(sql`DELETE FROM tags WHERE id = ${id}`);
-        const events_updated = updated.rowCount ?? 0;
-        await audit.record(
-          actor,
-          {
-            action: 'tag.merge',
-            entity: 'tag',
-            entityId: id,
-            before: { id, name: source.name, color: source.color },
-            after: { target_id: targetId, target_name: target.name, events_updated },
-          },
-          tx,
-        );
-        return {
-          target: {
-            id: targetId,
-            name: target.name,
-            color: target.color,
-            created_at: iso(target.created_at),
-            updated_at: iso(target.updated_at),
-          },
-          events_updated,
-        };
-      });
-    },
+    async (req) => svc.merge(callerOf(req), req.params.id, req.body.target_id),
   );
 }
