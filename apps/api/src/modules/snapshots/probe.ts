@@ -12,6 +12,7 @@ import type { Socket } from 'node:net';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { decodeHTML } from 'entities';
 import iconv from 'iconv-lite';
 import { isForbiddenAddress } from './guard';
 
@@ -254,28 +255,12 @@ export function charsetOf(contentType: string | undefined, head: Buffer): string
   return 'utf-8';
 }
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  laquo: '«',
-  raquo: '»',
-  mdash: '—',
-  ndash: '–',
-};
-
 /** The page's <title>: decoded, entities resolved, whitespace collapsed, at most 500 characters. */
 export function titleOf(body: Buffer, contentType: string | undefined): string | null {
   const text = iconv.decode(body, charsetOf(contentType, body));
   const m = /<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(text) ?? /<title[^>]*>([\s\S]{1,2000})/i.exec(text);
   if (!m) return null;
-  const t = (m[1] as string)
-    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&([a-z]+);/gi, (all, n: string) => ENTITIES[n.toLowerCase()] ?? all)
+  const t = decodeHTML(m[1] as string)
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 500);
