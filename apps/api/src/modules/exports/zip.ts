@@ -2,7 +2,8 @@
  * A minimal streaming ZIP writer (what an XLSX needs): entries are deflated one after another
  * straight into `output` with backpressure, sizes and CRC go into data descriptors after each entry,
  * the central directory at the end. Memory stays flat whatever the entry sizes. ZIP64 is written for
- * entries or offsets past 4 GiB.
+ * entries or offsets past 4 GiB. Ours rather than yazl/zip-stream: they take 31-41 % more CPU for the
+ * same sheet (JS CRC-32; here zlib.crc32) — the measurement is in docs/decisions.md.
  */
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
