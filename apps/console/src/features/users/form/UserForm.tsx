@@ -1,8 +1,8 @@
 import { SaveOutlined } from '@ant-design/icons';
-import { Link } from '@tanstack/react-router';
-import { Alert, Button, Card, Col, Flex, Form, Row, Space, Typography } from 'antd';
+import { Alert, Card, Col, Flex, Form, Row, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { AllowedIpsFields } from '../../../components/form/AllowedIpsFields';
+import { SubmitButtons } from '../../../components/form/SubmitButtons';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { SecretOnceModal } from '../../../components/SecretOnceModal';
 import type { User } from '../api/queries';
@@ -65,14 +65,12 @@ export function UserForm({ user, back }: { user?: User; back: ReactNode }) {
               {!user && <PasswordCard mode={passwordMode} />}
               {f.formError && <Alert type="error" showIcon title={f.formError} data-testid="user-form-error" />}
               {!f.locked && (
-                <Space>
-                  <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={f.saving}>
-                    {user ? 'Сохранить' : 'Создать'}
-                  </Button>
-                  <Link to="/users">
-                    <Button>Отмена</Button>
-                  </Link>
-                </Space>
+                <SubmitButtons
+                  text={user ? 'Сохранить' : 'Создать'}
+                  saving={f.saving}
+                  cancelTo="/users"
+                  icon={<SaveOutlined />}
+                />
               )}
             </Flex>
           </Form>
