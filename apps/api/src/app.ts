@@ -26,13 +26,15 @@ import { classifierRoutes, createClassifierService } from './modules/classifier/
 import { companiesRoutes } from './modules/companies/companies.routes';
 import { createCompaniesService } from './modules/companies/companies.service';
 import { configsRoutes, createConfigsService } from './modules/configs/index';
+import { createBulkJobs } from './modules/events/bulk.service';
 import { type EventEngine, registerEventEngine } from './modules/events/index';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
 import { createTransfer } from './modules/imports/transfer';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createReportsService, reportsRoutes } from './modules/reports/index';
 import { createSnapshotsService } from './modules/snapshots/index';
-import { storageProbe, systemRoutes } from './modules/system/system.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { storageProbe } from './modules/system/system.service';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { usersRoutes } from './modules/users/users.routes';
 import { createUsersService } from './modules/users/users.service';
@@ -179,6 +181,8 @@ export async function buildApp(deps: AppDeps) {
     secret: config.secret,
     log: app.log,
   });
+  // «Все N по фильтру» of the event lists (pg-boss job; main.ts attaches it).
+  const bulk = createBulkJobs({ db, pool: database.pool, audit, log: app.log });
   // Domain snapshots (pg-boss job; main.ts attaches it): queued by the domains' `recheck` action.
   const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
   app.addHook('onClose', () => snapshots.stop());
@@ -226,6 +230,7 @@ export async function buildApp(deps: AppDeps) {
         whitelistKindFor: whitelist.kindForEvent,
         snapshots,
         docstore,
+        bulk,
       });
       docsRef = engine.docs;
       filtrator.useEvents(engine.events);
@@ -240,6 +245,7 @@ export async function buildApp(deps: AppDeps) {
     routeTable,
     services: {
       transfer,
+      bulk,
       auth,
       audit,
       configs,

@@ -39,6 +39,7 @@ async function main() {
     // A worker builds the app for its services (job handlers) but does not listen.
     const app = await buildApp({ config, database });
     await app.services.transfer.attach(boss, { work });
+    await app.services.bulk.attach(boss, { work });
     await app.services.insights.attach(boss, { work });
     await app.services.snapshots.attach(boss, { work });
     return { boss, app };

@@ -3,7 +3,7 @@
  * and all-or-nothing batches.
  */
 import { API_MSG } from '@forpost/contract/errors';
-import { EVENT_MSG, MODULES } from '@forpost/contract/modules';
+import { EVENT_MSG, MODULE_LIST, MODULES } from '@forpost/contract/modules';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
 
@@ -246,9 +246,12 @@ describe('batch operations are all or nothing', () => {
     expect((await admin.get(`/modules/repositories/events/${r1.id}`)).json().owner).toBe('dev21');
   });
 
-  it('batch endpoints exist only for employees, repositories and media', async () => {
-    expect((await admin.req('DELETE', '/modules/domains/events', { ids: [1] })).statusCode).toBe(404);
-    expect((await admin.patch('/modules/firms/events', { ids: [1], patch: {} })).statusCode).toBe(404);
+  it('batch endpoints exist for every module (no longer only employees, repositories and media)', async () => {
+    for (const m of MODULE_LIST) {
+      const r = await admin.req('DELETE', `/modules/${m.code}/events`, { ids: [987654321] });
+      expect(r.statusCode, m.code).toBe(404);
+      expect(r.json().message).toBe(EVENT_MSG.batchNotFound);
+    }
   });
 });
 

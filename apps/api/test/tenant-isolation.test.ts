@@ -76,6 +76,7 @@ const S = {
   catImport: 0,
   ownImport: {} as Record<string, ImportRef>,
   exp: {} as Record<string, number>,
+  bulk: { b: 0, owner: 0 },
   ownExport: {} as Record<string, number>,
   report: { a: 0, b: 0 },
   mailing: { a: 0, b: 0, all: 0 },
@@ -337,6 +338,11 @@ async function seed() {
   S.exp.bByUser = await exportOf(bUser, {}, `${MARKER} экспорт пользователя Беты`);
   S.exp.ownerAll = await exportOf(owner, {}, `${MARKER} экспорт всех компаний`);
 
+  // Bulk operations «по фильтру» (selecting nothing): one by B's user, one by the staff owner.
+  const bulkOf = (p: Principal) =>
+    create(p, `/modules/domains/events/bulk?import_id=${GHOST}`, { op: 'patch', patch: { tags_add: [S.tagB] } }, 200);
+  S.bulk = { b: await bulkOf(bUser), owner: await bulkOf(owner) };
+
   // Reports, rendered (ready, with a PDF document).
   const report = async (company: number, name: string) => {
     const id = await create(owner, '/tools/reports', { company_id: company, from: day(-7), to: day(0), name });
@@ -416,8 +422,11 @@ interface Probe {
   control?: Req;
   /** A non-404 answer that is deliberate and reveals nothing: it must equal the answer to a missing id. */
   allow?: { status: number; why: string };
-  /** A list filtered by a foreign id: must answer exactly as for a missing id. */
-  list?: boolean;
+  /**
+   * A list filtered by a foreign id: must answer exactly as for a missing id (a function: the part of
+   * the answers compared, for answers that hold something new each time).
+   */
+  list?: boolean | ((body: string) => string);
 }
 interface Route {
   method: Method;
@@ -472,6 +481,28 @@ function onId(
 function custom(covers: string[], make: (r: Route, p: Principal) => Probe[]): Case {
   return { covers, probes: make };
 }
+
+/** What a bulk operation selected and did: the job itself (its id, times) differs between two answers. */
+const bulkOutcome = (body: string) => {
+  try {
+    const { status, total, processed } = JSON.parse(body) as Record<string, unknown>;
+    return JSON.stringify({ status, total, processed });
+  } catch {
+    return body;
+  }
+};
+/**
+ * «Все N по фильтру»: the list's filters given B's company (refused like a missing one) and B's
+ * import or user (selecting in A's scope exactly what a missing one selects: nothing).
+ */
+const bulkByFilter = (body: (r: Route) => unknown): Case =>
+  custom(['query:company_id', 'query:import_id', 'query:author_id'], (r) => [
+    probe('company B (as the filter’s company)', S.B, (x) => call(r, {}, body(r), `?company_id=${x}`)),
+    probe('B’s import (as a filter)', S.imp[r.m?.code ?? '']?.done?.id ?? 0, (x) => call(r, {}, body(r), `?import_id=${x}`), {
+      list: bulkOutcome,
+    }),
+    probe('B’s user (as an author filter)', S.bUserId, (x) => call(r, {}, body(r), `?author_id=${x}`), { list: bulkOutcome }),
+  ]);
 
 const DOC_SAME_400 = {
   status: 400,
@@ -586,6 +617,19 @@ const CASES: Record<string, Case> = {
     probe('B’s event (batch)', evB(r.m), (x) => call(r, {}, { ids: [x] })),
     probe('B’s event in a batch with A’s', evB(r.m), (x) => call(r, {}, { ids: [evA(r.m), x] })),
   ]),
+  'POST /modules/{m}/events/actions': custom(['body:ids'], (r) => {
+    const action = r.m?.actions?.[0]?.code;
+    return [
+      probe('B’s event (action on a list)', evB(r.m), (x) => call(r, {}, { ids: [x], action })),
+      probe('B’s event in a list with A’s', evB(r.m), (x) => call(r, {}, { ids: [evA(r.m), x], action })),
+    ];
+  }),
+  'POST /modules/{m}/events/bulk': bulkByFilter((r) => ({ op: 'patch', patch: { status_id: S.status[r.m?.code ?? ''] } })),
+  'DELETE /modules/{m}/events/bulk': bulkByFilter(() => undefined),
+  'GET /modules/{m}/events/bulk/:id': onId(() => ({
+    'B’s user’s bulk operation': S.bulk.b,
+    'the staff owner’s bulk operation': S.bulk.owner,
+  })),
   'GET /modules/{m}/events/snapshots/:id': onId(event('snapshots of B’s domain'), { control: ownEvent }),
   'POST /modules/{m}/events/snapshots/:id': {
     covers: ['path:id', 'body:screenshot_doc_id'],
@@ -980,7 +1024,8 @@ async function runProbe(route: string, p: Principal, pr: Probe) {
   if (pr.list) {
     stats.lists++;
     const shown = res.status < 300 ? showsB(res, S.B) : '';
-    if (res.status !== ghost.status || res.body !== ghost.body || shown)
+    const part = typeof pr.list === 'function' ? pr.list : (b: string) => b;
+    if (res.status !== ghost.status || part(res.body) !== part(ghost.body) || shown)
       say(
         'leak',
         `the list filtered by B’s id differs from one filtered by a missing id (${res.status} vs ${ghost.status}) ${shown}`,

@@ -177,6 +177,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   domain_allowlist: 'Разрешённый домен',
   doc: 'Файл',
   event: 'Событие',
+  event_bulk_job: 'Массовая операция',
   comment: 'Комментарий',
   import: 'Импорт',
   export: 'Выгрузка',

@@ -103,7 +103,6 @@ export type ModuleExtra =
   | 'snapshots'
   | 'allowlist'
   | 'card_reveal'
-  | 'batch'
   | 'files'
   | 'media_types'
   | 'leak_catalogue'

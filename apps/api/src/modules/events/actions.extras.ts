@@ -1,64 +1,59 @@
-/* POST /modules/{code}/events/{id}/actions — requests about an event (takedown, report…), each on the event history. */
-import { eventActionRequest, eventActionResponse, idParams } from '@forpost/contract/events';
-import { EVENT_MSG } from '@forpost/contract/modules';
-import { badRequest } from '../../lib/errors';
+/*
+ * Requests about events (takedown, report…) of the modules with actions, each on the event history:
+ * POST /modules/{code}/events/{id}/actions for one event, POST /modules/{code}/events/actions for a
+ * list of them (all or nothing).
+ */
+import {
+  batchActionRequest,
+  batchActionResponse,
+  eventActionRequest,
+  eventActionResponse,
+  idParams,
+} from '@forpost/contract/events';
 import { callerOf } from './access';
+import { createActionRunner } from './bulk.actions';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 
 export const actionsExtra: ExtraRegistrar = (app, m, ctx) => {
   const actions = m.actions ?? [];
+  if (!actions.length) return;
+  const runner = createActionRunner(ctx);
+  const P = pascal(m.code);
+  const which = actions.map((a) => a.label.toLowerCase()).join(', ');
   app.post(
     `${eventsPath(m)}/:id/actions`,
     {
       config: { permission: 'events.write' },
       schema: {
-        operationId: `run${pascal(m.code)}EventAction`,
+        operationId: `run${P}EventAction`,
         tags: tagsOf(m),
-        summary: `${m.name}: действие по событию (${actions.map((a) => a.label.toLowerCase()).join(', ')})`,
+        summary: `${m.name}: действие по событию (${which})`,
         params: idParams,
         body: eventActionRequest(m),
         response: { 200: eventActionResponse },
       },
     },
+    async (req) => runner.one(callerOf(req), m, req.params.id, req.body as { action: string; comment?: string }),
+  );
+  app.post(
+    `${eventsPath(m)}/actions`,
+    {
+      config: { permission: 'events.write' },
+      schema: {
+        operationId: `run${P}EventsAction`,
+        tags: tagsOf(m),
+        summary: `${m.name}: действие по нескольким событиям (${which})`,
+        description:
+          'Атомарно: если хоть одно событие не найдено или недоступно, действие не выполняется ни для одного ' +
+          '(404/403 со списком ids). Каждое событие получает запись в истории и в журнале аудита.',
+        body: batchActionRequest(m),
+        response: { 200: batchActionResponse },
+      },
+    },
     async (req) => {
-      const c = callerOf(req);
-      const body = req.body as { action: string; comment?: string };
-      const action = actions.find((a) => a.code === body.action);
-      if (!action) throw badRequest(EVENT_MSG.actionUnknown, { action: EVENT_MSG.actionUnknown });
-      return ctx.db.transaction(async (tx) => {
-        const row = await ctx.events.load(c, m, req.params.id, 'events.write', tx, true);
-        const extra = (await ctx.actionHandlers.get(`${m.code}:${action.code}`)?.(c, row, tx)) ?? {};
-        const after = {
-          ...(body.comment ? { comment: body.comment } : {}),
-          ...(action.provider ? { provider: action.provider } : {}),
-          ...extra,
-        };
-        const [historyId] = await ctx.events.recordHistory(
-          c,
-          row.id,
-          [{ action: 'action', field: action.code, before: null, after }],
-          tx,
-        );
-        await ctx.audit.record(
-          c.actor,
-          {
-            action: 'event.action',
-            entity: `event.${m.code}`,
-            entityId: row.id,
-            companyId: row.company_id,
-            after: { action: action.code, ...after },
-          },
-          tx,
-        );
-        return {
-          action: action.code,
-          label: action.label,
-          at: new Date().toISOString(),
-          history_id: historyId as number,
-          ...extra,
-        };
-      });
+      const body = req.body as { ids: number[]; action: string; comment?: string };
+      return runner.many(callerOf(req), m, body.ids, body);
     },
   );
 };

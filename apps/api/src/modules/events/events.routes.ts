@@ -2,6 +2,9 @@
 
 import { API_MSG } from '@forpost/contract/errors';
 import {
+  batchDeleteRequest,
+  batchPatchRequest,
+  batchResponse,
   decisionsResponse,
   type EventListQuery,
   eventCreateRequest,
@@ -78,6 +81,43 @@ export async function eventRoutes(app: App, deps: { events: EventsService; refs:
         },
       },
       async (req, reply) => reply.code(201).send(await events.create(callerOf(req), m, req.body as Record<string, unknown>)),
+    );
+
+    app.patch(
+      base,
+      {
+        config: { permission: 'events.write' },
+        schema: {
+          operationId: `batchUpdate${P}Events`,
+          tags,
+          summary: `${m.name}: изменить несколько событий`,
+          description:
+            'Атомарно: если хоть одно событие не найдено или недоступно, не меняется ничего (404/403 со списком ids). ' +
+            'Каждое изменение записывается в историю события.',
+          body: batchPatchRequest(m),
+          response: { 200: batchResponse },
+        },
+      },
+      async (req) => {
+        const body = req.body as { ids: number[]; patch: Record<string, unknown> };
+        return events.batchPatch(callerOf(req), m, body.ids, body.patch);
+      },
+    );
+
+    app.delete(
+      base,
+      {
+        config: { permission: 'events.delete' },
+        schema: {
+          operationId: `batchDelete${P}Events`,
+          tags,
+          summary: `${m.name}: удалить несколько событий`,
+          description: 'Атомарно: если хоть одно событие не найдено или недоступно, не удаляется ничего.',
+          body: batchDeleteRequest,
+          response: { 200: batchResponse },
+        },
+      },
+      async (req) => events.batchDelete(callerOf(req), m, req.body.ids),
     );
 
     app.get(

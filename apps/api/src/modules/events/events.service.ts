@@ -336,6 +336,8 @@ export function createEventsService(deps: EventsServiceDeps) {
     },
 
     lockBatch,
+    /** 400 in the error shape when a body names a status, priority, decision, tag or reference value that does not exist. */
+    validateRefs,
 
     /**
      * All or nothing: one id that is not the caller's to change refuses the whole batch. `outer`: inside

@@ -17,7 +17,9 @@ import { tagsRoutes } from '../tags/index';
 import { linkedLeaksExtra } from './accounts.extras';
 import { cardRevealExtra } from './acquiring.extras';
 import { actionsExtra } from './actions.extras';
-import { batchExtra } from './batch.extras';
+import { createActionRunner } from './bulk.actions';
+import { bulkRoutes } from './bulk.routes';
+import type { BulkJobs } from './bulk.service';
 import { allowlistExtra, snapshotsExtra } from './domains.extras';
 import { createCardVault } from './event-data';
 import { createEventsRepo } from './events.repo';
@@ -38,7 +40,6 @@ export const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
   snapshots: snapshotsExtra,
   allowlist: allowlistExtra,
   card_reveal: cardRevealExtra,
-  batch: batchExtra,
   files: filesExtra,
   media_types: mediaTypesExtra,
   leak_catalogue: leakCatalogueExtra,
@@ -57,6 +58,8 @@ export interface EventEngineDeps {
   whitelistKindFor?: WhitelistKindFor;
   /** The domain snapshot producer (the `recheck` action queues it); absent = recheck only records the request. */
   snapshots?: SnapshotsService;
+  /** Bulk operations on «все N по фильтру» (their jobs are attached to pg-boss by main.ts). */
+  bulk: BulkJobs;
 }
 
 export async function registerEventEngine(app: App, deps: EventEngineDeps) {
@@ -67,12 +70,13 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   const guards: CreateGuards = {};
   const actionHandlers = new Map<string, ActionHandler>();
   const repo = createEventsRepo(db);
+  const vault = createCardVault(deps.config.secret);
   const events = createEventsService({
     db,
     repo,
     refs,
     audit: deps.audit,
-    vault: createCardVault(deps.config.secret),
+    vault,
     docstore: store,
     whitelistKindFor: deps.whitelistKindFor ?? noWhitelist,
     guards,
@@ -83,6 +87,8 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   await eventRoutes(app, { events, refs });
   const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers, snapshots: deps.snapshots };
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
+  deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx) });
+  bulkRoutes(app, { bulk: deps.bulk });
   tagsRoutes(app, { db, audit: deps.audit });
   commentsRoutes(app, { comments });
   await docsRoutes(app, { docs });

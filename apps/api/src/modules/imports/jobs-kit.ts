@@ -123,6 +123,8 @@ export const STALL_SECONDS = 10;
 export const TAKEOVER_SECONDS = 15;
 /** How often every worker process looks for stalled records. */
 export const SWEEP_SECONDS = 5;
+/** Tables of records run by a job (with `status`, `heartbeat_at`, `updated_at`). */
+export type JobTable = 'imports' | 'exports' | 'event_bulk_jobs';
 /** pg-boss's schema (startJobs keeps the default). */
 const BOSS_SCHEMA = 'pgboss';
 
@@ -131,14 +133,14 @@ const BOSS_SCHEMA = 'pgboss';
  * heartbeat for STALL_SECONDS and nobody holds its job lock — its worker died. (A queued record is
  * waiting for a free worker, which is not a stall; a lost queued job is still taken over by the sweep.)
  */
-export function stalledSql(table: 'imports' | 'exports', kind: number): string {
+export function stalledSql(table: JobTable, kind: number): string {
   return `(${table}.status = 'running'
     AND coalesce(${table}.heartbeat_at, ${table}.updated_at) < now() - make_interval(secs => ${STALL_SECONDS})
     AND NOT ${lockHeldSql(kind, `${table}.id`)})`;
 }
 
 export interface TakeoverSpec {
-  table: 'imports' | 'exports';
+  table: JobTable;
   lock: number;
   queue: string;
   sendOptions: PgBoss.SendOptions;
@@ -183,6 +185,7 @@ export async function takeOverStalled(pool: pg.Pool, boss: PgBoss, t: TakeoverSp
 
 export const LOCK_IMPORT = 0x1f0;
 export const LOCK_EXPORT = 0x1f1;
+export const LOCK_BULK = 0x1f2;
 
 /** A fresh temporary path under DATA_DIR/tmp; remove it with `dropTemp`. */
 export async function tempPath(dataDir: string, suffix: string): Promise<string> {

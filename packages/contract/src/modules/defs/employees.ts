@@ -45,7 +45,7 @@ export const employees: ModuleDescriptor<'employees'> = {
   columns: ['id', 'full_name', 'email', 'position', 'department', 'exposure', 'status_id', 'priority_id', 'tags', 'created_at'],
   fingerprint: ['full_name', 'email', 'exposure', 'url'],
   title: (d) => `${String(d.full_name ?? '')}${d.email ? ` <${String(d.email)}>` : ''}`,
-  extras: ['batch'],
+  extras: [],
   sample: (n) => ({
     full_name: `Иванова Мария Сергеевна ${n}`,
     email: `m.ivanova${n}@example-bank.ru`,

@@ -52,7 +52,7 @@ export const media: ModuleDescriptor<'media'> = {
   ],
   fingerprint: ['url'],
   title: (d) => String(d.headline ?? d.url ?? ''),
-  extras: ['batch', 'media_types'],
+  extras: ['media_types'],
   classify: { kind: 'sentiment', fields: ['headline', 'summary'] },
   sample: (n) => ({
     url: `https://www.rbc.ru/finances/2026/03/${n}`,

@@ -52,7 +52,7 @@ export const repositories: ModuleDescriptor<'repositories'> = {
   fingerprint: ['repo_url'],
   title: (d) => String(d.repo_name ?? d.repo_url ?? ''),
   decisions: TAKEDOWN_DECISIONS,
-  extras: ['decisions', 'batch', 'files'],
+  extras: ['decisions', 'files'],
   sample: (n) => ({
     repo_url: `https://github.com/dev${n}/sber-internal-api`,
     platform: 'github',
