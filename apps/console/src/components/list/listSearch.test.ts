@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAuditSearch } from '../../features/audit/search';
 import { parseUsersSearch } from '../../features/users/search';
-import { cleanSearch, withPageReset } from './listSearch';
+import { cleanSearch, listFilters, withPageReset } from './listSearch';
 
 describe('list filters in the URL', () => {
   it('keeps valid values and drops broken ones instead of failing the page', () => {
@@ -25,5 +25,21 @@ describe('list filters in the URL', () => {
   it('goes back to the first page when a filter changes, not when the page does', () => {
     expect(withPageReset<{ q?: string; page?: number }>({ q: 'x' })).toEqual({ q: 'x', page: undefined });
     expect(withPageReset<{ q?: string; page?: number }>({ page: 3 })).toEqual({ page: 3 });
+  });
+
+  it('knows whether a filter is set, and clears them all back to page 1', () => {
+    type S = { q?: string; active?: boolean; page?: number; page_size?: number };
+    const patches: unknown[] = [];
+    const none = listFilters<S>({ page: 2, page_size: 50 }, (p) => patches.push(p), ['q', 'active']);
+    expect(none.filtered).toBe(false);
+    expect(none.reset).toBeUndefined();
+    const some = listFilters<S>({ active: false, page: 3 }, (p) => patches.push(p), ['q', 'active']);
+    expect(some.filtered).toBe(true);
+    some.set({ q: 'x' });
+    some.reset?.();
+    expect(patches).toEqual([
+      { q: 'x', page: undefined },
+      { q: undefined, active: undefined, page: undefined },
+    ]);
   });
 });

@@ -45,12 +45,19 @@ export const withPageReset = <T extends { page?: number }>(patch: SearchPatch<T>
   'page' in patch ? patch : { ...patch, page: undefined };
 
 /**
- * The filters of a list page named by their URL keys: whether any is set, and the patch that
- * clears them all (back to page 1) for «Сбросить фильтры».
+ * The filters of a list page, named by their URL keys: whether any is set, `set` to change some
+ * (back to page 1), and `reset` for «Сбросить фильтры» (undefined while no filter is set).
  */
-export function listFilters<T extends { page?: number }>(search: T, keys: readonly (keyof T)[]) {
+export function listFilters<T extends { page?: number }>(
+  search: T,
+  onSearch: (patch: SearchPatch<T>) => void,
+  keys: readonly (keyof T)[],
+) {
+  const filtered = keys.some((k) => search[k] !== undefined);
+  const cleared = Object.fromEntries([...keys, 'page'].map((k) => [k, undefined])) as SearchPatch<T>;
   return {
-    filtered: keys.some((k) => search[k] !== undefined),
-    cleared: Object.fromEntries([...keys, 'page'].map((k) => [k, undefined])) as SearchPatch<T>,
+    filtered,
+    set: (patch: SearchPatch<T>) => onSearch(withPageReset(patch)),
+    reset: filtered ? () => onSearch(cleared) : undefined,
   };
 }

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -38,6 +38,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
   const list = useApiKeysQuery({ ...pageParams(search), q: search.q, company_id: companyId });
+  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -61,7 +62,7 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
         <FilterBar>
           <SearchInput
             value={search.q}
-            onSearch={(q) => onSearch(withPageReset<ApiKeysSearch>({ q }))}
+            onSearch={(q) => set({ q })}
             placeholder="Название ключа"
             width={300}
             label="Поиск ключей"

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { JsonView } from '../../components/JsonView';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
@@ -55,7 +55,6 @@ function Change({ entry }: { entry: AuditEntry }) {
 /** /audit «Журнал аудита»: who did what and when; filters in the URL, rows expand to before/after. */
 export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch: (p: SearchPatch<AuditSearch>) => void }) {
   const companies = useCompanyOptions();
-  const set = (patch: SearchPatch<AuditSearch>) => onSearch(withPageReset<AuditSearch>(patch));
   const [action, setAction] = useState(search.action ?? '');
   const [entityId, setEntityId] = useState(search.entity_id ?? '');
   useEffect(() => setAction(search.action ?? ''), [search.action]);
@@ -72,7 +71,15 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
     to: search.to ? dayjs(search.to).endOf('day').toISOString() : undefined,
   };
   const list = useAuditQuery(query);
-  const { filtered, cleared } = listFilters(search, ['action', 'entity', 'entity_id', 'actor', 'company_id', 'from', 'to']);
+  const { filtered, set, reset } = listFilters(search, onSearch, [
+    'action',
+    'entity',
+    'entity_id',
+    'actor',
+    'company_id',
+    'from',
+    'to',
+  ]);
   const range: [Dayjs | null, Dayjs | null] | null =
     search.from || search.to ? [search.from ? dayjs(search.from) : null, search.to ? dayjs(search.to) : null] : null;
 
@@ -80,7 +87,7 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
     <>
       <PageHeading title="Журнал аудита" subtitle="Кто, когда и что изменил: входы, пользователи, компании, ключи, настройки" />
       <Card>
-        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
+        <FilterBar onReset={reset}>
           <FilterOutlined style={{ color: '#8c8c8c' }} />
           <AutoComplete
             value={action}

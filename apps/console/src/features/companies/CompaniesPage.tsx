@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
 import { FilterBar } from '../../components/list/FilterBar';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -23,13 +23,12 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
   const canCreate = useCan('companies.create');
   const canUpdate = useCan('companies.update');
   const modules = useModuleOptions();
-  const set = (patch: SearchPatch<CompaniesSearch>) => onSearch(withPageReset(patch));
   const list = useCompaniesQuery({
     ...pageParams(search),
     q: search.q,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const { filtered, cleared } = listFilters(search, ['q', 'active']);
+  const { filtered, set, reset } = listFilters(search, onSearch, ['q', 'active']);
 
   return (
     <>
@@ -47,7 +46,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
         }
       />
       <Card>
-        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
+        <FilterBar onReset={reset}>
           <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}

@@ -5,7 +5,7 @@ import { AutoComplete, Button, Card, DatePicker, Flex, Table, Tag, Typography } 
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -43,7 +43,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
   }, [channels.data]);
   const [rule, setRule] = useState(search.rule ?? '');
   useEffect(() => setRule(search.rule ?? ''), [search.rule]);
-  const { filtered, cleared } = listFilters(search, ['q', 'channel', 'from', 'to', 'rule']);
+  const { filtered, set, reset } = listFilters(search, onSearch, ['q', 'channel', 'from', 'to', 'rule']);
   const sort = search.sort ?? '-posted_at';
 
   return (
@@ -58,7 +58,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
         <Flex gap={8} wrap style={{ marginBottom: filtered ? 8 : 16 }} data-testid="messages-filters">
           <SearchInput
             value={search.q}
-            onSearch={(q) => onSearch(withPageReset<MessagesSearch>({ q }))}
+            onSearch={(q) => set({ q })}
             placeholder="Поиск по тексту сообщений"
             width={300}
             testId="messages-q"
@@ -66,9 +66,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
           <FilterSelect
             label="Канал"
             value={search.channel && /^\d+$/.test(search.channel) ? Number(search.channel) : undefined}
-            onChange={(v?: number) =>
-              onSearch(withPageReset<MessagesSearch>({ channel: v === undefined ? undefined : String(v) }))
-            }
+            onChange={(v?: number) => set({ channel: v === undefined ? undefined : String(v) })}
             options={(channels.data?.items ?? []).map((c) => ({
               value: c.id,
               label: c.title ? `${c.username} · ${c.title}` : c.username,
@@ -84,12 +82,10 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             allowEmpty={[true, true]}
             value={[search.from ? dayjs(search.from) : null, search.to ? dayjs(search.to) : null]}
             onChange={(r) =>
-              onSearch(
-                withPageReset<MessagesSearch>({
-                  from: r?.[0] ? r[0].format('YYYY-MM-DD') : undefined,
-                  to: r?.[1] ? r[1].format('YYYY-MM-DD') : undefined,
-                }),
-              )
+              set({
+                from: r?.[0] ? r[0].format('YYYY-MM-DD') : undefined,
+                to: r?.[1] ? r[1].format('YYYY-MM-DD') : undefined,
+              })
             }
             style={{ width: 250 }}
             aria-label="Даты публикации"
@@ -99,13 +95,11 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             options={keywords.filter((k) => k.toLowerCase().includes(rule.toLowerCase())).map((k) => ({ value: k }))}
             onChange={(v: string) => {
               setRule(v);
-              if (!v && search.rule) onSearch(withPageReset<MessagesSearch>({ rule: undefined }));
+              if (!v && search.rule) set({ rule: undefined });
             }}
-            onSelect={(v: string) => onSearch(withPageReset<MessagesSearch>({ rule: v }))}
-            onBlur={() =>
-              rule.trim() !== (search.rule ?? '') && onSearch(withPageReset<MessagesSearch>({ rule: rule.trim() || undefined }))
-            }
-            onKeyDown={(e) => e.key === 'Enter' && onSearch(withPageReset<MessagesSearch>({ rule: rule.trim() || undefined }))}
+            onSelect={(v: string) => set({ rule: v })}
+            onBlur={() => rule.trim() !== (search.rule ?? '') && set({ rule: rule.trim() || undefined })}
+            onKeyDown={(e) => e.key === 'Enter' && set({ rule: rule.trim() || undefined })}
             placeholder="Правило (ключевое слово)"
             aria-label="Правило"
             allowClear
@@ -116,7 +110,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
         {filtered && (
           <Flex align="center" gap={8} style={{ marginBottom: 12 }}>
             <Typography.Text type="secondary">Найдено: {list.data?.total ?? '…'}</Typography.Text>
-            <Button type="link" size="small" icon={<ClearOutlined />} onClick={() => onSearch(cleared)}>
+            <Button type="link" size="small" icon={<ClearOutlined />} onClick={reset}>
               Сбросить фильтры
             </Button>
           </Flex>
@@ -212,7 +206,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
                           key={r}
                           color="gold"
                           style={{ marginInlineEnd: 0, cursor: 'pointer' }}
-                          onClick={() => onSearch(withPageReset<MessagesSearch>({ rule: r }))}
+                          onClick={() => set({ rule: r })}
                         >
                           {r}
                         </Tag>

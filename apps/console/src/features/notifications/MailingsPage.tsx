@@ -3,7 +3,7 @@ import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Card, Flex, Table, Tooltip, Typography } from 'antd';
 import { FilterBar } from '../../components/list/FilterBar';
-import { type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -29,6 +29,7 @@ export function MailingsPage({
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
   const list = useMailingsQuery({ ...pageParams(search), q: search.q, company_id: companyId });
+  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -51,7 +52,7 @@ export function MailingsPage({
         <FilterBar>
           <SearchInput
             value={search.q}
-            onSearch={(q) => onSearch(withPageReset<MailingsSearch>({ q }))}
+            onSearch={(q) => set({ q })}
             placeholder="Название рассылки"
             label="Поиск рассылок"
             width={300}

@@ -4,7 +4,7 @@ import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
@@ -30,7 +30,7 @@ export function AccountsPage({
   const list = useAccountsQuery({ q: search.q, status: search.status, ...pageParams(search) });
   const remove = useDeleteAccountMutation();
   const [editing, setEditing] = useState<TelegramAccount | 'new' | null>(null);
-  const { filtered } = listFilters(search, ['q', 'status']);
+  const { filtered, set } = listFilters(search, onSearch, ['q', 'status']);
 
   return (
     <>
@@ -47,15 +47,11 @@ export function AccountsPage({
       />
       <Card>
         <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => onSearch(withPageReset<AccountsSearch>({ q }))}
-            placeholder="Название или телефон"
-          />
+          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название или телефон" />
           <FilterSelect
             label="Статус"
             value={search.status}
-            onChange={(v?: TelegramAccountStatus) => onSearch(withPageReset<AccountsSearch>({ status: v }))}
+            onChange={(v?: TelegramAccountStatus) => set({ status: v })}
             options={statusOptions}
             width={200}
           />

@@ -6,7 +6,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
@@ -44,7 +44,7 @@ export function ChannelsPage({
   const save = useSaveChannelMutation();
   const remove = useDeleteChannelMutation();
   const [editing, setEditing] = useState<TelegramChannel | 'new' | null>(null);
-  const { filtered } = listFilters(search, ['q', 'active']);
+  const { filtered, set } = listFilters(search, onSearch, ['q', 'active']);
   const sort = search.sort ?? 'username';
   const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
@@ -65,15 +65,11 @@ export function ChannelsPage({
       />
       <Card>
         <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => onSearch(withPageReset<ChannelsSearch>({ q }))}
-            placeholder="Имя или название канала"
-          />
+          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Имя или название канала" />
           <FilterSelect
             label="Сбор сообщений"
             value={search.active}
-            onChange={(v?: 'true' | 'false') => onSearch(withPageReset<ChannelsSearch>({ active: v }))}
+            onChange={(v?: 'true' | 'false') => set({ active: v })}
             options={[
               { value: 'true', label: 'Включён' },
               { value: 'false', label: 'Выключен' },

@@ -5,7 +5,7 @@ import { Button, Card, Flex, Space, Table, Tag, Tooltip, Typography } from 'antd
 import { ActiveFilter } from '../../components/list/ActiveFilter';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -29,7 +29,6 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
   const staff = isStaff(me.role);
   const companies = useCompanyOptions();
 
-  const set = (patch: SearchPatch<UsersSearch>) => onSearch(withPageReset(patch));
   const companyId = search.company_id;
   const list = useUsersQuery({
     ...pageParams(search),
@@ -38,7 +37,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
     company_id: companyId,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const { filtered, cleared } = listFilters(search, ['q', 'role', 'company_id', 'active']);
+  const { filtered, set, reset } = listFilters(search, onSearch, ['q', 'role', 'company_id', 'active']);
 
   return (
     <>
@@ -56,7 +55,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
         }
       />
       <Card>
-        <FilterBar onReset={filtered ? () => onSearch(cleared) : undefined}>
+        <FilterBar onReset={reset}>
           <SearchInput
             value={search.q}
             onSearch={(q) => set({ q })}

@@ -6,7 +6,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../components/list/listSearch';
 import { listPagination, pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
@@ -171,37 +171,32 @@ function WhitelistTable({
     ...pageParams(search),
   });
   const remove = useDeleteWhitelistItemMutation(scope);
-  const { filtered } = listFilters(search, ['q', 'type', 'kind', 'expired']);
+  const { filtered, set } = listFilters(search, onSearch, ['q', 'type', 'kind', 'expired']);
   const sort = search.sort ?? '-created_at';
   const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
   return (
     <>
       <FilterBar>
-        <SearchInput
-          value={search.q}
-          onSearch={(q) => onSearch(withPageReset<WhitelistSearch>({ q }))}
-          placeholder="Значение или комментарий"
-          width={300}
-        />
+        <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Значение или комментарий" width={300} />
         <FilterSelect
           label="Тип"
           value={search.type}
-          onChange={(v?: WhitelistType) => onSearch(withPageReset<WhitelistSearch>({ type: v }))}
+          onChange={(v?: WhitelistType) => set({ type: v })}
           options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
           testId="filter-type"
         />
         <FilterSelect
           label="Вид"
           value={search.kind}
-          onChange={(v?: WhitelistSearch['kind']) => onSearch(withPageReset<WhitelistSearch>({ kind: v }))}
+          onChange={(v?: WhitelistSearch['kind']) => set({ kind: v })}
           options={kindOptions}
           testId="filter-kind"
         />
         <FilterSelect
           label="Срок действия"
           value={search.expired}
-          onChange={(v?: 'true' | 'false') => onSearch(withPageReset<WhitelistSearch>({ expired: v }))}
+          onChange={(v?: 'true' | 'false') => set({ expired: v })}
           options={[
             { value: 'false', label: 'Действующие' },
             { value: 'true', label: 'Истёкшие' },

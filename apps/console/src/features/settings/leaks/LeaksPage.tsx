@@ -5,7 +5,7 @@ import { Button, Card, Flex, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../../components/list/FilterBar';
 import { FilterSelect } from '../../../components/list/FilterSelect';
-import { listFilters, type SearchPatch, withPageReset } from '../../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
 import { listPagination, pageParams } from '../../../components/list/pagination';
 import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
 import { SearchInput } from '../../../components/list/SearchInput';
@@ -26,7 +26,7 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
   const remove = useDeleteLeakMutation();
   const [editing, setEditing] = useState<Leak | 'new' | null>(null);
   const typeName = (id: number | null) => (id === null ? null : (types.data?.items.find((t) => t.id === id)?.name ?? `#${id}`));
-  const { filtered } = listFilters(search, ['q', 'type']);
+  const { filtered, set } = listFilters(search, onSearch, ['q', 'type']);
 
   return (
     <>
@@ -48,15 +48,11 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
       />
       <Card>
         <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => onSearch(withPageReset<LeaksSearch>({ q }))}
-            placeholder="Название утечки"
-          />
+          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название утечки" />
           <FilterSelect
             label="Тип утечки"
             value={search.type}
-            onChange={(v?: number) => onSearch(withPageReset<LeaksSearch>({ type: v }))}
+            onChange={(v?: number) => set({ type: v })}
             options={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
             width={240}
             loading={types.isPending}

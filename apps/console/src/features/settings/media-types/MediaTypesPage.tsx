@@ -4,7 +4,7 @@ import { Button, Card, Table } from 'antd';
 import { useState } from 'react';
 import { NameModal } from '../../../components/form/NameModal';
 import { FilterBar } from '../../../components/list/FilterBar';
-import { type SearchPatch, withPageReset } from '../../../components/list/listSearch';
+import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
 import { listPagination, pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
 import { SearchInput } from '../../../components/list/SearchInput';
@@ -28,6 +28,7 @@ export function MediaTypesPage({
   const save = useSaveMediaTypeMutation();
   const remove = useDeleteMediaTypeMutation();
   const [editing, setEditing] = useState<MediaType | 'new' | null>(null);
+  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -44,11 +45,7 @@ export function MediaTypesPage({
       />
       <Card>
         <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => onSearch(withPageReset<RefListSearch>({ q }))}
-            placeholder="Название типа"
-          />
+          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название типа" />
         </FilterBar>
         <Loaded query={list}>
           <Table<MediaType>
