@@ -15,7 +15,7 @@ export type { ExtrasProps };
 
 /**
  * The block of each extra that has one. The others have none: they are endpoints the common blocks or
- * fields use (decisions, allowlist, batch, reference lists) — the card number's «Показать номер»
+ * fields use (decisions, allowlist, reference lists) — the card number's «Показать номер»
  * (`card_reveal`) is part of its field.
  */
 const EXTRA_BLOCKS: Partial<Record<ModuleExtra, ComponentType<ExtrasProps>>> = {
