@@ -22,11 +22,11 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
+import { useCheckedSave } from '../../components/form/useCheckedSave';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
 import { dayjs, formatDate, formatDateTime } from '../../lib/format';
-import { errorMessage } from '../../lib/http';
 import { requiredRule } from '../auth/components/shared';
 import { useCan, useMe } from '../auth/useMe';
 import { SECRET_USAGE } from './ApiKeysPage';
@@ -72,30 +72,19 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
   const { message } = App.useApp();
   const [form] = Form.useForm<SettingsValues>();
   const update = useUpdateApiKeyMutation(apiKey.id);
-  const [error, setError] = useState<string | null>(null);
+  const save = useCheckedSave('Сохранение ключа не удалось');
 
   const onFinish = (v: SettingsValues) => {
-    setError(null);
-    const ips = withStashedIp(v);
-    const parsed = updateApiKeyRequest.safeParse({
+    const body = {
       name: v.name,
       expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
       is_active: v.is_active,
-      allowed_ips: ips,
-    });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSG.fillRequired);
-      return;
-    }
-    update.mutate(parsed.data, {
-      onSuccess: (k) => {
-        form.setFieldsValue({ allowed_ips: k.allowed_ips, allowed_ips_stash: '' });
-        message.success('Настройки ключа сохранены');
-      },
-      onError: (e) => {
-        console.error('Сохранение ключа не удалось', e);
-        setError(errorMessage(e));
-      },
+      allowed_ips: withStashedIp(v),
+    };
+    void save.run(updateApiKeyRequest, body, async (b) => {
+      const k = await update.mutateAsync(b);
+      form.setFieldsValue({ allowed_ips: k.allowed_ips, allowed_ips_stash: '' });
+      message.success('Настройки ключа сохранены');
     });
   };
 
@@ -114,7 +103,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
         }}
         onFinish={onFinish}
         onFinishFailed={() => message.error(MSG.fillRequired)}
-        onValuesChange={() => error && setError(null)}
+        onValuesChange={save.clearError}
         data-testid="apikey-settings-form"
       >
         <Row gutter={16}>
@@ -135,7 +124,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
           </Col>
         </Row>
         <AllowedIpsFields extra="Если список не пуст, ключ принимается только с этих адресов и подсетей." disabled={readOnly} />
-        {error && <Alert type="error" showIcon title={error} style={{ marginTop: 16 }} />}
+        {save.error && <Alert type="error" showIcon title={save.error} style={{ marginTop: 16 }} />}
         {!readOnly && (
           <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={update.isPending} style={{ marginTop: 16 }}>
             Сохранить
@@ -150,26 +139,14 @@ function RolesCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean }) 
   const me = useMe();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ roles: Partial<KeyRole>[]; collector: boolean }>();
-  const save = useSetApiKeyRolesMutation(apiKey.id);
-  const [error, setError] = useState<string | null>(null);
+  const setRoles = useSetApiKeyRolesMutation(apiKey.id);
+  const save = useCheckedSave('Сохранение ролей не удалось');
 
-  const onFinish = (v: { roles: Partial<KeyRole>[]; collector: boolean }) => {
-    setError(null);
-    const parsed = apiKeyRolesInput.safeParse({ roles: v.roles ?? [], collector: Boolean(v.collector) });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSG.fillRequired);
-      return;
-    }
-    save.mutate(parsed.data, {
-      onSuccess: () => {
-        message.success('Роли ключа сохранены');
-      },
-      onError: (e) => {
-        console.error('Сохранение ролей не удалось', e);
-        setError(errorMessage(e));
-      },
+  const onFinish = (v: { roles: Partial<KeyRole>[]; collector: boolean }) =>
+    void save.run(apiKeyRolesInput, { roles: v.roles ?? [], collector: Boolean(v.collector) }, async (b) => {
+      await setRoles.mutateAsync(b);
+      message.success('Роли ключа сохранены');
     });
-  };
 
   return (
     <Card title="Права доступа">
@@ -187,9 +164,9 @@ function RolesCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean }) 
             <Checkbox>Сборщик сообщений Telegram-фильтра</Checkbox>
           </Form.Item>
         )}
-        {error && <Alert type="error" showIcon title={error} style={{ marginTop: 16 }} />}
+        {save.error && <Alert type="error" showIcon title={save.error} style={{ marginTop: 16 }} />}
         {!readOnly && (
-          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending} style={{ marginTop: 16 }}>
+          <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={setRoles.isPending} style={{ marginTop: 16 }}>
             Сохранить роли
           </Button>
         )}

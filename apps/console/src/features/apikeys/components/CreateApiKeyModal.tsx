@@ -3,10 +3,10 @@ import { MSG } from '@forpost/contract/messages';
 import { companiesWith, isStaff } from '@forpost/contract/permissions';
 import { Alert, Checkbox, DatePicker, Divider, Form, Input, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../../components/form/AllowedIpsFields';
+import { useCheckedSave } from '../../../components/form/useCheckedSave';
 import { dayjs } from '../../../lib/format';
-import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
 import { useMe, usePrincipal } from '../../auth/useMe';
 import { useCompanyOptions } from '../../companies/api/queries';
@@ -52,7 +52,7 @@ export function CreateApiKeyModal({
   const create = useCreateApiKeyMutation();
   const companyOptions = useKeyCompanyOptions();
   const selected = useCompanyFilter();
-  const [error, setError] = useState<string | null>(null);
+  const save = useCheckedSave('Выпуск API-ключа не удался');
   const defaultCompany =
     companyOptions.find((c) => c.value === selected)?.value ??
     (companyOptions.length === 1 ? companyOptions[0]?.value : undefined);
@@ -60,29 +60,18 @@ export function CreateApiKeyModal({
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setError(null);
-    const ips = withStashedIp(v);
-    const parsed = createApiKeyRequest.safeParse({
+    const body = {
       name: v.name,
       company_id: v.company_id,
       roles: v.roles,
       collector: v.collector,
       expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
-      allowed_ips: ips,
-    });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSG.fillRequired);
-      return;
-    }
-    create.mutate(parsed.data, {
-      onSuccess: (k) => {
-        form.resetFields();
-        onCreated(k);
-      },
-      onError: (e) => {
-        console.error('Выпуск API-ключа не удался', e);
-        setError(errorMessage(e));
-      },
+      allowed_ips: withStashedIp(v),
+    };
+    await save.run(createApiKeyRequest, body, async (b) => {
+      const k = await create.mutateAsync(b);
+      form.resetFields();
+      onCreated(k);
     });
   };
 
@@ -109,7 +98,7 @@ export function CreateApiKeyModal({
           allowed_ips: [],
           allowed_ips_stash: '',
         }}
-        onValuesChange={() => error && setError(null)}
+        onValuesChange={save.clearError}
         data-testid="apikey-create-form"
       >
         <Form.Item name="name" label="Название" rules={[requiredRule, { max: 200, message: MSG.tooLong(200) }]}>
@@ -149,7 +138,7 @@ export function CreateApiKeyModal({
           extra="Если список не пуст, ключ принимается только с этих адресов и подсетей."
         />
       </Form>
-      {error && <Alert type="error" showIcon title={error} style={{ marginTop: 16 }} />}
+      {save.error && <Alert type="error" showIcon title={save.error} style={{ marginTop: 16 }} />}
     </Modal>
   );
 }

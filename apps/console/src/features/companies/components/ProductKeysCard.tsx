@@ -21,10 +21,10 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { useCheckedSave } from '../../../components/form/useCheckedSave';
 import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { SecretOnceModal } from '../../../components/SecretOnceModal';
 import { dayjs, formatDate, formatDateTime } from '../../../lib/format';
-import { errorMessage } from '../../../lib/http';
 import { companyRoleOptions } from '../../users/roles';
 import { useCreateProductKeyMutation, useRevokeProductKeyMutation } from '../api/mutations';
 import { type CompanyDetail, type ProductKey, useModuleOptions, useProductKeysQuery } from '../api/queries';
@@ -59,32 +59,22 @@ function IssueKeyModal({
   const [form] = Form.useForm<IssueValues>();
   const modules = useModuleOptions();
   const create = useCreateProductKeyMutation(company.id);
-  const [error, setError] = useState<string | null>(null);
+  const save = useCheckedSave('Выпуск ключа не удался');
 
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setError(null);
-    const parsed = createProductKeyRequest.safeParse({
+    const body = {
       valid_until: v.valid_until ? v.valid_until.endOf('day').toISOString() : null,
       modules: v.modules ?? [],
       max_activations: v.max_activations,
       company_role: v.company_role,
       comment: v.comment?.trim() || undefined,
-    });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? MSG.fillRequired);
-      return;
-    }
-    create.mutate(parsed.data, {
-      onSuccess: (k) => {
-        form.resetFields();
-        onIssued(k.key);
-      },
-      onError: (e) => {
-        console.error('Выпуск ключа не удался', e);
-        setError(errorMessage(e));
-      },
+    };
+    await save.run(createProductKeyRequest, body, async (b) => {
+      const k = await create.mutateAsync(b);
+      form.resetFields();
+      onIssued(k.key);
     });
   };
 
@@ -107,7 +97,7 @@ function IssueKeyModal({
         form={form}
         layout="vertical"
         initialValues={{ modules: [], max_activations: 1, company_role: 'COMPANY_VIEWER', valid_until: dayjs().add(30, 'day') }}
-        onValuesChange={() => error && setError(null)}
+        onValuesChange={save.clearError}
       >
         <Flex gap={16}>
           <Form.Item name="valid_until" label="Действует до" style={{ flex: 1 }} extra="Пусто — бессрочно">
@@ -143,7 +133,7 @@ function IssueKeyModal({
           <Input maxLength={500} placeholder="Для кого или зачем выпущен ключ" />
         </Form.Item>
       </Form>
-      {error && <Alert type="error" showIcon title={error} />}
+      {save.error && <Alert type="error" showIcon title={save.error} />}
     </Modal>
   );
 }
