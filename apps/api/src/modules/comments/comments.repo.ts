@@ -15,15 +15,6 @@ export function createCommentsRepo(db: Db) {
       .leftJoin(users, eq(users.id, eventComments.authorId));
 
   return {
-    /** The company and module of the event, or undefined. */
-    async eventOf(eventId: number, tx: Db = db): Promise<{ companyId: number; module: string } | undefined> {
-      const [r] = await tx
-        .select({ companyId: events.companyId, module: events.module })
-        .from(events)
-        .where(eq(events.id, eventId));
-      return r;
-    },
-
     async find(id: number, tx: Db = db): Promise<CommentRow | undefined> {
       const [r] = await select(tx).where(eq(eventComments.id, id));
       return r;

@@ -8,12 +8,14 @@ import type { Audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { Caller } from '../events/access';
+import { createEventsRepo } from '../events/events.repo';
 import { type CommentRow, createCommentsRepo } from './comments.repo';
 
 export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => number }) {
   const { db, audit } = deps;
   const now = deps.now ?? Date.now;
   const repo = createCommentsRepo(db);
+  const events = createEventsRepo(db);
 
   const isAdmin = (c: Caller) => ['SUPER_ADMIN', 'ADMIN'].includes(c.auth.principal.role);
   /** The author within 15 minutes of posting, or an administrator, may edit or delete. */
@@ -34,7 +36,7 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
   });
 
   async function eventCompany(c: Caller, eventId: number, perm: 'events.read' | 'events.write'): Promise<number> {
-    const ev = await repo.eventOf(eventId);
+    const ev = await events.owner(eventId);
     if (!ev || !can(c.auth.principal, 'events.read', ev.companyId)) throw notFound(EVENT_MSG.eventNotFound);
     const km = c.auth.principal.keyModules;
     if (km && !km.includes(ev.module) && !km.includes('*')) throw notFound(EVENT_MSG.eventNotFound);

@@ -9,15 +9,14 @@ import { DOC_MSG, DOC_SIZE_LIMITS, type Doc, type DocKind, IMAGE_KINDS } from '@
 import { API_MSG } from '@forpost/contract/errors';
 import { EVENT_MSG } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { docs } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import { type Caller, ownsPersonal, targetCompany } from '../events/access';
-
-export type DocRow = typeof docs.$inferSelect;
+import { createEventsRepo } from '../events/events.repo';
+import { createDocsRepo, type DocRow } from './docs.repo';
 
 const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
   ['image/png', (b) => b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
@@ -106,6 +105,9 @@ export interface UploadInput {
 
 export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit }) {
   const { db, store, audit } = deps;
+  const repo = createDocsRepo(db);
+  const events = createEventsRepo(db);
+  const companies = createCompaniesRepo(db);
 
   const toDoc = (d: DocRow): Doc => ({
     id: d.id,
@@ -136,7 +138,7 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
   }
 
   async function find(c: Caller, id: number, write = false): Promise<DocRow> {
-    const [d] = await db.select().from(docs).where(eq(docs.id, id)).limit(1);
+    const d = await repo.find(id);
     if (!d || !canRead(c, d)) throw notFound(DOC_MSG.notFound);
     if (write && !canWrite(c, d)) throw new ApiError(403, API_MSG.forbidden);
     return d;
@@ -166,9 +168,8 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     const mimetype = r.image ?? (SAFE_TYPES.has(declared) ? declared : 'application/octet-stream');
     try {
       return await db.transaction(async (tx) => {
-        const [d] = await tx
-          .insert(docs)
-          .values({
+        const d = await repo.insert(
+          {
             kind: u.kind,
             companyId: u.companyId,
             eventId: u.eventId ?? null,
@@ -178,9 +179,9 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
             size: r.size,
             sha256: r.sha256,
             storageKey: key,
-          })
-          .returning();
-        if (!d) throw new Error('doc insert returned nothing');
+          },
+          tx,
+        );
         const doc = toDoc(d);
         await inTx?.(doc, tx);
         return doc;
@@ -205,19 +206,16 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     }
     const perm: Permission = f.kind === 'import' ? 'events.import' : f.kind === 'report' ? 'reports.manage' : 'events.write';
     if (f.event_id) {
-      const [ev] = (await db.execute(sql`SELECT company_id FROM events WHERE id = ${f.event_id}`)).rows as {
-        company_id: number;
-      }[];
-      if (!ev || !can(c.auth.principal, 'events.read', ev.company_id)) throw notFound(EVENT_MSG.eventNotFound);
-      if (!can(c.auth.principal, 'events.write', ev.company_id)) throw new ApiError(403, API_MSG.forbidden);
-      if (f.company_id && f.company_id !== ev.company_id)
+      const ev = await events.owner(f.event_id);
+      if (!ev || !can(c.auth.principal, 'events.read', ev.companyId)) throw notFound(EVENT_MSG.eventNotFound);
+      if (!can(c.auth.principal, 'events.write', ev.companyId)) throw new ApiError(403, API_MSG.forbidden);
+      if (f.company_id && f.company_id !== ev.companyId)
         throw badRequest(API_MSG.validation, { company_id: 'Компания не совпадает с компанией события' });
-      return { companyId: ev.company_id, eventId: f.event_id };
+      return { companyId: ev.companyId, eventId: f.event_id };
     }
     if (f.company_id === undefined && seesAll(c) && can(c.auth.principal, perm)) return { companyId: null, eventId: null };
     const companyId = targetCompany(c, perm, f.company_id);
-    const [co] = (await db.execute(sql`SELECT 1 FROM companies WHERE id = ${companyId}`)).rows;
-    if (!co) throw notFound(EVENT_MSG.companyNotFound);
+    if (!(await companies.exists(companyId))) throw notFound(EVENT_MSG.companyNotFound);
     return { companyId, eventId: null };
   }
 
@@ -273,11 +271,7 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     async rename(c: Caller, id: number, name: string) {
       const d = await find(c, id, true);
       const u = await db.transaction(async (tx) => {
-        const [u] = await tx
-          .update(docs)
-          .set({ name: cleanName(name), updatedAt: new Date() })
-          .where(eq(docs.id, d.id))
-          .returning();
+        const u = await repo.rename(d.id, cleanName(name), tx);
         await audit.record(
           c.actor,
           {
@@ -298,7 +292,7 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     async remove(c: Caller, id: number) {
       const d = await find(c, id, true);
       await db.transaction(async (tx) => {
-        await tx.delete(docs).where(eq(docs.id, d.id));
+        await repo.remove(d.id, tx);
         await audit.record(
           c.actor,
           { action: 'doc.delete', entity: 'doc', entityId: d.id, companyId: d.companyId, before: { kind: d.kind, name: d.name } },
@@ -311,13 +305,13 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
 
     /** For the profile: is `docId` an avatar image owned by `userId`? */
     async avatarOk(userId: number, docId: number): Promise<boolean> {
-      const [d] = await db.select().from(docs).where(eq(docs.id, docId)).limit(1);
+      const d = await repo.find(docId);
       return Boolean(d && d.kind === 'avatar' && d.ownerUserId === userId);
     },
 
     /** A document of an event's company, for linking (snapshot screenshots, repository files). */
     async assertUsableFor(docId: number, companyId: number): Promise<void> {
-      const [d] = await db.select({ companyId: docs.companyId }).from(docs).where(eq(docs.id, docId)).limit(1);
+      const d = await repo.find(docId);
       if (!d || d.companyId !== companyId) throw badRequest(DOC_MSG.notFound, { doc_id: DOC_MSG.notFound });
     },
   };

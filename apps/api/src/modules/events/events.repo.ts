@@ -263,6 +263,15 @@ export function createEventsRepo(db: Db) {
       return capped ? { items: [], capped } : { items, capped };
     },
 
+    /** The company and module of an event of any module, or undefined (for what hangs on events: comments, documents). */
+    async owner(id: number, tx: Db = db): Promise<{ companyId: number; module: ModuleCode } | undefined> {
+      const [r] = await rows<{ companyId: number; module: ModuleCode }>(
+        sql`SELECT company_id AS "companyId", module FROM events WHERE id = ${id}`,
+        tx,
+      );
+      return r;
+    },
+
     async findById(module: ModuleCode, id: number, tx: Db = db, forUpdate = false): Promise<EventRow | undefined> {
       const lock = forUpdate ? sql` FOR UPDATE OF e` : sql``;
       const [r] = await rows<EventRow>(
