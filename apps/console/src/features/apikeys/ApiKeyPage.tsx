@@ -3,25 +3,11 @@ import { apiKeyRolesInput, updateApiKeyRequest } from '@forpost/contract/apikeys
 import { MSG } from '@forpost/contract/messages';
 import { isStaff } from '@forpost/contract/permissions';
 import { Link, useNavigate } from '@tanstack/react-router';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Checkbox,
-  Col,
-  DatePicker,
-  Descriptions,
-  Flex,
-  Form,
-  Input,
-  Row,
-  Switch,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Checkbox, Col, Descriptions, Flex, Form, Input, Row, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
+import { ExpiryPicker, expiryIso } from '../../components/form/ExpiryPicker';
 import { useCheckedSave } from '../../components/form/useCheckedSave';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
@@ -77,7 +63,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
   const onFinish = (v: SettingsValues) => {
     const body = {
       name: v.name,
-      expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+      expires_at: expiryIso(v.expires_at),
       is_active: v.is_active,
       allowed_ips: withStashedIp(v),
     };
@@ -114,7 +100,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
           </Col>
           <Col xs={12} md={6}>
             <Form.Item name="expires_at" label="Действует до">
-              <DatePicker format="DD.MM.YYYY" placeholder="Бессрочно" style={{ width: '100%' }} />
+              <ExpiryPicker allowPast style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={12} md={6}>

@@ -1,12 +1,12 @@
 import { createApiKeyRequest } from '@forpost/contract/apikeys';
 import { MSG } from '@forpost/contract/messages';
 import { companiesWith, isStaff } from '@forpost/contract/permissions';
-import { Alert, Checkbox, DatePicker, Divider, Form, Input, Modal, Select } from 'antd';
+import { Alert, Checkbox, Divider, Form, Input, Modal, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../../components/form/AllowedIpsFields';
+import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
 import { useCheckedSave } from '../../../components/form/useCheckedSave';
-import { dayjs } from '../../../lib/format';
 import { requiredRule } from '../../auth/components/shared';
 import { useMe, usePrincipal } from '../../auth/useMe';
 import { useCompanyOptions } from '../../companies/api/queries';
@@ -65,7 +65,7 @@ export function CreateApiKeyModal({
       company_id: v.company_id,
       roles: v.roles,
       collector: v.collector,
-      expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+      expires_at: expiryIso(v.expires_at),
       allowed_ips: withStashedIp(v),
     };
     await save.run(createApiKeyRequest, body, async (b) => {
@@ -130,7 +130,7 @@ export function CreateApiKeyModal({
           </Form.Item>
         )}
         <Form.Item name="expires_at" label="Действует до" extra="Пусто — бессрочно">
-          <DatePicker format="DD.MM.YYYY" placeholder="Бессрочно" disabledDate={(d) => d.isBefore(dayjs().startOf('day'))} />
+          <ExpiryPicker />
         </Form.Item>
         <Divider style={{ margin: '8px 0 16px' }} />
         <AllowedIpsFields

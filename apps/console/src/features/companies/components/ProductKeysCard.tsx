@@ -7,7 +7,6 @@ import {
   App,
   Button,
   Card,
-  DatePicker,
   Flex,
   Form,
   Input,
@@ -21,6 +20,7 @@ import {
 } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
 import { useCheckedSave } from '../../../components/form/useCheckedSave';
 import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { SecretOnceModal } from '../../../components/SecretOnceModal';
@@ -65,7 +65,7 @@ function IssueKeyModal({
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
     const body = {
-      valid_until: v.valid_until ? v.valid_until.endOf('day').toISOString() : null,
+      valid_until: expiryIso(v.valid_until),
       modules: v.modules ?? [],
       max_activations: v.max_activations,
       company_role: v.company_role,
@@ -101,12 +101,7 @@ function IssueKeyModal({
       >
         <Flex gap={16}>
           <Form.Item name="valid_until" label="Действует до" style={{ flex: 1 }} extra="Пусто — бессрочно">
-            <DatePicker
-              format="DD.MM.YYYY"
-              style={{ width: '100%' }}
-              disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-              placeholder="Бессрочно"
-            />
+            <ExpiryPicker style={{ width: '100%' }} />
           </Form.Item>
           <Form.Item
             name="max_activations"

@@ -9,10 +9,10 @@ import {
   type WhitelistKind,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { Alert, App, Button, DatePicker, Flex, Form, Input, Modal, Radio, Segmented, Select, Table, Typography } from 'antd';
+import { Alert, App, Button, Flex, Form, Input, Modal, Radio, Segmented, Select, Table, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
-import { dayjs } from '../../../lib/format';
+import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
 import { errorMessage } from '../../../lib/http';
 import { type BulkResult, useBulkWhitelistMutation } from '../api/mutations';
 import type { WhitelistScope } from '../api/queries';
@@ -83,7 +83,7 @@ export function BulkAddModal({
         type: v.type === 'auto' ? undefined : v.type,
         kind: v.kind,
         comment: v.comment?.trim() || null,
-        expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+        expires_at: expiryIso(v.expires_at),
       });
       setResult(r);
       setShow(r.failed > 0 ? 'failed' : 'all');
@@ -229,12 +229,7 @@ export function BulkAddModal({
               />
             </Form.Item>
             <Form.Item name="expires_at" label="Действуют до" style={{ flex: '0 0 200px' }}>
-              <DatePicker
-                format="DD.MM.YYYY"
-                placeholder="Бессрочно"
-                style={{ width: '100%' }}
-                disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-              />
+              <ExpiryPicker style={{ width: '100%' }} />
             </Form.Item>
           </Flex>
           <Form.Item name="kind" label="Вид">

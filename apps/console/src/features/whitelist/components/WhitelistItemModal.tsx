@@ -7,9 +7,10 @@ import {
   type WhitelistKind,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { App, DatePicker, Form, Input, Radio, Select, Typography } from 'antd';
+import { App, Form, Input, Radio, Select, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
+import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { dayjs } from '../../../lib/format';
 import { useSaveWhitelistItemMutation } from '../api/mutations';
@@ -63,7 +64,7 @@ export function WhitelistItemModal({
         value: v.value.trim(),
         kind: v.kind,
         comment: v.comment?.trim() || null,
-        expires_at: v.expires_at ? v.expires_at.endOf('day').toISOString() : null,
+        expires_at: expiryIso(v.expires_at),
       };
       await save.mutateAsync({ id: item?.id, body });
       message.success(item ? 'Запись сохранена' : 'Запись добавлена в белый список');
@@ -124,12 +125,7 @@ export function WhitelistItemModal({
         <Radio.Group optionType="button" options={kindOptions} />
       </Form.Item>
       <Form.Item name="expires_at" label="Действует до">
-        <DatePicker
-          format="DD.MM.YYYY"
-          placeholder="Бессрочно"
-          style={{ width: 220 }}
-          disabledDate={(d) => d.isBefore(dayjs().startOf('day'))}
-        />
+        <ExpiryPicker style={{ width: 220 }} />
       </Form.Item>
       <Form.Item name="comment" label="Комментарий">
         <Input.TextArea rows={2} maxLength={1000} showCount placeholder="Почему запись в белом списке" />
