@@ -18,13 +18,10 @@ import {
 } from '@forpost/contract/exports';
 import { getModule, isModuleCode, MODULE_LIST, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
 import { companiesWith } from '@forpost/contract/permissions';
-import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
-import { dataExports } from '../../db/schema/index';
 import { type Audit, clientDb } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
@@ -32,7 +29,7 @@ import type { Logger } from '../../lib/logger';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, type Caller, scopeFor } from '../events/access';
 import type { CardVault } from '../events/event-data';
-import { and as andAll, filterConditions, orderBy } from '../events/events.query';
+import { filterConditions, orderBy } from '../events/events.query';
 import type { Refs } from '../events/refs';
 import {
   attachRecordJobs,
@@ -40,22 +37,14 @@ import {
   inClientTransaction,
   LOCK_EXPORT,
   onClient,
-  stalledSql,
   takeOverStalled,
   withJobLock,
 } from '../imports/jobs-kit';
-import { cellFormatters, type ExportRow, headerLabels, mskDateTime } from './cells';
+import { cellFormatters, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
+import { createExportsRepo, type ExportOwner, type ExportRowDb, type ExportRowItem } from './exports.repo';
 import { XlsxStream } from './sheetml';
-import {
-  csvCopySql,
-  type ExportQueryParts,
-  exportFrom,
-  inlineParams,
-  NODE_ROW_COLUMNS,
-  sqlExportable,
-  xlsxCopySql,
-} from './sql-cells';
+import { csvCopySql, type ExportQueryParts, sqlExportable, xlsxCopySql } from './sql-cells';
 import { csvWriter, EXPORT_MIME, type SheetWriter, writerFor } from './writers';
 
 export const EXPORT_QUEUE = 'exports-run';
@@ -78,10 +67,6 @@ export interface ExportsDeps {
   log: Pick<Logger, 'warn'>;
 }
 
-type ExportRowDb = typeof dataExports.$inferSelect;
-/** A row as the API shows it: with whether its worker died (see jobs-kit). */
-type ExportRowItem = ExportRowDb & { stalled?: boolean };
-const withStalled = { ...getTableColumns(dataExports), stalled: sql<boolean>`${sql.raw(stalledSql('exports', LOCK_EXPORT))}` };
 /** What a run writes: the selection (`where`, `sort`) of module `m` as export `r`, on the job's connection. */
 interface ExportJob {
   client: pg.PoolClient;
@@ -106,7 +91,6 @@ export interface ExportRunOptions {
   progressMs?: number;
 }
 
-const dialect = new PgDialect();
 const IGNORED_FILTERS = new Set(['page', 'page_size', 'status_counts']);
 
 /** The list's query as the list would send it (arrays comma-joined), validated by the list's own schema. */
@@ -136,6 +120,7 @@ const fileSafe = (s: string) => s.replace(UNSAFE_NAME, '_').trim().slice(0, 150)
 export function createExportsService(deps: ExportsDeps) {
   const { db, pool, audit, store } = deps;
   const boss = createBossSlot(EXPORT_MSG.queueUnavailable);
+  const repo = createExportsRepo(db);
 
   const retentionMs = async () => (await deps.configs.get('export_retention_days')) * DAY_MS;
 
@@ -165,39 +150,24 @@ export function createExportsService(deps: ExportsDeps) {
   }
 
   /** Only the user's own exports (through an API key: only that key's). */
-  function ownWhere(c: Caller): SQL {
-    const own = eq(dataExports.userId, c.auth.user.id);
-    return (c.auth.keyId ? and(own, eq(dataExports.keyId, c.auth.keyId)) : own) as SQL;
-  }
+  const ownerOf = (c: Caller): ExportOwner => ({ userId: c.auth.user.id, keyId: c.auth.keyId ?? null });
 
   async function load(c: Caller, id: number): Promise<ExportRowItem> {
-    const [r] = await db
-      .select(withStalled)
-      .from(dataExports)
-      .where(and(eq(dataExports.id, id), ownWhere(c)))
-      .limit(1);
+    const r = await repo.findOwn(ownerOf(c), id);
     if (!r) throw notFound(EXPORT_MSG.notFound);
     return r;
   }
 
-  async function fail(id: number, message: string) {
-    await db
-      .update(dataExports)
-      .set({ status: 'failed', message, finishedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(dataExports.id, id), inArray(dataExports.status, ['queued', 'running'])));
-  }
+  const fail = (id: number, message: string) => repo.fail(id, message);
 
   async function lookups() {
-    const tagRows = (await db.execute(sql`SELECT id, name FROM tags`)).rows as { id: number; name: string }[];
-    const named = async (table: string) =>
-      new Map(
-        ((await db.execute(sql`SELECT id, name FROM ${sql.identifier(table)}`)).rows as { id: number; name: string }[]).map(
-          (x) => [x.id, x.name],
-        ),
-      );
     return {
-      tagNames: new Map(tagRows.map((t) => [t.id, t.name])),
-      refNames: { leak_types: await named('leak_types'), media_types: await named('media_types'), leaks: await named('leaks') },
+      tagNames: await repo.names('tags'),
+      refNames: {
+        leak_types: await repo.names('leak_types'),
+        media_types: await repo.names('media_types'),
+        leaks: await repo.names('leaks'),
+      },
     };
   }
 
@@ -253,22 +223,17 @@ export function createExportsService(deps: ExportsDeps) {
    */
   async function copyExport(job: ExportJob): Promise<Produced | undefined> {
     const { client, m, r, header, where, sort, progress, opts } = job;
-    // COPY takes no bind parameters: the statement's parts are rendered with literals.
-    const fromWhere = dialect.sqlToQuery(sql`${sql.raw(exportFrom)} WHERE ${where}`);
-    const order = dialect.sqlToQuery(orderBy(m, sort));
-    const parts = { fromWhere: inlineParams(fromWhere.sql, fromWhere.params), order: inlineParams(order.sql, order.params) };
-    const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    const parts = repo.copyParts(where, orderBy(m, sort));
     const { writer, text, consume } = copyPlan(m, r, header, parts, opts);
     const stored = storing(writer);
     let written = 0;
     let aborted = false;
     let failure: unknown;
     let last = Date.now();
-    const stream = client.query(copyTo(text));
+    const { stream, cancel } = await repo.copyOut(client, pool, text);
     try {
       // Whatever stops the export early, the COPY is cancelled and drained: the connection must come
       // back from COPY mode (it still holds the job's lock).
-      const cancel = () => pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (aborted || failure) continue;
         try {
@@ -316,19 +281,16 @@ export function createExportsService(deps: ExportsDeps) {
     const writer = writerFor(r.format as ExportFormat, header, opts.rowsPerSheet);
     const stored = storing(writer);
 
-    const query = dialect.sqlToQuery(sql`
-      SELECT ${sql.raw(NODE_ROW_COLUMNS)} ${sql.raw(exportFrom)}
-       WHERE ${where} ORDER BY ${orderBy(m, sort)}`);
     let written = 0;
     let aborted = false;
+    let cursor: Awaited<ReturnType<typeof repo.openCursor>> | undefined;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${query.sql}`, query.params);
+      cursor = await repo.openCursor(client, where, orderBy(m, sort), FETCH);
       // The next page is on its way from the server while this one is formatted and written.
-      const fetchPage = () => client.query<ExportRow>(`FETCH ${FETCH} FROM export_rows`);
+      const fetchPage = cursor.next;
       let nextPage = fetchPage();
       for (;;) {
-        const page = (await nextPage).rows;
+        const page = await nextPage;
         if (!page.length) break;
         nextPage = fetchPage();
         nextPage.catch(() => undefined); // awaited on the next turn (or dropped with the transaction)
@@ -340,11 +302,11 @@ export function createExportsService(deps: ExportsDeps) {
         }
         await opts.onPage?.(written);
       }
-      await client.query('COMMIT');
+      await cursor.close(true);
       if (aborted) throw new Error('export deleted');
       await writer.end();
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await cursor?.close(false);
       writer.abort(e as Error);
       await stored.catch(() => undefined);
       if (aborted) return undefined;
@@ -356,76 +318,36 @@ export function createExportsService(deps: ExportsDeps) {
   /** The job: streams the selected rows into the file. A retry starts over (the file is written anew). */
   async function run(id: number, opts: ExportRunOptions = {}): Promise<void> {
     await withJobLock(pool, LOCK_EXPORT, id, async (client) => {
-      const [r] = await db.select().from(dataExports).where(eq(dataExports.id, id)).limit(1);
+      const r = await repo.find(id);
       if (!r || (r.status !== 'queued' && r.status !== 'running')) return;
       if (r.attempts >= MAX_ATTEMPTS) return fail(id, EXPORT_MSG.crashed);
       if (!isModuleCode(r.module)) return fail(id, EXPORT_MSG.moduleUnknown);
-      await db
-        .update(dataExports)
-        .set({
-          status: 'running',
-          attempts: r.attempts + 1,
-          startedAt: new Date(),
-          heartbeatAt: new Date(),
-          rowsWritten: 0,
-          updatedAt: new Date(),
-        })
-        .where(eq(dataExports.id, id));
+      await repo.start(id, r.attempts + 1);
       const m = getModule(r.module);
       const q = parseExportFilters(r.module, r.filters);
-      const conds: SQL[] = [sql`e.module = ${m.code}`];
-      if (r.scope) conds.push(sql`e.company_id = ANY(${`{${r.scope.join(',')}}`}::int[])`);
-      conds.push(...filterConditions(m, q, deps.vault));
-      const where = andAll(conds);
+      const where = repo.selection(m, r.scope, filterConditions(m, q, deps.vault));
       // The total (for the progress bar) is counted on another connection while the file is written.
-      const counted = (async () => {
-        const [{ n }] = (await db.execute(sql`SELECT count(*)::int AS n FROM events e WHERE ${where}`)).rows as [{ n: number }];
-        await db.update(dataExports).set({ rowsTotal: n }).where(eq(dataExports.id, id));
-      })();
+      const counted = (async () => repo.setTotal(id, await repo.count(where)))();
       counted.catch(() => undefined);
 
       const header = headerLabels(m, r.fields);
       /** Progress and liveness: false when the export was deleted meanwhile. */
-      const progress = async (written: number) => {
-        const still = await db
-          .update(dataExports)
-          .set({ rowsWritten: written, heartbeatAt: new Date() })
-          .where(eq(dataExports.id, id))
-          .returning({ id: dataExports.id });
-        return still.length > 0;
-      };
+      const progress = (written: number) => repo.progress(id, written);
       const produce = sqlExportable(m, r.fields, r.revealScope) ? copyExport : nodeExport;
       const produced = await produce({ client, m, r, header, where, sort: q.sort, progress, opts });
       await counted.catch(() => undefined); // a failed count leaves the total unknown, the file is still good
       if (!produced) return; // deleted meanwhile
       const { stored, written } = produced;
       const { key, size } = await stored;
-      const done = await db
-        .update(dataExports)
-        .set({
-          status: 'done',
-          storageKey: key,
-          size,
-          rowsWritten: written,
-          finishedAt: new Date(),
-          updatedAt: new Date(),
-          message: null,
-        })
-        .where(and(eq(dataExports.id, id), eq(dataExports.status, 'running')))
-        .returning({ id: dataExports.id });
-      if (!done.length) await store.delete(key).catch(() => undefined);
+      const done = await repo.finish(id, { storageKey: key, size, rowsWritten: written });
+      if (!done) await store.delete(key).catch(() => undefined);
     });
   }
 
   /** Deletes expired files and re-queues exports whose worker died. */
   async function maintain(): Promise<{ expired: number; requeued: number }> {
     const retention = await retentionMs();
-    const old = await db
-      .delete(dataExports)
-      .where(
-        sql`coalesce(${dataExports.finishedAt}, ${dataExports.createdAt}) < ${new Date(Date.now() - retention)} AND ${dataExports.status} NOT IN ('queued', 'running')`,
-      )
-      .returning({ id: dataExports.id, key: dataExports.storageKey });
+    const old = await repo.deleteFinishedBefore(new Date(Date.now() - retention));
     for (const o of old) if (o.key) await store.delete(o.key).catch(() => undefined);
     return { expired: old.length, requeued: await requeueStale() };
   }
@@ -484,22 +406,22 @@ export function createExportsService(deps: ExportsDeps) {
       const name = body.name?.trim() || `${m.name} — ${mskDateTime(new Date())}`;
       const b = boss.get();
       const id = await inClientTransaction(pool, async (client) => {
-        const ins = await client.query<{ id: number }>(
-          `INSERT INTO exports (user_id, key_id, module, name, format, fields, filters, scope, reveal_scope, status)
-           VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::int[], $9::int[], 'queued') RETURNING id`,
-          [
-            c.auth.user.id,
-            c.auth.keyId ?? null,
-            m.code,
-            name.slice(0, 200),
-            body.format,
-            JSON.stringify(fields),
-            JSON.stringify(body.filters),
-            scope === 'all' ? null : scope,
-            revealAll === 'all' ? null : revealAll,
-          ],
+        const tx = clientDb(client);
+        const id = await repo.insert(
+          {
+            userId: c.auth.user.id,
+            keyId: c.auth.keyId ?? null,
+            module: m.code,
+            name: name.slice(0, 200),
+            format: body.format,
+            fields,
+            filters: body.filters,
+            scope: scope === 'all' ? null : scope,
+            revealScope: revealAll === 'all' ? null : revealAll,
+            status: 'queued',
+          },
+          tx,
         );
-        const id = ins.rows[0]?.id as number;
         await b.send(EXPORT_QUEUE, { id }, { ...JOB_OPTIONS, db: onClient(client) });
         const sensitive = m.fields.some((f) => f.sensitive && fields.includes(f.key));
         await audit.record(
@@ -516,7 +438,7 @@ export function createExportsService(deps: ExportsDeps) {
               cards_in_clear: sensitive && revealAll !== 'all' ? revealAll : sensitive,
             },
           },
-          clientDb(client),
+          tx,
         );
         return id;
       });
@@ -524,17 +446,9 @@ export function createExportsService(deps: ExportsDeps) {
     },
 
     async list(c: Caller, q: { page: number; page_size: number; module?: ModuleCode }) {
-      const where = q.module ? (and(ownWhere(c), eq(dataExports.module, q.module)) as SQL) : ownWhere(c);
-      const rows = await db
-        .select(withStalled)
-        .from(dataExports)
-        .where(where)
-        .orderBy(desc(dataExports.createdAt), desc(dataExports.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      const [t] = await db.select({ n: sql<number>`count(*)::int` }).from(dataExports).where(where);
+      const { rows, total } = await repo.listOwn(ownerOf(c), q.module, q.page_size, (q.page - 1) * q.page_size);
       const retention = await retentionMs();
-      return { items: rows.map((r) => toItem(r, retention)), total: t?.n ?? 0, page: q.page, page_size: q.page_size };
+      return { items: rows.map((r) => toItem(r, retention)), total, page: q.page, page_size: q.page_size };
     },
 
     async get(c: Caller, id: number) {
@@ -544,7 +458,7 @@ export function createExportsService(deps: ExportsDeps) {
     async remove(c: Caller, id: number): Promise<void> {
       const r = await load(c, id);
       await db.transaction(async (tx) => {
-        await tx.delete(dataExports).where(eq(dataExports.id, r.id));
+        await repo.remove(r.id, tx);
         await audit.record(
           c.actor,
           { action: 'export.delete', entity: 'export', entityId: r.id, before: { module: r.module, name: r.name } },
