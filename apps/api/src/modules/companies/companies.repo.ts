@@ -35,6 +35,15 @@ export function createCompaniesRepo(db: Db) {
       return r ? r.modules : null;
     },
 
+    /** Companies within `scope` for a choice list, by name. */
+    async options(scope: 'all' | number[], tx: Db = db): Promise<{ id: number; name: string; is_active: boolean }[]> {
+      return tx
+        .select({ id: companies.id, name: companies.name, is_active: companies.isActive })
+        .from(companies)
+        .where(scope === 'all' ? undefined : scope.length ? inArray(companies.id, scope) : sql`FALSE`)
+        .orderBy(sql`lower(${companies.name})`);
+    },
+
     /** A page of companies by name within `scope`, each with its member count, and the total. */
     async list(p: {
       scope: 'all' | number[];

@@ -39,7 +39,9 @@ import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
+import { createEventsRepo } from '../events/events.repo';
 import { moduleEnabled } from '../events/events.service';
+import { createTagsRepo } from '../tags/tags.repo';
 import { renderDigest } from './mailings.render';
 import { createMailingsRepo, type DeliveryRow, type MailingRow, type MailingsRepo } from './mailings.repo';
 import { isQuiet, nextDigestAt } from './mailings.schedule';
@@ -67,6 +69,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const { db, audit, configs, config, log } = deps;
   const repo = deps.repo ?? createMailingsRepo(db);
   const companyRepo = createCompaniesRepo(db);
+  const events = createEventsRepo(db);
+  const tagsRepo = createTagsRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
   const mailer = async (): Promise<Mailer> =>
@@ -91,23 +95,23 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     return {
       id: r.id,
       name: r.name,
-      company_id: r.company_id,
-      company_name: r.company_name,
+      company_id: r.companyId,
+      company_name: r.companyName,
       recipients: r.recipients,
       filters: parseFilters(r.filters),
       params: parseParams(r.params),
-      is_active: r.is_active,
-      is_suspended: r.company_id !== null && r.company_active === false,
-      created_by: r.created_by !== null && r.created_by_name !== null ? { id: r.created_by, name: r.created_by_name } : null,
-      created_at: iso(r.created_at),
-      updated_at: iso(r.updated_at),
-      last_sent_at: iso(r.last_sent_at),
-      next_digest_at: iso(r.next_digest_at),
+      is_active: r.isActive,
+      is_suspended: r.companyId !== null && r.companyActive === false,
+      created_by: r.createdBy !== null && r.createdByName !== null ? { id: r.createdBy, name: r.createdByName } : null,
+      created_at: iso(r.createdAt),
+      updated_at: iso(r.updatedAt),
+      last_sent_at: iso(r.lastSentAt),
+      next_digest_at: iso(r.nextDigestAt),
       stats: {
-        events_sent: r.events_sent,
-        events_pending: r.events_pending,
-        deliveries_sent: r.deliveries_sent,
-        deliveries_failed: r.deliveries_failed,
+        events_sent: r.eventsSent,
+        events_pending: r.eventsPending,
+        deliveries_sent: r.deliveriesSent,
+        deliveries_failed: r.deliveriesFailed,
       },
     };
   }
@@ -116,14 +120,14 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     id: d.id,
     status: d.status,
     attempts: d.attempts,
-    event_count: d.event_count,
-    listed_count: d.listed_count,
+    event_count: d.eventCount,
+    listed_count: d.listedCount,
     subject: d.subject,
     recipients: d.recipients,
-    last_error: d.last_error,
-    next_attempt_at: d.status === 'retry' ? iso(d.next_attempt_at) : null,
-    created_at: iso(d.created_at),
-    sent_at: iso(d.sent_at),
+    last_error: d.lastError,
+    next_attempt_at: d.status === 'retry' ? iso(d.nextAttemptAt) : null,
+    created_at: iso(d.createdAt),
+    sent_at: iso(d.sentAt),
   });
 
   /** May the caller do `perm` on a mailing of `companyId` (null = every company: staff only)? */
@@ -132,8 +136,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
 
   async function load(c: Caller, id: number, perm: 'mailings.read' | 'mailings.manage'): Promise<MailingRow> {
     const r = await repo.get(id);
-    if (!r || !allows(c, 'mailings.read', r.company_id)) throw notFound(MAILING_MSG.notFound);
-    if (perm === 'mailings.manage' && !allows(c, 'mailings.manage', r.company_id)) throw new ApiError(403, API_MSG.forbidden);
+    if (!r || !allows(c, 'mailings.read', r.companyId)) throw notFound(MAILING_MSG.notFound);
+    if (perm === 'mailings.manage' && !allows(c, 'mailings.manage', r.companyId)) throw new ApiError(403, API_MSG.forbidden);
     return r;
   }
 
@@ -184,7 +188,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       }
     }
     if (f.tags.length) {
-      const found = await repo.existingTags(f.tags);
+      const found = await events.existingIds('tags', f.tags);
       if (f.tags.some((t) => !found.has(t)))
         throw badRequest(MAILING_MSG.tagNotFound, { 'filters.tags': MAILING_MSG.tagNotFound });
     }
@@ -208,7 +212,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   /* --- sending ---------------------------------------------------------------------------- */
 
   async function sendDelivery(d: DeliveryRow, now: Date): Promise<'sent' | 'retry' | 'failed' | 'skipped'> {
-    const m = await repo.get(d.mailing_id);
+    const m = await repo.get(d.mailingId);
     if (!m) return 'failed';
     const params = parseParams(m.params);
     const productName = String(await configs.get('product_name')) || 'Форпост';
@@ -238,15 +242,20 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         deps.sendTimeoutMs ?? 90_000,
         () => new Error('SMTP-сервер не ответил вовремя'),
       );
-      await repo.markSent({
-        id: d.id,
-        mailingId: m.id,
-        subject: content.subject,
-        messageId: sent.messageId,
-        listed: events.length,
-        total,
-        // The server took the message for the others: sent, with the refused addresses on record.
-        note: sent.rejected?.length ? MAILING_MSG.rejected(sent.rejected) : null,
+      await db.transaction(async (tx) => {
+        await repo.markSent(
+          {
+            id: d.id,
+            subject: content.subject,
+            messageId: sent.messageId,
+            listed: events.length,
+            total,
+            // The server took the message for the others: sent, with the refused addresses on record.
+            note: sent.rejected?.length ? MAILING_MSG.rejected(sent.rejected) : null,
+          },
+          tx,
+        );
+        await repo.stampSent(m.id, tx);
       });
       if (sent.rejected?.length)
         log.warn({ mailingId: m.id, deliveryId: d.id, rejected: sent.rejected.length }, 'mailing recipients refused');
@@ -262,6 +271,36 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   }
 
   /**
+   * Adds the events matching the mailing to its ledger, from a day before the last pass (late
+   * commits) but never before the mailing started. A capped pass leaves the watermark where it was,
+   * so the rest is picked up next time.
+   */
+  async function collect(m: MailingRow, filters: MailingFilters, now: Date): Promise<number> {
+    const from = new Date(Math.max(m.startsAt.getTime(), (m.collectedUntil ?? now).getTime() - 86_400_000));
+    const companyIds: 'all' | number[] = m.companyId == null ? 'all' : [m.companyId];
+    const n = await repo.collect(m.id, companyIds, filters, from, collectCap);
+    if (n < collectCap) await repo.setCollectedUntil(m.id, now);
+    return n;
+  }
+
+  /**
+   * One delivery with every waiting ledger row of the mailing, under the mailing's lock (two workers
+   * never split or double a digest), and the next digest planned. False when there was nothing to send.
+   */
+  async function openDelivery(m: MailingRow, nextDigest: Date | null): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      if (!(await repo.tryLock(m.id, tx))) return false;
+      const id = await repo.insertDelivery(m.id, m.recipients, tx);
+      if (!(await repo.attachWaiting(m.id, id, tx))) {
+        await repo.removeDelivery(id, tx);
+        return false;
+      }
+      await repo.setNextDigest(m.id, nextDigest, tx);
+      return true;
+    });
+  }
+
+  /**
    * One pass of the mailing worker: match new events of every active mailing, open a delivery where
    * one is due (instant: now, at most once a minute; digests: at their time; never in quiet hours),
    * then send what is due (new deliveries and retries).
@@ -272,22 +311,22 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       try {
         const filters = parseFilters(m.filters);
         const params = parseParams(m.params);
-        stats.collected += await repo.collect(m, filters, now, collectCap);
+        stats.collected += await collect(m, filters, now);
         if (isQuiet(now, params.quiet_hours)) continue;
         let due: boolean;
         if (params.frequency === 'instant') {
-          due = !m.last_sent_at || now.getTime() - new Date(m.last_sent_at).getTime() >= INSTANT_MIN_INTERVAL_MS;
-        } else if (!m.next_digest_at) {
+          due = !m.lastSentAt || now.getTime() - m.lastSentAt.getTime() >= INSTANT_MIN_INTERVAL_MS;
+        } else if (!m.nextDigestAt) {
           await repo.setNextDigest(m.id, nextDigestAt(params, now));
           due = false;
-        } else due = now.getTime() >= new Date(m.next_digest_at).getTime();
+        } else due = now.getTime() >= m.nextDigestAt.getTime();
         if (!due) continue;
         const next = params.frequency === 'instant' ? null : nextDigestAt(params, now);
         if ((await repo.pendingCount(m.id)) === 0) {
           if (next) await repo.setNextDigest(m.id, next); // nothing new: no empty digest
           continue;
         }
-        if (await repo.createDelivery(m, next)) stats.deliveries++;
+        if (await openDelivery(m, next)) stats.deliveries++;
       } catch (err) {
         log.warn({ err: { message: (err as Error).message }, mailingId: m.id }, 'mailing pass failed');
       }
@@ -344,7 +383,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     async patch(c: Caller, id: number, body: PatchMailingRequest): Promise<Mailing> {
       const r = await load(c, id, 'mailings.manage');
       const before = toMailing(r);
-      const companyId = await companyFor(c, body.company_id, r.company_id);
+      const companyId = await companyFor(c, body.company_id, r.companyId);
       // Only the fields sent change: merged over the stored ones, then the whole is validated again.
       const filters = body.filters
         ? validMerged(mailingFilters, 'filters', { ...before.filters, ...sentOnly(body.filters) })
@@ -352,8 +391,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const params = body.params
         ? validMerged(mailingParams, 'params', { ...before.params, ...sentOnly(body.params) })
         : before.params;
-      if (body.filters || companyId !== r.company_id) await checkFilters(c, filters, companyId);
-      const isActive = body.is_active ?? r.is_active;
+      if (body.filters || companyId !== r.companyId) await checkFilters(c, filters, companyId);
+      const isActive = body.is_active ?? r.isActive;
       const rescheduled =
         params.frequency !== before.params.frequency ||
         params.hour !== before.params.hour ||
@@ -370,7 +409,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
             isActive,
             resetSchedule: rescheduled,
             // Switched back on: it sends what happens from now on, not what it missed.
-            restart: isActive && !r.is_active,
+            restart: isActive && !r.isActive,
           },
           tx,
         );
@@ -401,7 +440,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
             action: 'mailing.delete',
             entity: 'mailing',
             entityId: id,
-            companyId: r.company_id,
+            companyId: r.companyId,
             before: auditView(toMailing(r)),
           },
           tx,
@@ -442,7 +481,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const scope = companiesWith(c.auth.principal, 'mailings.manage');
       const readScope = companiesWith(c.auth.principal, 'mailings.read');
       const km = c.auth.principal.keyModules;
-      const companies = await repo.companies(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope);
+      const companies = await companyRepo.options(scope === 'all' || (Array.isArray(scope) && scope.length) ? scope : readScope);
       // A user of one company sees only the modules enabled for it (the ones a mailing may name).
       const only = scope !== 'all' && companies.length === 1 && companies[0] ? await companyRepo.modules(companies[0].id) : null;
       return {
@@ -456,7 +495,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         statuses: DEFAULT_STATUSES.map((s) => ({ value: s.code, label: s.name })),
         priorities: [...DEFAULT_PRIORITIES].reverse().map((p) => ({ value: p.code, label: p.name, color: p.color })),
         sources: SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] })),
-        tags: await repo.tags(),
+        tags: await tagsRepo.all(),
         all_companies_allowed: scope === 'all',
       };
     },

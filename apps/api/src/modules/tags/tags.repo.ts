@@ -17,6 +17,11 @@ export function createTagsRepo(db: Db) {
       );
     },
 
+    /** Every tag for a choice list, by name. */
+    async all(): Promise<{ id: number; name: string; color: string }[]> {
+      return db.select({ id: tags.id, name: tags.name, color: tags.color }).from(tags).orderBy(sql`lower(${tags.name})`);
+    },
+
     /** These tags, locked, in id order. */
     async lock(ids: number[], tx: Db): Promise<TagRow[]> {
       return tx.select().from(tags).where(inArray(tags.id, ids)).orderBy(asc(tags.id)).for('update');
