@@ -1,4 +1,4 @@
-import { Alert, Form, type FormInstance, type FormProps, Modal } from 'antd';
+import { Alert, type ButtonProps, Form, type FormInstance, type FormProps, Modal } from 'antd';
 import { type ReactNode, useCallback, useState } from 'react';
 import { applyApiErrors } from './forms';
 
@@ -47,7 +47,10 @@ export function useFormModal<V extends object>() {
   return { form, formError, reset, submit };
 }
 
-/** The modal around such a form: «Добавить» for a new item, «Сохранить» for an existing one. */
+/**
+ * The modal around such a form: «Добавить» for a new item, «Сохранить» for an existing one (or
+ * `okText`); required fields marked «optional»-style unless `formProps.requiredMark` says otherwise.
+ */
 export function FormModal<V extends object>({
   open,
   title,
@@ -57,6 +60,8 @@ export function FormModal<V extends object>({
   form,
   formError,
   formProps,
+  okText,
+  okButtonProps,
   onOk,
   onClose,
   children,
@@ -68,7 +73,9 @@ export function FormModal<V extends object>({
   width: number;
   form: FormInstance<V>;
   formError: string | null;
-  formProps?: Omit<FormProps<V>, 'form' | 'layout' | 'requiredMark'>;
+  formProps?: Omit<FormProps<V>, 'form' | 'layout'>;
+  okText?: string;
+  okButtonProps?: ButtonProps;
   onOk: () => void;
   onClose: () => void;
   children: ReactNode;
@@ -77,7 +84,8 @@ export function FormModal<V extends object>({
     <Modal
       open={open}
       title={title}
-      okText={isNew ? 'Добавить' : 'Сохранить'}
+      okText={okText ?? (isNew ? 'Добавить' : 'Сохранить')}
+      okButtonProps={okButtonProps}
       cancelText="Отмена"
       onOk={onOk}
       confirmLoading={saving}

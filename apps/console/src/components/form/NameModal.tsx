@@ -1,8 +1,8 @@
-import { MSG } from '@forpost/contract/messages';
-import { Alert, App, Form, Input, Modal } from 'antd';
+import { App } from 'antd';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { applyApiErrors, zodRule } from './forms';
+import { FormModal, useFormModal } from './FormModal';
+import { NameField } from './NameField';
 
 /** Create / rename an entry of a name-only reference list. */
 export function NameModal({
@@ -27,59 +27,42 @@ export function NameModal({
   successText: string;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<{ name: string }>();
-  const [formError, setFormError] = useState<string | null>(null);
+  const { form, formError, reset, submit } = useFormModal<{ name: string }>();
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
-    if (!open) return;
-    setFormError(null);
-    form.setFieldsValue({ name: initial ?? '' });
-  }, [open, initial, form]);
+    if (open) reset({ name: initial ?? '' });
+  }, [open, initial, reset]);
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: { name: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      await onSubmit(v.name.trim());
-      message.success(successText);
-      onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, ['name']));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        setSaving(true);
+        try {
+          await onSubmit(v.name.trim());
+        } finally {
+          setSaving(false);
+        }
+        message.success(successText);
+        onClose();
+      },
+      ['name'],
+    );
 
   return (
-    <Modal
+    <FormModal<{ name: string }>
       open={open}
       title={title}
-      okText={initial === undefined ? 'Добавить' : 'Сохранить'}
-      cancelText="Отмена"
+      isNew={initial === undefined}
+      saving={saving}
+      width={520}
+      form={form}
+      formError={formError}
+      formProps={{ requiredMark: false, onFinish: () => void onOk() }}
       onOk={() => void onOk()}
-      confirmLoading={saving}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      onClose={onClose}
     >
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={() => void onOk()}>
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item
-          name="name"
-          label="Название"
-          rules={[{ required: true, whitespace: true, message: MSG.required }, zodRule(schema)]}
-          validateTrigger={['onChange', 'onBlur']}
-        >
-          <Input autoFocus maxLength={maxLength} showCount placeholder={placeholder} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <NameField schema={schema} maxLength={maxLength} placeholder={placeholder} />
+    </FormModal>
   );
 }

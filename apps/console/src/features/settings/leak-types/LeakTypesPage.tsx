@@ -1,9 +1,10 @@
 import { EditOutlined } from '@ant-design/icons';
 import { leakTypePatchRequest } from '@forpost/contract/events-extras';
-import { MSG } from '@forpost/contract/messages';
-import { Alert, App, Button, Card, Form, Input, Modal, Table, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Form, Input, Table, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { applyApiErrors, zodRule } from '../../../components/form/forms';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { zodRule } from '../../../components/form/forms';
+import { NameField } from '../../../components/form/NameField';
 import { FilterBar } from '../../../components/list/FilterBar';
 import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
@@ -96,60 +97,40 @@ const S = leakTypePatchRequest.shape;
 
 function LeakTypeModal({ type, onClose }: { type: LeakType | null; onClose: () => void }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveLeakTypeMutation();
-  const [formError, setFormError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!type) return;
-    setFormError(null);
-    form.setFieldsValue({ name: type.name, description: type.description ?? '' });
-  }, [type, form]);
+    if (type) reset({ name: type.name, description: type.description ?? '' });
+  }, [type, reset]);
 
-  const onOk = async () => {
-    if (!type) return;
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    try {
-      await save.mutateAsync({ id: type.id, body: { name: v.name.trim(), description: v.description?.trim() || null } });
-      message.success('Тип утечки сохранён');
-      onClose();
-    } catch (e) {
-      setFormError(applyApiErrors(form, e, ['name', 'description']));
-    }
-  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        if (!type) return;
+        await save.mutateAsync({ id: type.id, body: { name: v.name.trim(), description: v.description?.trim() || null } });
+        message.success('Тип утечки сохранён');
+        onClose();
+      },
+      ['name', 'description'],
+    );
 
   return (
-    <Modal
+    <FormModal<Values>
       open={type !== null}
       title={`Тип утечки «${type?.name ?? ''}»`}
-      okText="Сохранить"
-      cancelText="Отмена"
+      isNew={false}
+      saving={save.isPending}
+      width={520}
+      form={form}
+      formError={formError}
       onOk={() => void onOk()}
-      confirmLoading={save.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark="optional">
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item
-          name="name"
-          label="Название"
-          rules={[{ required: true, whitespace: true, message: MSG.required }, zodRule(S.name)]}
-          validateTrigger={['onChange', 'onBlur']}
-        >
-          <Input autoFocus maxLength={100} showCount />
-        </Form.Item>
-        <Form.Item name="description" label="Описание" rules={[zodRule(S.description)]}>
-          <Input.TextArea rows={3} maxLength={1000} showCount />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <NameField schema={S.name} maxLength={100} />
+      <Form.Item name="description" label="Описание" rules={[zodRule(S.description)]}>
+        <Input.TextArea rows={3} maxLength={1000} showCount />
+      </Form.Item>
+    </FormModal>
   );
 }

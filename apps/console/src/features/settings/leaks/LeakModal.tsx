@@ -1,10 +1,10 @@
 import { leakCreateRequest } from '@forpost/contract/events-extras';
-import { MSG } from '@forpost/contract/messages';
 import { App, DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
+import { NameField } from '../../../components/form/NameField';
 import { dayjs } from '../../../lib/format';
 import { type LeakBody, useSaveLeakMutation } from '../api/mutations';
 import type { Leak, LeakType } from '../api/queries';
@@ -76,14 +76,12 @@ export function LeakModal({
       onOk={() => void onOk()}
       onClose={onClose}
     >
-      <Form.Item
-        name="name"
-        label="Название"
-        rules={[{ required: true, whitespace: true, message: MSG.required }, zodRule(S.name)]}
-        validateTrigger={['onChange', 'onBlur']}
-      >
-        <Input autoFocus maxLength={300} placeholder="Например: Утечка клиентской базы интернет-магазина" />
-      </Form.Item>
+      <NameField
+        schema={S.name}
+        maxLength={300}
+        showCount={false}
+        placeholder="Например: Утечка клиентской базы интернет-магазина"
+      />
       <Form.Item name="leak_type_id" label="Тип утечки">
         <Select allowClear placeholder="Не указан" options={types.map((t) => ({ value: t.id, label: t.name }))} />
       </Form.Item>

@@ -1,9 +1,9 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
-import { Alert, Tag as AntTag, App, Flex, Form, Modal, Select, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Tag as AntTag, App, Flex, Form, Select, Typography } from 'antd';
+import { useEffect } from 'react';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { eventsCount } from '../../../lib/format';
-import { errorMessage } from '../../../lib/http';
 import { useMergeTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
 
@@ -27,18 +27,14 @@ export function MergeTagsModal({
   onClose: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const merge = useMergeTagMutation();
-  const [formError, setFormError] = useState<string | null>(null);
   const source = Form.useWatch('source', form);
   const target = Form.useWatch('target', form);
 
   useEffect(() => {
-    if (!open) return;
-    setFormError(null);
-    form.resetFields();
-    form.setFieldsValue({ source: sourceId, target: undefined });
-  }, [open, sourceId, form]);
+    if (open) reset({ source: sourceId, target: undefined });
+  }, [open, sourceId, reset]);
 
   const byId = (id?: number) => tags.find((t) => t.id === id);
   const options = (except?: number) =>
@@ -67,16 +63,9 @@ export function MergeTagsModal({
         name: t.name,
       }));
 
-  const onOk = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    if (v.source === undefined || v.target === undefined) return;
-    try {
+  const onOk = () =>
+    submit(async (v) => {
+      if (v.source === undefined || v.target === undefined) return;
       const r = await merge.mutateAsync({ sourceId: v.source, targetId: v.target });
       message.success(
         r.events_updated > 0
@@ -84,73 +73,56 @@ export function MergeTagsModal({
           : `Теги объединены: остался «${r.target.name}»`,
       );
       onClose();
-    } catch (e) {
-      setFormError(errorMessage(e));
-    }
-  };
+    }, []);
+
+  /** One of the two tag choices; the tag chosen in the other is not offered. */
+  const tagField = (name: 'source' | 'target', label: string, placeholder: string, except?: number) => (
+    <Form.Item name={name} label={label} rules={[{ required: true, message: MSG.required }]} style={{ flex: 1 }}>
+      <Select
+        showSearch={{ optionFilterProp: 'name' }}
+        placeholder={placeholder}
+        options={options(except)}
+        data-testid={`merge-${name}`}
+      />
+    </Form.Item>
+  );
 
   const src = byId(source);
   const dst = byId(target);
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title="Объединить теги"
+      isNew={false}
       okText="Объединить"
       okButtonProps={{ danger: true, disabled: !src || !dst }}
-      cancelText="Отмена"
-      onOk={() => void onOk()}
-      confirmLoading={merge.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      saving={merge.isPending}
       width={560}
+      form={form}
+      formError={formError}
+      formProps={{ requiredMark: false }}
+      onOk={() => void onOk()}
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark={false}>
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Flex gap={12} align="start">
-          <Form.Item
-            name="source"
-            label="Какой тег убрать"
-            rules={[{ required: true, message: MSG.required }]}
-            style={{ flex: 1 }}
-          >
-            <Select
-              showSearch={{ optionFilterProp: 'name' }}
-              placeholder="Исходный тег"
-              options={options(target)}
-              data-testid="merge-source"
-            />
-          </Form.Item>
-          <ArrowRightOutlined style={{ marginTop: 38, color: 'rgba(0,0,0,.45)' }} />
-          <Form.Item
-            name="target"
-            label="В какой тег объединить"
-            rules={[{ required: true, message: MSG.required }]}
-            style={{ flex: 1 }}
-          >
-            <Select
-              showSearch={{ optionFilterProp: 'name' }}
-              placeholder="Целевой тег"
-              options={options(source)}
-              data-testid="merge-target"
-            />
-          </Form.Item>
-        </Flex>
-        {src && dst && (
-          <Alert
-            type="warning"
-            showIcon
-            title={
-              <span>
-                Тег <AntTag color={src.color}>{src.name}</AntTag>будет удалён, а события с ним
-                {countOf(src.id) > 0 ? ` (${eventsCount(countOf(src.id))})` : ''} получат тег{' '}
-                <AntTag color={dst.color}>{dst.name}</AntTag>
-              </span>
-            }
-            description="Объединение нельзя отменить."
-          />
-        )}
-      </Form>
-    </Modal>
+      <Flex gap={12} align="start">
+        {tagField('source', 'Какой тег убрать', 'Исходный тег', target)}
+        <ArrowRightOutlined style={{ marginTop: 38, color: 'rgba(0,0,0,.45)' }} />
+        {tagField('target', 'В какой тег объединить', 'Целевой тег', source)}
+      </Flex>
+      {src && dst && (
+        <Alert
+          type="warning"
+          showIcon
+          title={
+            <span>
+              Тег <AntTag color={src.color}>{src.name}</AntTag>будет удалён, а события с ним
+              {countOf(src.id) > 0 ? ` (${eventsCount(countOf(src.id))})` : ''} получат тег{' '}
+              <AntTag color={dst.color}>{dst.name}</AntTag>
+            </span>
+          }
+          description="Объединение нельзя отменить."
+        />
+      )}
+    </FormModal>
   );
 }

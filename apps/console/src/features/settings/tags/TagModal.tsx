@@ -1,9 +1,8 @@
-import { MSG } from '@forpost/contract/messages';
 import { TAG_COLORS, tagCreateRequest } from '@forpost/contract/tags';
-import { Alert, Tag as AntTag, App, ColorPicker, Flex, Form, Input, Modal } from 'antd';
+import { Tag as AntTag, App, ColorPicker, Flex, Form } from 'antd';
 import { useEffect } from 'react';
-import { useFormModal } from '../../../components/form/FormModal';
-import { zodRule } from '../../../components/form/forms';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { NameField } from '../../../components/form/NameField';
 import { useSaveTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
 
@@ -44,41 +43,32 @@ export function TagModal({ tag, open, onClose }: { tag: Tag | null; open: boolea
     );
 
   return (
-    <Modal
+    <FormModal<Values>
       open={open}
       title={tag ? `Тег «${tag.name}»` : 'Новый тег'}
-      okText={tag ? 'Сохранить' : 'Добавить'}
-      cancelText="Отмена"
+      isNew={!tag}
+      saving={save.isPending}
+      width={520}
+      form={form}
+      formError={formError}
+      formProps={{ requiredMark: false, onFinish: () => void onOk() }}
       onOk={() => void onOk()}
-      confirmLoading={save.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      onClose={onClose}
     >
-      <Form<Values> form={form} layout="vertical" onFinish={() => void onOk()} requiredMark={false}>
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item
-          name="name"
-          label="Название"
-          rules={[{ required: true, whitespace: true, message: MSG.required }, zodRule(nameSchema)]}
-          validateTrigger={['onChange', 'onBlur']}
-        >
-          <Input autoFocus maxLength={64} showCount placeholder="Например: Фишинг" />
-        </Form.Item>
-        <Form.Item name="color" label="Цвет" getValueFromEvent={(c: unknown) => toHex(c)}>
-          <ColorPicker
-            disabledAlpha
-            format="hex"
-            showText
-            presets={[{ label: 'Рекомендуемые', colors: [...TAG_COLORS] }]}
-            aria-label="Цвет тега"
-          />
-        </Form.Item>
-        <Flex gap={8} align="center">
-          <span style={{ color: 'rgba(0,0,0,.45)' }}>Так тег выглядит в событиях:</span>
-          <AntTag color={toHex(color)}>{name?.trim() || 'Тег'}</AntTag>
-        </Flex>
-      </Form>
-    </Modal>
+      <NameField schema={nameSchema} maxLength={64} placeholder="Например: Фишинг" />
+      <Form.Item name="color" label="Цвет" getValueFromEvent={(c: unknown) => toHex(c)}>
+        <ColorPicker
+          disabledAlpha
+          format="hex"
+          showText
+          presets={[{ label: 'Рекомендуемые', colors: [...TAG_COLORS] }]}
+          aria-label="Цвет тега"
+        />
+      </Form.Item>
+      <Flex gap={8} align="center">
+        <span style={{ color: 'rgba(0,0,0,.45)' }}>Так тег выглядит в событиях:</span>
+        <AntTag color={toHex(color)}>{name?.trim() || 'Тег'}</AntTag>
+      </Flex>
+    </FormModal>
   );
 }

@@ -13,7 +13,7 @@ import { Alert, App, Button, Flex, Form, Input, Modal, Radio, Segmented, Select,
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
-import { errorMessage } from '../../../lib/http';
+import { useFormModal } from '../../../components/form/FormModal';
 import { type BulkResult, useBulkWhitelistMutation } from '../api/mutations';
 import type { WhitelistScope } from '../api/queries';
 import { kindOptions } from '../labels';
@@ -41,21 +41,19 @@ export function BulkAddModal({
   onClose: () => void;
 }) {
   const { message } = App.useApp();
-  const [form] = Form.useForm<Values>();
+  const { form, formError, reset, submit } = useFormModal<Values>();
   const bulk = useBulkWhitelistMutation(scope);
   const [result, setResult] = useState<BulkResult | null>(null);
   const [show, setShow] = useState<'all' | 'failed'>('all');
-  const [formError, setFormError] = useState<string | null>(null);
   const text = Form.useWatch('text', form) ?? '';
   const type = Form.useWatch('type', form) ?? 'auto';
 
   useEffect(() => {
     if (!open) return;
     setResult(null);
-    setFormError(null);
     setShow('all');
-    form.resetFields();
-  }, [open, form]);
+    reset({});
+  }, [open, reset]);
 
   const lines = useMemo(() => text.split(/\r?\n/).filter((l) => l.trim() !== ''), [text]);
   /** What the types of the pasted lines will be (a preview of the server's own detection). */
@@ -69,15 +67,8 @@ export function BulkAddModal({
     return [...counts.entries()].map(([t, n]) => `${WHITELIST_TYPE_LABELS[t]}: ${n}`).join(', ');
   }, [lines, type]);
 
-  const onSubmit = async () => {
-    setFormError(null);
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    try {
+  const onSubmit = () =>
+    submit(async (v) => {
       const r = await bulk.mutateAsync({
         text: v.text,
         type: v.type === 'auto' ? undefined : v.type,
@@ -89,10 +80,7 @@ export function BulkAddModal({
       setShow(r.failed > 0 ? 'failed' : 'all');
       if (r.created > 0)
         message.success(`Добавлено: ${formatNumber(r.created)} ${pluralRu(r.created, 'запись', 'записи', 'записей')}`);
-    } catch (e) {
-      setFormError(errorMessage(e));
-    }
-  };
+    }, []);
 
   const rows = result ? (show === 'failed' ? result.items.filter((l) => !l.ok) : result.items) : [];
 
