@@ -6,6 +6,11 @@ import { arrayLiteral, bigArray, intArray, jsonParam, rowsOf } from '../../db/sq
 import { createCompaniesRepo } from '../companies/companies.repo';
 import { searchVector } from './events.query';
 
+/**
+ * An event as the engine's hand-written page and card queries return it: the `events` columns in
+ * snake_case plus the company's and author's names; timestamps are text when read by `db.execute`
+ * (docs/decisions.md, «Слои API»), hence `Date | string`.
+ */
 export interface EventRow {
   id: number;
   company_id: number;
