@@ -2,6 +2,7 @@
 import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { eventBulkJobs } from '../../db/schema/index';
+import { rowsOf } from '../../db/sql';
 import { LOCK_BULK, stalledSql } from '../imports/jobs-kit';
 
 export type BulkJobRow = typeof eventBulkJobs.$inferSelect & { stalled: boolean };
@@ -17,21 +18,19 @@ export function createBulkRepo(db: Db) {
   return {
     /** How many events the WHERE selects (over `events e`) and the newest of them. */
     async countAndMax(where: SQL, tx: Db = db): Promise<{ total: number; maxId: number }> {
-      const [r] = (
-        await tx.execute(
-          sql`SELECT count(*)::int AS total, coalesce(max(e.id), 0)::bigint AS max_id FROM events e WHERE ${where}`,
-        )
-      ).rows as { total: number; max_id: string }[];
+      const [r] = await rowsOf<{ total: number; max_id: string }>(
+        tx,
+        sql`SELECT count(*)::int AS total, coalesce(max(e.id), 0)::bigint AS max_id FROM events e WHERE ${where}`,
+      );
       return { total: r?.total ?? 0, maxId: Number(r?.max_id ?? 0) };
     },
 
     /** The next chunk of a job, locked: ids after `cursor` up to `maxId`, in id order. */
     async nextIds(where: SQL, cursor: number, maxId: number, limit: number, tx: Db): Promise<number[]> {
-      const rows = (
-        await tx.execute(
-          sql`SELECT e.id FROM events e WHERE ${where} AND e.id > ${cursor} AND e.id <= ${maxId} ORDER BY e.id LIMIT ${limit} FOR UPDATE OF e`,
-        )
-      ).rows as { id: string | number }[];
+      const rows = await rowsOf<{ id: string | number }>(
+        tx,
+        sql`SELECT e.id FROM events e WHERE ${where} AND e.id > ${cursor} AND e.id <= ${maxId} ORDER BY e.id LIMIT ${limit} FOR UPDATE OF e`,
+      );
       return rows.map((r) => Number(r.id));
     },
 

@@ -21,11 +21,9 @@ import {
 } from '@forpost/contract/events-bulk';
 import { EVENT_MSG, getModule, isModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
 import { companiesWith, type Permission } from '@forpost/contract/permissions';
-import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
-import { users } from '../../db/schema/index';
 import { type Audit, clientDb } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
 import {
@@ -37,6 +35,7 @@ import {
   takeOverStalled,
   withJobLock,
 } from '../imports/jobs-kit';
+import { createUsersRepo } from '../users/users.repo';
 import type { Caller } from './access';
 import type { ActionRunner } from './bulk.actions';
 import { type BulkJobRow, type BulkRepo, createBulkRepo } from './bulk.repo';
@@ -96,6 +95,7 @@ const permOf = (op: BulkOp): Permission => (op.op === 'delete' ? 'events.delete'
 export function createBulkJobs(deps: BulkDeps) {
   const { db, pool, audit } = deps;
   const repo: BulkRepo = createBulkRepo(db);
+  const usersRepo = createUsersRepo(db);
   const boss = createBossSlot(BULK_MSG.queueUnavailable);
   let engine: BulkEngine | undefined;
   const parts = (): BulkEngine => {
@@ -169,7 +169,7 @@ export function createBulkJobs(deps: BulkDeps) {
 
   /** The job's author as they were at the start: their rights then, their account now. */
   async function authorOf(r: BulkJobRow): Promise<Caller> {
-    const [user] = r.authorId === null ? [] : await db.select().from(users).where(eq(users.id, r.authorId));
+    const user = r.authorId === null ? undefined : await usersRepo.find(r.authorId);
     if (!user?.isActive) throw new ApiError(403, BULK_MSG.authorGone);
     return {
       auth: { user, sessionId: null, keyId: r.authorKeyId, principal: r.principal },
