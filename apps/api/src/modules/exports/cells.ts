@@ -15,31 +15,35 @@ import {
   WHITELIST_KIND_LABELS,
 } from '@forpost/contract/modules';
 import type { CardVault } from '../events/event-data';
+import type { EventRow } from '../events/events.repo';
 import type { Refs } from '../events/refs';
 
 export type Cell = string | number | null;
 
-export interface ExportRow {
-  id: number;
-  company_id: number;
-  company_name: string;
-  title: string;
-  status_id: number;
-  priority_id: number | null;
-  decision_id: number | null;
-  source: string;
-  ml_state: string;
-  whitelist_kind: string | null;
+/** What the Node path reads per row (sql-cells NODE_ROW_COLUMNS): an events page row, timestamps as epoch ms. */
+export type ExportRow = Pick<
+  EventRow,
+  | 'id'
+  | 'company_id'
+  | 'company_name'
+  | 'title'
+  | 'status_id'
+  | 'priority_id'
+  | 'decision_id'
+  | 'source'
+  | 'ml_state'
+  | 'whitelist_kind'
+  | 'data'
+  | 'author_id'
+  | 'author_name'
+  | 'import_id'
+> & {
   tags: number[] | null;
-  data: Record<string, unknown>;
   /** Timestamps as epoch milliseconds (cheaper to read than timestamptz text). */
   detected_at: number | null;
   created_at: number;
   updated_at: number;
-  author_id: number | null;
-  author_name: string | null;
-  import_id: number | null;
-}
+};
 
 const MSK_MS = 3 * 3600_000;
 const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
