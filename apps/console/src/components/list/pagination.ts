@@ -13,6 +13,12 @@ export const pageParams = (search: PageSearch, defaultPageSize = DEFAULT_PAGE_SI
   page_size: search.page_size ?? defaultPageSize,
 });
 
+/** A list's own default page size and «Всего» text. */
+export interface ListPaginationOptions {
+  defaultPageSize?: number;
+  showTotal?: (total: number) => string;
+}
+
 /**
  * antd Table pagination bound to the `page` / `page_size` URL params. The defaults (page 1, the
  * default size) are left out of the URL, and a new page size goes back to page 1.
@@ -21,10 +27,7 @@ export function listPagination(
   search: PageSearch,
   total: number | undefined,
   onSearch: (patch: PageSearch) => void,
-  {
-    defaultPageSize = DEFAULT_PAGE_SIZE,
-    showTotal = (t: number) => `Всего: ${t}`,
-  }: { defaultPageSize?: number; showTotal?: (total: number) => string } = {},
+  { defaultPageSize = DEFAULT_PAGE_SIZE, showTotal = (t: number) => `Всего: ${t}` }: ListPaginationOptions = {},
 ): TablePaginationConfig {
   const { page, page_size: pageSize } = pageParams(search, defaultPageSize);
   return {

@@ -38,7 +38,7 @@ export function Loaded({
   query,
   children,
 }: {
-  query: { isError: boolean; data: unknown; error: unknown; refetch: () => unknown };
+  query: { isError: boolean; data?: unknown; error: unknown; refetch: () => unknown };
   children: ReactNode;
 }) {
   return query.isError && !query.data ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : children;

@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Button, Card, Flex, Table, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
@@ -71,58 +72,54 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
             Компания выбирается в шапке
           </Typography.Text>
         </FilterBar>
-        <Loaded query={list}>
-          <Table<ApiKey>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="apikeys-table"
-            scroll={{ x: 1000 }}
-            locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Ключей пока нет'} /> }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            columns={[
-              {
-                title: 'Название',
-                dataIndex: 'name',
-                render: (name: string, k) => (
+        <ListTable<ApiKey>
+          query={list}
+          data-testid="apikeys-table"
+          scroll={{ x: 1000 }}
+          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Ключей пока нет'} /> }}
+          paging={{ search, onSearch }}
+          columns={[
+            {
+              title: 'Название',
+              dataIndex: 'name',
+              render: (name: string, k) => (
+                <Flex vertical>
+                  <Link to="/api-keys/$id" params={{ id: String(k.id) }}>
+                    {name}
+                  </Link>
+                  <Typography.Text type="secondary" code style={{ fontSize: 12, width: 'fit-content' }}>
+                    {k.prefix}
+                  </Typography.Text>
+                </Flex>
+              ),
+            },
+            { title: 'Компания', dataIndex: 'company_name', width: 200 },
+            { title: 'Роли', key: 'roles', render: (_, k) => <RolesSummary roles={k.roles} collector={k.collector} /> },
+            { title: 'Статус', key: 'status', width: 110, render: (_, k) => <ApiKeyStatus apiKey={k} /> },
+            {
+              title: 'Действует до',
+              dataIndex: 'expires_at',
+              width: 130,
+              render: (d: string | null) => (d ? formatDate(d) : 'Бессрочно'),
+            },
+            {
+              title: 'Использован',
+              key: 'last_used',
+              width: 170,
+              render: (_, k) =>
+                k.last_used_at ? (
                   <Flex vertical>
-                    <Link to="/api-keys/$id" params={{ id: String(k.id) }}>
-                      {name}
-                    </Link>
-                    <Typography.Text type="secondary" code style={{ fontSize: 12, width: 'fit-content' }}>
-                      {k.prefix}
+                    <span>{formatDateTime(k.last_used_at)}</span>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {k.last_used_ip}
                     </Typography.Text>
                   </Flex>
+                ) : (
+                  <Typography.Text type="secondary">Не использовался</Typography.Text>
                 ),
-              },
-              { title: 'Компания', dataIndex: 'company_name', width: 200 },
-              { title: 'Роли', key: 'roles', render: (_, k) => <RolesSummary roles={k.roles} collector={k.collector} /> },
-              { title: 'Статус', key: 'status', width: 110, render: (_, k) => <ApiKeyStatus apiKey={k} /> },
-              {
-                title: 'Действует до',
-                dataIndex: 'expires_at',
-                width: 130,
-                render: (d: string | null) => (d ? formatDate(d) : 'Бессрочно'),
-              },
-              {
-                title: 'Использован',
-                key: 'last_used',
-                width: 170,
-                render: (_, k) =>
-                  k.last_used_at ? (
-                    <Flex vertical>
-                      <span>{formatDateTime(k.last_used_at)}</span>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {k.last_used_ip}
-                      </Typography.Text>
-                    </Flex>
-                  ) : (
-                    <Typography.Text type="secondary">Не использовался</Typography.Text>
-                  ),
-              },
-            ]}
-          />
-        </Loaded>
+            },
+          ]}
+        />
       </Card>
       <CreateApiKeyModal
         open={creating}

@@ -1,15 +1,16 @@
 import { FilterOutlined } from '@ant-design/icons';
 import type { AuditQuery } from '@forpost/contract/audit';
-import { AutoComplete, Card, Col, DatePicker, Flex, Input, InputNumber, Row, Table, Typography } from 'antd';
+import { AutoComplete, Card, Col, DatePicker, Flex, Input, InputNumber, Row, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { JsonView } from '../../components/JsonView';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
 import { useCompanyOptions } from '../companies/api/queries';
 import { type AuditEntry, useAuditQuery } from './api/queries';
@@ -149,70 +150,70 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             aria-label="Период"
           />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<AuditEntry>
-            rowKey="id"
-            size="middle"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="audit-table"
-            scroll={{ x: 1000 }}
-            locale={{ emptyText: <EmptyState text={filtered ? 'Записей с такими условиями нет' : 'Журнал пуст'} /> }}
-            expandable={{ expandedRowRender: (e) => <Change entry={e} />, rowExpandable: () => true }}
-            pagination={listPagination(search, list.data?.total, onSearch, {
+        <ListTable<AuditEntry>
+          query={list}
+          size="middle"
+          data-testid="audit-table"
+          scroll={{ x: 1000 }}
+          locale={{ emptyText: <EmptyState text={filtered ? 'Записей с такими условиями нет' : 'Журнал пуст'} /> }}
+          expandable={{ expandedRowRender: (e) => <Change entry={e} />, rowExpandable: () => true }}
+          paging={{
+            search,
+            onSearch,
+            options: {
               defaultPageSize: AUDIT_PAGE_SIZE,
               showTotal: (total) => (total >= 10_000 ? 'Больше 10 000 записей' : `Всего: ${total}`),
-            })}
-            columns={[
-              { title: 'Время', dataIndex: 'at', width: 150, render: (d: string) => formatDateTime(d) },
-              {
-                title: 'Кто',
-                key: 'actor',
-                width: 200,
-                render: (_, e) =>
-                  e.actor_user_id ? (
-                    <Typography.Link
-                      onClick={() => set({ actor: e.actor_user_id ?? undefined })}
-                      title="Показать только этого автора"
-                    >
-                      {e.actor_name ?? `Пользователь #${e.actor_user_id}`}
-                    </Typography.Link>
-                  ) : e.actor_key_id ? (
-                    `API-ключ #${e.actor_key_id}`
-                  ) : (
-                    <Typography.Text type="secondary">Система или аноним</Typography.Text>
-                  ),
-              },
-              {
-                title: 'Действие',
-                dataIndex: 'action',
-                render: (a: string) => (
-                  <Flex vertical>
-                    <span>{actionLabel(a) ?? a}</span>
-                    {actionLabel(a) && (
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {a}
-                      </Typography.Text>
-                    )}
-                  </Flex>
+            },
+          }}
+          columns={[
+            { title: 'Время', dataIndex: 'at', width: 150, render: (d: string) => formatDateTime(d) },
+            {
+              title: 'Кто',
+              key: 'actor',
+              width: 200,
+              render: (_, e) =>
+                e.actor_user_id ? (
+                  <Typography.Link
+                    onClick={() => set({ actor: e.actor_user_id ?? undefined })}
+                    title="Показать только этого автора"
+                  >
+                    {e.actor_name ?? `Пользователь #${e.actor_user_id}`}
+                  </Typography.Link>
+                ) : e.actor_key_id ? (
+                  `API-ключ #${e.actor_key_id}`
+                ) : (
+                  <Typography.Text type="secondary">Система или аноним</Typography.Text>
                 ),
-              },
-              {
-                title: 'Объект',
-                key: 'entity',
-                width: 190,
-                render: (_, e) => (e.entity ? `${entityLabel(e.entity)}${e.entity_id ? ` #${e.entity_id}` : ''}` : '—'),
-              },
-              {
-                title: 'Компания',
-                dataIndex: 'company_id',
-                width: 180,
-                render: (id: number | null) => (id ? (companies.nameOf(id) ?? `#${id}`) : '—'),
-              },
-              { title: 'IP-адрес', dataIndex: 'ip', width: 140, render: (ip: string | null) => ip ?? '—' },
-            ]}
-          />
-        </Loaded>
+            },
+            {
+              title: 'Действие',
+              dataIndex: 'action',
+              render: (a: string) => (
+                <Flex vertical>
+                  <span>{actionLabel(a) ?? a}</span>
+                  {actionLabel(a) && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {a}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
+            },
+            {
+              title: 'Объект',
+              key: 'entity',
+              width: 190,
+              render: (_, e) => (e.entity ? `${entityLabel(e.entity)}${e.entity_id ? ` #${e.entity_id}` : ''}` : '—'),
+            },
+            {
+              title: 'Компания',
+              dataIndex: 'company_id',
+              width: 180,
+              render: (id: number | null) => (id ? (companies.nameOf(id) ?? `#${id}`) : '—'),
+            },
+            { title: 'IP-адрес', dataIndex: 'ip', width: 140, render: (ip: string | null) => ip ?? '—' },
+          ]}
+        />
       </Card>
     </>
   );

@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
 import { FilterBar } from '../../components/list/FilterBar';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { type Company, useCompaniesQuery, useModuleOptions } from './api/queries';
@@ -56,68 +57,64 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
           />
           <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={170} />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<Company>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="companies-table"
-            scroll={{ x: 960 }}
-            locale={{
-              emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
-            }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            columns={[
-              {
-                title: 'Компания',
-                key: 'name',
-                render: (_, c) => (
-                  <Flex vertical>
-                    {canUpdate ? (
-                      <Link to="/companies/{-$id}/edit" params={{ id: String(c.id) }}>
-                        {c.name}
-                      </Link>
-                    ) : (
-                      <Typography.Text strong>{c.name}</Typography.Text>
-                    )}
-                    {c.legal_name && (
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {c.legal_name}
-                      </Typography.Text>
-                    )}
-                  </Flex>
-                ),
-              },
-              { title: 'ИНН', dataIndex: 'inn', width: 140, render: (v: string | null) => v ?? '—' },
-              {
-                title: 'Модули',
-                dataIndex: 'modules',
-                width: 260,
-                render: (m: string[]) =>
-                  m.length === 0 ? (
-                    <Typography.Text type="secondary">Не подключены</Typography.Text>
+        <ListTable<Company>
+          query={list}
+          data-testid="companies-table"
+          scroll={{ x: 960 }}
+          locale={{
+            emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
+          }}
+          paging={{ search, onSearch }}
+          columns={[
+            {
+              title: 'Компания',
+              key: 'name',
+              render: (_, c) => (
+                <Flex vertical>
+                  {canUpdate ? (
+                    <Link to="/companies/{-$id}/edit" params={{ id: String(c.id) }}>
+                      {c.name}
+                    </Link>
                   ) : (
-                    <Tooltip title={m.map(modules.nameOf).join(', ')}>
-                      <Flex gap={4} wrap>
-                        {m.slice(0, 3).map((code) => (
-                          <Tag key={code}>{modules.nameOf(code)}</Tag>
-                        ))}
-                        {m.length > 3 && <Tag>+{m.length - 3}</Tag>}
-                      </Flex>
-                    </Tooltip>
-                  ),
-              },
-              { title: 'Участники', dataIndex: 'members_count', width: 110, align: 'right' },
-              {
-                title: 'Статус',
-                dataIndex: 'is_active',
-                width: 120,
-                render: (on: boolean) => (on ? <Tag color="green">Активна</Tag> : <Tag color="red">Отключена</Tag>),
-              },
-              { title: 'Создана', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
-            ]}
-          />
-        </Loaded>
+                    <Typography.Text strong>{c.name}</Typography.Text>
+                  )}
+                  {c.legal_name && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {c.legal_name}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
+            },
+            { title: 'ИНН', dataIndex: 'inn', width: 140, render: (v: string | null) => v ?? '—' },
+            {
+              title: 'Модули',
+              dataIndex: 'modules',
+              width: 260,
+              render: (m: string[]) =>
+                m.length === 0 ? (
+                  <Typography.Text type="secondary">Не подключены</Typography.Text>
+                ) : (
+                  <Tooltip title={m.map(modules.nameOf).join(', ')}>
+                    <Flex gap={4} wrap>
+                      {m.slice(0, 3).map((code) => (
+                        <Tag key={code}>{modules.nameOf(code)}</Tag>
+                      ))}
+                      {m.length > 3 && <Tag>+{m.length - 3}</Tag>}
+                    </Flex>
+                  </Tooltip>
+                ),
+            },
+            { title: 'Участники', dataIndex: 'members_count', width: 110, align: 'right' },
+            {
+              title: 'Статус',
+              dataIndex: 'is_active',
+              width: 120,
+              render: (on: boolean) => (on ? <Tag color="green">Активна</Tag> : <Tag color="red">Отключена</Tag>),
+            },
+            { title: 'Создана', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
+          ]}
+        />
       </Card>
     </>
   );

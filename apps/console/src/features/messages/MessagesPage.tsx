@@ -1,15 +1,16 @@
 import { ClearOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { AutoComplete, Button, Card, DatePicker, Flex, Table, Tag, Typography } from 'antd';
+import { AutoComplete, Button, Card, DatePicker, Flex, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
@@ -115,113 +116,109 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             </Button>
           </Flex>
         )}
-        <Loaded query={list}>
-          <Table<MessageListItem>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="messages-table"
-            scroll={{ x: 1000 }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            onChange={(_p, _f, sorter) => {
-              const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<MessageListItem> | undefined;
-              const next = s?.order === 'ascend' ? 'posted_at' : undefined;
-              if (next !== search.sort) onSearch({ sort: next, page: undefined });
-            }}
-            locale={{
-              emptyText: (
-                <EmptyState
-                  text={
-                    filtered
-                      ? 'Ничего не нашлось — измените запрос или фильтры'
-                      : 'Сообщений пока нет: их присылает сборщик по API-ключу с ролью сборщика'
-                  }
-                />
+        <ListTable<MessageListItem>
+          query={list}
+          data-testid="messages-table"
+          scroll={{ x: 1000 }}
+          paging={{ search, onSearch }}
+          onChange={(_p, _f, sorter) => {
+            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<MessageListItem> | undefined;
+            const next = s?.order === 'ascend' ? 'posted_at' : undefined;
+            if (next !== search.sort) onSearch({ sort: next, page: undefined });
+          }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                text={
+                  filtered
+                    ? 'Ничего не нашлось — измените запрос или фильтры'
+                    : 'Сообщений пока нет: их присылает сборщик по API-ключу с ролью сборщика'
+                }
+              />
+            ),
+          }}
+          columns={[
+            {
+              title: 'Опубликовано',
+              key: 'posted_at',
+              dataIndex: 'posted_at',
+              width: 150,
+              sorter: true,
+              sortDirections: ['descend', 'ascend', 'descend'],
+              sortOrder: sort === 'posted_at' ? 'ascend' : 'descend',
+              render: (d: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(d)}</span>,
+            },
+            {
+              title: 'Канал',
+              key: 'channel',
+              width: 200,
+              render: (_, m) => (
+                <Flex vertical style={{ minWidth: 0 }}>
+                  <Typography.Text>{m.channel.username}</Typography.Text>
+                  {m.channel.title && (
+                    <Typography.Text
+                      type="secondary"
+                      ellipsis={{ tooltip: m.channel.title }}
+                      style={{ fontSize: 12, maxWidth: 180 }}
+                    >
+                      {m.channel.title}
+                    </Typography.Text>
+                  )}
+                </Flex>
               ),
-            }}
-            columns={[
-              {
-                title: 'Опубликовано',
-                key: 'posted_at',
-                dataIndex: 'posted_at',
-                width: 150,
-                sorter: true,
-                sortDirections: ['descend', 'ascend', 'descend'],
-                sortOrder: sort === 'posted_at' ? 'ascend' : 'descend',
-                render: (d: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(d)}</span>,
-              },
-              {
-                title: 'Канал',
-                key: 'channel',
-                width: 200,
-                render: (_, m) => (
-                  <Flex vertical style={{ minWidth: 0 }}>
-                    <Typography.Text>{m.channel.username}</Typography.Text>
-                    {m.channel.title && (
-                      <Typography.Text
-                        type="secondary"
-                        ellipsis={{ tooltip: m.channel.title }}
-                        style={{ fontSize: 12, maxWidth: 180 }}
+            },
+            {
+              title: 'Сообщение',
+              key: 'text',
+              render: (_, m) => (
+                <Link
+                  to="/messages/$id"
+                  params={{ id: String(m.id) }}
+                  search={search.q ? { q: search.q } : {}}
+                  style={{ color: 'inherit', display: 'block' }}
+                  data-testid={`message-link-${m.id}`}
+                >
+                  <Highlighted
+                    segments={parseHighlight(m.highlight)}
+                    style={{
+                      display: '-webkit-box',
+                      WebkitLineClamp: 4,
+                      WebkitBoxOrient: 'vertical',
+                      overflow: 'hidden',
+                      whiteSpace: 'pre-line',
+                      wordBreak: 'break-word',
+                    }}
+                  />
+                </Link>
+              ),
+            },
+            {
+              title: 'Правила',
+              key: 'rules',
+              width: 200,
+              render: (_, m) =>
+                m.rules.length ? (
+                  <Flex gap={4} wrap>
+                    {m.rules.map((r) => (
+                      <Tag
+                        key={r}
+                        color="gold"
+                        style={{ marginInlineEnd: 0, cursor: 'pointer' }}
+                        onClick={() => set({ rule: r })}
                       >
-                        {m.channel.title}
-                      </Typography.Text>
-                    )}
+                        {r}
+                      </Tag>
+                    ))}
                   </Flex>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
                 ),
-              },
-              {
-                title: 'Сообщение',
-                key: 'text',
-                render: (_, m) => (
-                  <Link
-                    to="/messages/$id"
-                    params={{ id: String(m.id) }}
-                    search={search.q ? { q: search.q } : {}}
-                    style={{ color: 'inherit', display: 'block' }}
-                    data-testid={`message-link-${m.id}`}
-                  >
-                    <Highlighted
-                      segments={parseHighlight(m.highlight)}
-                      style={{
-                        display: '-webkit-box',
-                        WebkitLineClamp: 4,
-                        WebkitBoxOrient: 'vertical',
-                        overflow: 'hidden',
-                        whiteSpace: 'pre-line',
-                        wordBreak: 'break-word',
-                      }}
-                    />
-                  </Link>
-                ),
-              },
-              {
-                title: 'Правила',
-                key: 'rules',
-                width: 200,
-                render: (_, m) =>
-                  m.rules.length ? (
-                    <Flex gap={4} wrap>
-                      {m.rules.map((r) => (
-                        <Tag
-                          key={r}
-                          color="gold"
-                          style={{ marginInlineEnd: 0, cursor: 'pointer' }}
-                          onClick={() => set({ rule: r })}
-                        >
-                          {r}
-                        </Tag>
-                      ))}
-                    </Flex>
-                  ) : (
-                    <Typography.Text type="secondary">—</Typography.Text>
-                  ),
-              },
-              ...(companyId === undefined
-                ? [{ title: 'Компания', key: 'company', width: 170, render: (_: unknown, m: MessageListItem) => m.company.name }]
-                : []),
-            ]}
-          />
-        </Loaded>
+            },
+            ...(companyId === undefined
+              ? [{ title: 'Компания', key: 'company', width: 170, render: (_: unknown, m: MessageListItem) => m.company.name }]
+              : []),
+          ]}
+        />
       </Card>
     </>
   );

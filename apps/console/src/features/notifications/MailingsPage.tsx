@@ -1,13 +1,14 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Badge, Button, Card, Flex, Table, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
 import { FilterBar } from '../../components/list/FilterBar';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { eventsCount, formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -58,82 +59,78 @@ export function MailingsPage({
             width={300}
           />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<Mailing>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="mailings-table"
-            scroll={{ x: 1000 }}
-            locale={{
-              emptyText: (
-                <EmptyState
-                  text={search.q ? 'Ничего не нашлось' : 'Рассылок пока нет'}
-                  action={
-                    canManage && !search.q ? (
-                      <Button type="primary" onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}>
-                        Создать рассылку
-                      </Button>
-                    ) : undefined
-                  }
-                />
+        <ListTable<Mailing>
+          query={list}
+          data-testid="mailings-table"
+          scroll={{ x: 1000 }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                text={search.q ? 'Ничего не нашлось' : 'Рассылок пока нет'}
+                action={
+                  canManage && !search.q ? (
+                    <Button type="primary" onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}>
+                      Создать рассылку
+                    </Button>
+                  ) : undefined
+                }
+              />
+            ),
+          }}
+          paging={{ search, onSearch }}
+          columns={[
+            {
+              title: 'Название',
+              dataIndex: 'name',
+              render: (name: string, m) => (
+                <Link to="/notifications/$id" params={{ id: String(m.id) }}>
+                  {name}
+                </Link>
               ),
-            }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            columns={[
-              {
-                title: 'Название',
-                dataIndex: 'name',
-                render: (name: string, m) => (
-                  <Link to="/notifications/$id" params={{ id: String(m.id) }}>
-                    {name}
-                  </Link>
-                ),
-              },
-              {
-                title: 'Компания',
-                key: 'company',
-                width: 180,
-                render: (_, m) => m.company_name ?? <Typography.Text type="secondary">Все компании</Typography.Text>,
-              },
-              {
-                title: 'Получатели',
-                key: 'recipients',
-                width: 240,
-                render: (_, m) => (
-                  <Tooltip title={m.recipients.join(', ')}>
-                    <span>
-                      {m.recipients.slice(0, 2).join(', ')}
-                      {m.recipients.length > 2 && (
-                        <Typography.Text type="secondary"> и ещё {m.recipients.length - 2}</Typography.Text>
-                      )}
-                    </span>
-                  </Tooltip>
-                ),
-              },
-              { title: 'Периодичность', key: 'schedule', width: 220, render: (_, m) => scheduleText(m.params) },
-              { title: 'Статус', key: 'status', width: 140, render: (_, m) => <MailingStatusTag m={m} /> },
-              {
-                title: 'Отправлено',
-                key: 'sent',
-                width: 150,
-                render: (_, m) => (
-                  <Flex vertical>
-                    <span>{eventsCount(m.stats.events_sent)}</span>
-                    {m.stats.deliveries_failed > 0 && <Badge status="error" text={`Ошибок: ${m.stats.deliveries_failed}`} />}
-                  </Flex>
-                ),
-              },
-              {
-                title: 'Последнее письмо',
-                dataIndex: 'last_sent_at',
-                width: 160,
-                render: (d: string | null) =>
-                  d ? formatDateTime(d) : <Typography.Text type="secondary">Ещё не было</Typography.Text>,
-              },
-            ]}
-          />
-        </Loaded>
+            },
+            {
+              title: 'Компания',
+              key: 'company',
+              width: 180,
+              render: (_, m) => m.company_name ?? <Typography.Text type="secondary">Все компании</Typography.Text>,
+            },
+            {
+              title: 'Получатели',
+              key: 'recipients',
+              width: 240,
+              render: (_, m) => (
+                <Tooltip title={m.recipients.join(', ')}>
+                  <span>
+                    {m.recipients.slice(0, 2).join(', ')}
+                    {m.recipients.length > 2 && (
+                      <Typography.Text type="secondary"> и ещё {m.recipients.length - 2}</Typography.Text>
+                    )}
+                  </span>
+                </Tooltip>
+              ),
+            },
+            { title: 'Периодичность', key: 'schedule', width: 220, render: (_, m) => scheduleText(m.params) },
+            { title: 'Статус', key: 'status', width: 140, render: (_, m) => <MailingStatusTag m={m} /> },
+            {
+              title: 'Отправлено',
+              key: 'sent',
+              width: 150,
+              render: (_, m) => (
+                <Flex vertical>
+                  <span>{eventsCount(m.stats.events_sent)}</span>
+                  {m.stats.deliveries_failed > 0 && <Badge status="error" text={`Ошибок: ${m.stats.deliveries_failed}`} />}
+                </Flex>
+              ),
+            },
+            {
+              title: 'Последнее письмо',
+              dataIndex: 'last_sent_at',
+              width: 160,
+              render: (d: string | null) =>
+                d ? formatDateTime(d) : <Typography.Text type="secondary">Ещё не было</Typography.Text>,
+            },
+          ]}
+        />
       </Card>
     </>
   );

@@ -2,12 +2,13 @@ import { DeleteOutlined, DownloadOutlined, MailOutlined, ReloadOutlined } from '
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
 import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
-import { App, Button, Card, Flex, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { ListTable } from '../../components/list/ListTable';
 import type { SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
 import { formatDate, formatDateTime, formatFileSize } from '../../lib/format';
 import { usePrincipal } from '../auth/useMe';
@@ -43,141 +44,131 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
       />
       {canManageAny && <CreateReportCard />}
       <Card>
-        <Loaded query={list}>
-          <Table<Report>
-            rowKey="id"
-            loading={list.isLoading}
-            dataSource={list.data?.items ?? []}
-            data-testid="reports-table"
-            scroll={{ x: 1080 }}
-            locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            columns={[
-              {
-                title: 'Отчёт',
-                dataIndex: 'name',
-                render: (name: string, r) => (
+        <ListTable<Report>
+          query={list}
+          loading={list.isLoading}
+          data-testid="reports-table"
+          scroll={{ x: 1080 }}
+          locale={{ emptyText: <EmptyState text="Отчётов пока нет" /> }}
+          paging={{ search, onSearch }}
+          columns={[
+            {
+              title: 'Отчёт',
+              dataIndex: 'name',
+              render: (name: string, r) => (
+                <Flex vertical>
+                  <Typography.Text strong>{name}</Typography.Text>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {moduleNames(r.modules)}
+                  </Typography.Text>
+                </Flex>
+              ),
+            },
+            { title: 'Компания', dataIndex: 'company_name', width: 150 },
+            { title: 'Период', key: 'period', width: 120, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
+            {
+              title: 'Статус',
+              key: 'status',
+              width: 110,
+              render: (_, r) => (
+                <Tooltip title={r.error ?? undefined}>
+                  <Tag color={REPORT_STATUS_COLORS[r.status]} data-testid={`report-status-${r.id}`}>
+                    {REPORT_STATUS_LABELS[r.status]}
+                  </Tag>
+                </Tooltip>
+              ),
+            },
+            {
+              title: 'Сформирован',
+              key: 'generated',
+              width: 150,
+              render: (_, r) =>
+                r.generated_at ? (
                   <Flex vertical>
-                    <Typography.Text strong>{name}</Typography.Text>
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {moduleNames(r.modules)}
-                    </Typography.Text>
+                    <span>{formatDateTime(r.generated_at)}</span>
+                    {r.size ? (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {formatFileSize(r.size)}
+                      </Typography.Text>
+                    ) : null}
                   </Flex>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
                 ),
-              },
-              { title: 'Компания', dataIndex: 'company_name', width: 150 },
-              { title: 'Период', key: 'period', width: 120, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
-              {
-                title: 'Статус',
-                key: 'status',
-                width: 110,
-                render: (_, r) => (
-                  <Tooltip title={r.error ?? undefined}>
-                    <Tag color={REPORT_STATUS_COLORS[r.status]} data-testid={`report-status-${r.id}`}>
-                      {REPORT_STATUS_LABELS[r.status]}
+            },
+            {
+              title: 'Отправка',
+              key: 'send',
+              width: 170,
+              render: (_, r) => {
+                if (!r.last_send) return <Typography.Text type="secondary">—</Typography.Text>;
+                const st = sendState(r.last_send);
+                return (
+                  <Tooltip title={st.detail}>
+                    <Tag color={st.color} data-testid={`report-send-${r.id}`} style={{ whiteSpace: 'normal', maxWidth: '100%' }}>
+                      {st.text}
                     </Tag>
                   </Tooltip>
-                ),
+                );
               },
-              {
-                title: 'Сформирован',
-                key: 'generated',
-                width: 150,
-                render: (_, r) =>
-                  r.generated_at ? (
-                    <Flex vertical>
-                      <span>{formatDateTime(r.generated_at)}</span>
-                      {r.size ? (
-                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                          {formatFileSize(r.size)}
-                        </Typography.Text>
-                      ) : null}
-                    </Flex>
-                  ) : (
-                    <Typography.Text type="secondary">—</Typography.Text>
-                  ),
-              },
-              {
-                title: 'Отправка',
-                key: 'send',
-                width: 170,
-                render: (_, r) => {
-                  if (!r.last_send) return <Typography.Text type="secondary">—</Typography.Text>;
-                  const st = sendState(r.last_send);
-                  return (
-                    <Tooltip title={st.detail}>
-                      <Tag
-                        color={st.color}
-                        data-testid={`report-send-${r.id}`}
-                        style={{ whiteSpace: 'normal', maxWidth: '100%' }}
-                      >
-                        {st.text}
-                      </Tag>
+            },
+            {
+              title: '',
+              key: 'actions',
+              width: 170,
+              fixed: 'right',
+              render: (_, r) => {
+                const manage = can(principal, 'reports.manage', r.company_id);
+                return (
+                  <Space size={4}>
+                    <Tooltip title="Скачать PDF">
+                      <Button
+                        icon={<DownloadOutlined />}
+                        href={r.download_url ?? undefined}
+                        disabled={!r.download_url}
+                        download
+                        onClick={onDownloadClick}
+                        aria-label="Скачать"
+                        data-testid={`report-download-${r.id}`}
+                      />
                     </Tooltip>
-                  );
-                },
+                    {manage && (
+                      <>
+                        <Tooltip title="Отправить по почте">
+                          <Button
+                            icon={<MailOutlined />}
+                            disabled={r.status !== 'ready'}
+                            onClick={() => setSending(r)}
+                            aria-label="Отправить"
+                          />
+                        </Tooltip>
+                        <Tooltip title="Сформировать заново">
+                          <Button
+                            icon={<ReloadOutlined />}
+                            disabled={r.status === 'queued' || r.status === 'rendering'}
+                            aria-label="Сформировать заново"
+                            onClick={() =>
+                              action.mutate({ id: r.id, action: 'regenerate' }, { onSuccess: (x) => message.success(x.message) })
+                            }
+                          />
+                        </Tooltip>
+                        <Popconfirm
+                          title="Удалить отчёт?"
+                          okText="Удалить"
+                          cancelText="Отмена"
+                          okButtonProps={{ danger: true }}
+                          onConfirm={() => remove.mutateAsync(r.id).then(() => message.success('Отчёт удалён'))}
+                        >
+                          <Button danger icon={<DeleteOutlined />} aria-label="Удалить" />
+                        </Popconfirm>
+                      </>
+                    )}
+                  </Space>
+                );
               },
-              {
-                title: '',
-                key: 'actions',
-                width: 170,
-                fixed: 'right',
-                render: (_, r) => {
-                  const manage = can(principal, 'reports.manage', r.company_id);
-                  return (
-                    <Space size={4}>
-                      <Tooltip title="Скачать PDF">
-                        <Button
-                          icon={<DownloadOutlined />}
-                          href={r.download_url ?? undefined}
-                          disabled={!r.download_url}
-                          download
-                          onClick={onDownloadClick}
-                          aria-label="Скачать"
-                          data-testid={`report-download-${r.id}`}
-                        />
-                      </Tooltip>
-                      {manage && (
-                        <>
-                          <Tooltip title="Отправить по почте">
-                            <Button
-                              icon={<MailOutlined />}
-                              disabled={r.status !== 'ready'}
-                              onClick={() => setSending(r)}
-                              aria-label="Отправить"
-                            />
-                          </Tooltip>
-                          <Tooltip title="Сформировать заново">
-                            <Button
-                              icon={<ReloadOutlined />}
-                              disabled={r.status === 'queued' || r.status === 'rendering'}
-                              aria-label="Сформировать заново"
-                              onClick={() =>
-                                action.mutate(
-                                  { id: r.id, action: 'regenerate' },
-                                  { onSuccess: (x) => message.success(x.message) },
-                                )
-                              }
-                            />
-                          </Tooltip>
-                          <Popconfirm
-                            title="Удалить отчёт?"
-                            okText="Удалить"
-                            cancelText="Отмена"
-                            okButtonProps={{ danger: true }}
-                            onConfirm={() => remove.mutateAsync(r.id).then(() => message.success('Отчёт удалён'))}
-                          >
-                            <Button danger icon={<DeleteOutlined />} aria-label="Удалить" />
-                          </Popconfirm>
-                        </>
-                      )}
-                    </Space>
-                  );
-                },
-              },
-            ]}
-          />
-        </Loaded>
+            },
+          ]}
+        />
       </Card>
       <SendReportModal report={sending} onClose={() => setSending(null)} />
     </>

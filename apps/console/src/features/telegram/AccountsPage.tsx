@@ -1,15 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { TelegramAccountStatus } from '@forpost/contract/telegram';
-import { Button, Card, Flex, Table, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useDeleteAccountMutation } from './api/mutations';
@@ -56,88 +57,83 @@ export function AccountsPage({
             width={200}
           />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<TelegramAccount>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="accounts-table"
-            scroll={{ x: 1000 }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            locale={{
-              emptyText: (
-                <EmptyState
-                  text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
-                  action={
-                    !filtered && canManage ? (
-                      <Button type="primary" onClick={() => setEditing('new')}>
-                        Добавить аккаунт
-                      </Button>
-                    ) : undefined
-                  }
-                />
+        <ListTable<TelegramAccount>
+          query={list}
+          data-testid="accounts-table"
+          scroll={{ x: 1000 }}
+          paging={{ search, onSearch }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
+                action={
+                  !filtered && canManage ? (
+                    <Button type="primary" onClick={() => setEditing('new')}>
+                      Добавить аккаунт
+                    </Button>
+                  ) : undefined
+                }
+              />
+            ),
+          }}
+          columns={[
+            {
+              title: 'Название',
+              dataIndex: 'name',
+              minWidth: 220,
+              render: (n: string, a) => (
+                <Flex vertical>
+                  <Typography.Text strong>{n}</Typography.Text>
+                  {a.comment && (
+                    <Typography.Text type="secondary" ellipsis={{ tooltip: a.comment }} style={{ fontSize: 12, maxWidth: 320 }}>
+                      {a.comment}
+                    </Typography.Text>
+                  )}
+                </Flex>
               ),
-            }}
-            columns={[
-              {
-                title: 'Название',
-                dataIndex: 'name',
-                minWidth: 220,
-                render: (n: string, a) => (
-                  <Flex vertical>
-                    <Typography.Text strong>{n}</Typography.Text>
-                    {a.comment && (
-                      <Typography.Text type="secondary" ellipsis={{ tooltip: a.comment }} style={{ fontSize: 12, maxWidth: 320 }}>
-                        {a.comment}
-                      </Typography.Text>
-                    )}
-                  </Flex>
-                ),
-              },
-              {
-                title: 'Телефон',
-                dataIndex: 'phone',
-                width: 170,
-                render: (p: string) => <span style={{ whiteSpace: 'nowrap' }}>{p}</span>,
-              },
-              {
-                title: 'Статус',
-                dataIndex: 'status',
-                width: 150,
-                render: (s: TelegramAccountStatus) => <AccountStatusTag status={s} />,
-              },
-              {
-                title: 'Ключи доступа',
-                key: 'secrets',
-                width: 300,
-                render: (_, a) => (
-                  <Flex gap={4} wrap>
-                    <SecretState label="api_id" set={a.has_api_id} />
-                    <SecretState label="api_hash" set={a.has_api_hash} />
-                    <SecretState label="сессия" set={a.has_session} />
-                  </Flex>
-                ),
-              },
-              {
-                title: 'Последняя активность',
-                dataIndex: 'last_activity_at',
-                width: 190,
-                render: (d: string | null) =>
-                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>,
-              },
-              ...(canManage
-                ? [
-                    rowActionsColumn<TelegramAccount>((a) => ({
-                      name: a.name,
-                      onEdit: () => setEditing(a),
-                      onDelete: () => remove.mutateAsync(a.id),
-                      deleteText: 'Ключи доступа аккаунта будут удалены.',
-                    })),
-                  ]
-                : []),
-            ]}
-          />
-        </Loaded>
+            },
+            {
+              title: 'Телефон',
+              dataIndex: 'phone',
+              width: 170,
+              render: (p: string) => <span style={{ whiteSpace: 'nowrap' }}>{p}</span>,
+            },
+            {
+              title: 'Статус',
+              dataIndex: 'status',
+              width: 150,
+              render: (s: TelegramAccountStatus) => <AccountStatusTag status={s} />,
+            },
+            {
+              title: 'Ключи доступа',
+              key: 'secrets',
+              width: 300,
+              render: (_, a) => (
+                <Flex gap={4} wrap>
+                  <SecretState label="api_id" set={a.has_api_id} />
+                  <SecretState label="api_hash" set={a.has_api_hash} />
+                  <SecretState label="сессия" set={a.has_session} />
+                </Flex>
+              ),
+            },
+            {
+              title: 'Последняя активность',
+              dataIndex: 'last_activity_at',
+              width: 190,
+              render: (d: string | null) => (d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>),
+            },
+            ...(canManage
+              ? [
+                  rowActionsColumn<TelegramAccount>((a) => ({
+                    name: a.name,
+                    onEdit: () => setEditing(a),
+                    onDelete: () => remove.mutateAsync(a.id),
+                    deleteText: 'Ключи доступа аккаунта будут удалены.',
+                  })),
+                ]
+              : []),
+          ]}
+        />
       </Card>
       <AccountModal account={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
     </>

@@ -1,17 +1,18 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Switch, Tag, Tooltip, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -77,136 +78,131 @@ export function ChannelsPage({
             width={200}
           />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<TelegramChannel>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="channels-table"
-            scroll={{ x: 1100 }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            onChange={(_p, _f, sorter) => {
-              const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<TelegramChannel> | undefined;
-              const key = String(s?.columnKey ?? '');
-              const next = s?.order ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
-              if (next !== search.sort)
-                onSearch({ sort: (next === 'username' ? undefined : next) as ChannelsSearch['sort'], page: undefined });
-            }}
-            locale={{
-              emptyText: (
-                <EmptyState
-                  text={filtered ? 'Ничего не нашлось' : 'Каналов пока нет'}
-                  action={
-                    !filtered && canManage ? (
-                      <Button type="primary" onClick={() => setEditing('new')}>
-                        Добавить канал
-                      </Button>
-                    ) : undefined
-                  }
-                />
+        <ListTable<TelegramChannel>
+          query={list}
+          data-testid="channels-table"
+          scroll={{ x: 1100 }}
+          paging={{ search, onSearch }}
+          onChange={(_p, _f, sorter) => {
+            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<TelegramChannel> | undefined;
+            const key = String(s?.columnKey ?? '');
+            const next = s?.order ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
+            if (next !== search.sort)
+              onSearch({ sort: (next === 'username' ? undefined : next) as ChannelsSearch['sort'], page: undefined });
+          }}
+          locale={{
+            emptyText: (
+              <EmptyState
+                text={filtered ? 'Ничего не нашлось' : 'Каналов пока нет'}
+                action={
+                  !filtered && canManage ? (
+                    <Button type="primary" onClick={() => setEditing('new')}>
+                      Добавить канал
+                    </Button>
+                  ) : undefined
+                }
+              />
+            ),
+          }}
+          columns={[
+            {
+              title: 'Канал',
+              key: 'username',
+              sorter: true,
+              sortOrder: order('username'),
+              render: (_, c) => (
+                <Flex vertical style={{ minWidth: 0 }}>
+                  <Typography.Link href={c.link} target="_blank" rel="noopener noreferrer">
+                    {c.username}
+                  </Typography.Link>
+                  {c.title && (
+                    <Typography.Text type="secondary" ellipsis={{ tooltip: c.title }} style={{ fontSize: 12, maxWidth: 260 }}>
+                      {c.title}
+                    </Typography.Text>
+                  )}
+                </Flex>
               ),
-            }}
-            columns={[
-              {
-                title: 'Канал',
-                key: 'username',
-                sorter: true,
-                sortOrder: order('username'),
-                render: (_, c) => (
-                  <Flex vertical style={{ minWidth: 0 }}>
-                    <Typography.Link href={c.link} target="_blank" rel="noopener noreferrer">
-                      {c.username}
-                    </Typography.Link>
-                    {c.title && (
-                      <Typography.Text type="secondary" ellipsis={{ tooltip: c.title }} style={{ fontSize: 12, maxWidth: 260 }}>
-                        {c.title}
-                      </Typography.Text>
+            },
+            ...(companyId === undefined
+              ? [{ title: 'Компания', key: 'company', width: 180, render: (_: unknown, c: TelegramChannel) => c.company.name }]
+              : []),
+            {
+              title: 'Ключевые слова',
+              key: 'keywords',
+              render: (_, c) =>
+                c.keywords.length === 0 ? (
+                  <Typography.Text type="secondary">не заданы</Typography.Text>
+                ) : (
+                  <Flex gap={4} wrap>
+                    {c.keywords.slice(0, KEYWORDS_SHOWN).map((k) => (
+                      <Tag key={k} style={{ marginInlineEnd: 0 }}>
+                        {k}
+                      </Tag>
+                    ))}
+                    {c.keywords.length > KEYWORDS_SHOWN && (
+                      <Tooltip title={c.keywords.slice(KEYWORDS_SHOWN).join(', ')}>
+                        <Tag style={{ marginInlineEnd: 0 }}>ещё {c.keywords.length - KEYWORDS_SHOWN}</Tag>
+                      </Tooltip>
                     )}
                   </Flex>
                 ),
-              },
-              ...(companyId === undefined
-                ? [{ title: 'Компания', key: 'company', width: 180, render: (_: unknown, c: TelegramChannel) => c.company.name }]
-                : []),
-              {
-                title: 'Ключевые слова',
-                key: 'keywords',
-                render: (_, c) =>
-                  c.keywords.length === 0 ? (
-                    <Typography.Text type="secondary">не заданы</Typography.Text>
-                  ) : (
-                    <Flex gap={4} wrap>
-                      {c.keywords.slice(0, KEYWORDS_SHOWN).map((k) => (
-                        <Tag key={k} style={{ marginInlineEnd: 0 }}>
-                          {k}
-                        </Tag>
-                      ))}
-                      {c.keywords.length > KEYWORDS_SHOWN && (
-                        <Tooltip title={c.keywords.slice(KEYWORDS_SHOWN).join(', ')}>
-                          <Tag style={{ marginInlineEnd: 0 }}>ещё {c.keywords.length - KEYWORDS_SHOWN}</Tag>
-                        </Tooltip>
-                      )}
-                    </Flex>
-                  ),
-              },
-              {
-                title: 'Сообщений',
-                key: 'messages_count',
-                width: 120,
-                align: 'right',
-                render: (_, c) =>
-                  c.messages_count > 0 ? (
-                    <Link to="/messages" search={{ channel: String(c.id) }}>
-                      {formatNumber(c.messages_count)}
-                    </Link>
-                  ) : (
-                    <Typography.Text type="secondary">0</Typography.Text>
-                  ),
-              },
-              {
-                title: 'Последнее сообщение',
-                key: 'last_message_at',
-                dataIndex: 'last_message_at',
-                width: 190,
-                sorter: true,
-                sortOrder: order('last_message_at'),
-                render: (d: string | null) =>
-                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>,
-              },
-              {
-                title: 'Сбор',
-                key: 'is_active',
-                width: 90,
-                render: (_, c) =>
-                  canManage ? (
-                    <Switch
-                      size="small"
-                      checked={c.is_active}
-                      loading={save.isPending && save.variables?.id === c.id}
-                      onChange={(v) =>
-                        void save.mutateAsync({ id: c.id, body: { is_active: v }, toast: true }).catch(() => undefined)
-                      }
-                      aria-label={`Сбор сообщений канала ${c.username}`}
-                    />
-                  ) : c.is_active ? (
-                    <Tag color="green">Включён</Tag>
-                  ) : (
-                    <Tag>Выключен</Tag>
-                  ),
-              },
-              ...(canManage
-                ? [
-                    rowActionsColumn<TelegramChannel>((c) => ({
-                      name: c.username,
-                      onEdit: () => setEditing(c),
-                      onDelete: () => remove.mutateAsync(c.id),
-                      deleteText: 'Собранные сообщения канала тоже будут удалены.',
-                    })),
-                  ]
-                : []),
-            ]}
-          />
-        </Loaded>
+            },
+            {
+              title: 'Сообщений',
+              key: 'messages_count',
+              width: 120,
+              align: 'right',
+              render: (_, c) =>
+                c.messages_count > 0 ? (
+                  <Link to="/messages" search={{ channel: String(c.id) }}>
+                    {formatNumber(c.messages_count)}
+                  </Link>
+                ) : (
+                  <Typography.Text type="secondary">0</Typography.Text>
+                ),
+            },
+            {
+              title: 'Последнее сообщение',
+              key: 'last_message_at',
+              dataIndex: 'last_message_at',
+              width: 190,
+              sorter: true,
+              sortOrder: order('last_message_at'),
+              render: (d: string | null) => (d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>),
+            },
+            {
+              title: 'Сбор',
+              key: 'is_active',
+              width: 90,
+              render: (_, c) =>
+                canManage ? (
+                  <Switch
+                    size="small"
+                    checked={c.is_active}
+                    loading={save.isPending && save.variables?.id === c.id}
+                    onChange={(v) =>
+                      void save.mutateAsync({ id: c.id, body: { is_active: v }, toast: true }).catch(() => undefined)
+                    }
+                    aria-label={`Сбор сообщений канала ${c.username}`}
+                  />
+                ) : c.is_active ? (
+                  <Tag color="green">Включён</Tag>
+                ) : (
+                  <Tag>Выключен</Tag>
+                ),
+            },
+            ...(canManage
+              ? [
+                  rowActionsColumn<TelegramChannel>((c) => ({
+                    name: c.username,
+                    onEdit: () => setEditing(c),
+                    onDelete: () => remove.mutateAsync(c.id),
+                    deleteText: 'Собранные сообщения канала тоже будут удалены.',
+                  })),
+                ]
+              : []),
+          ]}
+        />
       </Card>
       <ChannelModal
         channel={editing === 'new' ? null : editing}

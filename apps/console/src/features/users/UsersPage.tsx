@@ -1,15 +1,16 @@
 import { CheckCircleTwoTone, PlusOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS, USER_ROLES } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Space, Tag, Tooltip, Typography } from 'antd';
 import { ActiveFilter } from '../../components/list/ActiveFilter';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useCan, useMe } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -83,100 +84,94 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
           />
           <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={160} />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<User>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="users-table"
-            locale={{
-              emptyText: (
-                <EmptyState text={filtered ? 'Никого не нашлось — измените условия поиска' : 'Пользователей пока нет'} />
+        <ListTable<User>
+          query={list}
+          data-testid="users-table"
+          locale={{
+            emptyText: <EmptyState text={filtered ? 'Никого не нашлось — измените условия поиска' : 'Пользователей пока нет'} />,
+          }}
+          scroll={{ x: 1000 }}
+          paging={{ search, onSearch }}
+          columns={[
+            {
+              title: 'Пользователь',
+              key: 'name',
+              render: (_, u) => (
+                <Flex vertical>
+                  {canManage ? (
+                    <Link to="/users/{-$id}/edit" params={{ id: String(u.id) }}>
+                      {u.name}
+                    </Link>
+                  ) : (
+                    <Typography.Text strong>{u.name}</Typography.Text>
+                  )}
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {u.email}
+                  </Typography.Text>
+                </Flex>
               ),
-            }}
-            scroll={{ x: 1000 }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            columns={[
-              {
-                title: 'Пользователь',
-                key: 'name',
-                render: (_, u) => (
-                  <Flex vertical>
-                    {canManage ? (
-                      <Link to="/users/{-$id}/edit" params={{ id: String(u.id) }}>
-                        {u.name}
-                      </Link>
-                    ) : (
-                      <Typography.Text strong>{u.name}</Typography.Text>
-                    )}
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {u.email}
-                    </Typography.Text>
+            },
+            {
+              title: 'Роль',
+              dataIndex: 'role',
+              width: 200,
+              render: (r: User['role']) => <Tag color={USER_ROLE_COLORS[r]}>{USER_ROLE_LABELS[r]}</Tag>,
+            },
+            {
+              title: 'Компании',
+              key: 'companies',
+              render: (_, u) =>
+                u.role !== 'COMPANY_USER' ? (
+                  <Typography.Text type="secondary">Все компании</Typography.Text>
+                ) : u.companies.length ? (
+                  <Flex gap={4} wrap>
+                    {u.companies.map((c) => (
+                      <Tooltip key={c.company_id} title={COMPANY_ROLE_LABELS[c.role]}>
+                        <Tag>{c.name}</Tag>
+                      </Tooltip>
+                    ))}
                   </Flex>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
                 ),
-              },
-              {
-                title: 'Роль',
-                dataIndex: 'role',
-                width: 200,
-                render: (r: User['role']) => <Tag color={USER_ROLE_COLORS[r]}>{USER_ROLE_LABELS[r]}</Tag>,
-              },
-              {
-                title: 'Компании',
-                key: 'companies',
-                render: (_, u) =>
-                  u.role !== 'COMPANY_USER' ? (
-                    <Typography.Text type="secondary">Все компании</Typography.Text>
-                  ) : u.companies.length ? (
-                    <Flex gap={4} wrap>
-                      {u.companies.map((c) => (
-                        <Tooltip key={c.company_id} title={COMPANY_ROLE_LABELS[c.role]}>
-                          <Tag>{c.name}</Tag>
-                        </Tooltip>
-                      ))}
-                    </Flex>
-                  ) : (
-                    <Typography.Text type="secondary">—</Typography.Text>
-                  ),
-              },
-              {
-                title: 'Статус',
-                key: 'status',
-                width: 170,
-                render: (_, u) => (
-                  <Space size={4} wrap>
-                    {u.is_active ? <Tag color="green">Активен</Tag> : <Tag color="red">Отключён</Tag>}
-                    {u.pending_activation && <Tag color="gold">Ждёт активации</Tag>}
-                  </Space>
+            },
+            {
+              title: 'Статус',
+              key: 'status',
+              width: 170,
+              render: (_, u) => (
+                <Space size={4} wrap>
+                  {u.is_active ? <Tag color="green">Активен</Tag> : <Tag color="red">Отключён</Tag>}
+                  {u.pending_activation && <Tag color="gold">Ждёт активации</Tag>}
+                </Space>
+              ),
+            },
+            {
+              title: '2FA',
+              dataIndex: 'is_2fa_enabled',
+              width: 70,
+              align: 'center',
+              render: (on: boolean) =>
+                on ? (
+                  <Tooltip title="Двухфакторная аутентификация включена">
+                    <CheckCircleTwoTone twoToneColor="#52c41a" />
+                  </Tooltip>
+                ) : (
+                  <Tooltip title="Двухфакторная аутентификация выключена">
+                    <SafetyCertificateOutlined style={{ color: '#bfbfbf' }} />
+                  </Tooltip>
                 ),
-              },
-              {
-                title: '2FA',
-                dataIndex: 'is_2fa_enabled',
-                width: 70,
-                align: 'center',
-                render: (on: boolean) =>
-                  on ? (
-                    <Tooltip title="Двухфакторная аутентификация включена">
-                      <CheckCircleTwoTone twoToneColor="#52c41a" />
-                    </Tooltip>
-                  ) : (
-                    <Tooltip title="Двухфакторная аутентификация выключена">
-                      <SafetyCertificateOutlined style={{ color: '#bfbfbf' }} />
-                    </Tooltip>
-                  ),
-              },
-              {
-                title: 'Последний вход',
-                dataIndex: 'last_login_at',
-                width: 160,
-                render: (d: string | null) =>
-                  d ? formatDateTime(d) : <Typography.Text type="secondary">Не входил</Typography.Text>,
-              },
-              { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
-            ]}
-          />
-        </Loaded>
+            },
+            {
+              title: 'Последний вход',
+              dataIndex: 'last_login_at',
+              width: 160,
+              render: (d: string | null) =>
+                d ? formatDateTime(d) : <Typography.Text type="secondary">Не входил</Typography.Text>,
+            },
+            { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
+          ]}
+        />
       </Card>
     </>
   );

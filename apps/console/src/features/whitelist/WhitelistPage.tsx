@@ -1,17 +1,18 @@
 import { GlobalOutlined, PlusOutlined, ShopOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { can } from '@forpost/contract/permissions';
 import { WHITELIST_TYPE_LABELS, WHITELIST_TYPES, type WhitelistType } from '@forpost/contract/whitelist';
-import { Button, Card, Empty, Flex, Select, Table, Tabs, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Select, Tabs, Tag, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
 import { FilterBar } from '../../components/list/FilterBar';
 import { FilterSelect } from '../../components/list/FilterSelect';
+import { ListTable } from '../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../components/list/listSearch';
-import { listPagination, pageParams } from '../../components/list/pagination';
+import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
 import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { EmptyState } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan, usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -203,136 +204,132 @@ function WhitelistTable({
           ]}
         />
       </FilterBar>
-      <Loaded query={list}>
-        <Table<WhitelistItem>
-          rowKey="id"
-          loading={list.isFetching}
-          dataSource={list.data?.items ?? []}
-          data-testid="whitelist-table"
-          scroll={{ x: 1000 }}
-          pagination={listPagination(search, list.data?.total, onSearch)}
-          onChange={(_p, _f, sorter) => {
-            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<WhitelistItem> | undefined;
-            const key = String(s?.columnKey ?? '');
-            const next =
-              s?.order && (SORTABLE as readonly string[]).includes(key) ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
-            if (next !== search.sort)
-              onSearch({ sort: (next === '-created_at' ? undefined : next) as WhitelistSearch['sort'], page: undefined });
-          }}
-          locale={{
-            emptyText: (
-              <EmptyState
-                text={filtered ? 'Ничего не нашлось' : 'Записей пока нет'}
-                action={
-                  !filtered && canManage ? (
-                    <Button type="primary" onClick={onAdd}>
-                      Добавить запись
-                    </Button>
-                  ) : undefined
-                }
-              />
+      <ListTable<WhitelistItem>
+        query={list}
+        data-testid="whitelist-table"
+        scroll={{ x: 1000 }}
+        paging={{ search, onSearch }}
+        onChange={(_p, _f, sorter) => {
+          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<WhitelistItem> | undefined;
+          const key = String(s?.columnKey ?? '');
+          const next =
+            s?.order && (SORTABLE as readonly string[]).includes(key) ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
+          if (next !== search.sort)
+            onSearch({ sort: (next === '-created_at' ? undefined : next) as WhitelistSearch['sort'], page: undefined });
+        }}
+        locale={{
+          emptyText: (
+            <EmptyState
+              text={filtered ? 'Ничего не нашлось' : 'Записей пока нет'}
+              action={
+                !filtered && canManage ? (
+                  <Button type="primary" onClick={onAdd}>
+                    Добавить запись
+                  </Button>
+                ) : undefined
+              }
+            />
+          ),
+        }}
+        columns={[
+          {
+            title: 'Тип',
+            key: 'type',
+            dataIndex: 'type',
+            width: 130,
+            sorter: true,
+            sortOrder: order('type'),
+            render: (t: WhitelistType) => WHITELIST_TYPE_LABELS[t],
+          },
+          {
+            title: 'Значение',
+            key: 'value',
+            dataIndex: 'value',
+            minWidth: 260,
+            sorter: true,
+            sortOrder: order('value'),
+            render: (v: string, it) => (
+              <Typography.Text
+                copyable={{ text: v, tooltips: ['Скопировать', 'Скопировано'] }}
+                style={{
+                  fontFamily: it.type === 'name' ? undefined : 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+                }}
+              >
+                {v}
+              </Typography.Text>
             ),
-          }}
-          columns={[
-            {
-              title: 'Тип',
-              key: 'type',
-              dataIndex: 'type',
-              width: 130,
-              sorter: true,
-              sortOrder: order('type'),
-              render: (t: WhitelistType) => WHITELIST_TYPE_LABELS[t],
-            },
-            {
-              title: 'Значение',
-              key: 'value',
-              dataIndex: 'value',
-              minWidth: 260,
-              sorter: true,
-              sortOrder: order('value'),
-              render: (v: string, it) => (
-                <Typography.Text
-                  copyable={{ text: v, tooltips: ['Скопировать', 'Скопировано'] }}
-                  style={{
-                    fontFamily: it.type === 'name' ? undefined : 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-                  }}
-                >
-                  {v}
+          },
+          {
+            title: 'Вид',
+            key: 'kind',
+            dataIndex: 'kind',
+            width: 110,
+            render: (k: WhitelistItem['kind']) => <KindTag kind={k} />,
+          },
+          {
+            title: 'Комментарий',
+            key: 'comment',
+            dataIndex: 'comment',
+            width: 180,
+            render: (c: string | null) =>
+              c ? (
+                <Typography.Text ellipsis={{ tooltip: c }} style={{ maxWidth: 160 }}>
+                  {c}
                 </Typography.Text>
+              ) : (
+                <Typography.Text type="secondary">—</Typography.Text>
               ),
-            },
-            {
-              title: 'Вид',
-              key: 'kind',
-              dataIndex: 'kind',
-              width: 110,
-              render: (k: WhitelistItem['kind']) => <KindTag kind={k} />,
-            },
-            {
-              title: 'Комментарий',
-              key: 'comment',
-              dataIndex: 'comment',
-              width: 180,
-              render: (c: string | null) =>
-                c ? (
-                  <Typography.Text ellipsis={{ tooltip: c }} style={{ maxWidth: 160 }}>
-                    {c}
-                  </Typography.Text>
-                ) : (
-                  <Typography.Text type="secondary">—</Typography.Text>
-                ),
-            },
-            {
-              title: 'Действует до',
-              key: 'expires_at',
-              dataIndex: 'expires_at',
-              width: 160,
-              sorter: true,
-              sortOrder: order('expires_at'),
-              render: (d: string | null, it) =>
-                d ? (
-                  <Flex gap={6} align="center">
-                    <span>{formatDate(d)}</span>
-                    {it.is_expired && <Tag color="red">истёк</Tag>}
-                  </Flex>
-                ) : (
-                  <Typography.Text type="secondary">Бессрочно</Typography.Text>
-                ),
-            },
-            {
-              title: 'Добавлена',
-              key: 'created_at',
-              dataIndex: 'created_at',
-              width: 140,
-              sorter: true,
-              sortOrder: order('created_at'),
-              render: (d: string, it) => (
-                <Flex vertical>
+          },
+          {
+            title: 'Действует до',
+            key: 'expires_at',
+            dataIndex: 'expires_at',
+            width: 160,
+            sorter: true,
+            sortOrder: order('expires_at'),
+            render: (d: string | null, it) =>
+              d ? (
+                <Flex gap={6} align="center">
                   <span>{formatDate(d)}</span>
-                  {it.created_by && (
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {it.created_by.name}
-                    </Typography.Text>
-                  )}
+                  {it.is_expired && <Tag color="red">истёк</Tag>}
                 </Flex>
+              ) : (
+                <Typography.Text type="secondary">Бессрочно</Typography.Text>
               ),
-            },
-            ...(canManage
-              ? [
-                  rowActionsColumn<WhitelistItem>(
-                    (it) => ({
-                      name: it.value,
-                      onEdit: () => onEdit(it),
-                      onDelete: () => remove.mutateAsync(it.id),
-                      deleteText: 'Отметки совпавших событий будут пересчитаны.',
-                    }),
-                    90,
-                  ),
-                ]
-              : []),
-          ]}
-        />
-      </Loaded>
+          },
+          {
+            title: 'Добавлена',
+            key: 'created_at',
+            dataIndex: 'created_at',
+            width: 140,
+            sorter: true,
+            sortOrder: order('created_at'),
+            render: (d: string, it) => (
+              <Flex vertical>
+                <span>{formatDate(d)}</span>
+                {it.created_by && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {it.created_by.name}
+                  </Typography.Text>
+                )}
+              </Flex>
+            ),
+          },
+          ...(canManage
+            ? [
+                rowActionsColumn<WhitelistItem>(
+                  (it) => ({
+                    name: it.value,
+                    onEdit: () => onEdit(it),
+                    onDelete: () => remove.mutateAsync(it.id),
+                    deleteText: 'Отметки совпавших событий будут пересчитаны.',
+                  }),
+                  90,
+                ),
+              ]
+            : []),
+        ]}
+      />
     </>
   );
 }

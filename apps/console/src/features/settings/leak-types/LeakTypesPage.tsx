@@ -1,15 +1,16 @@
 import { EditOutlined } from '@ant-design/icons';
 import { leakTypePatchRequest } from '@forpost/contract/events-extras';
-import { App, Button, Card, Form, Input, Table, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Form, Input, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { NameField } from '../../../components/form/NameField';
 import { FilterBar } from '../../../components/list/FilterBar';
+import { ListTable } from '../../../components/list/ListTable';
 import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../../components/page/QueryState';
+import { EmptyState } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
 import { useSaveLeakTypeMutation } from '../api/mutations';
 import { type LeakType, useLeakTypesQuery } from '../api/queries';
@@ -31,58 +32,53 @@ export function LeakTypesPage({ search, onSearch }: { search: QSearch; onSearch:
         <FilterBar>
           <SearchInput value={search.q} onSearch={(q) => onSearch({ q })} placeholder="Название типа" />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<LeakType>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="leak-types-table"
-            pagination={false}
-            locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов утечек нет'} /> }}
-            columns={[
-              {
-                title: 'Название',
-                dataIndex: 'name',
-                width: 280,
-                render: (n: string) => <Typography.Text strong>{n}</Typography.Text>,
-              },
-              {
-                title: 'Описание',
-                dataIndex: 'description',
-                render: (d: string | null) => d ?? <Typography.Text type="secondary">—</Typography.Text>,
-              },
-              {
-                title: 'Код',
-                dataIndex: 'code',
-                width: 200,
-                render: (c: string) => (
-                  <Typography.Text type="secondary" code>
-                    {c}
-                  </Typography.Text>
-                ),
-              },
-              ...(canManage
-                ? [
-                    {
-                      title: '',
-                      key: 'actions',
-                      width: 64,
-                      render: (_: unknown, t: LeakType) => (
-                        <Tooltip title="Изменить">
-                          <Button
-                            type="text"
-                            icon={<EditOutlined />}
-                            aria-label={`Изменить «${t.name}»`}
-                            onClick={() => setEditing(t)}
-                          />
-                        </Tooltip>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        </Loaded>
+        <ListTable<LeakType>
+          query={list}
+          data-testid="leak-types-table"
+          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов утечек нет'} /> }}
+          columns={[
+            {
+              title: 'Название',
+              dataIndex: 'name',
+              width: 280,
+              render: (n: string) => <Typography.Text strong>{n}</Typography.Text>,
+            },
+            {
+              title: 'Описание',
+              dataIndex: 'description',
+              render: (d: string | null) => d ?? <Typography.Text type="secondary">—</Typography.Text>,
+            },
+            {
+              title: 'Код',
+              dataIndex: 'code',
+              width: 200,
+              render: (c: string) => (
+                <Typography.Text type="secondary" code>
+                  {c}
+                </Typography.Text>
+              ),
+            },
+            ...(canManage
+              ? [
+                  {
+                    title: '',
+                    key: 'actions',
+                    width: 64,
+                    render: (_: unknown, t: LeakType) => (
+                      <Tooltip title="Изменить">
+                        <Button
+                          type="text"
+                          icon={<EditOutlined />}
+                          aria-label={`Изменить «${t.name}»`}
+                          onClick={() => setEditing(t)}
+                        />
+                      </Tooltip>
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       </Card>
       <LeakTypeModal type={editing} onClose={() => setEditing(null)} />
     </>

@@ -1,16 +1,17 @@
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Flex, Table, Typography } from 'antd';
+import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../../components/list/FilterBar';
 import { FilterSelect } from '../../../components/list/FilterSelect';
+import { ListTable } from '../../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
-import { listPagination, pageParams } from '../../../components/list/pagination';
+import { pageParams } from '../../../components/list/pagination';
 import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../../components/page/QueryState';
+import { EmptyState } from '../../../components/page/QueryState';
 import { formatDate } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { useDeleteLeakMutation } from '../api/mutations';
@@ -59,80 +60,76 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
             testId="filter-leak-type"
           />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<Leak>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="leaks-table"
-            scroll={{ x: 1000 }}
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            locale={{ emptyText: <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} /> }}
-            columns={[
-              {
-                title: 'Название',
-                dataIndex: 'name',
-                render: (name: string, l) => (
-                  <Flex vertical style={{ minWidth: 0 }}>
-                    <Typography.Text strong>{name}</Typography.Text>
-                    {l.description && (
-                      <Typography.Text
-                        type="secondary"
-                        ellipsis={{ tooltip: l.description }}
-                        style={{ fontSize: 12, maxWidth: 460 }}
-                      >
-                        {l.description}
-                      </Typography.Text>
-                    )}
-                  </Flex>
+        <ListTable<Leak>
+          query={list}
+          data-testid="leaks-table"
+          scroll={{ x: 1000 }}
+          paging={{ search, onSearch }}
+          locale={{ emptyText: <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} /> }}
+          columns={[
+            {
+              title: 'Название',
+              dataIndex: 'name',
+              render: (name: string, l) => (
+                <Flex vertical style={{ minWidth: 0 }}>
+                  <Typography.Text strong>{name}</Typography.Text>
+                  {l.description && (
+                    <Typography.Text
+                      type="secondary"
+                      ellipsis={{ tooltip: l.description }}
+                      style={{ fontSize: 12, maxWidth: 460 }}
+                    >
+                      {l.description}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
+            },
+            {
+              title: 'Тип',
+              dataIndex: 'leak_type_id',
+              width: 200,
+              render: (id: number | null) => typeName(id) ?? <Typography.Text type="secondary">—</Typography.Text>,
+            },
+            {
+              title: 'Дата утечки',
+              dataIndex: 'leaked_at',
+              width: 130,
+              render: (d: string | null) => (d ? formatDate(d) : <Typography.Text type="secondary">—</Typography.Text>),
+            },
+            {
+              title: 'Записей',
+              dataIndex: 'records_count',
+              width: 130,
+              align: 'right',
+              render: (n: number | null) =>
+                n === null ? <Typography.Text type="secondary">—</Typography.Text> : formatNumber(n),
+            },
+            {
+              title: 'Источник',
+              dataIndex: 'source_url',
+              width: 220,
+              render: (u: string | null) =>
+                u ? (
+                  <Typography.Link href={u} target="_blank" rel="noopener noreferrer" ellipsis style={{ maxWidth: 200 }}>
+                    {u.replace(/^https?:\/\//, '')}
+                  </Typography.Link>
+                ) : (
+                  <Typography.Text type="secondary">—</Typography.Text>
                 ),
-              },
-              {
-                title: 'Тип',
-                dataIndex: 'leak_type_id',
-                width: 200,
-                render: (id: number | null) => typeName(id) ?? <Typography.Text type="secondary">—</Typography.Text>,
-              },
-              {
-                title: 'Дата утечки',
-                dataIndex: 'leaked_at',
-                width: 130,
-                render: (d: string | null) => (d ? formatDate(d) : <Typography.Text type="secondary">—</Typography.Text>),
-              },
-              {
-                title: 'Записей',
-                dataIndex: 'records_count',
-                width: 130,
-                align: 'right',
-                render: (n: number | null) =>
-                  n === null ? <Typography.Text type="secondary">—</Typography.Text> : formatNumber(n),
-              },
-              {
-                title: 'Источник',
-                dataIndex: 'source_url',
-                width: 220,
-                render: (u: string | null) =>
-                  u ? (
-                    <Typography.Link href={u} target="_blank" rel="noopener noreferrer" ellipsis style={{ maxWidth: 200 }}>
-                      {u.replace(/^https?:\/\//, '')}
-                    </Typography.Link>
-                  ) : (
-                    <Typography.Text type="secondary">—</Typography.Text>
-                  ),
-              },
-              ...(canManage
-                ? [
-                    rowActionsColumn<Leak>((l) => ({
-                      name: l.name,
-                      onEdit: () => setEditing(l),
-                      onDelete: () => remove.mutateAsync(l.id),
-                      deleteText: 'Утечку, на которую ссылаются события, удалить нельзя.',
-                    })),
-                  ]
-                : []),
-            ]}
-          />
-        </Loaded>
+            },
+            ...(canManage
+              ? [
+                  rowActionsColumn<Leak>((l) => ({
+                    name: l.name,
+                    onEdit: () => setEditing(l),
+                    onDelete: () => remove.mutateAsync(l.id),
+                    deleteText: 'Утечку, на которую ссылаются события, удалить нельзя.',
+                  })),
+                ]
+              : []),
+          ]}
+        />
       </Card>
       <LeakModal
         leak={editing === 'new' ? null : editing}

@@ -1,15 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { mediaTypeCreateRequest } from '@forpost/contract/events-extras';
-import { Button, Card, Table } from 'antd';
+import { Button, Card } from 'antd';
 import { useState } from 'react';
 import { NameModal } from '../../../components/form/NameModal';
 import { FilterBar } from '../../../components/list/FilterBar';
+import { ListTable } from '../../../components/list/ListTable';
 import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
-import { listPagination, pageParams } from '../../../components/list/pagination';
+import { pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
-import { EmptyState, Loaded } from '../../../components/page/QueryState';
+import { EmptyState } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
 import { useDeleteMediaTypeMutation, useSaveMediaTypeMutation } from '../api/mutations';
 import { type MediaType, useMediaTypesQuery } from '../api/queries';
@@ -47,39 +48,35 @@ export function MediaTypesPage({
         <FilterBar>
           <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название типа" />
         </FilterBar>
-        <Loaded query={list}>
-          <Table<MediaType>
-            rowKey="id"
-            loading={list.isFetching}
-            dataSource={list.data?.items ?? []}
-            data-testid="media-types-table"
-            pagination={listPagination(search, list.data?.total, onSearch)}
-            locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} /> }}
-            columns={[
-              { title: 'Название', dataIndex: 'name' },
-              ...(typeof list.data?.items[0]?.events_count === 'number'
-                ? [{ title: 'Событий', dataIndex: 'events_count', width: 140, align: 'right' as const }]
-                : []),
-              ...(canManage
-                ? [
-                    {
-                      title: '',
-                      key: 'actions',
-                      width: 110,
-                      render: (_: unknown, t: MediaType) => (
-                        <RowActions
-                          name={t.name}
-                          onEdit={() => setEditing(t)}
-                          onDelete={() => remove.mutateAsync(t.id)}
-                          deleteText="Тип, который указан в событиях, удалить нельзя."
-                        />
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
-        </Loaded>
+        <ListTable<MediaType>
+          query={list}
+          data-testid="media-types-table"
+          paging={{ search, onSearch }}
+          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} /> }}
+          columns={[
+            { title: 'Название', dataIndex: 'name' },
+            ...(typeof list.data?.items[0]?.events_count === 'number'
+              ? [{ title: 'Событий', dataIndex: 'events_count', width: 140, align: 'right' as const }]
+              : []),
+            ...(canManage
+              ? [
+                  {
+                    title: '',
+                    key: 'actions',
+                    width: 110,
+                    render: (_: unknown, t: MediaType) => (
+                      <RowActions
+                        name={t.name}
+                        onEdit={() => setEditing(t)}
+                        onDelete={() => remove.mutateAsync(t.id)}
+                        deleteText="Тип, который указан в событиях, удалить нельзя."
+                      />
+                    ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       </Card>
       <NameModal
         open={editing !== null}
