@@ -6,7 +6,9 @@
 import type { ImportUploadResponse } from '@forpost/contract/imports';
 import { getModule } from '@forpost/contract/modules';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventTarget, leaksCatalogueTarget } from '../src/modules/imports/targets';
+import { eventTarget } from '../src/modules/imports/event-target';
+import { leaksCatalogueTarget } from '../src/modules/imports/leaks-target';
+import { createTargetsRepo } from '../src/modules/imports/targets.repo';
 import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
 import { attachJobs, upload } from './imports-kit';
 
@@ -20,7 +22,7 @@ describe('import write path', () => {
   it('the statistics refresh of each target runs and covers the dedup key', async () => {
     const events = eventTarget(getModule('domains'), {} as Parameters<typeof eventTarget>[1]);
     expect(events.analyze).toMatch(/company_id.*module.*fingerprint/);
-    for (const t of [events, leaksCatalogueTarget()]) await ctx.database.pool.query(t.analyze);
+    for (const t of [events, leaksCatalogueTarget(createTargetsRepo(ctx.database.db))]) await ctx.database.pool.query(t.analyze);
     const stats = await ctx.database.pool.query(
       "SELECT attname FROM pg_stats WHERE tablename = 'events' AND attname IN ('company_id', 'module', 'fingerprint', 'search')",
     );

@@ -1,8 +1,10 @@
-/* SQL of imports: the import rows, their row errors, the stored file's doc. No permission checks here. */
-import { desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import type pg from 'pg';
+/*
+ * SQL of imports: the import rows (upload → queued → running → done/failed), their row errors and
+ * the stored file's doc. No permission checks here: the service passes who sees what.
+ */
+import { type AnyColumn, and, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { docs, imports } from '../../db/schema/index';
+import { docs, importRowErrors, imports } from '../../db/schema/index';
 import { LOCK_IMPORT, stalledSql } from './jobs-kit';
 import type { RowError } from './targets';
 
@@ -21,6 +23,42 @@ const withNames = {
   stalled: sql<boolean>`${sql.raw(stalledSql('imports', LOCK_IMPORT))}`,
 };
 
+/** Which imports of a target a caller sees (the service decides; the repository only filters). */
+export interface ImportsFilter {
+  module: string;
+  /** Companies whose imports are visible ('all': every import of the module). */
+  companies: 'all' | number[];
+  /** Also this user's own imports that have no company yet (null: none). */
+  authorWithoutCompany: number | null;
+  /** Only this company's. */
+  companyId?: number;
+}
+
+function whereOf(f: ImportsFilter): SQL | undefined {
+  const ofScope = f.companies === 'all' ? undefined : f.companies.length ? inArray(imports.companyId, f.companies) : sql`false`;
+  const mine =
+    f.authorWithoutCompany === null ? undefined : and(isNull(imports.companyId), eq(imports.authorId, f.authorWithoutCompany));
+  return and(
+    eq(imports.module, f.module),
+    ofScope && mine ? or(ofScope, mine) : ofScope,
+    f.companyId === undefined ? undefined : eq(imports.companyId, f.companyId),
+  );
+}
+
+/** What a committed batch adds to an import's counters. */
+export interface BatchCounts {
+  /** The last row of the batch (the cursor a retry resumes after). */
+  cursor: number;
+  rows: number;
+  created: number;
+  updated: number;
+  skipped: number;
+  failed: number;
+  errors: number;
+}
+
+const plus = (column: AnyColumn, n: number) => sql`${column} + ${n}`;
+
 export function createImportsRepo(db: Db) {
   return {
     async insert(v: typeof imports.$inferInsert, tx: Db = db): Promise<number> {
@@ -35,10 +73,11 @@ export function createImportsRepo(db: Db) {
         .from(imports)
         .where(eq(imports.id, id))
         .limit(1);
-      return r as ImportRow | undefined;
+      return r;
     },
 
-    async list(where: SQL, limit: number, offset: number): Promise<{ rows: ImportRow[]; total: number }> {
+    async list(filter: ImportsFilter, limit: number, offset: number): Promise<{ rows: ImportRow[]; total: number }> {
+      const where = whereOf(filter);
       const rows = await db
         .select({ ...getTableColumns(imports), ...withNames })
         .from(imports)
@@ -47,7 +86,7 @@ export function createImportsRepo(db: Db) {
         .limit(limit)
         .offset(offset);
       const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(imports).where(where);
-      return { rows: rows as ImportRow[], total: c?.n ?? 0 };
+      return { rows, total: c?.n ?? 0 };
     },
 
     async update(id: number, set: Partial<typeof imports.$inferInsert>, tx: Db = db): Promise<void> {
@@ -57,8 +96,73 @@ export function createImportsRepo(db: Db) {
         .where(eq(imports.id, id));
     },
 
-    async companyExists(id: number): Promise<boolean> {
-      return (await db.execute(sql`SELECT 1 FROM companies WHERE id = ${id}`)).rows.length > 0;
+    /** Marks a queued or running import failed (one that finished or is gone stays as it is). */
+    async fail(id: number, message: string, tx: Db = db): Promise<void> {
+      await tx
+        .update(imports)
+        .set({ status: 'failed', message, finishedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(imports.id, id), inArray(imports.status, ['queued', 'running'])));
+    },
+
+    /** Marks a running import done. */
+    async done(id: number, tx: Db = db): Promise<void> {
+      await tx
+        .update(imports)
+        .set({ status: 'done', finishedAt: new Date(), updatedAt: new Date(), message: null })
+        .where(and(eq(imports.id, id), eq(imports.status, 'running')));
+    },
+
+    /** Queues an uploaded import with its settings; false when it is no longer `uploaded`. */
+    async queue(
+      id: number,
+      v: Pick<typeof imports.$inferInsert, 'mapping' | 'mode' | 'companyId' | 'scope'>,
+      tx: Db = db,
+    ): Promise<boolean> {
+      const r = await tx
+        .update(imports)
+        .set({ ...v, status: 'queued', updatedAt: new Date() })
+        .where(and(eq(imports.id, id), eq(imports.status, 'uploaded')))
+        .returning({ id: imports.id });
+      return r.length > 0;
+    },
+
+    /** The import's status, its row locked until the transaction ends (undefined: no such import). */
+    async lockStatus(id: number, tx: Db): Promise<ImportRow['status'] | undefined> {
+      const [r] = await tx.select({ status: imports.status }).from(imports).where(eq(imports.id, id)).for('update');
+      return r?.status;
+    },
+
+    /**
+     * The batch's transaction commits without waiting for the WAL flush: a commit lost in a server crash
+     * loses the batch and its cursor together, and the retry redoes it. (The final `done` commits
+     * synchronously, which flushes all the batches before it.)
+     */
+    async deferFlush(tx: Db): Promise<void> {
+      await tx.execute(sql`SET LOCAL synchronous_commit = off`);
+    },
+
+    /** Adds a committed batch to the counters and moves the cursor past it. */
+    async advance(id: number, c: BatchCounts, tx: Db): Promise<void> {
+      await tx
+        .update(imports)
+        .set({
+          cursor: c.cursor,
+          rowsRead: plus(imports.rowsRead, c.rows),
+          created: plus(imports.created, c.created),
+          updated: plus(imports.updated, c.updated),
+          skipped: plus(imports.skipped, c.skipped),
+          failed: plus(imports.failed, c.failed),
+          errorsCount: plus(imports.errorsCount, c.errors),
+          heartbeatAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(imports.id, id));
+    },
+
+    /** Deletes an import and its file's doc (its row errors and catalogue links go with it). */
+    async remove(id: number, docId: number | null, tx: Db = db): Promise<void> {
+      await tx.delete(imports).where(eq(imports.id, id));
+      if (docId) await tx.delete(docs).where(eq(docs.id, docId));
     },
 
     async insertDoc(v: typeof docs.$inferInsert, tx: Db = db): Promise<number> {
@@ -67,29 +171,57 @@ export function createImportsRepo(db: Db) {
       return d.id;
     },
 
-    /** Stores row errors (up to `room` of them) in the job's transaction. */
-    async insertErrors(client: pg.PoolClient, importId: number, errors: RowError[]): Promise<void> {
+    async setDocCompany(docId: number, companyId: number | null, tx: Db = db): Promise<void> {
+      await tx.update(docs).set({ companyId, updatedAt: new Date() }).where(eq(docs.id, docId));
+    },
+
+    /** Stores row errors in the job's transaction (one statement, however many). */
+    async insertErrors(importId: number, errors: RowError[], tx: Db): Promise<void> {
       if (!errors.length) return;
-      await client.query(
-        `INSERT INTO import_row_errors (import_id, row, "column", value, message)
-         SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::text[])`,
-        [
-          importId,
-          errors.map((e) => e.row),
-          errors.map((e) => e.column),
-          errors.map((e) => (e.value == null ? null : e.value.slice(0, 1000))),
-          errors.map((e) => e.message),
-        ],
+      const col = (f: (e: RowError) => unknown) => sql.param(errors.map(f));
+      await tx.execute(
+        sql`INSERT INTO ${importRowErrors} (import_id, row, "column", value, message)
+            SELECT ${importId}::int, * FROM unnest(${col((e) => e.row)}::int[], ${col((e) => e.column)}::text[],
+                                                   ${col((e) => (e.value == null ? null : e.value.slice(0, 1000)))}::text[],
+                                                   ${col((e) => e.message)}::text[])`,
       );
     },
 
     /** Row errors in file order, a page at a time (keyset on id). */
-    async errorsAfter(importId: number, afterId: number, limit: number) {
-      return (
-        await db.execute(
-          sql`SELECT id, row, "column", value, message FROM import_row_errors WHERE import_id = ${importId} AND id > ${afterId} ORDER BY id LIMIT ${limit}`,
-        )
-      ).rows as { id: number; row: number; column: string | null; value: string | null; message: string }[];
+    errorsAfter(importId: number, afterId: number, limit: number) {
+      return db
+        .select({
+          id: importRowErrors.id,
+          row: importRowErrors.row,
+          column: importRowErrors.column,
+          value: importRowErrors.value,
+          message: importRowErrors.message,
+        })
+        .from(importRowErrors)
+        .where(and(eq(importRowErrors.importId, importId), gt(importRowErrors.id, afterId)))
+        .orderBy(importRowErrors.id)
+        .limit(limit);
+    },
+
+    /** Uploads never started, older than a week (a page of them). */
+    abandoned(limit: number) {
+      return db
+        .select({ id: imports.id, docId: imports.docId, storageKey: docs.storageKey })
+        .from(imports)
+        .leftJoin(docs, eq(docs.id, imports.docId))
+        .where(and(eq(imports.status, 'uploaded'), lt(imports.createdAt, sql`now() - interval '7 days'`)))
+        .limit(limit);
+    },
+
+    /** Drops an abandoned upload and its doc; false when it was started meanwhile (then both stay). */
+    async dropUploaded(id: number, docId: number | null, tx: Db = db): Promise<boolean> {
+      const gone = await tx
+        .delete(imports)
+        .where(and(eq(imports.id, id), eq(imports.status, 'uploaded')))
+        .returning({ id: imports.id });
+      if (!gone.length) return false;
+      if (docId) await tx.delete(docs).where(eq(docs.id, docId));
+      return true;
     },
   };
 }

@@ -24,7 +24,8 @@ import type { App } from '../../lib/routes';
 import { contentDisposition } from '../docs/docs.routes';
 import { callerOf } from '../events/access';
 import { pascal } from '../events/events.routes';
-import type { ImportsService, TargetCode } from './imports.service';
+import type { TargetCode } from './context';
+import type { ImportsService } from './imports.service';
 
 /** Hard ceiling of a multipart body; the real limit (`import_file_max_mb`) is applied to the file part. */
 const MAX_BODY = 10 * 1024 * 1024 * 1024 + 1024 * 1024;

@@ -1,4 +1,5 @@
 /* Imports of events and of the leaks catalogue: service (with its pg-boss job) and routes. */
 
+export { IMPORT_QUEUE } from './context';
 export { importsRoutes } from './imports.routes';
-export { createImportsService, IMPORT_QUEUE, type ImportsService } from './imports.service';
+export { createImportsService, type ImportsService } from './imports.service';

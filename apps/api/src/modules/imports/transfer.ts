@@ -8,6 +8,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
+import type { Logger } from '../../lib/logger';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from '../configs/index';
 import { type CardVault, createCardVault } from '../events/event-data';
@@ -25,7 +26,7 @@ export interface TransferDeps {
   configs: Pick<ConfigsService, 'get'>;
   dataDir: string;
   secret: string;
-  log: { warn(obj: unknown, msg?: string): void; error(obj: unknown, msg?: string): void };
+  log: Pick<Logger, 'warn' | 'error'>;
 }
 
 export interface EngineParts {

@@ -1,0 +1,37 @@
+/* The row errors of an import as CSV for Excel (UTF-8 with BOM, `;`), streamed from the database a page at a time. */
+import { neutraliseCell } from '@forpost/contract/exports';
+import { IMPORT_ERROR_REPORT_HEADERS, IMPORT_MSG } from '@forpost/contract/imports';
+import { stringify } from 'csv-stringify';
+import { notFound } from '../../lib/errors';
+import type { Caller } from '../events/access';
+import { loadImport } from './access';
+import type { ImportsContext, TargetCode } from './context';
+
+const PAGE = 2000;
+
+export async function errorReport(ctx: ImportsContext, c: Caller, code: TargetCode, id: number) {
+  const r = await loadImport(ctx, c, code, id);
+  if (r.errorsCount === 0) throw notFound(IMPORT_MSG.noErrors);
+  const out = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n' });
+  out.write([...IMPORT_ERROR_REPORT_HEADERS]);
+  (async () => {
+    let after = 0;
+    for (;;) {
+      const page = await ctx.repo.errorsAfter(id, after, PAGE);
+      if (!page.length) break;
+      for (const e of page) {
+        const ok = out.write([
+          String(e.row),
+          neutraliseCell(e.column ?? '—'),
+          neutraliseCell(e.value ?? ''),
+          neutraliseCell(e.message),
+        ]);
+        if (!ok) await new Promise((res) => out.once('drain', res));
+      }
+      after = page[page.length - 1]?.id ?? after;
+    }
+    out.end();
+  })().catch((e) => out.destroy(e as Error));
+  const base = r.fileName.replace(/\.[^.]+$/, '');
+  return { fileName: `Ошибки импорта ${base}.csv`, stream: out };
+}

@@ -1,0 +1,39 @@
+/*
+ * Deleting an import undoes it: what it created goes (events it only updated stay as they are now),
+ * with its row errors, its file and its doc. A running import's batch in progress commits first; the
+ * job then stops at its next batch (its row is gone).
+ */
+import { IMPORT_MSG, LEAKS_CATALOGUE } from '@forpost/contract/imports';
+import { can } from '@forpost/contract/permissions';
+import { ApiError, notFound } from '../../lib/errors';
+import type { Caller } from '../events/access';
+import { loadImport } from './access';
+import type { ImportsContext, TargetCode } from './context';
+
+export async function remove(ctx: ImportsContext, c: Caller, code: TargetCode, id: number): Promise<void> {
+  const r = await loadImport(ctx, c, code, id);
+  const own = c.auth.keyId === null ? r.authorId === c.auth.user.id : r.authorKeyId === c.auth.keyId;
+  if (code !== LEAKS_CATALOGUE && !own && r.companyId !== null && !can(c.auth.principal, 'events.delete', r.companyId)) {
+    throw new ApiError(403, 'Удалить чужой импорт может только тот, кто вправе удалять события компании');
+  }
+  const target = ctx.targetOf(code);
+  await ctx.deps.db.transaction(async (tx) => {
+    // Waits for a batch in progress to commit.
+    if (!(await ctx.repo.lockStatus(id, tx))) throw notFound(IMPORT_MSG.notFound);
+    const removed = await target.undo(tx, id);
+    await ctx.repo.remove(id, r.docId, tx);
+    await ctx.deps.audit.record(
+      c.actor,
+      {
+        action: 'import.delete',
+        entity: 'import',
+        entityId: id,
+        companyId: r.companyId,
+        before: { module: code, file_name: r.fileName, status: r.status, created: r.created, updated: r.updated },
+        meta: { removed },
+      },
+      tx,
+    );
+  });
+  if (r.storageKey) await ctx.deps.store.delete(r.storageKey).catch(() => undefined);
+}

@@ -1,0 +1,304 @@
+/*
+ * The import job: one import's rows, in batches. Each batch is one transaction that also advances the
+ * import's `cursor` (the last row committed) and its counters, so a retried job resumes right after
+ * it: no row is imported twice, and dedup by fingerprint covers the same file submitted twice. The
+ * whole file is read through before the first batch, so a malformed file fails with nothing written.
+ * A second run of the same import (another worker) finds the job lock held and returns.
+ *
+ * Steps: claim the import → fetch its file → count its rows → read, check and write batches (the
+ * next batch is read and checked while the previous one is written) → done.
+ */
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { IMPORT_MAX_STORED_ERRORS, IMPORT_MSG, type ImportMode } from '@forpost/contract/imports';
+import type { Db } from '../../db/client';
+import { clientDb } from '../../lib/audit';
+import { ApiError, badRequest } from '../../lib/errors';
+import { scopeOf } from './access';
+import type { ImportsContext, TargetCode } from './context';
+import type { ImportRow } from './imports.repo';
+import { dropTemp, isTransient, LOCK_IMPORT, tempPath, withJobLock } from './jobs-kit';
+import { headersOf, readRows, type SourceRow } from './rows';
+import type { FileMeta } from './sniff';
+import type { ImportContext, RowError, Target } from './targets';
+import { inspectXlsx, type XlsxPlan } from './xlsx';
+
+export const IMPORT_BATCH = 1000;
+/** Runs of one import before it is declared failed (a crash loop must end). */
+const MAX_ATTEMPTS = 5;
+/** Rows written before the target table's statistics are refreshed the first time (then doubling). */
+const ANALYZE_AFTER = 2_000;
+/** Attempts of a batch that hit a deadlock, a serialization failure or a lost connection. */
+const BATCH_ATTEMPTS = 3;
+
+export interface RunOptions {
+  batchSize?: number;
+  /** Called after each committed batch (progress reporting; a throw stops the run like a crash). */
+  onBatch?: (batches: number) => void | Promise<void>;
+}
+
+/** The file of an import, as the job reads it. */
+interface Source {
+  file: string;
+  meta: FileMeta;
+  plan?: XlsxPlan;
+}
+
+/** A batch read and checked: its rows, the records to write, the rows' errors. */
+interface Prepared {
+  rows: SourceRow[];
+  records: unknown[];
+  errors: RowError[];
+}
+
+/** The state of one run. */
+interface Job {
+  ctx: ImportsContext;
+  id: number;
+  r: ImportRow;
+  target: Target;
+  wctx: ImportContext;
+  lookups: unknown;
+  /** Drizzle over the job's own connection (the one holding the job lock). */
+  tx: Db;
+  cursor: number;
+  errorsStored: number;
+  batches: number;
+  sinceAnalyze: number;
+  analyzedRows: number;
+  opts: RunOptions;
+}
+
+export async function runImport(ctx: ImportsContext, id: number, opts: RunOptions = {}): Promise<void> {
+  await withJobLock(ctx.deps.pool, LOCK_IMPORT, id, async (client) => {
+    const r = await claim(ctx, id);
+    if (!r) return;
+    let source: Source | undefined;
+    try {
+      source = await fetchSource(ctx, r);
+      if (r.rowsTotal === null) {
+        const total = await countRows(ctx, id, source);
+        await ctx.repo.update(id, { rowsTotal: total, heartbeatAt: new Date() });
+      }
+      const target = ctx.targetOf(r.module as TargetCode);
+      const wctx = contextOf(r);
+      const job: Job = {
+        ctx,
+        id,
+        r,
+        target,
+        wctx,
+        lookups: await target.loadLookups(wctx),
+        tx: clientDb(client),
+        cursor: r.cursor,
+        errorsStored: r.errorsCount,
+        batches: 0,
+        sinceAnalyze: 0,
+        analyzedRows: 0,
+        opts,
+      };
+      if (await importRows(job, source)) await finish(ctx, id, r.module);
+    } catch (e) {
+      // A problem of the file itself will not go away on a retry.
+      if (e instanceof ApiError) return ctx.repo.fail(id, e.message);
+      throw e;
+    } finally {
+      await dropTemp(source?.file);
+    }
+  });
+}
+
+/** The import, marked running (one more attempt), if it is to run; a crash loop ends as failed. */
+async function claim(ctx: ImportsContext, id: number): Promise<ImportRow | undefined> {
+  const r = await ctx.repo.find(id);
+  if (!r || (r.status !== 'queued' && r.status !== 'running')) return undefined;
+  if (r.attempts >= MAX_ATTEMPTS) {
+    await ctx.repo.fail(id, IMPORT_MSG.crashed);
+    return undefined;
+  }
+  await ctx.repo.update(id, {
+    status: 'running',
+    attempts: r.attempts + 1,
+    startedAt: r.startedAt ?? new Date(),
+    heartbeatAt: new Date(),
+  });
+  return r;
+}
+
+/** Copies the stored upload to a local temporary file (XLSX needs random access). */
+async function fetchSource(ctx: ImportsContext, r: ImportRow): Promise<Source> {
+  if (!r.storageKey) throw badRequest(IMPORT_MSG.fileMissing);
+  const file = await tempPath(ctx.deps.dataDir, `.${r.format}`);
+  try {
+    await pipeline(await ctx.deps.store.get(r.storageKey), createWriteStream(file, { mode: 0o600 }));
+  } catch (e) {
+    await dropTemp(file);
+    if ((e as { code?: string }).code === 'ENOENT') throw badRequest(IMPORT_MSG.fileMissing);
+    throw e;
+  }
+  const meta: FileMeta = { format: r.format, encoding: r.encoding, delimiter: r.delimiter };
+  try {
+    return { file, meta, plan: meta.format === 'xlsx' ? await inspectXlsx(file) : undefined };
+  } catch (e) {
+    await dropTemp(file);
+    throw e;
+  }
+}
+
+/** Reads the file through once: structure errors surface before anything is written; counts the data rows. */
+async function countRows(ctx: ImportsContext, id: number, s: Source): Promise<number> {
+  let n = -1;
+  for await (const _ of readRows(s.file, s.meta, s.plan)) {
+    n++;
+    if (n > 0 && n % 50_000 === 0) await ctx.repo.update(id, { heartbeatAt: new Date() });
+  }
+  return Math.max(n, 0);
+}
+
+const contextOf = (r: ImportRow): ImportContext => ({
+  importId: r.id,
+  mode: r.mode as ImportMode,
+  defaultCompanyId: r.companyId,
+  authorId: r.authorId,
+  authorKeyId: r.authorKeyId,
+  scope: scopeOf(r),
+});
+
+/** The data rows after the cursor, in batches, with the file's header. */
+async function* batchesOf(s: Source, cursor: number, size: number): AsyncGenerator<{ rows: SourceRow[]; headers: string[] }> {
+  let headers: string[] | undefined;
+  let rows: SourceRow[] = [];
+  for await (const row of readRows(s.file, s.meta, s.plan)) {
+    if (!headers) {
+      headers = headersOf(row.cells);
+      continue;
+    }
+    if (row.row <= cursor) continue;
+    rows.push(row);
+    if (rows.length >= size) {
+      yield { rows, headers };
+      rows = [];
+    }
+  }
+  if (rows.length && headers) yield { rows, headers };
+}
+
+/**
+ * Reads, checks and writes the batches; false when the import went away meanwhile (deleted). Batches
+ * commit one after another, in file order (the cursor stays exact); the next is read and checked —
+ * no transaction needed — while the previous one is written.
+ */
+async function importRows(job: Job, s: Source): Promise<boolean> {
+  let inflight: Promise<boolean> = Promise.resolve(true);
+  const batches = batchesOf(s, job.cursor, job.opts.batchSize ?? IMPORT_BATCH);
+  try {
+    for await (const b of batches) {
+      const prepared = await prepareBatch(job, b.rows, b.headers);
+      if (!(await inflight)) return false;
+      inflight = commitBatch(job, prepared);
+      inflight.catch(() => undefined); // observed by the next batch or at the end
+    }
+    return await inflight;
+  } finally {
+    await batches.return(undefined);
+    await inflight.catch(() => undefined); // never leave a write running on the connection
+  }
+}
+
+/** Validation and lookups of a batch (no transaction needed). */
+async function prepareBatch(job: Job, rows: SourceRow[], headers: string[]): Promise<Prepared> {
+  const records: unknown[] = [];
+  const errors: RowError[] = [];
+  for (const row of rows) {
+    const p = job.target.prepare(row, job.r.mapping, headers, job.lookups, job.wctx);
+    if (p.record) records.push(p.record);
+    else errors.push(...p.errors);
+  }
+  await job.target.enrich?.(records);
+  return { rows, records, errors };
+}
+
+/**
+ * One transaction: the batch's rows, its row errors (up to IMPORT_MAX_STORED_ERRORS in all), the
+ * counters and the cursor; retried on a transient failure. False: the import is gone (deleted) or
+ * no longer running.
+ */
+async function commitBatch(job: Job, p: Prepared): Promise<boolean> {
+  const { repo } = job.ctx;
+  const last = p.rows[p.rows.length - 1]?.row ?? job.cursor;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const kept = await job.tx.transaction(async (tx) => {
+        await repo.deferFlush(tx);
+        if ((await repo.lockStatus(job.id, tx)) !== 'running') return null;
+        const res = await job.target.write(tx, p.records, job.wctx);
+        const all = [...p.errors, ...res.errors];
+        const kept = all.slice(0, Math.max(0, IMPORT_MAX_STORED_ERRORS - job.errorsStored));
+        await repo.insertErrors(job.id, kept, tx);
+        await repo.advance(
+          job.id,
+          {
+            cursor: last,
+            rows: p.rows.length,
+            created: res.created,
+            updated: res.updated,
+            skipped: res.skipped,
+            failed: new Set(all.map((e) => e.row)).size,
+            errors: kept.length,
+          },
+          tx,
+        );
+        return kept.length;
+      });
+      if (kept === null) return false;
+      job.cursor = last;
+      job.errorsStored += kept;
+      break;
+    } catch (e) {
+      if (isTransient(e) && attempt < BATCH_ATTEMPTS) continue;
+      throw e;
+    }
+  }
+  job.batches++;
+  await refreshStatistics(job, p.rows.length);
+  await job.opts.onBatch?.(job.batches);
+  return true;
+}
+
+/**
+ * A big load outgrows the table's statistics; with stale ones the planner would pick the wrong index
+ * for the dedup lookups (a scan per key). They are refreshed on a doubling schedule.
+ */
+async function refreshStatistics(job: Job, rows: number): Promise<void> {
+  job.sinceAnalyze += rows;
+  if (job.sinceAnalyze < Math.max(ANALYZE_AFTER, job.analyzedRows)) return;
+  job.analyzedRows = await job.ctx.targetsRepo.refreshStatistics(job.target.analyze, job.target.table, job.tx);
+  job.sinceAnalyze = 0;
+}
+
+/** Marks the import done and records it in the audit log, in one transaction. */
+async function finish(ctx: ImportsContext, id: number, code: string): Promise<void> {
+  await ctx.deps.db.transaction(async (tx) => {
+    await ctx.repo.done(id, tx);
+    const done = await ctx.repo.find(id, tx);
+    if (!done) return;
+    await ctx.deps.audit.record(
+      { userId: done.authorId, keyId: done.authorKeyId },
+      {
+        action: 'import.done',
+        entity: 'import',
+        entityId: id,
+        companyId: done.companyId,
+        meta: {
+          module: code,
+          rows: done.rowsRead,
+          created: done.created,
+          updated: done.updated,
+          skipped: done.skipped,
+          failed: done.failed,
+        },
+      },
+      tx,
+    );
+  });
+}
