@@ -6,24 +6,20 @@ import {
   WHITELIST_MSG,
   WHITELIST_TYPE_LABELS,
   WHITELIST_TYPES,
-  type WhitelistKind,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
 import { Alert, App, Button, Flex, Form, Input, Modal, Radio, Segmented, Select, Table, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
-import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
+import { ExpiryPicker } from '../../../components/form/ExpiryPicker';
 import { useFormModal } from '../../../components/form/FormModal';
 import { type BulkResult, useBulkWhitelistMutation } from '../api/mutations';
 import type { WhitelistScope } from '../api/queries';
 import { kindOptions } from '../labels';
+import { type EntryFieldValues, entryFields } from './entryFields';
 
-interface Values {
+interface Values extends EntryFieldValues {
   text: string;
   type: WhitelistType | 'auto';
-  kind: WhitelistKind;
-  comment?: string;
-  expires_at?: Dayjs | null;
 }
 
 type Line = BulkResult['items'][number];
@@ -72,9 +68,7 @@ export function BulkAddModal({
       const r = await bulk.mutateAsync({
         text: v.text,
         type: v.type === 'auto' ? undefined : v.type,
-        kind: v.kind,
-        comment: v.comment?.trim() || null,
-        expires_at: expiryIso(v.expires_at),
+        ...entryFields(v),
       });
       setResult(r);
       setShow(r.failed > 0 ? 'failed' : 'all');

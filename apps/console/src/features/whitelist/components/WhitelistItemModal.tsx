@@ -4,25 +4,21 @@ import {
   normaliseWhitelistValue,
   WHITELIST_TYPE_LABELS,
   WHITELIST_TYPES,
-  type WhitelistKind,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
 import { App, Form, Input, Radio, Select, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
-import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
+import { ExpiryPicker } from '../../../components/form/ExpiryPicker';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { dayjs } from '../../../lib/format';
 import { useSaveWhitelistItemMutation } from '../api/mutations';
 import type { WhitelistItem, WhitelistScope } from '../api/queries';
 import { kindOptions, VALUE_PLACEHOLDERS } from '../labels';
+import { type EntryFieldValues, entryFields } from './entryFields';
 
-interface Values {
+interface Values extends EntryFieldValues {
   type: WhitelistType;
   value: string;
-  kind: WhitelistKind;
-  comment?: string;
-  expires_at?: Dayjs | null;
 }
 
 const FIELDS = ['type', 'value', 'kind', 'comment', 'expires_at'];
@@ -62,9 +58,7 @@ export function WhitelistItemModal({
       const body: CreateWhitelistItem = {
         type: v.type,
         value: v.value.trim(),
-        kind: v.kind,
-        comment: v.comment?.trim() || null,
-        expires_at: expiryIso(v.expires_at),
+        ...entryFields(v),
       };
       await save.mutateAsync({ id: item?.id, body });
       message.success(item ? 'Запись сохранена' : 'Запись добавлена в белый список');
