@@ -3,17 +3,11 @@
  * every name belongs to an action the API really writes. The type of `audit.record` already refuses a
  * code without a name; this also catches codes built at run time and names left behind.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { AUDIT_ACTIONS, AUDIT_ENTITY_LABELS, REF_LIST_ENTITIES } from '@forpost/contract/audit';
 import { describe, expect, it } from 'vitest';
+import { apiSources } from './api-sources';
 
-const src = path.resolve(import.meta.dirname, '../src');
-const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
-const code = files(src).map((f) => readFileSync(f, 'utf8'));
+const code = apiSources();
 
 /** Codes written literally: `action: 'x.y'`, both arms of `action: cond ? 'x.y' : 'x.z'`, and `const action = …;`. */
 function writtenCodes(): Set<string> {

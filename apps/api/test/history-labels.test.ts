@@ -4,18 +4,12 @@
  * writes. What is written: the common fields and module fields a PATCH (or an import) changes, the
  * module's actions, and the literal fields of the extras and the classifier (`field: '…'`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { eventPatchRequest } from '@forpost/contract/events';
 import { HISTORY_LINK_LABELS, historyFieldLabel, MODULE_LIST } from '@forpost/contract/modules';
 import { describe, expect, it } from 'vitest';
+import { apiSources } from './api-sources';
 
-const src = path.resolve(import.meta.dirname, '../src');
-const files = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
-const code = files(src).map((f) => readFileSync(f, 'utf8'));
+const code = apiSources();
 
 /** History fields written literally: `field: 'x'` in a history entry. */
 function literalFields(): Set<string> {
