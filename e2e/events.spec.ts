@@ -314,9 +314,7 @@ test.describe
     });
 
     for (const code of ['leaks', 'media'] as const) {
-      test(`bulk: the priority of two ${code} events (${code === 'media' ? 'batch endpoint' : 'one call per event'})`, async ({
-        page,
-      }) => {
+      test(`bulk: the priority of two ${code} events (one call on the collection)`, async ({ page }) => {
         const m = MODULE_LIST.find((x) => x.code === code) as ModuleDescriptor;
         await open(page, seeded.companyId);
         await page.goto(m.route);

@@ -1,7 +1,8 @@
 /* Mutations of the event pages; each invalidates what it changed through `eventKeys`. */
+import type { BulkJob } from '@forpost/contract/events-bulk';
 import type { ModuleCode, ModuleDescriptor } from '@forpost/contract/modules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorMessage, http } from '../../../lib/http';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { http, type SearchParams } from '../../../lib/http';
 import type {
   ActionResponse,
   BatchResponse,
@@ -88,69 +89,62 @@ export function useDeleteEvent(code: ModuleCode) {
 }
 
 // ---------------------------------------------------------------------------
-// Bulk: the collection's batch endpoints where the module has them, otherwise one call per event
+// Bulk: the collection's endpoints only — the selected rows in one call (all or nothing), or every
+// event the list's filter selects (at once when few, otherwise a job whose progress is polled)
 // ---------------------------------------------------------------------------
 
-export type BulkOp = { kind: 'patch'; patch: EventPatch } | { kind: 'delete' };
-export interface BulkResult {
-  done: number[];
-  failed: { id: number; message: string }[];
-}
+export type BulkOp =
+  | { kind: 'patch'; patch: EventPatch }
+  | { kind: 'action'; action: string; comment?: string }
+  | { kind: 'delete' };
 
-const BULK_CONCURRENCY = 4;
+/** A bulk call may change hundreds of events in one transaction: longer than the 10 s of ordinary calls, never retried. */
+const BULK_CALL = { timeout: 120_000, retry: 0 } as const;
 
-export async function runBulk(
-  m: ModuleDescriptor,
-  ids: readonly number[],
-  op: BulkOp,
-  onProgress: (done: number, total: number) => void,
-): Promise<BulkResult> {
-  const silent = { context: { errorMode: 'silent' as const } };
-  if (m.extras.includes('batch')) {
-    onProgress(0, ids.length);
-    try {
-      const r =
-        op.kind === 'patch'
-          ? await http.patch(paths.events(m.code), { json: { ids, patch: op.patch }, ...silent }).json<BatchResponse>()
-          : await http.delete(paths.events(m.code), { json: { ids }, ...silent }).json<BatchResponse>();
-      onProgress(ids.length, ids.length);
-      return { done: r.ids, failed: [] };
-    } catch (error) {
-      // The batch is all or nothing: the reason applies to every selected event.
-      const message = errorMessage(error);
-      return { done: [], failed: ids.map((id) => ({ id, message })) };
-    }
-  }
-  const result: BulkResult = { done: [], failed: [] };
-  let next = 0;
-  let finished = 0;
-  onProgress(0, ids.length);
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++] as number;
-      try {
-        if (op.kind === 'patch') await http.patch(paths.event(m.code, id), { json: op.patch, ...silent });
-        else await http.delete(paths.event(m.code, id), silent);
-        result.done.push(id);
-      } catch (error) {
-        result.failed.push({ id, message: errorMessage(error) });
-      }
-      onProgress(++finished, ids.length);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, ids.length) }, worker));
-  result.failed.sort((a, b) => a.id - b.id);
-  return result;
-}
-
-export function useBulk(m: ModuleDescriptor) {
+/** The selected events, in one call on the collection: all of them change, or none (the API's message is toasted). */
+export function useBatch(m: ModuleDescriptor) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: { ids: number[]; op: BulkOp; onProgress: (done: number, total: number) => void }) =>
-      runBulk(m, v.ids, v.op, v.onProgress),
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: eventKeys.module(m.code) });
+    mutationFn: ({ ids, op }: { ids: number[]; op: BulkOp }) => {
+      const code = m.code;
+      if (op.kind === 'patch')
+        return http.patch(paths.events(code), { json: { ids, patch: op.patch }, ...BULK_CALL }).json<BatchResponse>();
+      if (op.kind === 'delete') return http.delete(paths.events(code), { json: { ids }, ...BULK_CALL }).json<BatchResponse>();
+      const { kind: _, ...body } = op;
+      return http.post(paths.batchActions(code), { json: { ids, ...body }, ...BULK_CALL }).json<BatchResponse>();
     },
+    onSettled: () => void qc.invalidateQueries({ queryKey: eventKeys.module(m.code) }),
+  });
+}
+
+/**
+ * Every event the list's filter selects (`filters`: the list's query without paging and sort). The
+ * answer is the operation: `done` when it ran at once, otherwise queued — follow it with useBulkJob.
+ */
+export function useBulkByFilter(m: ModuleDescriptor) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ filters, op }: { filters: SearchParams; op: BulkOp }) => {
+      const opts = { searchParams: filters, ...BULK_CALL };
+      if (op.kind === 'delete') return http.delete(paths.bulk(m.code), opts).json<BulkJob>();
+      const json =
+        op.kind === 'patch' ? { op: 'patch', patch: op.patch } : { op: 'action', action: op.action, comment: op.comment };
+      return http.post(paths.bulk(m.code), { json, ...opts }).json<BulkJob>();
+    },
+    onSuccess: (job) => {
+      qc.setQueryData(eventKeys.bulkJob(m.code, job.id), job);
+      if (job.status === 'done') void qc.invalidateQueries({ queryKey: eventKeys.module(m.code) });
+    },
+  });
+}
+
+/** A bulk job's progress, polled every second until it is done or failed (a failed poll is tried again, silently). */
+export function useBulkJob(code: ModuleCode, id: number | undefined) {
+  return useQuery({
+    queryKey: eventKeys.bulkJob(code, id ?? 0),
+    queryFn: () => http.get(paths.bulkJob(code, id as number), { context: { errorMode: 'silent' } }).json<BulkJob>(),
+    enabled: id !== undefined,
+    refetchInterval: (q) => (q.state.data && ['done', 'failed'].includes(q.state.data.status) ? false : 1000),
   });
 }
 

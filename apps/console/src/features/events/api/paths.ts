@@ -11,6 +11,11 @@ export const paths = {
   decisions: (code: ModuleCode) => `${events(code)}/decisions`,
   history: (code: ModuleCode, id: number) => `${events(code)}/${id}/history`,
   actions: (code: ModuleCode, id: number) => `${events(code)}/${id}/actions`,
+  /** One action for a list of events (modules with actions). */
+  batchActions: (code: ModuleCode) => `${events(code)}/actions`,
+  /** «Все N по фильтру»: start (POST a change or action, DELETE), then the job's progress. */
+  bulk: (code: ModuleCode) => `${events(code)}/bulk`,
+  bulkJob: (code: ModuleCode, id: number) => `${events(code)}/bulk/${id}`,
   ml: (code: ModuleCode, id: number) => `${events(code)}/${id}/ml`,
   mlRequeue: (code: ModuleCode, id: number) => `${events(code)}/${id}/ml/requeue`,
   cardReveal: (code: ModuleCode, id: number) => `${events(code)}/${id}/reveal`,

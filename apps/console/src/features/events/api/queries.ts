@@ -40,6 +40,8 @@ export const eventKeys = {
   statuses: (code: ModuleCode) => [...eventKeys.module(code), 'statuses'] as const,
   priorities: (code: ModuleCode) => [...eventKeys.module(code), 'priorities'] as const,
   decisions: (code: ModuleCode) => [...eventKeys.module(code), 'decisions'] as const,
+  /** A bulk operation «по фильтру» (its progress). */
+  bulkJob: (code: ModuleCode, id: number) => [...eventKeys.module(code), 'bulk', id] as const,
   comments: (eventId: number) => ['comments', eventId] as const,
   tags: () => ['tags', 'all'] as const,
   refList: (ref: RefList) => ['event-refs', ref] as const,

@@ -1,16 +1,28 @@
 /*
- * Actions on the selected rows: status, priority, decision, add a tag, delete. Modules with batch
- * endpoints change everything in one call; the others go event by event with a progress message
- * and a summary of what failed (the failed rows stay selected).
+ * Actions on the selected rows — status, priority, decision, a tag, the module's actions, delete —
+ * through the collection's endpoints only: the selected rows in one call (all of them change, or
+ * none), or, after «Выбрать все N по фильтру», every event the list's filter selects (a large set
+ * runs as a job: BulkProgress follows it and refreshes the list).
  */
-import { DeleteOutlined, DownOutlined } from '@ant-design/icons';
-import { hasDecisions, type ModuleDescriptor } from '@forpost/contract/modules';
+import { DeleteOutlined, DownOutlined, SendOutlined } from '@ant-design/icons';
+import type { BulkJob } from '@forpost/contract/events-bulk';
+import { type ActionDescriptor, hasDecisions, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
 import { App, Button, Dropdown, Flex, Popconfirm, Typography } from 'antd';
-import { pluralRu } from '../../../lib/format';
-import { type BulkOp, type BulkResult, useBulk } from '../api/mutations';
+import { useState } from 'react';
+import { formatNumber, pluralRu } from '../../../lib/format';
+import type { SearchParams } from '../../../lib/http';
+import { type BulkOp, useBatch, useBulkByFilter } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
+import { ActionRequestModal } from '../components/ActionRequestModal';
 
-const events = (n: number) => `${n} ${pluralRu(n, 'событие', 'события', 'событий')}`;
+export const eventsCount = (n: number) => `${formatNumber(n)} ${pluralRu(n, 'событие', 'события', 'событий')}`;
+
+/** A running operation «по фильтру»: its module, its job and what it does (for the messages). */
+export interface BulkRun {
+  code: ModuleCode;
+  id: number;
+  what: string;
+}
 
 export function BulkBar({
   m,
@@ -18,56 +30,71 @@ export function BulkBar({
   refs,
   canWrite,
   canDelete,
+  everyRowOfPage,
+  total,
+  totalCapped,
+  filters,
+  allMatching,
+  onAllMatching,
   onDone,
+  onJob,
   onClear,
 }: {
   m: ModuleDescriptor;
+  /** The selected rows. */
   ids: number[];
   refs: EventRefs;
   canWrite: boolean;
   canDelete: boolean;
-  /** Called with the ids that failed (they stay selected). */
-  onDone: (failed: number[]) => void;
+  /** Every row of the page is selected: «все N по фильтру» can be offered. */
+  everyRowOfPage: boolean;
+  /** The list's total (capped: more than it). */
+  total: number;
+  totalCapped: boolean;
+  /** The list's filters (its query without paging and sort). */
+  filters: SearchParams;
+  /** The action applies to every event the filter selects, not only the selected rows. */
+  allMatching: boolean;
+  onAllMatching: (on: boolean) => void;
+  /** The operation is done: the selection is cleared. */
+  onDone: () => void;
+  /** An operation «по фильтру» went to the background. */
+  onJob: (run: BulkRun) => void;
   onClear: () => void;
 }) {
-  const { message, modal } = App.useApp();
-  const bulk = useBulk(m);
+  const { message } = App.useApp();
+  const batch = useBatch(m);
+  const byFilter = useBulkByFilter(m);
+  const busy = batch.isPending || byFilter.isPending;
+  const [action, setAction] = useState<ActionDescriptor | null>(null);
   const KEY = 'events-bulk';
+  const many = totalCapped ? `более ${eventsCount(total)}` : eventsCount(total);
+  const target = allMatching ? `все ${many} по фильтру` : eventsCount(ids.length);
 
   const run = (op: BulkOp, what: string) => {
-    const total = ids.length;
-    bulk.mutate(
-      {
-        ids,
-        op,
-        onProgress: (done, n) => {
-          if (n > 1) message.open({ key: KEY, type: 'loading', content: `${what}: ${done} из ${n}`, duration: 0 });
+    message.open({ key: KEY, type: 'loading', content: `${what}…`, duration: 0 });
+    const settled = { onSettled: () => message.destroy(KEY) };
+    if (!allMatching) {
+      batch.mutate(
+        { ids, op },
+        {
+          ...settled,
+          onSuccess: (r) => {
+            message.success(`${what}: ${eventsCount(r.count)}`);
+            onDone();
+          },
         },
-      },
+      );
+      return;
+    }
+    byFilter.mutate(
+      { filters, op },
       {
-        onSuccess: (r: BulkResult) => {
-          message.destroy(KEY);
-          if (!r.failed.length) {
-            message.success(`${what}: ${events(r.done.length)}`);
-          } else {
-            modal.warning({
-              title: `${what}: выполнено для ${r.done.length} из ${total}`,
-              width: 560,
-              content: (
-                <div data-testid="bulk-failures">
-                  <Typography.Paragraph>Не удалось для {events(r.failed.length)}:</Typography.Paragraph>
-                  <ul style={{ paddingInlineStart: 20, maxHeight: 300, overflow: 'auto' }}>
-                    {r.failed.map((f) => (
-                      <li key={f.id}>
-                        №{f.id}: {f.message}
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              ),
-            });
-          }
-          onDone(r.failed.map((f) => f.id));
+        ...settled,
+        onSuccess: (job: BulkJob) => {
+          if (job.status === 'done') message.success(`${what}: ${eventsCount(job.processed)}`);
+          else onJob({ code: m.code, id: job.id, what });
+          onDone();
         },
       },
     );
@@ -82,7 +109,7 @@ export function BulkBar({
   ) => (
     <Dropdown
       trigger={['click']}
-      disabled={bulk.isPending}
+      disabled={busy}
       menu={{
         items: items.map((x) => ({ key: String(x.id), label: x.name })),
         onClick: ({ key }) => run({ kind: 'patch', patch: { [field]: Number(key) } }, what),
@@ -94,6 +121,12 @@ export function BulkBar({
     </Dropdown>
   );
 
+  const sendAction = (comment: string | undefined) => {
+    if (!action) return;
+    run({ kind: 'action', action: action.code, ...(comment ? { comment } : {}) }, `Выполнено: ${action.label}`);
+    setAction(null);
+  };
+
   return (
     <Flex
       gap={8}
@@ -102,14 +135,21 @@ export function BulkBar({
       data-testid="bulk-bar"
       style={{ padding: '8px 12px', background: '#f0f5ff', border: '1px solid #d6e4ff', borderRadius: 8 }}
     >
-      <Typography.Text strong>Выбрано: {ids.length}</Typography.Text>
+      <Typography.Text strong data-testid="bulk-count">
+        {allMatching ? `Выбраны все ${many} по фильтру` : `Выбрано: ${ids.length}`}
+      </Typography.Text>
+      {!allMatching && everyRowOfPage && (totalCapped || total > ids.length) && (
+        <Button type="link" onClick={() => onAllMatching(true)} data-testid="bulk-all" style={{ paddingInline: 0 }}>
+          Выбрать все {many} по фильтру
+        </Button>
+      )}
       {canWrite && patchMenu('Статус', refs.statuses, 'status_id', 'Статус изменён', 'bulk-status')}
       {canWrite && patchMenu('Приоритет', refs.priorities, 'priority_id', 'Приоритет изменён', 'bulk-priority')}
       {canWrite && hasDecisions(m) && patchMenu('Решение', refs.decisions, 'decision_id', 'Решение изменено', 'bulk-decision')}
       {canWrite && (
         <Dropdown
           trigger={['click']}
-          disabled={bulk.isPending || refs.tags.length === 0}
+          disabled={busy || refs.tags.length === 0}
           menu={{
             items: refs.tags.map((t) => ({ key: String(t.id), label: t.name })),
             onClick: ({ key }) => run({ kind: 'patch', patch: { tags_add: [Number(key)] } }, 'Тег добавлен'),
@@ -120,16 +160,30 @@ export function BulkBar({
           </Button>
         </Dropdown>
       )}
+      {canWrite && m.actions?.length ? (
+        <Dropdown
+          trigger={['click']}
+          disabled={busy}
+          menu={{
+            items: m.actions.map((a) => ({ key: a.code, label: a.label })),
+            onClick: ({ key }) => setAction(m.actions?.find((a) => a.code === key) ?? null),
+          }}
+        >
+          <Button icon={<SendOutlined />} data-testid="bulk-action">
+            Действие <DownOutlined />
+          </Button>
+        </Dropdown>
+      ) : null}
       {canDelete && (
         <Popconfirm
-          title={`Удалить ${events(ids.length)}?`}
+          title={`Удалить ${target}?`}
           description="Вместе с комментариями и вложениями. Отменить нельзя."
           okText="Удалить"
           cancelText="Отмена"
           okButtonProps={{ danger: true }}
           onConfirm={() => run({ kind: 'delete' }, 'Удалено')}
         >
-          <Button danger icon={<DeleteOutlined />} disabled={bulk.isPending} data-testid="bulk-delete">
+          <Button danger icon={<DeleteOutlined />} disabled={busy} data-testid="bulk-delete">
             Удалить
           </Button>
         </Popconfirm>
@@ -137,6 +191,7 @@ export function BulkBar({
       <Button type="link" onClick={onClear}>
         Снять выделение
       </Button>
+      <ActionRequestModal action={action} subject={`Для: ${target}`} onSend={sendAction} onCancel={() => setAction(null)} />
     </Flex>
   );
 }

@@ -27,7 +27,8 @@ import {
   toApiParams,
 } from '../model/search';
 import type { EventItem } from '../model/types';
-import { BulkBar } from './BulkBar';
+import { BulkBar, type BulkRun } from './BulkBar';
+import { BulkProgress } from './BulkProgress';
 import { columnsWidth, eventColumns, SELECTION_WIDTH } from './columns';
 import { FilterBar, type SearchPatch } from './FilterBar';
 import { StatusStrip } from './StatusStrip';
@@ -59,10 +60,19 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
   const list = useEventList(m.code, params, refs.ready);
 
   const [selected, setSelected] = useState<number[]>([]);
+  /** «Выбрать все N по фильтру»: the next action goes to every event the filter selects. */
+  const [allMatching, setAllMatching] = useState(false);
+  const [bulkRun, setBulkRun] = useState<BulkRun | null>(null);
+  const clearSelection = () => {
+    setSelected([]);
+    setAllMatching(false);
+  };
   // A different page of results or another filter clears the selection.
   const queryHash = JSON.stringify(params);
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
-  useEffect(() => setSelected([]), [queryHash]);
+  useEffect(clearSelection, [queryHash]);
+  // The list's filters as a bulk operation takes them: the query without paging, sort and counts.
+  const { page: _p, page_size: _s, sort: _o, status_counts: _c, ...filters } = params;
 
   const patch = (p: SearchPatch, keepPage = false) => {
     const next: EventSearch = { ...search, ...p };
@@ -154,10 +164,18 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
             refs={refs}
             canWrite={canWrite}
             canDelete={canDelete}
-            onDone={(failed) => setSelected(failed)}
-            onClear={() => setSelected([])}
+            everyRowOfPage={selected.length === (data?.items.length ?? 0)}
+            total={data?.total ?? 0}
+            totalCapped={data?.total_capped ?? false}
+            filters={filters}
+            allMatching={allMatching}
+            onAllMatching={setAllMatching}
+            onDone={clearSelection}
+            onJob={setBulkRun}
+            onClear={clearSelection}
           />
         )}
+        {bulkRun?.code === m.code && <BulkProgress run={bulkRun} onEnd={() => setBulkRun(null)} />}
 
         {error && !data ? (
           <Result
@@ -198,7 +216,10 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
               canWrite || canDelete
                 ? {
                     selectedRowKeys: selected,
-                    onChange: (keys) => setSelected(keys.map(Number)),
+                    onChange: (keys) => {
+                      setSelected(keys.map(Number));
+                      setAllMatching(false);
+                    },
                     preserveSelectedRowKeys: false,
                     fixed: true,
                   }
