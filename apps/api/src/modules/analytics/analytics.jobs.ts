@@ -1,10 +1,11 @@
 /* The rollup worker: builds the rollup once after the upgrade, then folds count deltas every few seconds. */
+import type { Logger } from '../../lib/logger';
 import { startPoller } from '../../lib/poller';
 import type { AnalyticsService } from './analytics.service';
 
 export function startAnalyticsWorker(deps: {
   analytics: AnalyticsService;
-  log: { warn(o: unknown, m?: string): void; info(o: unknown, m?: string): void };
+  log: Pick<Logger, 'warn' | 'info'>;
   intervalMs?: number;
 }) {
   let backfilled = false;

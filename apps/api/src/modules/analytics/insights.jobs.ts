@@ -3,23 +3,19 @@
  * pg-boss is up: every role can queue report jobs; ROLE=all|worker also runs the workers.
  */
 import type PgBoss from 'pg-boss';
+import type { Logger } from '../../lib/logger';
 import { type ClassifierService, startClassifierWorker } from '../classifier/index';
 import { type MailingsService, startMailingsWorker } from '../mailings/index';
 import type { ReportsService } from '../reports/index';
 import { startAnalyticsWorker } from './analytics.jobs';
 import type { AnalyticsService } from './analytics.service';
 
-interface Logger {
-  warn(o: unknown, m?: string): void;
-  info(o: unknown, m?: string): void;
-}
-
 export function createInsightsJobs(deps: {
   analytics: AnalyticsService;
   classifier: ClassifierService;
   mailings: MailingsService;
   reports: ReportsService;
-  log: Logger;
+  log: Pick<Logger, 'warn' | 'info'>;
 }) {
   const workers: { stop(): Promise<void> }[] = [];
   let sweep: NodeJS.Timeout | undefined;

@@ -1,12 +1,9 @@
 /* The classification worker: drains the queue every few seconds (only where ROLE is all or worker). */
+import type { Logger } from '../../lib/logger';
 import { startPoller } from '../../lib/poller';
 import type { ClassifierService } from './classifier.service';
 
-export function startClassifierWorker(deps: {
-  classifier: ClassifierService;
-  log: { warn(o: unknown, m?: string): void };
-  intervalMs?: number;
-}) {
+export function startClassifierWorker(deps: { classifier: ClassifierService; log: Pick<Logger, 'warn'>; intervalMs?: number }) {
   return startPoller({
     intervalMs: deps.intervalMs ?? 2000,
     run: async () => {

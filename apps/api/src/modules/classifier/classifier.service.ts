@@ -17,6 +17,7 @@ import {
 import { EVENT_MSG, getModule, isModuleCode, type MlState, type ModuleCode } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { iso } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, assertOn, type Caller, scopeFor } from '../events/access';
@@ -24,15 +25,10 @@ import { type ClaimedEvent, type ClassifierRepo, createClassifierRepo, type Outc
 import { phishingScore } from './phishing';
 import { sentimentOf } from './sentiment';
 
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-  info?(obj: unknown, msg?: string): void;
-}
-
 export interface ClassifierServiceDeps {
   db: Db;
   configs: Pick<ConfigsService, 'get'>;
-  log: Logger;
+  log: Pick<Logger, 'warn'>;
   repo?: ClassifierRepo;
   /** Replaceable for tests; the global fetch by default. */
   fetch?: typeof fetch;

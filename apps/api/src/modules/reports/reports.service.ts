@@ -26,6 +26,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
 import { iso, isoReq } from '../../lib/serialize';
 import { createAnalyticsRepo } from '../analytics/analytics.repo';
@@ -67,17 +68,12 @@ const timedOut = () => Object.assign(new Error('send timed out'), { code: 'ESEND
 /** A send still queued this long after its last change has lost its job (longer than any backoff). */
 const SEND_SWEEP_AFTER_MS = 5 * 60_000;
 
-interface Logger {
-  warn(obj: unknown, msg?: string): void;
-  info(obj: unknown, msg?: string): void;
-}
-
 export interface ReportsServiceDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
   config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
-  log: Logger;
+  log: Pick<Logger, 'warn' | 'info'>;
   /** Where the PDFs go (default: DATA_DIR/files, the same store as every document). */
   store?: DocStore;
   mailer?: Mailer;

@@ -14,6 +14,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
+import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { ConfigsService } from '../configs/index';
 import { createDocsService } from '../docs/docs.service';
@@ -34,17 +35,12 @@ export const SNAPSHOT_MSG = {
   screenshotFailed: 'Скриншот не получен',
 } as const;
 
-interface Logger {
-  warn(o: unknown, m?: string): void;
-  info(o: unknown, m?: string): void;
-}
-
 export interface SnapshotsDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
   config: Config;
-  log: Logger;
+  log: Pick<Logger, 'warn' | 'info'>;
   store?: DocStore;
   /** DNS override (tests). */
   resolve?: ProbeOptions['resolve'];

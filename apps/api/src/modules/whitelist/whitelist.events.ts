@@ -8,6 +8,7 @@ import type { WhitelistKind, WhitelistSubject } from '@forpost/contract/whitelis
 import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, whitelistItems } from '../../db/schema/index';
+import type { Logger } from '../../lib/logger';
 import { type Candidates, hasCandidates, subjectCandidates } from './whitelist.match';
 
 /**
@@ -126,7 +127,7 @@ export interface EventsRemarker {
  * serialised and coalesced: a burst of edits costs one pass. An event changed by someone meanwhile
  * (updated_at moved) is left to the event service, which recomputes the kind itself.
  */
-export function createEventsRemarker(deps: { db: Db; log?: { warn(obj: unknown, msg?: string): void } }): EventsRemarker {
+export function createEventsRemarker(deps: { db: Db; log?: Pick<Logger, 'warn'> }): EventsRemarker {
   const { db } = deps;
   const pending = new Set<number | 'all'>();
   let running: Promise<void> | null = null;

@@ -20,6 +20,7 @@ import type { Db } from '../../db/client';
 import { whitelistItems } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
 import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
@@ -63,7 +64,7 @@ export interface WhitelistServiceDeps {
   onChange?: WhitelistChangeHandler;
   /** Re-marks existing events after a change; by default one running in this process (null: none). */
   remarker?: EventsRemarker | null;
-  log?: { warn(obj: unknown, msg?: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
