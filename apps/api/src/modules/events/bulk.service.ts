@@ -26,6 +26,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import { type Audit, clientDb } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import {
   attachRecordJobs,
   createBossSlot,
@@ -53,7 +54,7 @@ export interface BulkDeps {
   db: Db;
   pool: pg.Pool;
   audit: Audit;
-  log: { warn(obj: unknown, msg?: string): void };
+  log: Pick<Logger, 'warn'>;
 }
 
 /** The event engine's parts a bulk operation runs on (given by registerEventEngine). */
