@@ -246,42 +246,42 @@ export function useCardReveal(code: ModuleCode, id: number) {
   });
 }
 
-export function useRepoFileMutations(id: number) {
+export function useRepoFileMutations(code: ModuleCode, id: number) {
   const qc = useQueryClient();
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: eventKeys.repoFiles(id) });
-    void qc.invalidateQueries({ queryKey: eventKeys.history('repositories', id) });
+    void qc.invalidateQueries({ queryKey: eventKeys.repoFiles(code, id) });
+    void qc.invalidateQueries({ queryKey: eventKeys.history(code, id) });
   };
   return {
     add: useMutation({
-      mutationFn: (body: RepoFileInput) => http.post(paths.repoFiles(id), { json: body }).json<RepoFile>(),
+      mutationFn: (body: RepoFileInput) => http.post(paths.repoFiles(code, id), { json: body }).json<RepoFile>(),
       onSuccess: refresh,
     }),
     edit: useMutation({
       mutationFn: (v: { fileId: number; body: Partial<RepoFileInput> }) =>
-        http.patch(paths.repoFile(id, v.fileId), { json: v.body }).json<RepoFile>(),
+        http.patch(paths.repoFile(code, id, v.fileId), { json: v.body }).json<RepoFile>(),
       onSuccess: refresh,
     }),
     remove: useMutation({
-      mutationFn: (fileId: number) => http.delete(paths.repoFile(id, fileId)),
+      mutationFn: (fileId: number) => http.delete(paths.repoFile(code, id, fileId)),
       onSuccess: refresh,
     }),
   };
 }
 
-export function useLinkedLeakMutations(id: number) {
+export function useLinkedLeakMutations(code: ModuleCode, id: number) {
   const qc = useQueryClient();
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: eventKeys.linkedLeaks(id) });
-    void qc.invalidateQueries({ queryKey: eventKeys.history('accounts', id) });
+    void qc.invalidateQueries({ queryKey: eventKeys.linkedLeaks(code, id) });
+    void qc.invalidateQueries({ queryKey: eventKeys.history(code, id) });
   };
   return {
     link: useMutation({
-      mutationFn: (leakId: number) => http.post(paths.linkedLeaks(id), { json: { leak_id: leakId } }),
+      mutationFn: (leakId: number) => http.post(paths.linkedLeaks(code, id), { json: { leak_id: leakId } }),
       onSuccess: refresh,
     }),
     unlink: useMutation({
-      mutationFn: (leakId: number) => http.delete(paths.linkedLeaks(id), { searchParams: { leak_id: leakId } }),
+      mutationFn: (leakId: number) => http.delete(paths.linkedLeaks(code, id), { searchParams: { leak_id: leakId } }),
       onSuccess: refresh,
     }),
   };

@@ -34,9 +34,9 @@ export const eventKeys = {
   /** Everything hanging off one event (history, snapshots, files, linked leaks). */
   history: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'history'] as const,
   ml: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'ml'] as const,
-  snapshots: (id: number) => [...eventKeys.detail('domains', id), 'snapshots'] as const,
-  repoFiles: (id: number) => [...eventKeys.detail('repositories', id), 'files'] as const,
-  linkedLeaks: (id: number) => [...eventKeys.detail('accounts', id), 'leaks'] as const,
+  snapshots: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'snapshots'] as const,
+  repoFiles: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'files'] as const,
+  linkedLeaks: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'leaks'] as const,
   statuses: (code: ModuleCode) => [...eventKeys.module(code), 'statuses'] as const,
   priorities: (code: ModuleCode) => [...eventKeys.module(code), 'priorities'] as const,
   decisions: (code: ModuleCode) => [...eventKeys.module(code), 'decisions'] as const,
@@ -201,11 +201,11 @@ export const snapshotAwaited = (items: readonly { taken_at: string }[] | undefin
  * The domain's snapshots. `pendingSince` (the time of the last «Перепроверить») polls every 2 s
  * until a snapshot taken after it arrives, or SNAPSHOT_WAIT_MS pass.
  */
-export function useSnapshots(id: number, pendingSince: number | null = null) {
+export function useSnapshots(code: ModuleCode, id: number, pendingSince: number | null = null) {
   return useQuery({
-    queryKey: eventKeys.snapshots(id),
+    queryKey: eventKeys.snapshots(code, id),
     queryFn: ({ signal }) =>
-      http.get(paths.snapshots(id), { signal, context: { errorMode: 'silent' } }).json<SnapshotsResponse>(),
+      http.get(paths.snapshots(code, id), { signal, context: { errorMode: 'silent' } }).json<SnapshotsResponse>(),
     select: itemsOf,
     refetchInterval: (q) =>
       pendingSince !== null && Date.now() - pendingSince <= SNAPSHOT_WAIT_MS && snapshotAwaited(q.state.data?.items, pendingSince)
@@ -214,20 +214,20 @@ export function useSnapshots(id: number, pendingSince: number | null = null) {
   });
 }
 
-export function useRepoFiles(id: number) {
+export function useRepoFiles(code: ModuleCode, id: number) {
   return useQuery({
-    queryKey: eventKeys.repoFiles(id),
+    queryKey: eventKeys.repoFiles(code, id),
     queryFn: ({ signal }) =>
-      http.get(paths.repoFiles(id), { signal, context: { errorMode: 'silent' } }).json<RepoFilesResponse>(),
+      http.get(paths.repoFiles(code, id), { signal, context: { errorMode: 'silent' } }).json<RepoFilesResponse>(),
     select: itemsOf,
   });
 }
 
-export function useLinkedLeaks(id: number) {
+export function useLinkedLeaks(code: ModuleCode, id: number) {
   return useQuery({
-    queryKey: eventKeys.linkedLeaks(id),
+    queryKey: eventKeys.linkedLeaks(code, id),
     queryFn: ({ signal }) =>
-      http.get(paths.linkedLeaks(id), { signal, context: { errorMode: 'silent' } }).json<LinkedLeaksResponse>(),
+      http.get(paths.linkedLeaks(code, id), { signal, context: { errorMode: 'silent' } }).json<LinkedLeaksResponse>(),
     select: itemsOf,
   });
 }

@@ -72,7 +72,7 @@ export function DomainSnapshots({ m, event }: ExtrasProps) {
     const at = last ? Date.parse(last.at) : Number.NaN;
     return Number.isNaN(at) || Date.now() - at > SNAPSHOT_WAIT_MS ? null : at;
   }, [history.data]);
-  const snapshots = useSnapshots(event.id, pendingSince);
+  const snapshots = useSnapshots(m.code, event.id, pendingSince);
   const items = snapshots.data ?? [];
   const waiting = snapshotAwaited(items, pendingSince);
 

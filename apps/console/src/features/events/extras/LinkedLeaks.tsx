@@ -16,9 +16,9 @@ function useDebounced(value: string, ms: number) {
   return v;
 }
 
-export function LinkedLeaks({ event, canWrite }: ExtrasProps) {
-  const linked = useLinkedLeaks(event.id);
-  const { link, unlink } = useLinkedLeakMutations(event.id);
+export function LinkedLeaks({ m, event, canWrite }: ExtrasProps) {
+  const linked = useLinkedLeaks(m.code, event.id);
+  const { link, unlink } = useLinkedLeakMutations(m.code, event.id);
   const [q, setQ] = useState('');
   const names = useLeakNames(useDebounced(q.trim(), 300));
   const items = linked.data ?? [];

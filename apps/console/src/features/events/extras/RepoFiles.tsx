@@ -17,9 +17,9 @@ interface FormValues {
   matched?: string;
 }
 
-export function RepoFiles({ event, canWrite }: ExtrasProps) {
-  const files = useRepoFiles(event.id);
-  const { add, edit, remove } = useRepoFileMutations(event.id);
+export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
+  const files = useRepoFiles(m.code, event.id);
+  const { add, edit, remove } = useRepoFileMutations(m.code, event.id);
   const [editing, setEditing] = useState<RepoFile | 'new' | null>(null);
   const [form] = Form.useForm<FormValues>();
 
