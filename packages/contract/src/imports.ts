@@ -55,6 +55,33 @@ export const IMPORT_MODE_LABELS: Record<ImportMode, string> = {
 export const IMPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
+/** The text encodings a CSV is read in (detected at upload; iconv-lite names), with the names people know. */
+export const IMPORT_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1251', 'koi8-r'] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+export const IMPORT_ENCODING_LABELS: Record<ImportEncoding, string> = {
+  'utf-8': 'UTF-8',
+  'utf-16le': 'UTF-16',
+  'utf-16be': 'UTF-16',
+  'windows-1251': 'Windows-1251',
+  'koi8-r': 'KOI8-R',
+};
+
+/** The delimiters a CSV may use (detected at upload, tried in this order), with Russian names. */
+export const IMPORT_DELIMITERS = [';', ',', '\t', '|'] as const;
+export type ImportDelimiter = (typeof IMPORT_DELIMITERS)[number];
+export const IMPORT_DELIMITER_LABELS: Record<ImportDelimiter, string> = {
+  ';': '«;»',
+  ',': '«,»',
+  '\t': 'табуляция',
+  '|': '«|»',
+};
+
+const orList = (xs: readonly string[]) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} или ${xs.at(-1)}`);
+/** «UTF-8, UTF-16, Windows-1251 или KOI8-R». */
+export const IMPORT_ENCODINGS_TEXT = orList([...new Set(IMPORT_ENCODINGS.map((e) => IMPORT_ENCODING_LABELS[e]))]);
+/** ««;», «,», табуляция или «|»». */
+export const IMPORT_DELIMITERS_TEXT = orList(IMPORT_DELIMITERS.map((d) => IMPORT_DELIMITER_LABELS[d]));
+
 /** The leaks catalogue (settings → leaks) is imported through /modules/leaks/imports. */
 export const LEAKS_CATALOGUE = 'leaks_catalogue' as const;
 
@@ -286,8 +313,10 @@ export const importItem = z
     file_name: z.string(),
     file_size: z.number().int(),
     format: z.enum(IMPORT_FORMATS),
-    encoding: z.string().nullable(),
-    delimiter: z.string().nullable(),
+    /** CSV only. */
+    encoding: z.enum(IMPORT_ENCODINGS).nullable(),
+    /** CSV only. */
+    delimiter: z.enum(IMPORT_DELIMITERS).nullable(),
     headers: z.array(z.string()),
     mapping: z.array(z.string().nullable()),
     mode: z.enum(IMPORT_MODES),

@@ -3,6 +3,7 @@
  * users' exports. The import job commits in batches; `cursor` is the last data row committed, so a
  * retried job resumes after it without duplicates.
  */
+import type { ImportDelimiter, ImportEncoding } from '@forpost/contract/imports';
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { docs, leaks } from './events';
@@ -23,8 +24,8 @@ export const imports = pgTable(
     fileName: text('file_name').notNull(),
     fileSize: bigint('file_size', { mode: 'number' }).notNull(),
     format: text('format', { enum: ['csv', 'xlsx'] }).notNull(),
-    encoding: text('encoding'),
-    delimiter: text('delimiter'),
+    encoding: text('encoding').$type<ImportEncoding>(),
+    delimiter: text('delimiter').$type<ImportDelimiter>(),
     headers: jsonb('headers').$type<string[]>().notNull(),
     mapping: jsonb('mapping').$type<(string | null)[]>().notNull(),
     /** The first data rows as read at upload (the preview is re-validated from them when the mapping changes). */

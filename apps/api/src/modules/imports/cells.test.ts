@@ -1,5 +1,11 @@
 import { neutraliseCell } from '@forpost/contract/exports';
-import { autoMapping } from '@forpost/contract/imports';
+import {
+  autoMapping,
+  IMPORT_DELIMITER_LABELS,
+  IMPORT_DELIMITERS,
+  IMPORT_ENCODING_LABELS,
+  IMPORT_ENCODINGS,
+} from '@forpost/contract/imports';
 import { getModule } from '@forpost/contract/modules';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +55,28 @@ describe('file sniffing', () => {
     expect(detectDelimiter('a,b\n"1,5",2\n')).toBe(',');
     expect(detectDelimiter('a\tb\n1\t2\n')).toBe('\t');
     expect(detectDelimiter('Домен\nexample.com\n')).toBe(',');
+  });
+
+  it('detects only what the contract lists (with a Russian label), and every listed encoding can be read', () => {
+    const text = 'Домен;Регистратор|x,y\tz\nпример.рф;Регистратор доменов|1,2\t3\n'.repeat(5);
+    const samples = [
+      Buffer.from(text, 'utf8'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), iconv.encode(text, 'utf-16le')]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(text, 'utf-16be')]),
+      iconv.encode(text, 'windows-1251'),
+      iconv.encode(text, 'koi8-r'),
+    ];
+    const found = samples.map((b) => detectEncoding(b));
+    expect(new Set(found)).toEqual(new Set(IMPORT_ENCODINGS));
+    for (const e of IMPORT_ENCODINGS) {
+      expect(iconv.encodingExists(e), e).toBe(true);
+      expect(IMPORT_ENCODING_LABELS[e]).toMatch(/\S/);
+    }
+    for (const line of ['a;b\n1;2\n', 'a,b\n1,2\n', 'a\tb\n1\t2\n', 'a|b\n1|2\n']) {
+      const d = detectDelimiter(line);
+      expect(IMPORT_DELIMITERS).toContain(d);
+      expect(IMPORT_DELIMITER_LABELS[d]).toMatch(/\S/);
+    }
   });
 });
 

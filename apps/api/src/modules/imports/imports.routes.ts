@@ -6,6 +6,8 @@ import fastifyMultipart from '@fastify/multipart';
 import { idParam } from '@forpost/contract/common';
 import { noContent } from '@forpost/contract/events';
 import {
+  IMPORT_DELIMITERS_TEXT,
+  IMPORT_ENCODINGS_TEXT,
   IMPORT_MSG,
   importItem,
   importListQuery,
@@ -43,7 +45,7 @@ interface Mount {
 
 const UPLOAD_DESCRIPTION =
   'multipart/form-data: необязательное поле `company_id`, затем файл `file` (CSV или XLSX; размер — не больше настройки «Максимальный размер файла импорта»). ' +
-  'Файл сохраняется, определяются кодировка (UTF-8, Windows-1251) и разделитель, столбцы сопоставляются с полями по заголовкам (русским и английским); ' +
+  `Файл сохраняется, определяются кодировка (${IMPORT_ENCODINGS_TEXT}) и разделитель (${IMPORT_DELIMITERS_TEXT}), столбцы сопоставляются с полями по заголовкам (русским и английским); ` +
   'в ответе — первые 20 строк с проверкой каждой ячейки. Затем — POST …/{id}/start.';
 
 export async function importsRoutes(app: App, deps: { imports: ImportsService }) {

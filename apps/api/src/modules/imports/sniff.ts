@@ -4,15 +4,21 @@
  * delimiter. Never trusts the client's declared type.
  */
 import { open } from 'node:fs/promises';
-import { IMPORT_MSG, type ImportFormat } from '@forpost/contract/imports';
+import {
+  IMPORT_DELIMITERS,
+  IMPORT_MSG,
+  type ImportDelimiter,
+  type ImportEncoding,
+  type ImportFormat,
+} from '@forpost/contract/imports';
 import iconv from 'iconv-lite';
 import { badRequest } from '../../lib/errors';
 
 export interface FileMeta {
   format: ImportFormat;
-  /** iconv-lite encoding name (CSV only). */
-  encoding: string | null;
-  delimiter: string | null;
+  /** CSV only. */
+  encoding: ImportEncoding | null;
+  delimiter: ImportDelimiter | null;
 }
 
 const SNIFF_BYTES = 256 * 1024;
@@ -92,7 +98,7 @@ const CP1251_PLAUSIBLE = (x: number) =>
  * high bytes must look like Russian in Windows-1251 (or KOI8-R, where lower-case letters sit in
  * 0xC0–0xDF). Anything else is refused: guessing wrong would silently corrupt every value.
  */
-export function detectEncoding(sample: Buffer): string {
+export function detectEncoding(sample: Buffer): ImportEncoding {
   if (startsWith(sample, [0xef, 0xbb, 0xbf])) return 'utf-8';
   if (startsWith(sample, [0xff, 0xfe])) return 'utf-16le';
   if (startsWith(sample, [0xfe, 0xff])) return 'utf-16be';
@@ -122,10 +128,8 @@ export function detectEncoding(sample: Buffer): string {
   return koiLower > cpLower * 3 && koiLower >= 20 ? 'koi8-r' : 'windows-1251';
 }
 
-export const decodeSample = (sample: Buffer, encoding: string) =>
+export const decodeSample = (sample: Buffer, encoding: ImportEncoding) =>
   iconv.decode(encoding === 'utf-8' ? trimUtf8Tail(sample) : sample, encoding, { stripBOM: true });
-
-const DELIMITERS = [';', ',', '\t', '|'] as const;
 
 /** Counts of a delimiter per line outside double quotes, for the first lines of the sample. */
 function countsPerLine(text: string, d: string, maxLines = 30): number[] {
@@ -149,11 +153,11 @@ function countsPerLine(text: string, d: string, maxLines = 30): number[] {
  * The delimiter whose count is the same on most lines (and not zero in the header); ties go to the
  * one with more columns. A file with one column has no delimiter: ',' is as good as any.
  */
-export function detectDelimiter(text: string): string {
-  let best: { d: string; score: number; cols: number } = { d: ',', score: 0, cols: 0 };
+export function detectDelimiter(text: string): ImportDelimiter {
+  let best: { d: ImportDelimiter; score: number; cols: number } = { d: ',', score: 0, cols: 0 };
   // The last line of a sample may be cut in the middle.
   const sample = text.length >= 60_000 ? text.slice(0, text.lastIndexOf('\n') + 1) || text : text;
-  for (const d of DELIMITERS) {
+  for (const d of IMPORT_DELIMITERS) {
     const counts = countsPerLine(sample, d).filter((_, i, a) => i < a.length);
     const header = counts[0] ?? 0;
     if (header === 0) continue;

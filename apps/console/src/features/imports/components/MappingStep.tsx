@@ -5,6 +5,8 @@
 import { CloseCircleFilled, PlayCircleOutlined } from '@ant-design/icons';
 import { formatFileSize } from '@forpost/contract/format';
 import {
+  IMPORT_DELIMITER_LABELS,
+  IMPORT_ENCODING_LABELS,
   IMPORT_MODE_LABELS,
   IMPORT_MODES,
   type ImportItem,
@@ -31,14 +33,6 @@ export interface MappingStepProps {
 }
 
 const NONE = '';
-const ENCODINGS: Record<string, string> = {
-  'utf-8': 'UTF-8',
-  'windows-1251': 'Windows-1251',
-  'koi8-r': 'KOI8-R',
-  'utf-16le': 'UTF-16',
-  'utf-16be': 'UTF-16',
-};
-const DELIMITERS: Record<string, string> = { ';': '«;»', ',': '«,»', '\t': 'табуляция', '|': '«|»' };
 
 export function MappingStep({
   target,
@@ -162,7 +156,7 @@ export function MappingStep({
             {item.file_name} · {formatFileSize(item.file_size)} ·{' '}
             {item.format === 'xlsx'
               ? 'Excel'
-              : `CSV, ${ENCODINGS[item.encoding ?? ''] ?? item.encoding}, разделитель ${DELIMITERS[item.delimiter ?? ''] ?? item.delimiter}`}
+              : `CSV, ${item.encoding ? IMPORT_ENCODING_LABELS[item.encoding] : '—'}, разделитель ${item.delimiter ? IMPORT_DELIMITER_LABELS[item.delimiter] : '—'}`}
           </Typography.Text>
         }
         data-testid="import-mapping"

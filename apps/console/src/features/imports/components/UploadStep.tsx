@@ -1,6 +1,6 @@
 /* Step 1: the company and the file (drag and drop, progress bar while it uploads). */
 import { InboxOutlined } from '@ant-design/icons';
-import type { ImportUploadResponse } from '@forpost/contract/imports';
+import { IMPORT_DELIMITERS_TEXT, IMPORT_ENCODINGS_TEXT, type ImportUploadResponse } from '@forpost/contract/imports';
 import { Alert, Card, Flex, Form, Progress, Select, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useUploadImport } from '../api/mutations';
@@ -82,7 +82,7 @@ export function UploadStep({ target, companies, companyId, onCompany, onUploaded
             </p>
             <p className="ant-upload-text">Перетащите файл сюда или нажмите, чтобы выбрать</p>
             <p className="ant-upload-hint">
-              CSV (UTF-8 или Windows-1251, разделитель «;», «,» или табуляция) или Excel (.xlsx, первый лист). Первая строка —
+              CSV ({IMPORT_ENCODINGS_TEXT}, разделитель {IMPORT_DELIMITERS_TEXT}) или Excel (.xlsx, первый лист). Первая строка —
               заголовки столбцов на русском или английском.
             </p>
           </Upload.Dragger>
