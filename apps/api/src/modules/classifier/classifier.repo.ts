@@ -2,6 +2,7 @@
 import { ML_MAX_ATTEMPTS } from '@forpost/contract/classifier';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { and, bigArray, rowsOf } from '../../db/sql';
 
 export interface ClaimedEvent {
   id: number;
@@ -38,27 +39,28 @@ export interface Outcome {
   nextAttemptAt?: Date | null;
 }
 
-const bigArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[]`;
-
 export function createClassifierRepo(db: Db) {
-  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
-
   return {
     /**
      * Is an import writing events right now (running, with a heartbeat in the last two minutes)?
      * The worker then leaves the queue alone: see classifier.jobs.ts.
      */
     async importRunning(): Promise<boolean> {
-      const [r] = await rows<{ busy: boolean }>(sql`
+      const [r] = await rowsOf<{ busy: boolean }>(
+        db,
+        sql`
         SELECT EXISTS (
           SELECT 1 FROM imports WHERE status = 'running' AND heartbeat_at > now() - interval '2 minutes'
-        ) AS busy`);
+        ) AS busy`,
+      );
       return r?.busy === true;
     },
 
     /** Failed events whose retry time has come go back to the queue. */
     async requeueDue(now: Date, limit = 1000): Promise<number> {
-      const r = await rows<{ id: number }>(sql`
+      const r = await rowsOf<{ id: number }>(
+        db,
+        sql`
         WITH due AS (
           SELECT m.event_id FROM event_ml m
           WHERE m.next_attempt_at IS NOT NULL AND m.next_attempt_at <= ${now.toISOString()}::timestamptz
@@ -67,41 +69,45 @@ export function createClassifierRepo(db: Db) {
           UPDATE event_ml m SET next_attempt_at = NULL, updated_at = now() FROM due WHERE m.event_id = due.event_id RETURNING m.event_id
         )
         UPDATE events e SET ml_state = 'InQueueToML' FROM cleared WHERE e.id = cleared.event_id AND e.ml_state = 'Failed'
-        RETURNING e.id`);
+        RETURNING e.id`,
+      );
       return r.length;
     },
 
     /** Events left in SentToML by a worker that died mid-batch go back to the queue. */
     async recoverStuck(olderThan: Date): Promise<number> {
-      const r = await rows<{ id: number }>(sql`
+      const r = await rowsOf<{ id: number }>(
+        db,
+        sql`
         UPDATE events e SET ml_state = 'InQueueToML'
         FROM event_ml m
         WHERE e.ml_state = 'SentToML' AND m.event_id = e.id AND m.sent_at < ${olderThan.toISOString()}::timestamptz
-        RETURNING e.id`);
+        RETURNING e.id`,
+      );
       return r.length;
     },
 
     /** Takes up to `limit` queued events (other workers skip them) and marks them SentToML. */
     async claim(limit: number): Promise<ClaimedEvent[]> {
       return db.transaction(async (tx) => {
-        const claimed = await rows<ClaimedEvent>(
+        const claimed = await rowsOf<ClaimedEvent>(
+          tx,
           sql`
           WITH c AS (
             SELECT id FROM events WHERE ml_state = 'InQueueToML' ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED
           )
           UPDATE events e SET ml_state = 'SentToML' FROM c WHERE e.id = c.id
           RETURNING e.id, e.company_id, e.module, e.title, e.data, e.priority_id, 0 AS attempts`,
-          tx,
         );
         if (!claimed.length) return [];
         const ids = claimed.map((c) => c.id);
-        const att = await rows<{ event_id: number; attempts: number }>(
+        const att = await rowsOf<{ event_id: number; attempts: number }>(
+          tx,
           sql`
           INSERT INTO event_ml (event_id, attempts, sent_at, updated_at)
           SELECT unnest(${bigArray(ids)}), 1, now(), now()
           ON CONFLICT (event_id) DO UPDATE SET attempts = event_ml.attempts + 1, sent_at = now(), updated_at = now(), next_attempt_at = NULL
           RETURNING event_id, attempts`,
-          tx,
         );
         const byId = new Map(att.map((a) => [a.event_id, a.attempts]));
         return claimed.map((c) => ({ ...c, attempts: byId.get(c.id) ?? 1 }));
@@ -116,10 +122,10 @@ export function createClassifierRepo(db: Db) {
       if (!outcomes.length) return [];
       return db.transaction(async (tx) => {
         const ids = outcomes.map((o) => o.id);
-        const current = await rows<{ id: number; connotation: string | null; priority_id: number | null }>(
+        const current = await rowsOf<{ id: number; connotation: string | null; priority_id: number | null }>(
+          tx,
           sql`SELECT id, data ->> 'connotation' AS connotation, priority_id FROM events
               WHERE id = ANY(${bigArray(ids)}) AND ml_state = 'SentToML' ORDER BY id FOR UPDATE`,
-          tx,
         );
         const cur = new Map(current.map((c) => [c.id, c]));
         const changes: { id: number; field: string; before: unknown; after: unknown }[] = [];
@@ -177,17 +183,20 @@ export function createClassifierRepo(db: Db) {
     },
 
     async info(module: string, id: number): Promise<MlRow | undefined> {
-      const [r] = await rows<MlRow>(sql`
+      const [r] = await rowsOf<MlRow>(
+        db,
+        sql`
         SELECT e.id AS event_id, e.module, e.company_id, e.ml_state, m.attempts, m.classifier, m.result, m.last_error, m.next_attempt_at, m.updated_at
         FROM events e LEFT JOIN event_ml m ON m.event_id = e.id
-        WHERE e.id = ${id} AND e.module = ${module}`);
+        WHERE e.id = ${id} AND e.module = ${module}`,
+      );
       return r;
     },
 
     /** Back to the queue with a fresh attempt count; records who did it in the event history. */
     async requeue(id: number, actor: { userId: number | null; keyId: number | null }): Promise<string | null> {
       return db.transaction(async (tx) => {
-        const [before] = await rows<{ ml_state: string }>(sql`SELECT ml_state FROM events WHERE id = ${id} FOR UPDATE`, tx);
+        const [before] = await rowsOf<{ ml_state: string }>(tx, sql`SELECT ml_state FROM events WHERE id = ${id} FOR UPDATE`);
         if (!before) return null;
         await tx.execute(sql`UPDATE events SET ml_state = 'InQueueToML' WHERE id = ${id}`);
         await tx.execute(sql`
@@ -207,9 +216,9 @@ export function createClassifierRepo(db: Db) {
       if (scope !== 'all') where.push(sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`);
       if (module) where.push(sql`e.module = ${module}`);
       return db.transaction(async (tx) => {
-        const r = await rows<{ id: number }>(
-          sql`UPDATE events e SET ml_state = 'InQueueToML' WHERE ${sql.join(where, sql` AND `)} RETURNING e.id`,
+        const r = await rowsOf<{ id: number }>(
           tx,
+          sql`UPDATE events e SET ml_state = 'InQueueToML' WHERE ${and(where)} RETURNING e.id`,
         );
         if (r.length) {
           await tx.execute(
@@ -222,25 +231,31 @@ export function createClassifierRepo(db: Db) {
 
     async summary(scope: 'all' | number[]): Promise<{ queued: number; sent: number; failed: number; failed_final: number }> {
       const company = scope === 'all' ? sql`TRUE` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`;
-      const [r] = await rows<{ queued: number; sent: number; failed: number; failed_final: number }>(sql`
+      const [r] = await rowsOf<{ queued: number; sent: number; failed: number; failed_final: number }>(
+        db,
+        sql`
         SELECT count(*) FILTER (WHERE e.ml_state = 'InQueueToML')::int AS queued,
                count(*) FILTER (WHERE e.ml_state = 'SentToML')::int AS sent,
                count(*) FILTER (WHERE e.ml_state = 'Failed')::int AS failed,
                count(*) FILTER (WHERE e.ml_state = 'Failed' AND (m.next_attempt_at IS NULL OR m.attempts >= ${ML_MAX_ATTEMPTS}))::int AS failed_final
         FROM events e LEFT JOIN event_ml m ON m.event_id = e.id
-        WHERE e.ml_state IN ('InQueueToML', 'SentToML', 'Failed') AND ${company}`);
+        WHERE e.ml_state IN ('InQueueToML', 'SentToML', 'Failed') AND ${company}`,
+      );
       return r ?? { queued: 0, sent: 0, failed: 0, failed_final: 0 };
     },
 
     /** What the built-in phishing score compares against: the company's names and known domains. */
     async brandProfile(companyId: number): Promise<{ name: string; brands: string[]; domains: string[] }> {
-      const [c] = await rows<{ name: string; legal_name: string | null; contact_email: string | null }>(
+      const [c] = await rowsOf<{ name: string; legal_name: string | null; contact_email: string | null }>(
+        db,
         sql`SELECT name, legal_name, contact_email FROM companies WHERE id = ${companyId}`,
       );
-      const wl = await rows<{ value: string }>(
+      const wl = await rowsOf<{ value: string }>(
+        db,
         sql`SELECT value FROM whitelist_items WHERE company_id = ${companyId} AND type IN ('domain', 'url') LIMIT 500`,
       );
-      const al = await rows<{ domain: string }>(
+      const al = await rowsOf<{ domain: string }>(
+        db,
         sql`SELECT domain FROM domain_allowlist WHERE company_id = ${companyId} LIMIT 500`,
       );
       const domains = [...wl.map((w) => w.value), ...al.map((a) => a.domain)];
@@ -252,7 +267,10 @@ export function createClassifierRepo(db: Db) {
 
     /** Priority ids of a module by code (low … critical). */
     async priorityIds(): Promise<Map<string, number>> {
-      const r = await rows<{ module: string; code: string; id: number }>(sql`SELECT module, code, id FROM event_priorities`);
+      const r = await rowsOf<{ module: string; code: string; id: number }>(
+        db,
+        sql`SELECT module, code, id FROM event_priorities`,
+      );
       return new Map(r.map((x) => [`${x.module}:${x.code}`, x.id]));
     },
   };

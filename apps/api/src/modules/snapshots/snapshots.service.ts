@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { MODULE_LIST } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -20,6 +19,7 @@ import type { ConfigsService } from '../configs/index';
 import { createDocsService } from '../docs/docs.service';
 import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './probe';
 import { findChromium, takeScreenshot } from './screenshot';
+import { createSnapshotsRepo, type SnapshotsRepo } from './snapshots.repo';
 
 export const SNAPSHOT_QUEUE = 'domain-snapshot';
 /** One manual check of an event per this many seconds. */
@@ -44,6 +44,7 @@ export interface SnapshotsDeps {
   store?: DocStore;
   /** DNS override (tests). */
   resolve?: ProbeOptions['resolve'];
+  repo?: SnapshotsRepo;
 }
 
 export interface TakenSnapshot extends ProbeResult {
@@ -52,19 +53,15 @@ export interface TakenSnapshot extends ProbeResult {
   screenshot_doc_id: number | null;
 }
 
-const rowsOf = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
-
 /**
  * The modules whose events get snapshots: those with the `snapshots` extra. The check reads the
  * event's `domain_punycode` (else `domain`), which such a module has (the registry test says so).
  */
-const SNAPSHOT_MODULES = sql.join(
-  MODULE_LIST.filter((m) => m.extras.includes('snapshots')).map((m) => sql`${m.code}`),
-  sql`, `,
-);
+const SNAPSHOT_MODULES: string[] = MODULE_LIST.filter((m) => m.extras.includes('snapshots')).map((m) => m.code);
 
 export function createSnapshotsService(deps: SnapshotsDeps) {
   const { db, configs, config, log } = deps;
+  const repo = deps.repo ?? createSnapshotsRepo(db);
   const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
   const docs = createDocsService({ db, store, audit: deps.audit });
   const hostMap = parseHostMap(config.snapshotHostMap);
@@ -84,10 +81,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
 
   /** Checks one domain event now and records the snapshot (also when the check failed). */
   async function take(eventId: number): Promise<TakenSnapshot | null> {
-    const [ev] = await rowsOf<{ id: number; company_id: number; host: string | null }>(
-      db,
-      sql`SELECT id, company_id, COALESCE(data->>'domain_punycode', data->>'domain') AS host FROM events WHERE id = ${eventId} AND module IN (${SNAPSHOT_MODULES})`,
-    );
+    const ev = await repo.target(eventId, SNAPSHOT_MODULES);
     if (!ev) return null; // deleted meanwhile: nothing to record
     const o = await options();
     const result: ProbeResult = ev.host
@@ -126,15 +120,17 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
       }
     }
     const error = [result.error, note].filter(Boolean).join('; ') || null;
-    const [row] = await rowsOf<{ id: number }>(
-      db,
-      sql`INSERT INTO domain_snapshots (event_id, taken_at, screenshot_doc_id, ip, http_status, page_title, final_url, error)
-          SELECT ${ev.id}, now(), ${screenshotDocId}, ${result.ip}, ${result.http_status}, ${result.page_title}, ${result.final_url}, ${error}
-          WHERE EXISTS (SELECT 1 FROM events WHERE id = ${ev.id})
-          RETURNING id`,
-    );
-    if (!row) return null;
-    return { ...result, error, id: row.id, event_id: ev.id, screenshot_doc_id: screenshotDocId };
+    const id = await repo.record({
+      eventId: ev.id,
+      screenshotDocId,
+      ip: result.ip,
+      httpStatus: result.http_status,
+      pageTitle: result.page_title,
+      finalUrl: result.final_url,
+      error,
+    });
+    if (id === null) return null;
+    return { ...result, error, id, event_id: ev.id, screenshot_doc_id: screenshotDocId };
   }
 
   /**
@@ -146,14 +142,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
     if (!boss) return 'unavailable';
     if (!opts.auto) {
       // A manual check recorded on this event in the last minute (the action's history entry).
-      const [recent] = await rowsOf<{ one: number }>(
-        db,
-        sql`SELECT 1 AS one FROM event_history
-            WHERE event_id = ${eventId} AND action = 'action' AND field = 'recheck'
-              AND after->>'snapshot_queued' = 'true' AND at > now() - make_interval(secs => ${RECHECK_THROTTLE_SECONDS})
-            LIMIT 1`,
-      );
-      if (recent) return 'throttled';
+      if (await repo.recheckedWithin(eventId, RECHECK_THROTTLE_SECONDS)) return 'throttled';
     }
     const id = await boss.send(
       SNAPSHOT_QUEUE,
@@ -166,14 +155,8 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
   /** With `snapshot_on_create` = 1: recent domain events without a snapshot go to the queue. */
   async function sweep(): Promise<number> {
     if ((await configs.get('snapshot_on_create')) !== 1) return 0;
-    const ids = await rowsOf<{ id: number }>(
-      db,
-      sql`SELECT e.id FROM events e
-          WHERE e.module IN (${SNAPSHOT_MODULES}) AND e.created_at > now() - make_interval(mins => ${SWEEP_WINDOW_MINUTES})
-            AND NOT EXISTS (SELECT 1 FROM domain_snapshots s WHERE s.event_id = e.id)
-          ORDER BY e.created_at DESC LIMIT 500`,
-    );
-    for (const r of ids) await enqueue(Number(r.id), { auto: true });
+    const ids = await repo.unsnapped(SNAPSHOT_MODULES, SWEEP_WINDOW_MINUTES, 500);
+    for (const id of ids) await enqueue(id, { auto: true });
     return ids.length;
   }
 
