@@ -5,11 +5,10 @@
 import { getModule, isModuleCode, type ModuleCode } from '@forpost/contract/modules';
 import { ipInCidr, isDomain } from '@forpost/contract/validation';
 import type { WhitelistKind, WhitelistSubject } from '@forpost/contract/whitelist';
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { events, whitelistItems } from '../../db/schema/index';
 import type { Logger } from '../../lib/logger';
 import { type Candidates, hasCandidates, subjectCandidates } from './whitelist.match';
+import { createWhitelistRepo, type WhitelistRepo } from './whitelist.repo';
 
 /**
  * The whitelist subject of an event, from its module's field types: the first domain, host (domain
@@ -80,26 +79,6 @@ export function matchIn(entries: readonly Entry[], c: Candidates): WhitelistKind
   return null;
 }
 
-/** Live (unexpired) entries of a company and the global list (null: of every company), in match order. */
-async function liveEntries(db: Db, companyId: number | null): Promise<Entry[]> {
-  return db
-    .select({
-      id: whitelistItems.id,
-      companyId: whitelistItems.companyId,
-      type: whitelistItems.type,
-      matchKey: whitelistItems.matchKey,
-      kind: whitelistItems.kind,
-    })
-    .from(whitelistItems)
-    .where(
-      and(
-        companyId === null ? undefined : or(eq(whitelistItems.companyId, companyId), isNull(whitelistItems.companyId)),
-        sql`(${whitelistItems.expiresAt} IS NULL OR ${whitelistItems.expiresAt} > now())`,
-      ),
-    )
-    .orderBy(sql`${whitelistItems.companyId} IS NULL`, asc(whitelistItems.id));
-}
-
 /**
  * A synchronous matcher over one company's entries (and the global ones), loaded once: for bulk
  * work such as imports, where a query per row would be too slow.
@@ -108,7 +87,9 @@ export async function loadEventMatcher(
   db: Db,
   companyId: number,
 ): Promise<(module: ModuleCode, data: Record<string, unknown>) => WhitelistKind | null> {
-  const entries = (await liveEntries(db, companyId)).filter((e) => e.companyId === companyId || e.companyId === null);
+  const entries = (await createWhitelistRepo(db).liveEntries(companyId)).filter(
+    (e) => e.companyId === companyId || e.companyId === null,
+  );
   return (module, data) => matchIn(entries, subjectCandidates(subjectOfEvent(module, data)));
 }
 
@@ -127,14 +108,14 @@ export interface EventsRemarker {
  * serialised and coalesced: a burst of edits costs one pass. An event changed by someone meanwhile
  * (updated_at moved) is left to the event service, which recomputes the kind itself.
  */
-export function createEventsRemarker(deps: { db: Db; log?: Pick<Logger, 'warn'> }): EventsRemarker {
-  const { db } = deps;
+export function createEventsRemarker(deps: { db: Db; log?: Pick<Logger, 'warn'>; repo?: WhitelistRepo }): EventsRemarker {
+  const repo = deps.repo ?? createWhitelistRepo(deps.db);
   const pending = new Set<number | 'all'>();
   let running: Promise<void> | null = null;
   let closed = false;
 
   async function run(scope: number | 'all') {
-    const entries = await liveEntries(db, scope === 'all' ? null : scope);
+    const entries = await repo.liveEntries(scope === 'all' ? null : scope);
     const global = entries.filter((e) => e.companyId === null);
     const perCompany = new Map<number, Entry[]>();
     const entriesOf = (companyId: number) => {
@@ -148,38 +129,17 @@ export function createEventsRemarker(deps: { db: Db; log?: Pick<Logger, 'warn'> 
     let lastId = 0;
     for (;;) {
       if (closed) return;
-      const rows = await db
-        .select({
-          id: events.id,
-          companyId: events.companyId,
-          module: events.module,
-          data: events.data,
-          kind: events.whitelistKind,
-          updatedAt: sql<string>`${events.updatedAt}::text`,
-        })
-        .from(events)
-        .where(and(scope === 'all' ? undefined : eq(events.companyId, scope), gt(events.id, lastId)))
-        .orderBy(asc(events.id))
-        .limit(BATCH);
+      const rows = await repo.eventsAfter(scope, lastId, BATCH);
       if (rows.length === 0) return;
       lastId = rows[rows.length - 1]?.id ?? lastId;
-      // updated_at travels as text: a JS Date would lose the microseconds the comparison needs.
+      // An event changed meanwhile keeps its kind: the event service recomputes it itself.
       const changes: { id: number; kind: WhitelistKind | null; updatedAt: string }[] = [];
       for (const r of rows) {
         if (!isModuleCode(r.module)) continue;
         const kind = matchIn(entriesOf(r.companyId), subjectCandidates(subjectOfEvent(r.module, r.data ?? {})));
         if (kind !== r.kind) changes.push({ id: r.id, kind, updatedAt: r.updatedAt });
       }
-      if (changes.length) {
-        const values = sql.join(
-          changes.map((c) => sql`(${c.id}::bigint, ${c.kind}::text, ${c.updatedAt}::timestamptz)`),
-          sql`, `,
-        );
-        await db.execute(sql`
-          UPDATE ${events} AS e SET whitelist_kind = v.kind
-          FROM (VALUES ${values}) AS v(id, kind, updated_at)
-          WHERE e.id = v.id AND e.updated_at = v.updated_at`);
-      }
+      await repo.setEventKinds(changes);
       if (rows.length < BATCH) return;
     }
   }

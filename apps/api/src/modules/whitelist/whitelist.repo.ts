@@ -1,17 +1,20 @@
-import type { WhitelistListQuery } from '@forpost/contract/whitelist';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+/* SQL of the whitelists: the entries, their matching, and the whitelist kind written on events. */
+import type { WhitelistKind, WhitelistListQuery } from '@forpost/contract/whitelist';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { companies, users, whitelistItems } from '../../db/schema/index';
+import { events, users, whitelistItems } from '../../db/schema/index';
+import { containing } from '../../db/sql';
 import type { Candidates } from './whitelist.match';
 
 export type WhitelistRow = Omit<typeof whitelistItems.$inferSelect, 'expiryAppliedAt'> & { createdByName: string | null };
 export type NewWhitelistRow = typeof whitelistItems.$inferInsert;
 /** null = the global whitelist. */
 export type Scope = number | null;
+/** What matching in memory needs of an entry. */
+export type LiveEntry = Pick<typeof whitelistItems.$inferSelect, 'id' | 'companyId' | 'type' | 'matchKey' | 'kind'>;
 
 const scopeIs = (companyId: Scope) =>
   companyId === null ? isNull(whitelistItems.companyId) : eq(whitelistItems.companyId, companyId);
-const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
 
 const SORTS: Record<WhitelistListQuery['sort'], SQL[]> = {
   created_at: [asc(whitelistItems.createdAt), asc(whitelistItems.id)],
@@ -45,15 +48,10 @@ export function createWhitelistRepo(db: Db) {
       .leftJoin(users, eq(users.id, whitelistItems.createdBy));
 
   return {
-    async companyExists(id: number, tx: Db = db): Promise<boolean> {
-      const r = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, id)).limit(1);
-      return r.length === 1;
-    },
-
     async list(companyId: Scope, q: WhitelistListQuery, tx: Db = db): Promise<{ rows: WhitelistRow[]; total: number }> {
       const where = and(
         scopeIs(companyId),
-        q.q ? or(ilike(whitelistItems.value, like(q.q)), ilike(whitelistItems.comment, like(q.q))) : undefined,
+        q.q ? or(ilike(whitelistItems.value, containing(q.q)), ilike(whitelistItems.comment, containing(q.q))) : undefined,
         q.type ? eq(whitelistItems.type, q.type) : undefined,
         q.kind ? eq(whitelistItems.kind, q.kind) : undefined,
         q.expired === 'true' ? sql`${whitelistItems.expiresAt} <= now()` : undefined,
@@ -169,6 +167,78 @@ export function createWhitelistRepo(db: Db) {
         .orderBy(sql`${t.companyId} IS NULL`, asc(t.id))
         .limit(1);
       return r;
+    },
+
+    /** Live (unexpired) entries of a company and the global list (null: of every company), in match order. */
+    async liveEntries(companyId: number | null, tx: Db = db): Promise<LiveEntry[]> {
+      return tx
+        .select({
+          id: whitelistItems.id,
+          companyId: whitelistItems.companyId,
+          type: whitelistItems.type,
+          matchKey: whitelistItems.matchKey,
+          kind: whitelistItems.kind,
+        })
+        .from(whitelistItems)
+        .where(
+          and(
+            companyId === null ? undefined : or(eq(whitelistItems.companyId, companyId), isNull(whitelistItems.companyId)),
+            sql`(${whitelistItems.expiresAt} IS NULL OR ${whitelistItems.expiresAt} > now())`,
+          ),
+        )
+        .orderBy(sql`${whitelistItems.companyId} IS NULL`, asc(whitelistItems.id));
+    },
+
+    /**
+     * Marks the entries that have expired since the last call as handled and returns their scopes
+     * (moving `expires_at` makes an entry pending again).
+     */
+    async takeExpired(tx: Db = db): Promise<Scope[]> {
+      const rows = await tx
+        .update(whitelistItems)
+        .set({ expiryAppliedAt: sql`now()` })
+        .where(
+          and(
+            isNotNull(whitelistItems.expiresAt),
+            isNull(whitelistItems.expiryAppliedAt),
+            lte(whitelistItems.expiresAt, sql`now()`),
+          ),
+        )
+        .returning({ companyId: whitelistItems.companyId });
+      return rows.map((r) => r.companyId);
+    },
+
+    /**
+     * A batch of events (of one company, or of all) after `lastId`, by id, with what re-marking reads.
+     * `updatedAt` travels as text: a JS Date would lose the microseconds the later comparison needs.
+     */
+    async eventsAfter(scope: number | 'all', lastId: number, limit: number, tx: Db = db) {
+      return tx
+        .select({
+          id: events.id,
+          companyId: events.companyId,
+          module: events.module,
+          data: events.data,
+          kind: events.whitelistKind,
+          updatedAt: sql<string>`${events.updatedAt}::text`,
+        })
+        .from(events)
+        .where(and(scope === 'all' ? undefined : eq(events.companyId, scope), gt(events.id, lastId)))
+        .orderBy(asc(events.id))
+        .limit(limit);
+    },
+
+    /** Writes the whitelist kinds, each only while its event is unchanged since it was read (`updatedAt`). */
+    async setEventKinds(changes: { id: number; kind: WhitelistKind | null; updatedAt: string }[], tx: Db = db): Promise<void> {
+      if (!changes.length) return;
+      const values = sql.join(
+        changes.map((c) => sql`(${c.id}::bigint, ${c.kind}::text, ${c.updatedAt}::timestamptz)`),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        UPDATE ${events} AS e SET whitelist_kind = v.kind
+        FROM (VALUES ${values}) AS v(id, kind, updated_at)
+        WHERE e.id = v.id AND e.updated_at = v.updated_at`);
     },
   };
 }

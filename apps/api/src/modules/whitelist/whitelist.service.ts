@@ -14,15 +14,14 @@ import {
   type WhitelistSubject,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { and, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { whitelistItems } from '../../db/schema/index';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
-import { iso, isoReq, isUniqueViolation } from '../../lib/serialize';
+import { iso, isUniqueViolation } from '../../lib/serialize';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
 import { hasCandidates, subjectCandidates } from './whitelist.match';
 import { createWhitelistRepo, type Scope, type WhitelistRepo, type WhitelistRow } from './whitelist.repo';
@@ -43,8 +42,8 @@ function toItem(r: WhitelistRow, now = Date.now()): WhitelistItem {
     expires_at: iso(r.expiresAt),
     is_expired: r.expiresAt !== null && r.expiresAt.getTime() <= now,
     created_by: r.createdBy !== null && r.createdByName !== null ? { id: r.createdBy, name: r.createdByName } : null,
-    created_at: isoReq(r.createdAt),
-    updated_at: isoReq(r.updatedAt),
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
   };
 }
 
@@ -74,8 +73,9 @@ export interface WhitelistServiceDeps {
 export function createWhitelistService(deps: WhitelistServiceDeps) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createWhitelistRepo(db);
+  const companiesRepo = createCompaniesRepo(db);
   let onChange = deps.onChange;
-  const remarker = deps.remarker === undefined ? createEventsRemarker({ db, log: deps.log }) : deps.remarker;
+  const remarker = deps.remarker === undefined ? createEventsRemarker({ db, log: deps.log, repo }) : deps.remarker;
 
   /**
    * Re-marks the events of entries that have expired since the last sweep (an expired entry no
@@ -83,19 +83,9 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
    * Returns how many entries expired.
    */
   async function sweepExpired(): Promise<number> {
-    const rows = await db
-      .update(whitelistItems)
-      .set({ expiryAppliedAt: sql`now()` })
-      .where(
-        and(
-          isNotNull(whitelistItems.expiresAt),
-          isNull(whitelistItems.expiryAppliedAt),
-          lte(whitelistItems.expiresAt, sql`now()`),
-        ),
-      )
-      .returning({ companyId: whitelistItems.companyId });
-    for (const r of rows) remarker?.schedule(r.companyId); // coalesced by the remarker
-    return rows.length;
+    const scopes = await repo.takeExpired();
+    for (const s of scopes) remarker?.schedule(s); // coalesced by the remarker
+    return scopes.length;
   }
 
   async function changed(companyId: Scope, actor: AuditActor) {
@@ -114,7 +104,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       if (!can(p, manage ? 'global_whitelist.manage' : 'global_whitelist.read')) throw forbidden();
       return;
     }
-    if (!can(p, 'whitelist.read', companyId) || !(await repo.companyExists(companyId)))
+    if (!can(p, 'whitelist.read', companyId) || !(await companiesRepo.exists(companyId)))
       throw notFound(WHITELIST_MSG.companyNotFound);
     if (manage && !can(p, 'whitelist.manage', companyId)) throw forbidden();
   }
