@@ -11,6 +11,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
 import type { Db } from '../../db/client';
+import { and, intArray, rowsOf, textArray } from '../../db/sql';
 
 export interface RollupFilter {
   from: string;
@@ -60,10 +61,6 @@ function outOf(col: string, f: RollupFilter, dayAs: DayAs): SQL {
  */
 const SENTIMENT_MODULES = `'{${(CHART_MODULES.connotationevents ?? []).join(',')}}'::text[]`;
 
-const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-/** Module codes are [a-z]+ (checked by the contract), safe inside an array literal. */
-const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
-
 /**
  * WHERE of a rollup `r` or of the deltas `d`. «All companies» has no company condition (and the
  * company-less rollups no company column).
@@ -78,7 +75,7 @@ function whereOf(f: RollupFilter, alias: 'r' | 'd'): SQL {
         : sql`${c('company_id')} = ANY(${intArray(f.companies)})`,
     );
   parts.push(f.modules.length === 1 ? sql`${c('module')} = ${f.modules[0]}` : sql`${c('module')} = ANY(${textArray(f.modules)})`);
-  return sql.join(parts, sql` AND `);
+  return and(parts);
 }
 
 /** Each count column from a row of `event_count_deltas d` (priority code from `p`). */
@@ -155,7 +152,6 @@ function daySeriesSql(f: RollupFilter, of: CountColumn | 'status', part: Part): 
 }
 
 export function createAnalyticsRepo(db: Db) {
-  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
   /**
    * A dashboard read as a named prepared statement: parsed and planned once per connection instead
    * of on every request (the planning of these small queries cost more than running them). The
@@ -245,8 +241,9 @@ export function createAnalyticsRepo(db: Db) {
       if (f.companies !== 'all') where.push(sql`e.company_id = ANY(${intArray(f.companies)})`);
       const sel = group.length ? sql.raw(`${group.map((x) => expr[x]).join(', ')}, `) : sql``;
       const by = group.length ? sql.raw(` GROUP BY ${group.map((_, i) => String(i + 1)).join(', ')}`) : sql``;
-      return rows(
-        sql`SELECT ${sel}${pivot} FROM events e LEFT JOIN event_priorities p ON p.id = e.priority_id WHERE ${sql.join(where, sql` AND `)}${by}`,
+      return rowsOf(
+        db,
+        sql`SELECT ${sel}${pivot} FROM events e LEFT JOIN event_priorities p ON p.id = e.priority_id WHERE ${and(where)}${by}`,
       );
     },
 
@@ -260,9 +257,12 @@ export function createAnalyticsRepo(db: Db) {
         sql`e.module = ANY(${textArray(f.modules)})`,
       ];
       if (f.companies !== 'all') where.push(sql`e.company_id = ANY(${intArray(f.companies)})`);
-      return rows(sql`
+      return rowsOf(
+        db,
+        sql`
         SELECT to_char((e.created_at AT TIME ZONE ${f.tz})::date, 'YYYY-MM-DD') AS day, e.module, e.status_id, count(*)::bigint AS n
-        FROM events e WHERE ${sql.join(where, sql` AND `)} GROUP BY 1, 2, 3`);
+        FROM events e WHERE ${and(where)} GROUP BY 1, 2, 3`,
+      );
     },
 
     /**
@@ -272,9 +272,10 @@ export function createAnalyticsRepo(db: Db) {
      */
     async fold(limit = 200_000): Promise<number> {
       return db.transaction(async (tx) => {
-        const [lock] = await rows<{ ok: boolean }>(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`, tx);
+        const [lock] = await rowsOf<{ ok: boolean }>(tx, sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS ok`);
         if (!lock?.ok) return 0;
-        const [r] = await rows<{ n: number }>(
+        const [r] = await rowsOf<{ n: number }>(
+          tx,
           sql`
           WITH moved AS (
             DELETE FROM event_count_deltas WHERE id IN (SELECT id FROM event_count_deltas ORDER BY id LIMIT ${limit})
@@ -312,7 +313,6 @@ export function createAnalyticsRepo(db: Db) {
             RETURNING 1
           )
           SELECT count(*)::int AS n FROM moved`,
-          tx,
         );
         if (!r?.n) return 0; // nothing folded: no row can have dropped to zero
         const zero = sql.raw(COUNT_COLUMNS.map((c) => `${c} = 0`).join(' AND '));
@@ -343,7 +343,7 @@ export function createAnalyticsRepo(db: Db) {
                  CASE WHEN module = ANY(${sql.raw(SENTIMENT_MODULES)}) THEN coalesce(data ->> 'connotation', 'Undefined') ELSE '' END, count(*)
           FROM events GROUP BY 1, 2, 3, 4, 5, 6`);
         await tx.execute(BUMP_GENERATION);
-        const [n] = await rows<{ n: number }>(sql`SELECT count(*)::bigint AS n FROM events`, tx);
+        const [n] = await rowsOf<{ n: number }>(tx, sql`SELECT count(*)::bigint AS n FROM events`);
         return Number(n?.n ?? 0);
       });
     },
@@ -354,7 +354,7 @@ export function createAnalyticsRepo(db: Db) {
     },
 
     async seeded(name: string): Promise<boolean> {
-      return (await rows(sql`SELECT 1 FROM app_seeds WHERE name = ${name}`)).length > 0;
+      return (await rowsOf(db, sql`SELECT 1 FROM app_seeds WHERE name = ${name}`)).length > 0;
     },
     async markSeeded(name: string): Promise<void> {
       await db.execute(sql`INSERT INTO app_seeds (name) VALUES (${name}) ON CONFLICT DO NOTHING`);
@@ -365,10 +365,12 @@ export function createAnalyticsRepo(db: Db) {
       priorities: { id: number; module: string; code: string; name: string; color: string; level: number }[];
     }> {
       const [statuses, priorities] = await Promise.all([
-        rows<{ id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }>(
+        rowsOf<{ id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }>(
+          db,
           sql`SELECT id, module, code, name, color, sort, is_final FROM event_statuses ORDER BY module, sort`,
         ),
-        rows<{ id: number; module: string; code: string; name: string; color: string; level: number }>(
+        rowsOf<{ id: number; module: string; code: string; name: string; color: string; level: number }>(
+          db,
           sql`SELECT id, module, code, name, color, level FROM event_priorities ORDER BY module, level`,
         ),
       ]);

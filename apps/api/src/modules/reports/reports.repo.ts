@@ -2,8 +2,7 @@
 import type { ReportSendStatus, ReportStatus } from '@forpost/contract/reports';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-// Any strings (quoted and escaped) as one text[] parameter; the local `textArray` keeps letters only (module codes).
-import { textArray as textList } from '../events/events.query';
+import { and, intArray, rowsOf, textArray } from '../../db/sql';
 
 export interface ReportRow {
   id: number;
@@ -60,9 +59,6 @@ export interface ReportEventRow {
   created_at: Date;
 }
 
-const intArray = (ids: number[]) => sql`${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::int[]`;
-const textArray = (values: string[]) => sql`${`{${values.map((v) => v.replace(/[^a-z]/g, '')).join(',')}}`}::text[]`;
-
 const SELECT_REPORT = sql`
   SELECT r.id, r.company_id, c.name AS company_name, r.name, to_char(r.period_from, 'YYYY-MM-DD') AS period_from,
          to_char(r.period_to, 'YYYY-MM-DD') AS period_to, r.modules, r.status, r.error, r.attempts, r.doc_id, d.size, d.storage_key,
@@ -87,8 +83,6 @@ const SEND_COLUMNS = sql.raw(
 const SENDING_STALE = sql`interval '10 minutes'`;
 
 export function createReportsRepo(db: Db) {
-  const rows = async <T>(q: SQL, tx: Db = db): Promise<T[]> => (await tx.execute(q)).rows as T[];
-
   /** Events of the report's company, modules and period (`from`/`to` are instants). */
   const scope = (companyId: number, modules: string[], from: Date, to: Date) =>
     sql`e.company_id = ${companyId} AND e.module = ANY(${textArray(modules)}) AND e.created_at >= ${from.toISOString()}::timestamptz AND e.created_at < ${to.toISOString()}::timestamptz`;
@@ -99,16 +93,16 @@ export function createReportsRepo(db: Db) {
       if (p.scope !== 'all') w.push(p.scope.length ? sql`r.company_id = ANY(${intArray(p.scope)})` : sql`FALSE`);
       if (p.companyId !== undefined) w.push(sql`r.company_id = ${p.companyId}`);
       if (p.status) w.push(sql`r.status = ${p.status}`);
-      const where = w.length ? sql.join(w, sql` AND `) : sql`TRUE`;
+      const where = and(w);
       const [items, total] = await Promise.all([
-        rows<ReportRow>(sql`${SELECT_REPORT} WHERE ${where} ORDER BY r.id DESC LIMIT ${p.limit} OFFSET ${p.offset}`),
-        rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM reports r WHERE ${where}`),
+        rowsOf<ReportRow>(db, sql`${SELECT_REPORT} WHERE ${where} ORDER BY r.id DESC LIMIT ${p.limit} OFFSET ${p.offset}`),
+        rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM reports r WHERE ${where}`),
       ]);
       return { items, total: total[0]?.n ?? 0 };
     },
 
     async get(id: number): Promise<ReportRow | undefined> {
-      const [r] = await rows<ReportRow>(sql`${SELECT_REPORT} WHERE r.id = ${id}`);
+      const [r] = await rowsOf<ReportRow>(db, sql`${SELECT_REPORT} WHERE r.id = ${id}`);
       return r;
     },
 
@@ -123,12 +117,12 @@ export function createReportsRepo(db: Db) {
       },
       tx: Db = db,
     ): Promise<number> {
-      const [r] = await rows<{ id: number }>(
+      const [r] = await rowsOf<{ id: number }>(
+        tx,
         sql`
         INSERT INTO reports (company_id, name, period_from, period_to, modules, created_by)
         VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.createdBy})
         RETURNING id`,
-        tx,
       );
       if (!r) throw new Error('report insert returned nothing');
       return r.id;
@@ -146,28 +140,34 @@ export function createReportsRepo(db: Db) {
 
     /** Takes a report for rendering (any state but ready; a second worker gets nothing). */
     async claim(id: number): Promise<boolean> {
-      const r = await rows(sql`
+      const r = await rowsOf(
+        db,
+        sql`
         UPDATE reports SET status = 'rendering', attempts = attempts + 1, updated_at = now()
         WHERE id = ${id} AND (status IN ('queued', 'failed') OR (status = 'rendering' AND updated_at < now() - interval '10 minutes'))
-        RETURNING id`);
+        RETURNING id`,
+      );
       return r.length > 0;
     },
 
     /** Reports waiting longer than `olderThan` (their job was lost, or sent before pg-boss was up). */
     async stale(olderThan: Date): Promise<number[]> {
-      const r = await rows<{ id: number }>(sql`
+      const r = await rowsOf<{ id: number }>(
+        db,
+        sql`
         SELECT id FROM reports WHERE (status = 'queued' AND updated_at < ${olderThan.toISOString()}::timestamptz)
            OR (status = 'rendering' AND updated_at < now() - interval '10 minutes')
-        ORDER BY id LIMIT 20`);
+        ORDER BY id LIMIT 20`,
+      );
       return r.map((x) => x.id);
     },
 
     /** Attaches the rendered document; returns the previous one's id and storage key (to delete). */
     async ready(id: number, docId: number): Promise<{ doc_id: number; storage_key: string } | null> {
       return db.transaction(async (tx) => {
-        const [prev] = await rows<{ doc_id: number | null; storage_key: string | null }>(
-          sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
+        const [prev] = await rowsOf<{ doc_id: number | null; storage_key: string | null }>(
           tx,
+          sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
         );
         await tx.execute(
           sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`,
@@ -202,19 +202,19 @@ export function createReportsRepo(db: Db) {
       outer: Db = db,
     ): Promise<{ send: ReportSendRow; created: boolean } | null> {
       return outer.transaction(async (tx) => {
-        const locked = await rows(sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`, tx);
+        const locked = await rowsOf(tx, sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`);
         if (!locked.length) return null;
-        const [same] = await rows<ReportSendRow>(
-          sql`SELECT ${SEND_COLUMNS}
-              FROM report_sends WHERE report_id = ${v.reportId} AND status IN ('queued', 'sending') AND recipients = ${textList(v.recipients)}
-              ORDER BY id DESC LIMIT 1`,
+        const [same] = await rowsOf<ReportSendRow>(
           tx,
+          sql`SELECT ${SEND_COLUMNS}
+              FROM report_sends WHERE report_id = ${v.reportId} AND status IN ('queued', 'sending') AND recipients = ${textArray(v.recipients)}
+              ORDER BY id DESC LIMIT 1`,
         );
         if (same) return { send: same, created: false };
-        const [row] = await rows<ReportSendRow>(
-          sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textList(v.recipients)}, ${v.createdBy})
-              RETURNING ${SEND_COLUMNS}`,
+        const [row] = await rowsOf<ReportSendRow>(
           tx,
+          sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textArray(v.recipients)}, ${v.createdBy})
+              RETURNING ${SEND_COLUMNS}`,
         );
         if (!row) throw new Error('report send insert returned nothing');
         return { send: row, created: true };
@@ -230,17 +230,23 @@ export function createReportsRepo(db: Db) {
      * message: sending it again could mail it twice — `stalled` is the reason).
      */
     async claimSend(id: number, maxAttempts: number, stalled: string): Promise<ReportSendRow | 'failed' | null> {
-      const [r] = await rows<ReportSendRow>(sql`
+      const [r] = await rowsOf<ReportSendRow>(
+        db,
+        sql`
         UPDATE report_sends SET status = 'sending', attempts = attempts + 1, updated_at = now()
         WHERE id = ${id} AND status = 'queued' AND attempts < ${maxAttempts}
-        RETURNING ${SEND_COLUMNS}`);
+        RETURNING ${SEND_COLUMNS}`,
+      );
       if (r) return r;
-      const ended = await rows(sql`
+      const ended = await rowsOf(
+        db,
+        sql`
         UPDATE report_sends
         SET status = 'failed', updated_at = now(), error = CASE WHEN status = 'sending' THEN ${stalled} ELSE error END
         WHERE id = ${id} AND ((status = 'queued' AND attempts >= ${maxAttempts})
            OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE}))
-        RETURNING id`);
+        RETURNING id`,
+      );
       return ended.length ? 'failed' : null;
     },
 
@@ -263,23 +269,26 @@ export function createReportsRepo(db: Db) {
 
     /** Sends whose job was lost: queued longer than `olderThan` (past any retry backoff), or stuck sending. */
     async staleSends(olderThan: Date): Promise<number[]> {
-      const r = await rows<{ id: number }>(sql`
+      const r = await rowsOf<{ id: number }>(
+        db,
+        sql`
         SELECT id::int AS id FROM report_sends
         WHERE (status = 'queued' AND updated_at < ${olderThan.toISOString()}::timestamptz)
            OR (status = 'sending' AND updated_at < now() - ${SENDING_STALE})
-        ORDER BY id LIMIT 20`);
+        ORDER BY id LIMIT 20`,
+      );
       return r.map((x) => x.id);
     },
 
     async exists(id: number): Promise<boolean> {
-      return (await rows(sql`SELECT 1 FROM reports WHERE id = ${id}`)).length > 0;
+      return (await rowsOf(db, sql`SELECT 1 FROM reports WHERE id = ${id}`)).length > 0;
     },
     async companyName(id: number): Promise<string | null> {
-      const [r] = await rows<{ name: string }>(sql`SELECT name FROM companies WHERE id = ${id}`);
+      const [r] = await rowsOf<{ name: string }>(db, sql`SELECT name FROM companies WHERE id = ${id}`);
       return r?.name ?? null;
     },
     async docKey(docId: number): Promise<string | null> {
-      const [r] = await rows<{ storage_key: string }>(sql`SELECT storage_key FROM docs WHERE id = ${docId}`);
+      const [r] = await rowsOf<{ storage_key: string }>(db, sql`SELECT storage_key FROM docs WHERE id = ${docId}`);
       return r?.storage_key ?? null;
     },
     async deleteDoc(docId: number, tx: Db = db): Promise<void> {
@@ -289,25 +298,31 @@ export function createReportsRepo(db: Db) {
     /* --- figures ------------------------------------------------------------------------- */
 
     async topCritical(companyId: number, modules: string[], from: Date, to: Date, limit: number): Promise<ReportEventRow[]> {
-      return rows<ReportEventRow>(sql`
+      return rowsOf<ReportEventRow>(
+        db,
+        sql`
         SELECT e.id, e.module, e.title, st.name AS status_name, st.is_final AS status_final, p.name AS priority_name, p.level AS priority_level, e.created_at
         FROM events e
         JOIN event_priorities p ON p.id = e.priority_id AND p.code = 'critical'
         LEFT JOIN event_statuses st ON st.id = e.status_id
         WHERE ${scope(companyId, modules, from, to)}
         ORDER BY st.is_final ASC NULLS FIRST, e.created_at DESC, e.id DESC
-        LIMIT ${limit}`);
+        LIMIT ${limit}`,
+      );
     },
 
     async topOfModule(companyId: number, module: string, from: Date, to: Date, limit: number): Promise<ReportEventRow[]> {
-      return rows<ReportEventRow>(sql`
+      return rowsOf<ReportEventRow>(
+        db,
+        sql`
         SELECT e.id, e.module, e.title, st.name AS status_name, st.is_final AS status_final, p.name AS priority_name, p.level AS priority_level, e.created_at
         FROM events e
         LEFT JOIN event_priorities p ON p.id = e.priority_id
         LEFT JOIN event_statuses st ON st.id = e.status_id
         WHERE ${scope(companyId, [module], from, to)}
         ORDER BY p.level DESC NULLS LAST, e.created_at DESC, e.id DESC
-        LIMIT ${limit}`);
+        LIMIT ${limit}`,
+      );
     },
 
     /**
@@ -320,7 +335,9 @@ export function createReportsRepo(db: Db) {
       from: Date,
       to: Date,
     ): Promise<{ module: string; n: number; avg_s: number; median_s: number }[]> {
-      return rows(sql`
+      return rowsOf(
+        db,
+        sql`
         SELECT e.module, count(*)::int AS n, avg(extract(epoch FROM r.at - e.created_at))::float8 AS avg_s,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.at - e.created_at))::float8 AS median_s
         FROM events e
@@ -331,7 +348,8 @@ export function createReportsRepo(db: Db) {
             AND (h.after #>> '{}')::int IN (SELECT id FROM event_statuses WHERE is_final)
         ) r ON r.at IS NOT NULL
         WHERE ${scope(companyId, modules, from, to)}
-        GROUP BY e.module`);
+        GROUP BY e.module`,
+      );
     },
   };
 }
