@@ -3,16 +3,13 @@ import { useNProgress } from '@tanem/react-nprogress';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 const { duration, throttle, hideDelay, resetDelay } = LOADING_INDICATOR;
 const TICK_MS = 100;
 
-/**
- * One tick along the spec's curve p(t) = (2/π)·atan(2t / duration), which nears 100 % without
- * reaching it (~70 % after `duration`): the next value follows from the current one alone.
- */
-const step = (p: number) => (2 / Math.PI) * Math.atan(Math.tan((p * Math.PI) / 2) + (2 * TICK_MS) / duration);
+/** Progress that approaches 100 % without reaching it: ~70 % after `duration` (as a fraction). */
+const estimate = (elapsed: number) => (2 / Math.PI) * Math.atan((2 * elapsed) / duration);
 
 /** True once `active` has lasted `delay` ms, false as soon as it ends: short work shows no bar. */
 function useLasting(active: boolean, delay: number) {
@@ -30,20 +27,25 @@ function useLasting(active: boolean, delay: number) {
 
 /**
  * Thin progress bar at the top of the window while the router loads a route or a query/mutation
- * is in flight, for work lasting longer than `throttle`. The trickle and finish are
- * @tanem/react-nprogress's: at the end the bar fills, hides after `hideDelay`, and its width
- * goes back to 0 `resetDelay` later, while it is invisible.
+ * is in flight, for work lasting longer than `throttle`. @tanem/react-nprogress runs the ticks and
+ * the finish: each tick shows the estimate for the time since the bar appeared; at the end the bar
+ * fills, hides after `hideDelay`, and its width goes back to 0 `resetDelay` later, while invisible.
  */
 export function LoadingBar() {
   const routing = useRouterState({ select: (s) => s.status === 'pending' || s.isLoading });
   const fetching = useIsFetching();
   const mutating = useIsMutating();
   const shown = useLasting(routing || fetching > 0 || mutating > 0, throttle);
+  // Each tick sets the estimate for the time since the bar appeared, whatever the tick's real length.
+  const shownAt = useRef(0);
+  useEffect(() => {
+    if (shown) shownAt.current = Date.now();
+  }, [shown]);
   const { isFinished, progress } = useNProgress({
     isAnimating: shown,
     animationDuration: hideDelay,
     incrementDuration: TICK_MS,
-    increment: step,
+    increment: () => estimate(Date.now() - shownAt.current),
     minimum: 0,
   });
   const { token } = theme.useToken();
