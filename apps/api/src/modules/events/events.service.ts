@@ -154,12 +154,10 @@ export function createEventsService(deps: EventsServiceDeps) {
     if (!change) return [];
     const whitelistKind = await whitelistAfter(change, r, (data) => deps.whitelistKindFor(r.company_id, m.code, data));
     try {
-      await tx.execute(sql`SAVEPOINT event_patch`);
-      await repo.update(r.id, { ...change.row, whitelistKind }, tx);
-      await tx.execute(sql`RELEASE SAVEPOINT event_patch`);
+      // A savepoint: a duplicate fingerprint refuses this change, not the caller's whole transaction.
+      await tx.transaction((sp) => repo.update(r.id, { ...change.row, whitelistKind }, sp));
     } catch (e) {
       if (!isUniqueViolation(e, 'events_fingerprint_uq')) throw e;
-      await tx.execute(sql`ROLLBACK TO SAVEPOINT event_patch`);
       return duplicate(r.company_id, m, change.row.fingerprint, tx);
     }
     return change.history;
