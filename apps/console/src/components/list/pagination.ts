@@ -1,6 +1,14 @@
 import type { TablePaginationConfig } from 'antd';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './listSearch';
 
+/** A page of a list as the API answers it. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
 /** The `page` / `page_size` URL params of a list page. */
 export interface PageSearch {
   page?: number;

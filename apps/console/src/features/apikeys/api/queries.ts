@@ -1,8 +1,8 @@
 import type { apiKeyResponse, apiKeyWithSecretResponse } from '@forpost/contract/apikeys';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
-import type { Page } from '../../companies/api/queries';
 
 export type ApiKey = z.infer<typeof apiKeyResponse>;
 export type ApiKeyWithSecret = z.infer<typeof apiKeyWithSecretResponse>;

@@ -1,7 +1,7 @@
 import type { AuditEntry, AuditQuery } from '@forpost/contract/audit';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
-import type { Page } from '../../companies/api/queries';
 
 export type { AuditEntry };
 

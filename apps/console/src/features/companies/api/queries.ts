@@ -7,18 +7,13 @@ import type {
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
 
 export type Company = z.infer<typeof companyResponse>;
 export type CompanyDetail = z.infer<typeof companyDetailResponse>;
 export type ProductKey = z.infer<typeof productKeyResponse>;
 export type Activation = z.infer<typeof activationListResponse>['items'][number];
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 export interface CompanyListParams {
   page: number;

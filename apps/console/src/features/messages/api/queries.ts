@@ -1,5 +1,6 @@
 import type { Message, MessageListItem } from '@forpost/contract/filtrator';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
 
 export type { Message, MessageListItem };
@@ -28,13 +29,6 @@ export const messageKeys = {
   list: (p: MessageListParams) => [...messageKeys.lists(), p] as const,
   detail: (id: number) => [...messageKeys.all, 'detail', id] as const,
 };
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 export function useMessagesQuery(p: MessageListParams) {
   return useQuery({

@@ -1,7 +1,7 @@
 import type { Delivery, Mailing, MailingFilterOptions, MailingParamOptions } from '@forpost/contract/mailings';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
-import type { Page } from '../../companies/api/queries';
 
 export interface MailingListParams {
   page: number;

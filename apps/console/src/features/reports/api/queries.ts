@@ -1,7 +1,7 @@
 import type { Report } from '@forpost/contract/reports';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
-import type { Page } from '../../companies/api/queries';
 import { sendPending } from '../sendState';
 
 export interface ReportListParams {

@@ -3,6 +3,7 @@ import type { leakItem, leakTypeItem, mediaTypeItem } from '@forpost/contract/ev
 import type { Tag, tagUsageResponse } from '@forpost/contract/tags';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
 
 export type { ConfigItem, Tag };
@@ -10,12 +11,6 @@ export type MediaType = z.infer<typeof mediaTypeItem>;
 export type LeakType = z.infer<typeof leakTypeItem>;
 export type Leak = z.infer<typeof leakItem>;
 export type TagUsage = z.infer<typeof tagUsageResponse>['items'][number];
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 /** API paths of the settings area (relative to /api/v1). */
 export const settingsPaths = {

@@ -1,5 +1,6 @@
 import type { TelegramAccount, TelegramAccountStatus, TelegramChannel } from '@forpost/contract/telegram';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
 
 export type { TelegramAccount, TelegramChannel };
@@ -10,13 +11,6 @@ export const telegramPaths = {
   channels: 'modules/telegram/channels',
   channel: (id: number) => `modules/telegram/channels/${id}`,
 };
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 export interface AccountListParams {
   q?: string;

@@ -2,8 +2,8 @@ import type { UserRole } from '@forpost/contract/permissions';
 import type { createdUserResponse, User } from '@forpost/contract/users';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
-import type { Page } from '../../companies/api/queries';
 
 export type { User };
 export type CreatedUser = z.infer<typeof createdUserResponse>;

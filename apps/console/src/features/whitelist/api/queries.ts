@@ -1,5 +1,6 @@
 import type { WhitelistItem, WhitelistKind, WhitelistType } from '@forpost/contract/whitelist';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '../../../components/list/pagination';
 import { http } from '../../../lib/http';
 
 export type { WhitelistItem };
@@ -30,13 +31,6 @@ export const whitelistKeys = {
   scope: (s: WhitelistScope) => [...whitelistKeys.all, scopeKey(s)] as const,
   list: (s: WhitelistScope, p: WhitelistListParams) => [...whitelistKeys.scope(s), 'list', p] as const,
 };
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 export function useWhitelistQuery(scope: WhitelistScope | null, params: WhitelistListParams) {
   return useQuery({
