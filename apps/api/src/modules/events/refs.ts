@@ -4,9 +4,8 @@
  */
 import type { DecisionItem, PriorityItem, StatusItem } from '@forpost/contract/events';
 import { INITIAL_STATUS, MODULE_LIST, type ModuleCode, prioritiesOf, statusesOf } from '@forpost/contract/modules';
-import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { appSeeds, eventDecisions, eventPriorities, eventStatuses, leakTypes, mediaTypes } from '../../db/schema/index';
+import { createRefsRepo } from './refs.repo';
 
 const LEAK_TYPES = [
   { code: 'database_dump', name: 'Дамп базы данных', description: 'Выгрузка таблиц базы данных' },
@@ -45,40 +44,18 @@ export async function seedEventReference(db: Db): Promise<void> {
   const decisions = MODULE_LIST.flatMap((m) =>
     (m.decisions ?? []).map((d, i) => ({ module: m.code, code: d.code, name: d.name, sort: i + 1 })),
   );
-  await db
-    .insert(eventStatuses)
-    .values(statuses)
-    .onConflictDoUpdate({
-      target: [eventStatuses.module, eventStatuses.code],
-      set: { name: sql`excluded.name`, sort: sql`excluded.sort`, isFinal: sql`excluded.is_final`, color: sql`excluded.color` },
-      setWhere: sql`(${eventStatuses.name}, ${eventStatuses.sort}, ${eventStatuses.isFinal}, ${eventStatuses.color}) IS DISTINCT FROM (excluded.name, excluded.sort, excluded.is_final, excluded.color)`,
-    });
-  await db
-    .insert(eventPriorities)
-    .values(priorities)
-    .onConflictDoUpdate({
-      target: [eventPriorities.module, eventPriorities.code],
-      set: { name: sql`excluded.name`, level: sql`excluded.level`, color: sql`excluded.color` },
-      setWhere: sql`(${eventPriorities.name}, ${eventPriorities.level}, ${eventPriorities.color}) IS DISTINCT FROM (excluded.name, excluded.level, excluded.color)`,
-    });
-  if (decisions.length)
-    await db
-      .insert(eventDecisions)
-      .values(decisions)
-      .onConflictDoUpdate({
-        target: [eventDecisions.module, eventDecisions.code],
-        set: { name: sql`excluded.name`, sort: sql`excluded.sort` },
-        setWhere: sql`(${eventDecisions.name}, ${eventDecisions.sort}) IS DISTINCT FROM (excluded.name, excluded.sort)`,
-      });
+  const repo = createRefsRepo(db);
+  await repo.upsertStatuses(statuses);
+  await repo.upsertPriorities(priorities);
+  await repo.upsertDecisions(decisions);
   // Editable reference lists are seeded once: an administrator's later edits and deletions stay.
   await db.transaction(async (tx) => {
-    const first = await tx.insert(appSeeds).values({ name: 'events.reference.v1' }).onConflictDoNothing().returning();
-    if (!first.length) return;
-    await tx.insert(leakTypes).values(LEAK_TYPES).onConflictDoNothing();
-    await tx
-      .insert(mediaTypes)
-      .values(MEDIA_TYPES.map((name) => ({ name })))
-      .onConflictDoNothing();
+    if (!(await repo.markSeeded('events.reference.v1', tx))) return;
+    await repo.insertLeakTypes(LEAK_TYPES, tx);
+    await repo.insertMediaTypes(
+      MEDIA_TYPES.map((name) => ({ name })),
+      tx,
+    );
   });
 }
 
@@ -94,11 +71,7 @@ export interface Refs {
 
 /** Loads the seeded reference lists into memory. */
 export async function loadRefs(db: Db): Promise<Refs> {
-  const [s, p, d] = await Promise.all([
-    db.select().from(eventStatuses).orderBy(asc(eventStatuses.module), asc(eventStatuses.sort)),
-    db.select().from(eventPriorities).orderBy(asc(eventPriorities.module), asc(eventPriorities.level)),
-    db.select().from(eventDecisions).orderBy(asc(eventDecisions.module), asc(eventDecisions.sort)),
-  ]);
+  const { statuses: s, priorities: p, decisions: d } = await createRefsRepo(db).all();
   const by = <T extends { module: string }, U>(rows: T[], map: (r: T) => U) => {
     const m = new Map<string, U[]>();
     for (const r of rows) {
