@@ -7,8 +7,6 @@ export function iso(d: Date | string | null | undefined): string | null;
 export function iso(d: Date | string | null | undefined): string | null {
   return d == null ? null : (d instanceof Date ? d : new Date(d)).toISOString();
 }
-/** @deprecated `iso` types a non-null argument as `string` itself; kept until every caller switches. */
-export const isoReq: (d: Date | string) => string = iso;
 
 /** Postgres unique violation (23505) on a given constraint/index name. */
 export function isUniqueViolation(err: unknown, name?: string): boolean {

@@ -162,22 +162,20 @@ export function createReportsRepo(db: Db) {
       return r.map((x) => x.id);
     },
 
-    /** Attaches the rendered document; returns the previous one's id and storage key (to delete). */
-    async ready(id: number, docId: number): Promise<{ doc_id: number; storage_key: string } | null> {
-      return db.transaction(async (tx) => {
-        const [prev] = await rowsOf<{ doc_id: number | null; storage_key: string | null }>(
-          tx,
-          sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
-        );
-        await tx.execute(
-          sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`,
-        );
-        if (prev?.doc_id && prev.doc_id !== docId) {
-          await tx.execute(sql`DELETE FROM docs WHERE id = ${prev.doc_id}`);
-          return { doc_id: prev.doc_id, storage_key: prev.storage_key ?? '' };
-        }
-        return null;
-      });
+    /** The report's current document and its storage key, the report row locked. */
+    async lockDoc(id: number, tx: Db): Promise<{ doc_id: number | null; storage_key: string | null } | undefined> {
+      const [r] = await rowsOf<{ doc_id: number | null; storage_key: string | null }>(
+        tx,
+        sql`SELECT r.doc_id, d.storage_key FROM reports r LEFT JOIN docs d ON d.id = r.doc_id WHERE r.id = ${id} FOR UPDATE OF r`,
+      );
+      return r;
+    },
+
+    /** Ready with this rendered document. */
+    async ready(id: number, docId: number, tx: Db = db): Promise<void> {
+      await tx.execute(
+        sql`UPDATE reports SET status = 'ready', doc_id = ${docId}, error = NULL, generated_at = now(), updated_at = now() WHERE id = ${id}`,
+      );
     },
 
     async failed(id: number, error: string, final: boolean): Promise<void> {
@@ -188,37 +186,33 @@ export function createReportsRepo(db: Db) {
 
     /* --- sends by email ----------------------------------------------------------------- */
 
-    /**
-     * Queues a send of the report to `recipients` (sorted, unique). The same recipients already
-     * queued or being sent for this report are not queued twice: that row is returned instead
-     * (`created` false). The report row is locked so two identical requests cannot both insert.
-     */
-    async queueSend(
-      v: {
-        reportId: number;
-        recipients: string[];
-        createdBy: number | null;
-      },
-      outer: Db = db,
-    ): Promise<{ send: ReportSendRow; created: boolean } | null> {
-      return outer.transaction(async (tx) => {
-        const locked = await rowsOf(tx, sql`SELECT id FROM reports WHERE id = ${v.reportId} FOR UPDATE`);
-        if (!locked.length) return null;
-        const [same] = await rowsOf<ReportSendRow>(
-          tx,
-          sql`SELECT ${SEND_COLUMNS}
-              FROM report_sends WHERE report_id = ${v.reportId} AND status IN ('queued', 'sending') AND recipients = ${textArray(v.recipients)}
-              ORDER BY id DESC LIMIT 1`,
-        );
-        if (same) return { send: same, created: false };
-        const [row] = await rowsOf<ReportSendRow>(
-          tx,
-          sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textArray(v.recipients)}, ${v.createdBy})
-              RETURNING ${SEND_COLUMNS}`,
-        );
-        if (!row) throw new Error('report send insert returned nothing');
-        return { send: row, created: true };
-      });
+    /** Locks the report row (two identical send requests cannot both insert); false when it is gone. */
+    async lock(id: number, tx: Db): Promise<boolean> {
+      return (await rowsOf(tx, sql`SELECT id FROM reports WHERE id = ${id} FOR UPDATE`)).length > 0;
+    },
+
+    /** The latest send of the report to exactly these recipients that is still queued or being sent. */
+    async pendingSend(reportId: number, recipients: string[], tx: Db = db): Promise<ReportSendRow | undefined> {
+      const [r] = await rowsOf<ReportSendRow>(
+        tx,
+        sql`SELECT ${SEND_COLUMNS}
+            FROM report_sends WHERE report_id = ${reportId} AND status IN ('queued', 'sending') AND recipients = ${textArray(recipients)}
+            ORDER BY id DESC LIMIT 1`,
+      );
+      return r;
+    },
+
+    async insertSend(
+      v: { reportId: number; recipients: string[]; createdBy: number | null },
+      tx: Db = db,
+    ): Promise<ReportSendRow> {
+      const [row] = await rowsOf<ReportSendRow>(
+        tx,
+        sql`INSERT INTO report_sends (report_id, recipients, created_by) VALUES (${v.reportId}, ${textArray(v.recipients)}, ${v.createdBy})
+            RETURNING ${SEND_COLUMNS}`,
+      );
+      if (!row) throw new Error('report send insert returned nothing');
+      return row;
     },
 
     /**
@@ -250,14 +244,15 @@ export function createReportsRepo(db: Db) {
       return ended.length ? 'failed' : null;
     },
 
-    /** Sent (`note`: addresses the server refused while accepting the rest, else null). */
-    async sendSent(id: number, reportId: number, messageId: string, note: string | null): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx.execute(sql`
-          UPDATE report_sends SET status = 'sent', sent_at = now(), updated_at = now(), error = ${note}, message_id = ${messageId}
-          WHERE id = ${id} AND status = 'sending'`);
-        await tx.execute(sql`UPDATE reports SET last_sent_at = now() WHERE id = ${reportId}`);
-      });
+    /** The send went out (`note`: addresses the server refused while accepting the rest, else null). */
+    async sendSent(id: number, messageId: string, note: string | null, tx: Db = db): Promise<void> {
+      await tx.execute(sql`
+        UPDATE report_sends SET status = 'sent', sent_at = now(), updated_at = now(), error = ${note}, message_id = ${messageId}
+        WHERE id = ${id} AND status = 'sending'`);
+    },
+
+    async markSent(reportId: number, tx: Db = db): Promise<void> {
+      await tx.execute(sql`UPDATE reports SET last_sent_at = now() WHERE id = ${reportId}`);
     },
 
     /** A failed attempt: back to `queued` for the next retry, or `failed` for good. */
@@ -282,17 +277,6 @@ export function createReportsRepo(db: Db) {
 
     async exists(id: number): Promise<boolean> {
       return (await rowsOf(db, sql`SELECT 1 FROM reports WHERE id = ${id}`)).length > 0;
-    },
-    async companyName(id: number): Promise<string | null> {
-      const [r] = await rowsOf<{ name: string }>(db, sql`SELECT name FROM companies WHERE id = ${id}`);
-      return r?.name ?? null;
-    },
-    async docKey(docId: number): Promise<string | null> {
-      const [r] = await rowsOf<{ storage_key: string }>(db, sql`SELECT storage_key FROM docs WHERE id = ${docId}`);
-      return r?.storage_key ?? null;
-    },
-    async deleteDoc(docId: number, tx: Db = db): Promise<void> {
-      await tx.execute(sql`DELETE FROM docs WHERE id = ${docId}`);
     },
 
     /* --- figures ------------------------------------------------------------------------- */

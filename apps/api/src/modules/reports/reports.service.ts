@@ -28,9 +28,11 @@ import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
-import { iso, isoReq } from '../../lib/serialize';
+import { iso } from '../../lib/serialize';
 import { createAnalyticsRepo } from '../analytics/analytics.repo';
+import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
+import { createDocsRepo } from '../docs/docs.repo';
 import { createDocsService } from '../docs/docs.service';
 import type { Caller } from '../events/access';
 import {
@@ -93,6 +95,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
   const { db, audit, configs, config, log } = deps;
   const repo = deps.repo ?? createReportsRepo(db);
   const figures = createAnalyticsRepo(db);
+  const companiesRepo = createCompaniesRepo(db);
+  const docsRepo = createDocsRepo(db);
   const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
   const docs = createDocsService({ db, store, audit });
   const now = deps.now ?? (() => new Date());
@@ -116,8 +120,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
       size: r.status === 'ready' ? r.size : null,
       doc_id: r.doc_id,
       created_by: r.created_by !== null && r.created_by_name !== null ? { id: r.created_by, name: r.created_by_name } : null,
-      created_at: isoReq(r.created_at),
-      updated_at: isoReq(r.updated_at),
+      created_at: iso(r.created_at),
+      updated_at: iso(r.updated_at),
       generated_at: iso(r.generated_at),
       last_sent_at: iso(r.last_sent_at),
       last_send:
@@ -128,7 +132,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
               recipients: full ? (r.send_recipients ?? []) : null,
               attempts: r.send_attempts ?? 0,
               error: full ? r.send_error : null,
-              created_at: isoReq(r.send_created_at ?? r.created_at),
+              created_at: iso(r.send_created_at ?? r.created_at),
               sent_at: iso(r.send_sent_at),
             }
           : null,
@@ -142,7 +146,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     recipients: s.recipients,
     attempts: s.attempts,
     error: s.error,
-    created_at: isoReq(s.created_at),
+    created_at: iso(s.created_at),
     sent_at: iso(s.sent_at),
   });
 
@@ -252,12 +256,19 @@ export function createReportsService(deps: ReportsServiceDeps) {
       });
       if (!(await repo.exists(id))) {
         // Deleted while rendering: drop the file.
-        const key = await repo.docKey(doc.id);
-        await repo.deleteDoc(doc.id);
+        const key = (await docsRepo.find(doc.id))?.storageKey;
+        await docsRepo.remove(doc.id);
         if (key) await store.delete(key).catch(() => undefined);
         return 'skipped';
       }
-      const prev = await repo.ready(id, doc.id);
+      // The previous document (a regeneration) goes with the same commit; its file once committed.
+      const prev = await db.transaction(async (tx) => {
+        const prev = await repo.lockDoc(id, tx);
+        await repo.ready(id, doc.id, tx);
+        if (!prev?.doc_id || prev.doc_id === doc.id) return null;
+        await docsRepo.remove(prev.doc_id, tx);
+        return prev;
+      });
       if (prev?.storage_key) await store.delete(prev.storage_key).catch(() => undefined);
       log.info({ reportId: id, bytes: pdf.length }, 'report rendered');
       return 'ready';
@@ -289,8 +300,14 @@ export function createReportsService(deps: ReportsServiceDeps) {
     if (r.status !== 'ready' || !r.storage_key) throw new ApiError(409, REPORT_MSG.notReady);
     const list = [...new Set(recipients)].sort();
     const q = await db.transaction(async (tx) => {
-      const q = await repo.queueSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id }, tx);
-      if (q?.created) {
+      // The report row is locked: two identical requests cannot both insert. The same recipients
+      // already queued or being sent are not queued twice: that send is answered instead.
+      if (!(await repo.lock(r.id, tx))) return null;
+      const same = await repo.pendingSend(r.id, list, tx);
+      const q = same
+        ? { send: same, created: false }
+        : { send: await repo.insertSend({ reportId: r.id, recipients: list, createdBy: c.auth.user.id }, tx), created: true };
+      if (q.created) {
         await audit.record(
           c.actor,
           {
@@ -415,12 +432,11 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const { r, info } = done;
       // Accepted for some recipients only: sent, with the refused addresses noted.
       const refused = info.rejected ?? [];
-      await repo.sendSent(
-        s.id,
-        r.id,
-        info.messageId,
-        refused.length ? `${REPORT_SEND_ERRORS.partlyRefused}: ${refused.join(', ')}` : null,
-      );
+      const note = refused.length ? `${REPORT_SEND_ERRORS.partlyRefused}: ${refused.join(', ')}` : null;
+      await db.transaction(async (tx) => {
+        await repo.sendSent(s.id, info.messageId, note, tx);
+        await repo.markSent(r.id, tx);
+      });
       log.info({ reportId: r.id, sendId: s.id }, 'report mailed');
       return 'sent';
     } catch (e) {
@@ -464,7 +480,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       if (!can(p, 'reports.read', body.company_id) && !can(p, 'events.read', body.company_id))
         throw notFound(REPORT_MSG.companyNotFound);
       if (!can(p, 'reports.manage', body.company_id)) throw new ApiError(403, API_MSG.forbidden);
-      const companyName = await repo.companyName(body.company_id);
+      const companyName = (await companiesRepo.find(body.company_id))?.name;
       if (!companyName) throw notFound(REPORT_MSG.companyNotFound);
       const km = p.keyModules;
       if (km && !km.includes('*') && (!body.modules.length || body.modules.some((m) => !km.includes(m))))
@@ -499,7 +515,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const r = await load(c, id, 'reports.manage');
       await db.transaction(async (tx) => {
         await repo.remove(id, tx);
-        if (r.doc_id) await repo.deleteDoc(r.doc_id, tx);
+        if (r.doc_id) await docsRepo.remove(r.doc_id, tx);
         await audit.record(
           c.actor,
           { action: 'report.delete', entity: 'report', entityId: id, companyId: r.company_id, before: { name: r.name } },
