@@ -126,6 +126,23 @@ describe('the job', () => {
     expect(rows).toContainEqual(['4', 'Дата регистрации', '2026-02-30', 'Неверная дата (ожидается ГГГГ-ММ-ДД)']);
   });
 
+  it('the error report keeps a value with line breaks in its own cell', async () => {
+    const csv = 'Домен;Регистратор\r\n"плохой\nдомен";A\r\n"ещё\rодин";B\r\n=cmd|x.ru;C\r\n';
+    const { done } = await importAndWait(admin, csv, { name: 'переносы.csv' });
+    expect(done).toMatchObject({ status: 'done', failed: 3 });
+    const rep = await admin.get(`${BASE}/${done.id}/errors`);
+    const rows = parse(rep.body.slice(1), { delimiter: ';' }) as string[][];
+    expect(rows.slice(1).map((r) => [r[0], r[2]])).toEqual([
+      ['2', 'плохой\nдомен'],
+      ['3', 'ещё\rодин'],
+      ['4', "'=cmd|x.ru"],
+    ]);
+    expect(rows.every((r) => r.length === 4)).toBe(true);
+    // Excel ends a row at a bare LF or CR too: such values must be quoted.
+    expect(rep.body).toContain('"плохой\nдомен"');
+    expect(rep.body).toContain('"ещё\rодин"');
+  });
+
   it('never duplicates: the same file again is skipped or updated, per the mode', async () => {
     const csv = 'Домен;Регистратор\nbeta-one.ru;A\nbeta-two.ru;A\nbeta-three.ru;A\n';
     const first = await importAndWait(admin, csv, { company: companyB });

@@ -12,7 +12,8 @@ const PAGE = 2000;
 export async function errorReport(ctx: ImportsContext, c: Caller, code: TargetCode, id: number) {
   const r = await loadImport(ctx, c, code, id);
   if (r.errorsCount === 0) throw notFound(IMPORT_MSG.noErrors);
-  const out = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n' });
+  // Values with a bare CR or LF are quoted too: Excel ends a row at either.
+  const out = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
   out.write([...IMPORT_ERROR_REPORT_HEADERS]);
   (async () => {
     let after = 0;
