@@ -120,7 +120,7 @@ test('the dashboard shows the seeded figures and leads to the filtered list', as
   // A click on the domains' bar opens the domains list of that day.
   await page.goto(`/?companyId=${seeded.companyId}&period=7d&modules=domains`);
   await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains));
-  const bar = page.getByTestId('echart-new').locator('svg path[fill="#1677ff"]');
+  const bar = page.getByTestId('echart-new').locator(`svg path[fill="${getModule('domains').color}"]`);
   const heights = () => bar.evaluateAll((els) => els.map((e) => (e as SVGGraphicsElement).getBoundingClientRect().height));
   await expect.poll(async () => Math.max(0, ...(await heights()))).toBeGreaterThan(50); // the bar, not the legend's dot
   const boxes = await heights();

@@ -8,7 +8,7 @@
 import '@forpost/contract/zod-setup';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MODULES, type ModuleCode, sampleInn } from '@forpost/contract/modules';
+import { MODULE_LIST, MODULES, type ModuleCode, sampleInn } from '@forpost/contract/modules';
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
 import { createDatabase } from '../apps/api/src/db/client';
@@ -36,6 +36,8 @@ const COMPANIES = [
     contact_email: 'csirt@telecomplus.example',
   },
 ];
+/** Events of the modules with domain snapshots get a screenshot document now and then. */
+const SCREENSHOT_MODULES = new Set<string>(MODULE_LIST.filter((m) => m.extras.includes('snapshots')).map((m) => m.code));
 const TAGS = [
   { name: 'Фишинг', color: '#f5222d' },
   { name: 'Срочно', color: '#faad14' },
@@ -194,7 +196,7 @@ async function main() {
     created++;
     createdIds.push(ev.id);
     if (created % 7 === 0) await call('POST', '/comments', { event_id: ev.id, text: COMMENTS[created % COMMENTS.length] });
-    if (e.module === 'domains' && created % 5 === 0) {
+    if (SCREENSHOT_MODULES.has(e.module) && created % 5 === 0) {
       const boundary = '----forpostdemo';
       const payload = Buffer.concat([
         Buffer.from(
