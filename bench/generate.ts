@@ -20,7 +20,7 @@ import { translit } from '../apps/api/src/lib/translit';
 // Random source
 // ---------------------------------------------------------------------------
 
-export interface Rng {
+interface Rng {
   /** [0, 1) */
   next(): number;
   int(min: number, max: number): number;
@@ -31,7 +31,7 @@ export interface Rng {
 }
 
 /** mulberry32: tiny, fast, good enough for test data. */
-export function createRng(seed: number): Rng {
+function createRng(seed: number): Rng {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

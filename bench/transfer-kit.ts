@@ -20,8 +20,8 @@ import { startJobs } from '../apps/api/src/jobs';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 
 /** The worker's heap cap, as scripts/start.mjs sets it for ROLE=worker. */
-export const WORKER_HEAP_MB = 160;
-export const quiet = { info() {}, warn() {}, error: console.error };
+const WORKER_HEAP_MB = 160;
+const quiet = { info() {}, warn() {}, error: console.error };
 export const log = (s: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)}  ${s}\n`);
 export const mb = (b: number) => `${Math.round(b / 1024 / 1024)} МБ`;
 export const fmt = (n: number) => Math.round(n).toLocaleString('ru-RU');
@@ -43,7 +43,7 @@ export interface Bench {
 }
 
 /** RSS of a process, bytes (Linux /proc). */
-export function rssOf(pid: number): number {
+function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : 0;
 }

@@ -126,7 +126,7 @@ export async function ensureConsoleBuilt({ force = false } = {}) {
 }
 
 const API_DIST = path.join(root, 'apps/api/dist');
-export const API_MAIN = path.join(API_DIST, 'main.js');
+const API_MAIN = path.join(API_DIST, 'main.js');
 
 function apiStale() {
   const built = mtime(API_MAIN);

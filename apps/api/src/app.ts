@@ -54,7 +54,7 @@ export interface AppDeps {
   mailer?: Mailer;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;

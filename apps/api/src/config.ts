@@ -8,7 +8,7 @@ const bool = z
   .union([z.boolean(), z.string()])
   .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
 
-export const envSchema = z.object({
+const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
@@ -124,7 +124,7 @@ export interface MetricsSettings {
   token?: string;
 }
 
-export interface S3Settings {
+interface S3Settings {
   bucket: string;
   endpoint?: string;
   region?: string;

@@ -40,7 +40,7 @@ export async function refId(ctx: TestContext, kind: 'status' | 'priority', modul
   return id;
 }
 
-export async function ensureRefs(ctx: TestContext) {
+async function ensureRefs(ctx: TestContext) {
   if (seeded.has(ctx.database)) return;
   await seedEventReference(ctx.database.db);
   seeded.add(ctx.database);

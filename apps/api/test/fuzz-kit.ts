@@ -64,7 +64,7 @@ export class RawJson {
 }
 
 /** JSON.stringify that splices RawJson fragments in; lone surrogates and NUL come out as \u escapes (as a client would send them). */
-export function encodeJson(value: unknown): string {
+function encodeJson(value: unknown): string {
   const raws: string[] = [];
   const text = JSON.stringify(value, (_k, v) => {
     if (v instanceof RawJson) {
@@ -93,22 +93,22 @@ export function describeValue(value: unknown, max = 300): string {
 // ---------------------------------------------------------------------------
 
 /** Markers of the long strings (the response must never contain a run of them). */
-export const LONG_UNIT = 'Жz';
-export const LONG_1M = LONG_UNIT.repeat(512 * 1024); // 1 Mi chars, ~1.5 MB as UTF-8
+const LONG_UNIT = 'Жz';
+const LONG_1M = LONG_UNIT.repeat(512 * 1024); // 1 Mi chars, ~1.5 MB as UTF-8
 export const LONG_100K = LONG_UNIT.repeat(50_000);
 export const LONG_5K = LONG_UNIT.repeat(2_500);
-export const LONG_ECHO = LONG_UNIT.repeat(100);
+const LONG_ECHO = LONG_UNIT.repeat(100);
 
-export const DEEP_ARRAY = new RawJson(`${'['.repeat(5000)}${']'.repeat(5000)}`, 'array nested 5000 deep');
-export const DEEP_OBJECT = new RawJson(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, 'object nested 5000 deep');
-export const DEEP_MIXED = new RawJson(`${'[{"a":'.repeat(2500)}null${'}]'.repeat(2500)}`, 'array/object nested 5000 deep');
+const DEEP_ARRAY = new RawJson(`${'['.repeat(5000)}${']'.repeat(5000)}`, 'array nested 5000 deep');
+const DEEP_OBJECT = new RawJson(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`, 'object nested 5000 deep');
+const DEEP_MIXED = new RawJson(`${'[{"a":'.repeat(2500)}null${'}]'.repeat(2500)}`, 'array/object nested 5000 deep');
 
 /** An object that really has an own `__proto__` key (JSON.parse makes one; JSON.stringify keeps it). */
-export const protoObject = () => JSON.parse('{"__proto__":{"polluted":"yes","is_admin":true,"role":"SUPER_ADMIN"}}') as object;
-export const ctorObject = () => JSON.parse('{"constructor":{"prototype":{"polluted":"yes"}}}') as object;
+const protoObject = () => JSON.parse('{"__proto__":{"polluted":"yes","is_admin":true,"role":"SUPER_ADMIN"}}') as object;
+const ctorObject = () => JSON.parse('{"constructor":{"prototype":{"polluted":"yes"}}}') as object;
 
 /** Strings that break naive code: NUL, lone surrogates, huge, numeric-looking, injection-looking, lists. */
-export const BAD_TEXT = [
+const BAD_TEXT = [
   '\u0000',
   'a\u0000b',
   'fz\u0000nul',
@@ -156,10 +156,10 @@ export const HOSTILE_STRINGS: string[] = [
   `${'['.repeat(3000)}${']'.repeat(3000)}`,
   LONG_5K,
 ];
-export const HUGE_STRINGS = [LONG_100K, LONG_1M];
+const HUGE_STRINGS = [LONG_100K, LONG_1M];
 
 /** Integers out of every range: PostgreSQL int4/int8 edges, beyond 2^53, negative, zero. */
-export const HOSTILE_NUMBERS = [
+const HOSTILE_NUMBERS = [
   0,
   -1,
   2 ** 31 - 1,
@@ -238,7 +238,7 @@ export const hostileLeaf: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Object keys that break naive code. */
-export const HOSTILE_KEYS = [
+const HOSTILE_KEYS = [
   '__proto__',
   'constructor',
   'prototype',
@@ -547,7 +547,7 @@ export function hasBadText(v: unknown, depth = 0): boolean {
   if (Array.isArray(v)) return v.some((x) => hasBadText(x, depth + 1));
   return Object.entries(v).some(([k, x]) => isBadText(k) || hasBadText(x, depth + 1));
 }
-export const isBadText = (s: string) =>
+const isBadText = (s: string) =>
   s.includes('\u0000') || /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 // ---------------------------------------------------------------------------
@@ -555,7 +555,7 @@ export const isBadText = (s: string) =>
 // ---------------------------------------------------------------------------
 
 /** encodeURIComponent that does not throw on lone surrogates (sends their WTF-8 bytes, as a sloppy client would). */
-export function encodeComponent(s: string): string {
+function encodeComponent(s: string): string {
   let out = '';
   for (const ch of s) {
     const c = ch.codePointAt(0) ?? 0;
@@ -833,8 +833,8 @@ function safeParseText(body: string): string {
  * audit_log stays in, but its rows of refused sign-in attempts (the actions below) are expected:
  * a refused login is exactly what the security audit must record.
  */
-export const CHANGING_TABLES = new Set(['auth_failures', 'api_key_rate_windows']);
-export const REFUSAL_AUDIT_ACTIONS = new Set(['auth.login_failed', 'auth.lockout', 'auth.2fa_failed', 'auth.ip_denied']);
+const CHANGING_TABLES = new Set(['auth_failures', 'api_key_rate_windows']);
+const REFUSAL_AUDIT_ACTIONS = new Set(['auth.login_failed', 'auth.lockout', 'auth.2fa_failed', 'auth.ip_denied']);
 
 export interface RowSnapshot {
   counts: Map<string, number>;

@@ -70,7 +70,7 @@ export async function send(ctx: TestContext, p: Principal, r: Req): Promise<Res>
 
 /** Answers of the route gate (the principal may not use the route at all, whatever the id). */
 const sessionOnly = (API_MSG as Record<string, unknown>).sessionOnly;
-export const GATE_MESSAGES: ReadonlySet<unknown> = new Set([API_MSG.forbidden, sessionOnly].filter(Boolean));
+const GATE_MESSAGES: ReadonlySet<unknown> = new Set([API_MSG.forbidden, sessionOnly].filter(Boolean));
 export const isGate = (r: Res) => r.status === 403 && GATE_MESSAGES.has(r.message);
 
 // ---------------------------------------------------------------------------
@@ -227,7 +227,7 @@ export const changedTables = (a: Record<string, string>, b: Record<string, strin
 // ---------------------------------------------------------------------------
 
 /** Objects in a JSON answer that belong to company B (`company_id: B`, `company: {id: B}`, `company_ids` with B). */
-export function foreignRefs(x: unknown, B: number, path = '$', out: string[] = []): string[] {
+function foreignRefs(x: unknown, B: number, path = '$', out: string[] = []): string[] {
   if (Array.isArray(x)) {
     for (const [i, v] of x.entries()) foreignRefs(v, B, `${path}[${i}]`, out);
   } else if (x && typeof x === 'object') {

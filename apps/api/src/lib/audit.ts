@@ -33,7 +33,7 @@ export interface AuditEntry {
 const SECRET_KEYS = /password|secret|token|code|hash|key_text|totp/i;
 
 /** Never let a secret into the audit log, whatever a caller passes. */
-export function redact(v: unknown): unknown {
+function redact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redact);
   if (v && typeof v === 'object' && !(v instanceof Date)) {
     return Object.fromEntries(

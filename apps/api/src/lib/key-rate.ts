@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { apiKeyRateWindows } from '../db/schema/index';
 
 /** Length of a rate-limit window (the limit is per minute). */
-export const RATE_WINDOW_SECONDS = 60;
+const RATE_WINDOW_SECONDS = 60;
 /** How often one instance drops the windows that can no longer count (in the same statement as a hit). */
 const PRUNE_EVERY_MS = 60_000;
 

@@ -4,14 +4,14 @@ import nodemailer from 'nodemailer';
 import { randomToken } from './crypto';
 import type { Logger } from './logger';
 
-export interface MailMessage {
+interface MailMessage {
   to: string | string[];
   subject: string;
   text: string;
   html?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
-export interface SentMail {
+interface SentMail {
   messageId: string;
   file?: string;
   /**
@@ -32,7 +32,7 @@ const addressOf = (a: unknown): string =>
       : String(a);
 
 /** Header injection guard: no CR/LF in anything that becomes a header. */
-export function assertHeaderSafe(v: string): void {
+function assertHeaderSafe(v: string): void {
   if (/[\r\n]/.test(v)) throw new Error('header injection attempt');
 }
 

@@ -32,10 +32,10 @@ import type { Database } from '../db/client';
 import { ApiError } from '../lib/errors';
 import { registerErrorHandling, sendNotFound } from './errors';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 export const METRICS_TOKEN_MSG = 'Нужен токен метрик: заголовок Authorization: Bearer <METRICS_TOKEN>';
 /** The database part of a scrape gives up after this (the process metrics are still answered). */
-export const SCRAPE_DB_TIMEOUT_MS = 3000;
+const SCRAPE_DB_TIMEOUT_MS = 3000;
 
 export interface MetricsHandle {
   registry: Registry;

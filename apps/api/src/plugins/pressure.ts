@@ -26,7 +26,7 @@ export const OVERLOAD_RETRY_AFTER = 5;
 const HEALTH_URL = `${API_PREFIX}/health`;
 const SHED_LOG_EVERY_MS = 10_000;
 
-export const overloaded = () =>
+const overloaded = () =>
   new ApiError(503, OVERLOAD_MSG, { retry_after: OVERLOAD_RETRY_AFTER }, { 'retry-after': String(OVERLOAD_RETRY_AFTER) });
 
 function sheddable(req: FastifyRequest): boolean {

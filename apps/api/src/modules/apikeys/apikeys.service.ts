@@ -31,7 +31,7 @@ const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.rea
 const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import'];
 
 /** What a key's roles grant, before intersecting with its owner's rights. */
-export function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {
+function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {
   const set = new Set<Permission>();
   for (const r of roles) for (const p of r.access === 'write' ? WRITE_PERMS : READ_PERMS) set.add(p);
   if (collector) set.add('messages.collect');
@@ -43,7 +43,7 @@ function ownerPermissions(role: string, companyRole: string | undefined): readon
   return companyRole ? (COMPANY_PERMISSIONS[companyRole as keyof typeof COMPANY_PERMISSIONS] ?? []) : [];
 }
 
-export const APIKEY_MSG = {
+const APIKEY_MSG = {
   notFound: 'API-ключ не найден',
   foreignCompany: 'Нельзя выпустить ключ для компании, которой вы не управляете',
   collectorStaff: 'Роль сборщика может выдать только сотрудник',

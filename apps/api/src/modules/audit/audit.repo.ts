@@ -20,7 +20,7 @@ export interface AuditFilter {
 }
 
 /** How many entries a listing counts exactly: the log grows without bound. */
-export const AUDIT_COUNT_CAP = 10_000;
+const AUDIT_COUNT_CAP = 10_000;
 
 export function createAuditRepo(db: Db) {
   return {

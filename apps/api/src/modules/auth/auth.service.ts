@@ -38,15 +38,15 @@ export interface AuthContext {
  * be folded, read in the session check's snapshot. No pending delta and the same generation as a
  * cached dashboard answer means that answer's figures are still exact.
  */
-export interface RollupState {
+interface RollupState {
   generation: string;
   pending: boolean;
 }
 
 /** How long the token just replaced still works, so two tabs refreshing at once do not log the user out. */
-export const REFRESH_GRACE_MS = 30_000;
+const REFRESH_GRACE_MS = 30_000;
 
-export const IP_DENIED = 'Доступ с этого IP-адреса запрещён для вашей учётной записи';
+const IP_DENIED = 'Доступ с этого IP-адреса запрещён для вашей учётной записи';
 
 export function ipAllowed(allowed: readonly string[], ip: string): boolean {
   return allowed.length === 0 || allowed.some((c) => ipInCidr(ip, c));

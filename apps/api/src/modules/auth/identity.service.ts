@@ -16,14 +16,14 @@ import type { FailureLimiter } from './limiter';
 import { createSessionsRepo, type UserRow } from './sessions.repo';
 import { createSignInGuard, slowLimitsOf } from './signin-guard';
 
-export const RESET_TTL_MS = 60 * 60 * 1000;
-export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const RESET_TTL_MS = 60 * 60 * 1000;
+const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECOVERY_CODES = 10;
 
 const actorOf = (userId: number | null, ctx: RequestCtx): AuditActor => ({ userId, ip: ctx.ip, userAgent: ctx.userAgent });
 
 /** "Chrome 156 · Linux" from a user agent, for the sessions list. */
-export function deviceOf(ua: string | null): string {
+function deviceOf(ua: string | null): string {
   if (!ua) return 'Неизвестное устройство';
   const browser = /Edg\/(\d+)/.exec(ua)
     ? `Edge ${/Edg\/(\d+)/.exec(ua)?.[1]}`
@@ -376,6 +376,6 @@ export function createIdentityService(deps: {
 }
 export type IdentityService = ReturnType<typeof createIdentityService>;
 
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }

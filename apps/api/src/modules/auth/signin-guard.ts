@@ -22,7 +22,7 @@ import { type FailureLimiter, LOCKOUT_MSG, type Subject, secondsUntil } from './
  * the failures of its own pair only: the owner signing in does not reopen the account to the
  * addresses that were guessing.
  */
-export const HOT_PAIR_ALLOWANCE = 3;
+const HOT_PAIR_ALLOWANCE = 3;
 
 export interface SlowLimits {
   accountMaxFailures: number;

@@ -18,7 +18,7 @@ import type { FailureLimiter } from '../auth/limiter';
 import { createUsersRepo } from '../users/users.repo';
 import { type CompanyRow, createCompaniesRepo, type KeyRow } from './companies.repo';
 
-export const COMPANY_MSG = {
+const COMPANY_MSG = {
   nameTaken: 'Компания с таким названием уже существует',
   deleteActive: 'Сначала отключите компанию, затем удалите её',
   unknownUser: 'Пользователь не найден',
@@ -43,7 +43,7 @@ function toCompany(c: CompanyRow, membersCount: number): z.infer<typeof companyR
   };
 }
 
-export function keyStatus(k: KeyRow, now = new Date()): 'active' | 'expired' | 'revoked' | 'exhausted' {
+function keyStatus(k: KeyRow, now = new Date()): 'active' | 'expired' | 'revoked' | 'exhausted' {
   if (k.revokedAt) return 'revoked';
   if (k.validUntil && k.validUntil <= now) return 'expired';
   if (k.activations >= k.maxActivations) return 'exhausted';

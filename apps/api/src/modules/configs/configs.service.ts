@@ -22,11 +22,11 @@ import { type ChangeListener, connectionOf, createChangeListener } from './chang
 import { CONFIGS_CHANNEL, type ConfigsRepo, createConfigsRepo, type StoredConfig } from './configs.repo';
 
 /** How long a cached value is trusted even without a notification (a safety net; NOTIFY is the real signal). */
-export const CONFIG_CACHE_TTL_MS = 60_000;
+const CONFIG_CACHE_TTL_MS = 60_000;
 const HIDDEN = '[скрыто]';
 
 /** Defaults taken from the environment (the registry's own default applies to the rest). */
-export function envDefaults(config: Config): Partial<ConfigValues> {
+function envDefaults(config: Config): Partial<ConfigValues> {
   return {
     smtp_url: config.smtpUrl ?? '',
     mail_from: config.mailFrom,

@@ -1,2 +1,2 @@
 export { configsRoutes } from './configs.routes';
-export { type ConfigsService, createConfigsService, envDefaults } from './configs.service';
+export { type ConfigsService, createConfigsService } from './configs.service';

@@ -29,10 +29,7 @@ export const RANGE_MSG = { unsatisfiable: 'Запрошенный диапазо
  * (`a-b`, `a-`, `-n`, cut to the file), `unsatisfiable`, or undefined when there is nothing usable —
  * no header, another unit, several ranges or a malformed one: then the whole file is sent.
  */
-export function parseRange(
-  header: string | undefined,
-  size: number,
-): { start: number; end: number } | 'unsatisfiable' | undefined {
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   const m = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
   if (!m) return undefined;
   const [, a = '', b = ''] = m;

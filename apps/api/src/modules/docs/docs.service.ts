@@ -28,7 +28,7 @@ const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
   ],
 ];
 /** The image type of these first bytes, or null. */
-export function sniffImage(head: Buffer): string | null {
+function sniffImage(head: Buffer): string | null {
   for (const [type, test] of IMAGE_MAGIC) if (test(head)) return type;
   return null;
 }

@@ -1,4 +1,4 @@
 /* Documents area: the service (also used by the profile for avatars) and its routes. */
 
-export { contentDisposition, docsRoutes } from './docs.routes';
-export { createDocsService, type DocsService, sniffImage, type UploadInput } from './docs.service';
+export { docsRoutes } from './docs.routes';
+export { createDocsService, type DocsService, type UploadInput } from './docs.service';

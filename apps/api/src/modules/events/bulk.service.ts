@@ -45,8 +45,8 @@ import type { EventsRepo } from './events.repo';
 import type { EventsService } from './events.service';
 import { type ListFilter, type ListFilterQuery, listFilter, listWhere } from './list-filter';
 
-export const BULK_QUEUE = 'event-bulk-run';
-export const BULK_MAINTENANCE = 'event-bulk-maintenance';
+const BULK_QUEUE = 'event-bulk-run';
+const BULK_MAINTENANCE = 'event-bulk-maintenance';
 const MAX_ATTEMPTS = 5;
 const JOB_OPTIONS = { retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 };
 
@@ -72,7 +72,7 @@ export interface BulkRunOptions {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function toBulkJob(r: BulkJobRow): BulkJob {
+function toBulkJob(r: BulkJobRow): BulkJob {
   return {
     id: r.id,
     module: r.module,

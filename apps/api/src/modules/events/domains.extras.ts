@@ -31,14 +31,14 @@ const iso = (d: Date | string | null) => (d == null ? null : new Date(d).toISOSt
 const rowsOf = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q)).rows as T[];
 
 /** 'a.b.sber.ru' → ['a.b.sber.ru', 'b.sber.ru', 'sber.ru']: an entry for any of them covers the domain. */
-export function domainSuffixes(ascii: string): string[] {
+function domainSuffixes(ascii: string): string[] {
   const labels = ascii.toLowerCase().split('.');
   const out: string[] = [];
   for (let i = 0; i < labels.length - 1; i++) out.push(labels.slice(i).join('.'));
   return out;
 }
 
-export async function allowlistedEntry(
+async function allowlistedEntry(
   db: Db,
   companyId: number,
   domainAscii: string,

@@ -11,7 +11,7 @@ import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 
 export type Data = Record<string, unknown>;
 
-export const maskKey = (key: string) => `${key}_mask`;
+const maskKey = (key: string) => `${key}_mask`;
 export const hashKey = (key: string) => `${key}_hash`;
 
 export interface CardVault {

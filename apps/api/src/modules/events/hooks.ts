@@ -19,10 +19,5 @@ export const whitelistKindFor: WhitelistKindFor = async () => null;
  * A module's veto on creating an event (e.g. an allowlisted domain never raises one). Throws an
  * ApiError with a Russian message to refuse. Imports must call the same guards.
  */
-export type CreateGuard = (ctx: {
-  companyId: number;
-  module: ModuleCode;
-  data: Record<string, unknown>;
-  tx: Db;
-}) => Promise<void>;
+type CreateGuard = (ctx: { companyId: number; module: ModuleCode; data: Record<string, unknown>; tx: Db }) => Promise<void>;
 export type CreateGuards = Partial<Record<ModuleCode, CreateGuard[]>>;

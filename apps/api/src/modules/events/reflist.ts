@@ -58,7 +58,7 @@ const defaultColumns = (body: Body) =>
       .map(([k, v]) => [camel(k), v]),
   );
 
-export function refListService<T extends Table>(db: Db, audit: Audit, spec: RefListSpec<T>) {
+function refListService<T extends Table>(db: Db, audit: Audit, spec: RefListSpec<T>) {
   const repo = createRefListRepo(db, spec.table);
   const toCols = spec.toColumns ?? defaultColumns;
   const get = async (id: number): Promise<RowOf<T>> => {

@@ -58,7 +58,7 @@ export function mskDateTime(d: Date | string | number | null | undefined): strin
 }
 
 /** 'YYYY-MM-DD' → 'dd.MM.yyyy'. */
-export function ruDate(s: unknown): string | null {
+function ruDate(s: unknown): string | null {
   if (typeof s !== 'string') return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
   return m ? `${m[3]}.${m[2]}.${m[1]}` : s;

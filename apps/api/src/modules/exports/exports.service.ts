@@ -47,8 +47,8 @@ import { XlsxStream } from './sheetml';
 import { csvCopySql, type ExportQueryParts, sqlExportable, xlsxCopySql } from './sql-cells';
 import { csvWriter, EXPORT_MIME, type SheetWriter, writerFor } from './writers';
 
-export const EXPORT_QUEUE = 'exports-run';
-export const EXPORTS_MAINTENANCE = 'exports-maintenance';
+const EXPORT_QUEUE = 'exports-run';
+const EXPORTS_MAINTENANCE = 'exports-maintenance';
 const FETCH = 5000;
 /** How often a COPY export reports progress (and notices it was deleted). */
 const PROGRESS_MS = 1000;
@@ -94,7 +94,7 @@ export interface ExportRunOptions {
 const IGNORED_FILTERS = new Set(['page', 'page_size', 'status_counts']);
 
 /** The list's query as the list would send it (arrays comma-joined), validated by the list's own schema. */
-export function parseExportFilters(code: ModuleCode, filters: Record<string, unknown>): EventListQuery {
+function parseExportFilters(code: ModuleCode, filters: Record<string, unknown>): EventListQuery {
   const raw: Record<string, string> = {};
   for (const [k, v] of Object.entries(filters)) {
     if (IGNORED_FILTERS.has(k) || v === undefined || v === null || v === '') continue;

@@ -43,7 +43,7 @@ export function inlineParams(text: string, params: readonly unknown[]): string {
  * = + - @ tab or CR. The cheap first-character test (ascii: = + - @ space tab CR) keeps the regex off
  * almost every cell.
  */
-export const neutralSql = (x: string) =>
+const neutralSql = (x: string) =>
   `CASE WHEN ascii(${x}) IN (61, 43, 45, 64, 32, 9, 13) AND ${x} ~ '^ *[-=+@\\t\\r]' THEN '''' || ${x} ELSE ${x} END`;
 
 /** A label map as a CASE over `x` (labels neutralised here, once); unknown values are neutralised as they are. */

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'dri
 import type { Db } from '../../db/client';
 import { companies, filtratorMessages, telegramChannels } from '../../db/schema/index';
 
-export type MessageRow = typeof filtratorMessages.$inferSelect;
+type MessageRow = typeof filtratorMessages.$inferSelect;
 export type NewMessageRow = typeof filtratorMessages.$inferInsert;
 export interface MessageView {
   m: Omit<MessageRow, 'search'>;
@@ -21,7 +21,7 @@ const escapedText = (col: SQL | typeof filtratorMessages.text) =>
   sql`replace(replace(replace(replace(replace(${col}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;')`;
 
 /** One excerpt around the best match (short messages come back whole). */
-export const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=45, MinWords=20';
+const HEADLINE_OPTIONS = 'StartSel=<mark>, StopSel=</mark>, MaxWords=45, MinWords=20';
 
 /** OR of the message's matched keywords as one tsquery (empty when none): what the list highlights without a search. */
 const rulesQuery = sql`coalesce((

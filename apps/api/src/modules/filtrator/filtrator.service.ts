@@ -32,7 +32,7 @@ export function safeHighlight(highlight: string | undefined, text: string): stri
 }
 
 /** Matched keywords (each once, first occurrence first) and where each came from. */
-export function rulesOf(hits: RuleHit[]): { rules: string[]; rulesMap: RuleRef[] } {
+function rulesOf(hits: RuleHit[]): { rules: string[]; rulesMap: RuleRef[] } {
   const seen = new Set<string>();
   const rules: string[] = [];
   for (const h of hits) {
@@ -71,7 +71,7 @@ export interface EventCreator {
 }
 
 /** The first line of the message (up to 200 characters) as the event title. */
-export function titleOf(text: string, fallback: string): string {
+function titleOf(text: string, fallback: string): string {
   const line =
     text
       .split(/\r?\n/)

@@ -11,7 +11,7 @@ const ok = (value: unknown): Parsed => ({ ok: true, value });
 const fail = (error: string): Parsed => ({ ok: false, error });
 
 /** Moscow has been UTC+3 all year since 2014; date-times without an offset are Moscow time. */
-export const DEFAULT_OFFSET = '+03:00';
+const DEFAULT_OFFSET = '+03:00';
 
 export function parseNumber(s: string): number | null {
   let t = s.replace(/[\s\u00a0\u202f']/g, '');

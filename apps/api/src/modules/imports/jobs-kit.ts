@@ -101,26 +101,26 @@ export async function withJobLock<T>(
  * SQL: is the job lock (`kind`, the row id `idSql`) held by a live session? pg_locks lists the locks
  * of every database of the server: only this database's count.
  */
-export function lockHeldSql(kind: number, idSql: string): string {
+function lockHeldSql(kind: number, idSql: string): string {
   return `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'
     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
     AND l.classid = ${Number(kind)}::oid AND l.objid = (${idSql})::int::oid AND l.objsubid = 2 AND l.granted)`;
 }
 
 /** Is the advisory lock (`kind`, `id`) held by some session right now? */
-export async function isLocked(pool: pg.Pool | pg.PoolClient, kind: number, id: number): Promise<boolean> {
+async function isLocked(pool: pg.Pool | pg.PoolClient, kind: number, id: number): Promise<boolean> {
   const { rows } = await pool.query(`SELECT ${lockHeldSql(kind, '$1')} AS held`, [id]);
   return rows[0]?.held === true;
 }
 
 /** A running record whose worker has not been heard of for this long (and holds no lock) has stalled. */
-export const STALL_SECONDS = 10;
+const STALL_SECONDS = 10;
 /**
  * ... and is taken over after this long: a dead worker's record resumes within TAKEOVER_SECONDS +
  * SWEEP_SECONDS + a queue poll (~21 s) of its last heartbeat. Later than the stall is shown, so the
  * console always gets to say so.
  */
-export const TAKEOVER_SECONDS = 15;
+const TAKEOVER_SECONDS = 15;
 /** How often every worker process looks for stalled records. */
 export const SWEEP_SECONDS = 5;
 /** Tables of records run by a job (with `status`, `heartbeat_at`, `updated_at`). */

@@ -68,7 +68,7 @@ async function* csvRows(file: string, meta: FileMeta): AsyncGenerator<SourceRow>
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** An exceljs cell value as text (dates as ISO; formulas by their cached result). */
-export function cellText(v: unknown): string {
+function cellText(v: unknown): string {
   if (v == null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';

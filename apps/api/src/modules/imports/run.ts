@@ -23,7 +23,7 @@ import type { FileMeta } from './sniff';
 import type { ImportContext, RowError, Target } from './targets';
 import { inspectXlsx, type XlsxPlan } from './xlsx';
 
-export const IMPORT_BATCH = 1000;
+const IMPORT_BATCH = 1000;
 /** Runs of one import before it is declared failed (a crash loop must end). */
 const MAX_ATTEMPTS = 5;
 /** Rows written before the target table's statistics are refreshed the first time (then doubling). */

@@ -23,7 +23,7 @@ export interface FileMeta {
 
 const SNIFF_BYTES = 256 * 1024;
 
-export async function readHead(file: string, bytes = SNIFF_BYTES): Promise<Buffer> {
+async function readHead(file: string, bytes = SNIFF_BYTES): Promise<Buffer> {
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.alloc(bytes);
@@ -46,7 +46,7 @@ const BINARY_MAGIC = [
 ];
 
 /** The format by the file name's extension; refuses anything else with a Russian message. */
-export function formatByName(name: string): ImportFormat {
+function formatByName(name: string): ImportFormat {
   const ext = /\.([a-z0-9]{1,5})$/i.exec(name.trim())?.[1]?.toLowerCase();
   if (ext === 'csv' || ext === 'txt' || ext === 'tsv') return 'csv';
   if (ext === 'xlsx') return 'xlsx';
@@ -55,7 +55,7 @@ export function formatByName(name: string): ImportFormat {
 }
 
 /** Confirms the format by the first bytes (magic numbers). */
-export function checkMagic(format: ImportFormat, head: Buffer): void {
+function checkMagic(format: ImportFormat, head: Buffer): void {
   if (head.length === 0) throw badRequest(IMPORT_MSG.empty);
   if (startsWith(head, OLE)) throw badRequest(IMPORT_MSG.xls);
   if (format === 'xlsx') {
@@ -128,7 +128,7 @@ export function detectEncoding(sample: Buffer): ImportEncoding {
   return koiLower > cpLower * 3 && koiLower >= 20 ? 'koi8-r' : 'windows-1251';
 }
 
-export const decodeSample = (sample: Buffer, encoding: ImportEncoding) =>
+const decodeSample = (sample: Buffer, encoding: ImportEncoding) =>
   iconv.decode(encoding === 'utf-8' ? trimUtf8Tail(sample) : sample, encoding, { stripBOM: true });
 
 /** Counts of a delimiter per line outside double quotes, for the first lines of the sample. */

@@ -27,8 +27,8 @@ export interface Digest {
 }
 
 /** 1 событие, 2 события, 5 событий (the contract's Russian plural, shared with the console). */
-export const eventsWord = (n: number) => pluralRu(n, 'событие', 'события', 'событий');
-export const newWord = (n: number) => pluralRu(n, 'новое', 'новых', 'новых');
+const eventsWord = (n: number) => pluralRu(n, 'событие', 'события', 'событий');
+const newWord = (n: number) => pluralRu(n, 'новое', 'новых', 'новых');
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -40,7 +40,7 @@ const moscow = (d: Date | string) => {
 };
 
 /** Up to three of the module's own list columns, as label: value. */
-export function keyFields(e: DigestEvent): [string, string][] {
+function keyFields(e: DigestEvent): [string, string][] {
   if (!(MODULE_CODES as readonly string[]).includes(e.module)) return [];
   const m = getModule(e.module as ModuleCode);
   const out: [string, string][] = [];
@@ -58,12 +58,12 @@ export function keyFields(e: DigestEvent): [string, string][] {
   return out;
 }
 
-export const eventLink = (publicUrl: string, e: Pick<DigestEvent, 'module' | 'id'>) => {
+const eventLink = (publicUrl: string, e: Pick<DigestEvent, 'module' | 'id'>) => {
   const route = (MODULE_CODES as readonly string[]).includes(e.module) ? getModule(e.module as ModuleCode).route : `/${e.module}`;
   return `${publicUrl.replace(/\/$/, '')}${route}/${e.id}`;
 };
 
-export function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total'>): string {
+function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total'>): string {
   return oneLine(`[${d.productName}] ${d.mailingName}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`).slice(0, 250);
 }
 

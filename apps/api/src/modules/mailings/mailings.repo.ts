@@ -23,7 +23,7 @@ export type MailingRow = typeof mailings.$inferSelect & {
 export type DeliveryRow = typeof mailingDeliveries.$inferSelect;
 
 /** Conditions on `events e` for a mailing's filters (codes of statuses and priorities are the same in every module). */
-export function filterSql(companyIds: 'all' | number[], f: MailingFilters): SQL[] {
+function filterSql(companyIds: 'all' | number[], f: MailingFilters): SQL[] {
   const w: SQL[] = [];
   if (companyIds !== 'all')
     w.push(companyIds.length === 1 ? sql`e.company_id = ${companyIds[0]}` : sql`e.company_id = ANY(${intArray(companyIds)})`);

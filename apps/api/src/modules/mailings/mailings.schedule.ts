@@ -4,7 +4,7 @@ import { MAILING_TZ, type MailingParams } from '@forpost/contract/mailings';
 
 const hourFormat = new Map<string, Intl.DateTimeFormat>();
 /** Local hour (0–23) and ISO weekday (1 = Monday) of an instant in `tz`. */
-export function localHourAndWeekday(at: Date, tz: string = MAILING_TZ): { hour: number; weekday: number } {
+function localHourAndWeekday(at: Date, tz: string = MAILING_TZ): { hour: number; weekday: number } {
   let f = hourFormat.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', hour: 'numeric', weekday: 'short' });

@@ -62,7 +62,7 @@ export interface MailingsServiceDeps {
 }
 
 /** An instant mailing sends at most one message per this interval (the rest waits for the next one). */
-export const INSTANT_MIN_INTERVAL_MS = 60_000;
+const INSTANT_MIN_INTERVAL_MS = 60_000;
 const PREVIEW_CAP = 10_000;
 
 export function createMailingsService(deps: MailingsServiceDeps) {

@@ -9,7 +9,7 @@ import { notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { createSystemRepo } from './system.repo';
 
-export type CheckState = 'ok' | 'failed';
+type CheckState = 'ok' | 'failed';
 export interface ReadyChecks {
   database: CheckState;
   migrations: 'ok' | 'pending' | 'ahead' | 'failed';
@@ -17,7 +17,7 @@ export interface ReadyChecks {
 }
 
 /** Each readiness check gives up after this. */
-export const READY_TIMEOUT_MS = 3000;
+const READY_TIMEOUT_MS = 3000;
 const HEALTH_TIMEOUT_MS = 2000;
 
 /**

@@ -24,7 +24,7 @@ type UpdateAccount = z.infer<typeof updateTelegramAccountRequest>;
 type CreateChannel = z.infer<typeof createTelegramChannelRequest>;
 type UpdateChannel = z.infer<typeof updateTelegramChannelRequest>;
 
-export const TELEGRAM_SECRET_PURPOSE = 'telegram-collector';
+const TELEGRAM_SECRET_PURPOSE = 'telegram-collector';
 
 function toAccount(r: AccountRow): TelegramAccount {
   return {
