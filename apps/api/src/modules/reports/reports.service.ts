@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
 import { API_MSG } from '@forpost/contract/errors';
 import { formatDate } from '@forpost/contract/format';
@@ -84,12 +85,6 @@ export interface ReportsServiceDeps {
   /** One mail attempt is abandoned after this many ms (default SEND_TIMEOUT_MS). */
   sendTimeoutMs?: number;
 }
-
-const streamToBuffer = async (s: NodeJS.ReadableStream) => {
-  const chunks: Buffer[] = [];
-  for await (const c of s) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c as string));
-  return Buffer.concat(chunks);
-};
 
 export function createReportsService(deps: ReportsServiceDeps) {
   const { db, audit, configs, config, log } = deps;
@@ -394,7 +389,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       if (!r) return 'gone' as const; // deleted: the row went with it
       reportId = r.id;
       if (!r.storage_key) return 'notReady' as const;
-      const pdf = await streamToBuffer(await store.get(r.storage_key));
+      const pdf = await buffer(await store.get(r.storage_key));
       const product = String(await configs.get('product_name')) || 'Форпост';
       const period = `${formatDate(r.period_from)} — ${formatDate(r.period_to)}`;
       const subject = `[${product}] Отчёт: ${r.company_name}, ${period}`.replace(/[\r\n]+/g, ' ');
