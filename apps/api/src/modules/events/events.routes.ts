@@ -80,7 +80,7 @@ export async function eventRoutes(app: App, deps: { events: EventsService; refs:
           response: { 201: eventDetailResponse(m) },
         },
       },
-      async (req, reply) => reply.code(201).send(await events.create(callerOf(req), m, req.body as Record<string, unknown>)),
+      async (req, reply) => reply.code(201).send(await events.create(callerOf(req), m, req.body)),
     );
 
     app.patch(
@@ -193,7 +193,7 @@ export async function eventRoutes(app: App, deps: { events: EventsService; refs:
           response: { 200: eventDetailResponse(m) },
         },
       },
-      async (req) => events.patch(callerOf(req), m, req.params.id, req.body as Record<string, unknown>),
+      async (req) => events.patch(callerOf(req), m, req.params.id, req.body),
     );
 
     app.delete(

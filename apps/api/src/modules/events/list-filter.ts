@@ -59,7 +59,7 @@ function parseRules(m: ModuleDescriptor, text: string, vault: CardVault): { raw:
       });
     }
     raw.push(item as Record<string, unknown>);
-    conds.push(sql`(${and(filterConditions(m, r.data as Record<string, unknown>, vault))})`);
+    conds.push(sql`(${and(filterConditions(m, r.data, vault))})`);
   }
   return { raw, conds };
 }

@@ -247,7 +247,7 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
       }
       const creator = events;
       const eventId = await db.transaction(async (tx) => {
-        const ev = await creator.create(c, m, parsed.data as Record<string, unknown>, { tx });
+        const ev = await creator.create(c, m, parsed.data, { tx });
         const eventId = Number(ev.id);
         await audit.record(
           c.actor,
