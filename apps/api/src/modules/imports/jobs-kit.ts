@@ -16,6 +16,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { ApiError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 
 export interface Attachable {
   /** Sends jobs through `boss`; with `work`, also runs the area's workers and schedules. */
@@ -231,7 +232,7 @@ export async function attachRecordJobs(
     };
     /** The takeover sweep (every SWEEP_SECONDS while `b` runs). */
     sweep?: (b: PgBoss) => Promise<unknown>;
-    log: { warn(obj: unknown, msg?: string): void };
+    log: Pick<Logger, 'warn'>;
   },
 ): Promise<void> {
   await b.createQueue(p.queue, { name: p.queue, retryLimit: 3, retryDelay: 10, expireInSeconds: 6 * 3600 });
