@@ -11,6 +11,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
 import type { Db } from '../../db/client';
+import { createSeeds } from '../../db/seeds';
 import { and, intArray, rowsOf, textArray } from '../../db/sql';
 
 export interface RollupFilter {
@@ -152,6 +153,7 @@ function daySeriesSql(f: RollupFilter, of: CountColumn | 'status', part: Part): 
 }
 
 export function createAnalyticsRepo(db: Db) {
+  const seeds = createSeeds(db);
   /**
    * A dashboard read as a named prepared statement: parsed and planned once per connection instead
    * of on every request (the planning of these small queries cost more than running them). The
@@ -353,12 +355,9 @@ export function createAnalyticsRepo(db: Db) {
       await db.execute(sql`VACUUM (ANALYZE) event_count_deltas`);
     },
 
-    async seeded(name: string): Promise<boolean> {
-      return (await rowsOf(db, sql`SELECT 1 FROM app_seeds WHERE name = ${name}`)).length > 0;
-    },
-    async markSeeded(name: string): Promise<void> {
-      await db.execute(sql`INSERT INTO app_seeds (name) VALUES (${name}) ON CONFLICT DO NOTHING`);
-    },
+    /** Was the one-time seeding `name` (the rollup backfill) done? */
+    seeded: seeds.done,
+    markSeeded: seeds.mark,
 
     async refs(): Promise<{
       statuses: { id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }[];

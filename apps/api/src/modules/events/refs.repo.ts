@@ -1,7 +1,8 @@
 /* SQL of the event reference data: statuses, priorities and decisions per module, and the editable lists seeded once. */
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { appSeeds, eventDecisions, eventPriorities, eventStatuses, leakTypes, mediaTypes } from '../../db/schema/index';
+import { eventDecisions, eventPriorities, eventStatuses, leakTypes, mediaTypes } from '../../db/schema/index';
+import { createSeeds } from '../../db/seeds';
 
 export type NewStatus = typeof eventStatuses.$inferInsert;
 export type NewPriority = typeof eventPriorities.$inferInsert;
@@ -54,10 +55,7 @@ export function createRefsRepo(db: Db) {
     },
 
     /** Records the seed `name`; false when it was recorded before (the seeding is done). */
-    async markSeeded(name: string, tx: Db = db): Promise<boolean> {
-      const first = await tx.insert(appSeeds).values({ name }).onConflictDoNothing().returning();
-      return first.length > 0;
-    },
+    markSeeded: createSeeds(db).mark,
 
     async insertLeakTypes(rows: NewLeakType[], tx: Db = db): Promise<void> {
       if (rows.length) await tx.insert(leakTypes).values(rows).onConflictDoNothing();
