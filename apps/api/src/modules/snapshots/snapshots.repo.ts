@@ -1,12 +1,19 @@
-/* SQL of the domain snapshot producer: the event to check, the recorded snapshot, the throttle and the sweep. */
+/*
+ * SQL of domain snapshots: the event to check, the recorded snapshot (by the producer or a collector),
+ * an event's snapshot history, the throttle and the sweep.
+ */
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { eventHistory, events } from '../../db/schema/index';
+import { domainSnapshots, eventHistory, events } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
+
+export type SnapshotRow = typeof domainSnapshots.$inferSelect;
 
 /** What a check records (the probe's result, the screenshot document and the reason of a failure). */
 export interface SnapshotValues {
   eventId: number;
+  /** When it was taken (a collector's own time, ISO 8601); absent = now. */
+  takenAt?: string;
   screenshotDocId: number | null;
   ip: string | null;
   httpStatus: number | null;
@@ -31,16 +38,26 @@ export function createSnapshotsRepo(db: Db) {
       return ev;
     },
 
-    /** Records a snapshot taken now, unless the event was deleted meanwhile (then null). */
+    /** Records a snapshot (taken now unless `takenAt`), unless the event was deleted meanwhile (then null). */
     async record(v: SnapshotValues, tx: Db = db): Promise<number | null> {
       const [row] = await rowsOf<{ id: number }>(
         tx,
         sql`INSERT INTO domain_snapshots (event_id, taken_at, screenshot_doc_id, ip, http_status, page_title, final_url, error)
-            SELECT ${v.eventId}, now(), ${v.screenshotDocId}, ${v.ip}, ${v.httpStatus}, ${v.pageTitle}, ${v.finalUrl}, ${v.error}
+            SELECT ${v.eventId}, COALESCE(${v.takenAt ?? null}::timestamptz, now()), ${v.screenshotDocId}, ${v.ip}, ${v.httpStatus}, ${v.pageTitle}, ${v.finalUrl}, ${v.error}
             WHERE EXISTS (SELECT 1 FROM events WHERE id = ${v.eventId})
             RETURNING id`,
       );
       return row ? Number(row.id) : null;
+    },
+
+    /** The event's snapshots, newest first (at most 500). */
+    async history(eventId: number, tx: Db = db): Promise<SnapshotRow[]> {
+      return tx
+        .select()
+        .from(domainSnapshots)
+        .where(eq(domainSnapshots.eventId, eventId))
+        .orderBy(desc(domainSnapshots.takenAt), desc(domainSnapshots.id))
+        .limit(500);
     },
 
     /** Was a manual check of the event queued in the last `seconds` (the `recheck` action's history entry)? */
