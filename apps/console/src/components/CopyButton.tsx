@@ -4,7 +4,7 @@ import { App, Button, type ButtonProps } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** Writes text to the clipboard; falls back to a hidden textarea where the Clipboard API is missing. */
-export async function copyText(text: string): Promise<void> {
+async function copyText(text: string): Promise<void> {
   try {
     if (navigator.clipboard?.writeText) {
       await navigator.clipboard.writeText(text);
@@ -26,7 +26,7 @@ export async function copyText(text: string): Promise<void> {
 }
 
 /** `[copied, copy]`: `copied` is true for COPIED_INDICATOR_MS (1500 ms) after a successful copy. */
-export function useCopy(): [boolean, (text: string) => Promise<void>] {
+function useCopy(): [boolean, (text: string) => Promise<void>] {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const { message } = App.useApp();

@@ -14,7 +14,7 @@ import { endSessionAndReload, isEndingSession } from './session';
 export type ErrorMode = 'toast' | 'global' | 'silent';
 
 /** Per-request options of the console, passed in ky's `context`. */
-export interface HttpContext {
+interface HttpContext {
   errorMode?: ErrorMode;
   /**
    * What a 401 that survives the session refresh does: 'logout' (default) ends the session and
@@ -24,10 +24,10 @@ export interface HttpContext {
 }
 
 /** Search params may hold arrays; they are sent joined with commas (`status=1,2`). */
-export type SearchParamValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+type SearchParamValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 export type SearchParams = Record<string, SearchParamValue>;
 
-export type HttpOptions = Omit<Options, 'searchParams' | 'context'> & {
+type HttpOptions = Omit<Options, 'searchParams' | 'context'> & {
   searchParams?: SearchParams | URLSearchParams | string;
   context?: HttpContext;
 };
@@ -239,6 +239,3 @@ export const http = {
   /** The underlying ky instance, for the rare call that needs ky's own API. */
   ky: base as KyInstance,
 };
-export type Http = typeof http;
-
-export { HTTPError, isHTTPError, isTimeoutError };

@@ -2,10 +2,10 @@ import { RELOAD_GUARD_MS, VERSION_POLL_MS } from '@forpost/contract/http-constan
 import { STORAGE_KEYS, session } from './storage';
 
 /** The id of the running build (baked in by vite.config.ts; also written to dist/version.json). */
-export const BUILD_ID: string = import.meta.env.VITE_BUILD_ID ?? 'dev';
+const BUILD_ID: string = import.meta.env.VITE_BUILD_ID ?? 'dev';
 
 /** The deployed version, or null when it cannot be read (offline, dev server without API…). */
-export async function fetchDeployedVersion(): Promise<string | null> {
+async function fetchDeployedVersion(): Promise<string | null> {
   try {
     const res = await fetch(`/version.json?timestamp=${Date.now()}`, {
       cache: 'no-store',

@@ -1,4 +1,3 @@
-export { startAnalyticsWorker } from './analytics.jobs';
 export { analyticsRoutes } from './analytics.routes';
 export { type AnalyticsService, createAnalyticsService } from './analytics.service';
 export { createInsightsJobs } from './insights.jobs';

@@ -72,7 +72,7 @@ function phishingResult(domain: string, brand: Brand): ClassificationResult {
  * title), or the phishing score of its first domain field that is set (else the title); other modules
  * have no automatic judgement.
  */
-export function builtinClassify(ev: Pick<ClaimedEvent, 'module' | 'title' | 'data'>, brand: Brand): ClassificationResult {
+function builtinClassify(ev: Pick<ClaimedEvent, 'module' | 'title' | 'data'>, brand: Brand): ClassificationResult {
   const how = classifyOf(ev.module);
   const d = ev.data ?? {};
   const texts = (how?.fields ?? []).map((k) => d[k]).filter((x): x is string => typeof x === 'string');

@@ -1,3 +1,3 @@
 export { startClassifierWorker } from './classifier.jobs';
 export { classifierRoutes } from './classifier.routes';
-export { builtinClassify, type ClassifierService, createClassifierService } from './classifier.service';
+export { type ClassifierService, createClassifierService } from './classifier.service';

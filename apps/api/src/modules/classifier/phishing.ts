@@ -184,8 +184,7 @@ export function levenshtein(a: string, b: string): number {
   }
   return prev[b.length] ?? 0;
 }
-export const similarity = (a: string, b: string) =>
-  a.length || b.length ? 1 - levenshtein(a, b) / Math.max(a.length, b.length) : 0;
+const similarity = (a: string, b: string) => (a.length || b.length ? 1 - levenshtein(a, b) / Math.max(a.length, b.length) : 0);
 
 const hasCyrillic = (s: string) => /[\u0400-\u04ff]/.test(s);
 const hasLatin = (s: string) => /[a-z]/.test(s);
@@ -229,7 +228,7 @@ export interface BrandProfile {
 }
 
 /** Brand tokens from company names: the whole name without spaces and each longer word, minus legal forms. */
-export function brandTokens(names: string[]): string[] {
+function brandTokens(names: string[]): string[] {
   const out = new Set<string>();
   for (const n of names) {
     const words = n
@@ -259,7 +258,7 @@ export interface PhishingResult {
   reasons: string[];
 }
 
-export const priorityOfScore = (score: number): MlPriorityCode =>
+const priorityOfScore = (score: number): MlPriorityCode =>
   score >= 0.8 ? 'critical' : score >= 0.6 ? 'high' : score >= 0.4 ? 'medium' : 'low';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -34,7 +34,7 @@ import { loadRefs, seedEventReference } from './refs';
 import { filesExtra } from './repositories.extras';
 
 /** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
-export const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
+const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
   decisions: () => undefined, // mounted by the common routes (GET …/decisions)
   actions: actionsExtra,
   snapshots: snapshotsExtra,

@@ -8,7 +8,7 @@ import { SVGRenderer } from 'echarts/renderers';
 echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TitleComponent, SVGRenderer]);
 
 /** The console's palette, so the PDF looks like the dashboard. */
-export const PALETTE = [
+const PALETTE = [
   '#1677ff',
   '#52c41a',
   '#faad14',

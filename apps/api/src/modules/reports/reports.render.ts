@@ -55,7 +55,7 @@ export interface ReportData {
 }
 
 /** 3 д 4 ч · 5 ч 20 мин · 12 мин. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const m = Math.max(0, Math.round(seconds / 60));
   const d = Math.floor(m / 1440);
   const h = Math.floor((m % 1440) / 60);
@@ -107,7 +107,7 @@ function eventsTable(rows: ReportEventRow[], withModule: boolean, moduleName: (c
   };
 }
 
-export function reportDocument(r: ReportData): Record<string, unknown> {
+function reportDocument(r: ReportData): Record<string, unknown> {
   const content: unknown[] = [
     { text: r.title, style: 'h1' },
     { text: r.companyName, style: 'subtitle' },

@@ -53,7 +53,7 @@ import {
 import { type ReportData, renderReportPdf } from './reports.render';
 import { createReportsRepo, type ReportRow, type ReportSendRow, type ReportsRepo } from './reports.repo';
 
-export const REPORT_QUEUE = 'report-render';
+const REPORT_QUEUE = 'report-render';
 const MAX_ATTEMPTS = 3;
 const RENDER_JOB = { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 };
 /** Sends by email: a job per send; pg-boss retries a failed attempt after 30–60 s, then 60–120 s. */

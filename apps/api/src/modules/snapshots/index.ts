@@ -1,4 +1,3 @@
 export { isForbiddenAddress } from './guard';
-export { charsetOf, PROBE_MSG, parseHostMap, probe, titleOf } from './probe';
-export { findChromium } from './screenshot';
-export { createSnapshotsService, SNAPSHOT_MSG, SNAPSHOT_QUEUE, type SnapshotsService } from './snapshots.service';
+export { PROBE_MSG, probe } from './probe';
+export { createSnapshotsService, type SnapshotsService } from './snapshots.service';

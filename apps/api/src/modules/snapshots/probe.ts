@@ -245,7 +245,7 @@ async function follow(start: URL, o: ProbeOptions, deadline: number, signal: Abo
 }
 
 /** Charset: the Content-Type header, else a <meta> in the first bytes, else UTF-8. */
-export function charsetOf(contentType: string | undefined, head: Buffer): string {
+function charsetOf(contentType: string | undefined, head: Buffer): string {
   const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType ?? '')?.[1];
   const ascii = head.subarray(0, 4096).toString('latin1');
   const fromMeta =

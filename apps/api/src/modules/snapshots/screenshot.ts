@@ -8,7 +8,7 @@ import { access, constants } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { isForbiddenAddress } from './guard';
 
-export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /** The browser to use: the setting, else CHROMIUM_PATH, else /usr/bin/chromium — if it is executable. */
 export async function findChromium(setting: string, env: string | undefined): Promise<string | null> {

@@ -21,16 +21,16 @@ import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './prob
 import { findChromium, takeScreenshot } from './screenshot';
 import { createSnapshotsRepo, type SnapshotsRepo } from './snapshots.repo';
 
-export const SNAPSHOT_QUEUE = 'domain-snapshot';
+const SNAPSHOT_QUEUE = 'domain-snapshot';
 /** One manual check of an event per this many seconds. */
-export const RECHECK_THROTTLE_SECONDS = 60;
+const RECHECK_THROTTLE_SECONDS = 60;
 const SWEEP_MS = 30_000;
 /** Retries and expiry of a check (the queue's and each job's). */
 const JOB_OPTIONS = { retryLimit: 2, retryDelay: 30, expireInSeconds: 300 };
 /** New events younger than this are swept into the queue (with `snapshot_on_create`). */
 const SWEEP_WINDOW_MINUTES = 15;
 
-export const SNAPSHOT_MSG = {
+const SNAPSHOT_MSG = {
   noBrowser: 'Браузер для скриншотов не найден — снимок сохранён без скриншота',
   screenshotFailed: 'Скриншот не получен',
 } as const;

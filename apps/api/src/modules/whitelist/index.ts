@@ -1,3 +1,2 @@
-export { subjectCandidates } from './whitelist.match';
 export { whitelistRoutes } from './whitelist.routes';
 export { createWhitelistService, type WhitelistChangeHandler, type WhitelistService } from './whitelist.service';

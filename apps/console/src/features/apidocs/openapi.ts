@@ -37,7 +37,7 @@ export interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema>; securitySchemes?: Record<string, unknown> };
 }
 
-export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export const METHOD_COLORS: Record<HttpMethod, string> = {
@@ -51,7 +51,7 @@ export const METHOD_COLORS: Record<HttpMethod, string> = {
 };
 
 /** Russian titles of the API areas (OpenAPI tags); an unknown tag is shown as is. */
-export const TAG_TITLES: Record<string, string> = {
+const TAG_TITLES: Record<string, string> = {
   auth: 'Вход и сессии',
   profile: 'Профиль',
   users: 'Пользователи',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageFields, searchText } from '../../components/list/listSearch';
 
 /** /api-keys?q=&page=&page_size= (the company comes from the header selector). */
-export const apiKeysSearchSchema = z.object({
+const apiKeysSearchSchema = z.object({
   q: searchText(),
   ...pageFields,
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageFields, searchDay, searchInt, searchText } from '../../components/list/listSearch';
 
 /** /audit?action=&entity=&actor=&company_id=&from=YYYY-MM-DD&to=YYYY-MM-DD&page=&page_size= */
-export const auditSearchSchema = z.object({
+const auditSearchSchema = z.object({
   action: searchText(100),
   entity: searchText(50),
   entity_id: searchText(100),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageFields, searchBool, searchText } from '../../components/list/listSearch';
 
 /** /companies?q=&active=&page=&page_size= */
-export const companiesSearchSchema = z.object({
+const companiesSearchSchema = z.object({
   q: searchText(),
   active: searchBool,
   ...pageFields,
@@ -10,7 +10,7 @@ export const companiesSearchSchema = z.object({
 export type CompaniesSearch = Partial<z.infer<typeof companiesSearchSchema>>;
 export const parseCompaniesSearch = (s: Record<string, unknown>): CompaniesSearch => companiesSearchSchema.parse(s);
 
-export const COMPANY_TABS = ['main', 'members', 'keys'] as const;
+const COMPANY_TABS = ['main', 'members', 'keys'] as const;
 export type CompanyTab = (typeof COMPANY_TABS)[number];
 /** /companies/{id}/edit?tab=members */
 export const parseCompanyEditSearch = (s: Record<string, unknown>): { tab?: CompanyTab } =>

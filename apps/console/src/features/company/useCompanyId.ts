@@ -59,7 +59,7 @@ function subscribe(listener: () => void) {
   };
 }
 
-export const getCompanyId = (): number => current;
+const getCompanyId = (): number => current;
 
 /**
  * The company chosen in the header selector: `[companyId, setCompanyId]`, −1 (ALL_COMPANIES) for

@@ -48,8 +48,3 @@ export function ErrorPage({ status, message }: ErrorPageProps) {
     />
   );
 }
-
-/** 403 for permission-guarded routes: 'У вас нет прав для доступа', no home button. */
-export function ForbiddenPage() {
-  return <ErrorPage status={403} />;
-}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageFields, searchDay, searchText } from '../../components/list/listSearch';
 
 /** /messages?q=&channel=&from=&to=&rule=&sort=&page=&page_size= (the company comes from the header). */
-export const messagesSearchSchema = z.object({
+const messagesSearchSchema = z.object({
   q: searchText(500),
   channel: searchText(100),
   from: searchDay,

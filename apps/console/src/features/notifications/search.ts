@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageFields, searchText } from '../../components/list/listSearch';
 
 /** /notifications?q=&page=&page_size= (the company comes from the header selector). */
-export const mailingsSearchSchema = z.object({
+const mailingsSearchSchema = z.object({
   q: searchText(),
   ...pageFields,
 });

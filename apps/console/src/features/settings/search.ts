@@ -3,17 +3,17 @@ import { pageFields, searchInt, searchText } from '../../components/list/listSea
 
 /* URL search params of the settings lists (TanStack Router `validateSearch`); bad values are dropped. */
 
-export const tagsSearchSchema = z.object({ q: searchText(64) });
+const tagsSearchSchema = z.object({ q: searchText(64) });
 export type TagsSearch = Partial<z.infer<typeof tagsSearchSchema>>;
 export const parseTagsSearch = (s: Record<string, unknown>): TagsSearch => tagsSearchSchema.parse(s);
 /** A short unpaged list with only `?q=` (leak types). */
 export type QSearch = TagsSearch;
 export const parseQSearch = parseTagsSearch;
 
-export const refListSearchSchema = z.object({ q: searchText(), ...pageFields });
+const refListSearchSchema = z.object({ q: searchText(), ...pageFields });
 export type RefListSearch = Partial<z.infer<typeof refListSearchSchema>>;
 export const parseRefListSearch = (s: Record<string, unknown>): RefListSearch => refListSearchSchema.parse(s);
 
-export const leaksSearchSchema = refListSearchSchema.extend({ type: searchInt() });
+const leaksSearchSchema = refListSearchSchema.extend({ type: searchInt() });
 export type LeaksSearch = Partial<z.infer<typeof leaksSearchSchema>>;
 export const parseLeaksSearch = (s: Record<string, unknown>): LeaksSearch => leaksSearchSchema.parse(s);

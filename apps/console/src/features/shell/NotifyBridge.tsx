@@ -2,9 +2,9 @@ import { App } from 'antd';
 import { useLayoutEffect } from 'react';
 import { bindNotify } from '../../lib/notify';
 
-/** Hands the antd App's message/notification instances to non-React code (lib/notify). */
+/** Hands the antd App's message instance to non-React code (lib/notify). */
 export function NotifyBridge() {
-  const { message, notification } = App.useApp();
-  useLayoutEffect(() => bindNotify(message, notification), [message, notification]);
+  const { message } = App.useApp();
+  useLayoutEffect(() => bindNotify(message), [message]);
   return null;
 }

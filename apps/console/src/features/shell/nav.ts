@@ -202,11 +202,6 @@ export function visibleNavItems(principal: Principal): NavItem[] {
   return NAV_ITEMS.filter((item) => item.permission === null || can(principal, item.permission));
 }
 
-/** The nav item by exact path. */
-export function navItem(path: string): NavItem | undefined {
-  return NAV_ITEMS.find((item) => item.path === path);
-}
-
 /**
  * The nav item a URL belongs to: the longest item path that is the pathname or a parent of it
  * (/domains/15 → Домены, /settings/leaks/import → Утечки (справочник)); '/' only matches itself.

@@ -4,7 +4,7 @@ import { pageFields, searchText } from '../../components/list/listSearch';
 import { boolText } from '../whitelist/search';
 
 /** /telegram/accounts?q=&status=&page=&page_size= */
-export const accountsSearchSchema = z.object({
+const accountsSearchSchema = z.object({
   q: searchText(),
   status: z.enum(TELEGRAM_ACCOUNT_STATUSES).optional().catch(undefined),
   ...pageFields,
@@ -13,7 +13,7 @@ export type AccountsSearch = Partial<z.infer<typeof accountsSearchSchema>>;
 export const parseAccountsSearch = (s: Record<string, unknown>): AccountsSearch => accountsSearchSchema.parse(s);
 
 /** /telegram/channels?q=&active=&page=&page_size= (the company comes from the header). */
-export const channelsSearchSchema = z.object({
+const channelsSearchSchema = z.object({
   q: searchText(),
   active: boolText,
   sort: z

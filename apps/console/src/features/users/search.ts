@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pageFields, searchBool, searchInt, searchText } from '../../components/list/listSearch';
 
 /** /users?q=&role=&company_id=&active=&page=&page_size= */
-export const usersSearchSchema = z.object({
+const usersSearchSchema = z.object({
   q: searchText(),
   role: z.enum(USER_ROLES).optional().catch(undefined),
   company_id: searchInt(),

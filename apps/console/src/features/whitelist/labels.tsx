@@ -1,7 +1,7 @@
 import { WHITELIST_KIND_LABELS, type WhitelistKind } from '@forpost/contract/whitelist';
 import { Tag } from 'antd';
 
-export const KIND_COLORS: Record<WhitelistKind, string | undefined> = {
+const KIND_COLORS: Record<WhitelistKind, string | undefined> = {
   whitelistClient: 'green',
   whitelistPartner: 'cyan',
   undefined: undefined,

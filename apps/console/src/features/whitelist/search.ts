@@ -8,7 +8,7 @@ export const boolText = z
   .catch(undefined);
 
 /** /settings/whitelist?tab=&q=&type=&kind=&expired=&sort=&page=&page_size= (the company comes from the header). */
-export const whitelistSearchSchema = z.object({
+const whitelistSearchSchema = z.object({
   tab: z.enum(['global', 'company']).optional().catch(undefined),
   q: searchText(),
   type: z.enum(WHITELIST_TYPES).optional().catch(undefined),

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 import type { OpenApiDocument } from '../openapi';
 
-export const apiDocsKeys = {
+const apiDocsKeys = {
   all: ['apidocs'] as const,
   doc: (id: string) => [...apiDocsKeys.all, id] as const,
 };

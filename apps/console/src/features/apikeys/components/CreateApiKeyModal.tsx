@@ -26,7 +26,7 @@ interface CreateValues {
 }
 
 /** Companies where the signed-in user may issue keys, as select options. */
-export function useKeyCompanyOptions() {
+function useKeyCompanyOptions() {
   const principal = usePrincipal();
   const me = useMe();
   const companies = useCompanyOptions();

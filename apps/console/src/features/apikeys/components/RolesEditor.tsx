@@ -5,9 +5,7 @@ import { useModuleOptions } from '../../companies/api/queries';
 import type { ApiKey } from '../api/queries';
 
 export type KeyRole = ApiKey['roles'][number];
-export const ALL_MODULES = '*';
-export const ACCESS_LABELS: Record<KeyRole['access'], string> = { read: 'Чтение', write: 'Чтение и запись' };
-
+const ALL_MODULES = '*';
 /** Per-module access rows of an API key (Form.List `roles`); '*' = every module. */
 export function RolesEditor({ name = 'roles', disabled }: { name?: string; disabled?: boolean }) {
   const modules = useModuleOptions();

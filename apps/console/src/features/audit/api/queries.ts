@@ -5,7 +5,7 @@ import { http } from '../../../lib/http';
 
 export type { AuditEntry };
 
-export const auditKeys = {
+const auditKeys = {
   all: ['audit'] as const,
   lists: () => [...auditKeys.all, 'list'] as const,
   list: (q: AuditQuery) => [...auditKeys.lists(), q] as const,

@@ -11,7 +11,7 @@ export const authKeys = {
  * GET /me: the signed-in user, or null when there is no session (401 after the refresh attempt).
  * Never toasts and never triggers the logout reload: the route guards decide where to go.
  */
-export async function fetchMe(): Promise<Me | null> {
+async function fetchMe(): Promise<Me | null> {
   let raw: unknown;
   try {
     raw = await http.get('me', { context: { errorMode: 'silent', onUnauthorized: 'throw' } }).json();

@@ -32,7 +32,7 @@ export const companyKeys = {
   keys: (id: number) => [...companyKeys.detail(id), 'keys'] as const,
 };
 
-export const modulesKeys = { all: ['modules'] as const };
+const modulesKeys = { all: ['modules'] as const };
 
 /** GET /companies (search, active filter, pages). */
 export function useCompaniesQuery(params: CompanyListParams) {
@@ -44,7 +44,7 @@ export function useCompaniesQuery(params: CompanyListParams) {
 }
 
 /** Every company the user may see (for selects and name lookups); the API's page limit is 500. */
-export const companyOptionsQuery = queryOptions({
+const companyOptionsQuery = queryOptions({
   queryKey: companyKeys.options(),
   queryFn: () => http.get('companies', { searchParams: { page: 1, page_size: 500 } }).json<Page<Company>>(),
   staleTime: 60_000,

@@ -31,7 +31,7 @@ const check =
     },
   });
 
-export const DEACTIVATE_WARNING = 'Пользователи, API-ключи и рассылки компании будут приостановлены';
+const DEACTIVATE_WARNING = 'Пользователи, API-ключи и рассылки компании будут приостановлены';
 
 /**
  * Company details: name, legal name, ИНН and ОГРН (contract checksums), contacts, modules, active

@@ -29,7 +29,7 @@ import { companyRoleOptions } from '../../users/roles';
 import { useCreateProductKeyMutation, useRevokeProductKeyMutation } from '../api/mutations';
 import { type CompanyDetail, type ProductKey, useModuleOptions, useProductKeysQuery } from '../api/queries';
 
-export const KEY_STATUS: Record<ProductKey['status'], { label: string; color: string }> = {
+const KEY_STATUS: Record<ProductKey['status'], { label: string; color: string }> = {
   active: { label: 'Действует', color: 'green' },
   expired: { label: 'Истёк', color: 'orange' },
   revoked: { label: 'Отозван', color: 'red' },

@@ -4,7 +4,7 @@ import { getModule, isModuleCode } from '@forpost/contract/modules';
 import type { EChartsCoreOption } from 'echarts/core';
 
 /** Ant Design colour names used by statuses, priorities and sentiment → hex. */
-export const NAMED_COLORS: Record<string, string> = {
+const NAMED_COLORS: Record<string, string> = {
   red: '#f5222d',
   volcano: '#fa541c',
   orange: '#fa8c16',
@@ -23,7 +23,7 @@ const moduleColor = (code: string) => (isModuleCode(code) ? getModule(code).colo
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
 
 /** 'YYYY-MM-DD' → 'dd.MM' / 'dd.MM.yyyy'. */
-export const shortDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}`;
+const shortDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}`;
 export const fullDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
 
 const FONT = 'Inter, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';

@@ -57,7 +57,7 @@ const bySort = <T extends { sort: number }>(r: { items: T[] }) => [...r.items].s
 const byLevel = (r: PrioritiesResponse) => [...r.items].sort((a, b) => a.level - b.level);
 const itemsOf = <T>(r: { items: T[] }) => r.items;
 
-export const statusesQuery = (code: ModuleCode) =>
+const statusesQuery = (code: ModuleCode) =>
   queryOptions({
     queryKey: eventKeys.statuses(code),
     queryFn: () => http.get(paths.statuses(code)).json<StatusesResponse>(),
@@ -65,7 +65,7 @@ export const statusesQuery = (code: ModuleCode) =>
     select: bySort,
   });
 
-export const prioritiesQuery = (code: ModuleCode) =>
+const prioritiesQuery = (code: ModuleCode) =>
   queryOptions({
     queryKey: eventKeys.priorities(code),
     queryFn: () => http.get(paths.priorities(code)).json<PrioritiesResponse>(),
@@ -73,7 +73,7 @@ export const prioritiesQuery = (code: ModuleCode) =>
     select: byLevel,
   });
 
-export const decisionsQuery = (code: ModuleCode) =>
+const decisionsQuery = (code: ModuleCode) =>
   queryOptions({
     queryKey: eventKeys.decisions(code),
     queryFn: () => http.get(paths.decisions(code)).json<DecisionsResponse>(),
@@ -81,7 +81,7 @@ export const decisionsQuery = (code: ModuleCode) =>
     select: bySort,
   });
 
-export const tagsQuery = queryOptions({
+const tagsQuery = queryOptions({
   queryKey: eventKeys.tags(),
   queryFn: () => http.get(paths.tags, { searchParams: { page_size: 500 } }).json<TagList>(),
   staleTime: 60_000,

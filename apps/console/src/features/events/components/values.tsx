@@ -57,7 +57,7 @@ export function SafeLink({ href, children, ellipsis }: { href: string; children?
   );
 }
 
-export function CyrillicTag() {
+function CyrillicTag() {
   return (
     <Tooltip title="Домен содержит кириллические символы (IDN)">
       <Tag color="volcano" style={{ marginInlineEnd: 0 }}>
@@ -67,7 +67,7 @@ export function CyrillicTag() {
   );
 }
 
-export function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
+function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
   const idn = isCyrillicHost(value);
   return (
     <Space size={6} wrap>

@@ -8,7 +8,7 @@ import { MSG } from '@forpost/contract/messages';
 import { ensureSession } from '../../../lib/download';
 import { API_PREFIX } from '../../../lib/http';
 
-export class UploadError extends Error {
+class UploadError extends Error {
   constructor(
     message: string,
     readonly status: number,

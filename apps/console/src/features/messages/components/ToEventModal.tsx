@@ -15,7 +15,7 @@ interface Values {
 }
 
 /** The module fields the API does not fill from the message (its first URL and text fields are prefilled). */
-export function fieldsToAsk(code: ModuleCode): { ask: FieldDescriptor[]; prefilled: FieldDescriptor[] } {
+function fieldsToAsk(code: ModuleCode): { ask: FieldDescriptor[]; prefilled: FieldDescriptor[] } {
   const fields = inputFields(getModule(code));
   const url = fields.find((f) => f.type === 'url');
   const text = fields.find((f) => f.type === 'text');

@@ -10,7 +10,7 @@ export const profileKeys = {
   sessions: () => [...profileKeys.all, 'sessions'] as const,
 };
 
-export const sessionsQuery = queryOptions({
+const sessionsQuery = queryOptions({
   queryKey: profileKeys.sessions(),
   queryFn: () => http.get('me/sessions', { context: { errorMode: 'silent' } }).json<{ items: Session[] }>(),
 });

@@ -7,7 +7,7 @@ import { useUploadAvatarMutation } from '../api/mutations';
 
 /** Avatar formats the profile accepts (the API also takes GIF; the spec asks for these three). */
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-export const AVATAR_MAX_BYTES = DOC_SIZE_LIMITS.avatar;
+const AVATAR_MAX_BYTES = DOC_SIZE_LIMITS.avatar;
 
 /** null = remove the avatar, number = the uploaded document, undefined = unchanged. */
 export type AvatarValue = number | null | undefined;

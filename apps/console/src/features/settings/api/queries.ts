@@ -10,7 +10,6 @@ export type { ConfigItem, Tag };
 export type MediaType = z.infer<typeof mediaTypeItem>;
 export type LeakType = z.infer<typeof leakTypeItem>;
 export type Leak = z.infer<typeof leakItem>;
-export type TagUsage = z.infer<typeof tagUsageResponse>['items'][number];
 
 /** API paths of the settings area (relative to /api/v1). */
 export const settingsPaths = {
@@ -106,7 +105,7 @@ export function useLeaksQuery(p: LeakListParams) {
 }
 
 /** GET /modules/leaks/events/types (seeded; a short list, not paged). */
-export const leakTypesQuery = (q?: string) =>
+const leakTypesQuery = (q?: string) =>
   queryOptions({
     queryKey: settingsKeys.leakTypes.list(q),
     queryFn: () => http.get(settingsPaths.leakTypes, { searchParams: { q, page_size: 500 } }).json<{ items: LeakType[] }>(),
