@@ -6,10 +6,8 @@
 import type { BulkOp } from '@forpost/contract/events-bulk';
 import type { Principal } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { users } from './identity';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { bigint, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { jobAuthorColumns, jobRunColumns } from './transfer';
 
 export const eventBulkJobs = pgTable(
   'event_bulk_jobs',
@@ -32,15 +30,8 @@ export const eventBulkJobs = pgTable(
     maxId: bigint('max_id', { mode: 'number' }).notNull(),
     /** The last event id of the last committed chunk. */
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
-    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
-    authorKeyId: integer('author_key_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-    startedAt: ts('started_at'),
-    finishedAt: ts('finished_at'),
-    /** Touched by the running job after every chunk (a stale one is taken over). */
-    heartbeatAt: ts('heartbeat_at'),
+    ...jobAuthorColumns(),
+    ...jobRunColumns(),
   },
   (t) => [
     index('event_bulk_jobs_author_idx').on(t.authorId, t.createdAt.desc()),

@@ -11,6 +11,26 @@ import { companies, users } from './identity';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/**
+ * The columns every record job (import, export, bulk action) has for jobs-kit: attempts, times and
+ * the heartbeat a stale run is taken over by. Fresh builders per table.
+ */
+export const jobRunColumns = () => ({
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  startedAt: ts('started_at'),
+  finishedAt: ts('finished_at'),
+  /** Touched by the running job after every batch (a stale one is taken over). */
+  heartbeatAt: ts('heartbeat_at'),
+});
+
+/** Who started a job: a user, or an API key (with its owner in author_id). */
+export const jobAuthorColumns = () => ({
+  authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+  authorKeyId: integer('author_key_id'),
+});
+
 export const imports = pgTable(
   'imports',
   {
@@ -47,17 +67,10 @@ export const imports = pgTable(
     errorsCount: integer('errors_count').notNull().default(0),
     /** Last data row (1-based, header excluded) committed by the job. */
     cursor: integer('cursor').notNull().default(0),
-    attempts: integer('attempts').notNull().default(0),
     /** Companies the author may import into, fixed at start (null = every company). */
     scope: integer('scope').array(),
-    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
-    authorKeyId: integer('author_key_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-    startedAt: ts('started_at'),
-    finishedAt: ts('finished_at'),
-    /** Touched by the running job after every batch (a stale one is re-queued). */
-    heartbeatAt: ts('heartbeat_at'),
+    ...jobAuthorColumns(),
+    ...jobRunColumns(),
   },
   (t) => [
     index('imports_module_created_idx').on(t.module, t.createdAt.desc()),
@@ -124,12 +137,7 @@ export const dataExports = pgTable(
     rowsWritten: integer('rows_written').notNull().default(0),
     size: bigint('size', { mode: 'number' }),
     storageKey: text('storage_key'),
-    attempts: integer('attempts').notNull().default(0),
-    createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
-    startedAt: ts('started_at'),
-    finishedAt: ts('finished_at'),
-    heartbeatAt: ts('heartbeat_at'),
+    ...jobRunColumns(),
   },
   (t) => [
     index('exports_user_created_idx').on(t.userId, t.createdAt.desc()),
