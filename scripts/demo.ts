@@ -12,6 +12,7 @@ import { MODULE_LIST, MODULES, type ModuleCode, sampleInn } from '@forpost/contr
 import { buildApp } from '../apps/api/src/app';
 import { loadConfig } from '../apps/api/src/config';
 import { createDatabase } from '../apps/api/src/db/client';
+import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import { generateEvents } from '../bench/generate';
@@ -64,7 +65,9 @@ async function main() {
   if (!url) {
     const pw = path.join(config.dataDir, 'postgres.password');
     if (!existsSync(pw)) throw new Error(`Встроенная база в ${config.dataDir} не найдена: сначала запустите npm start`);
-    url = `postgres://postgres:${encodeURIComponent(readFileSync(pw, 'utf8').trim())}@127.0.0.1:${config.embeddedPgPort}/forpost`;
+    // The running server's own port (it may have been started with another EMBEDDED_PG_PORT).
+    const port = runningEmbeddedPort(config.dataDir) ?? config.embeddedPgPort;
+    url = `postgres://postgres:${encodeURIComponent(readFileSync(pw, 'utf8').trim())}@127.0.0.1:${port}/forpost`;
   }
   await runMigrations(url).catch(() => {
     throw new Error('База недоступна: запустите npm start (или задайте DATABASE_URL) и повторите');

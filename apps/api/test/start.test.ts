@@ -11,7 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmbeddedDb, startEmbedded } from '../src/db/embedded';
+import { type EmbeddedDb, runningEmbeddedPort, startEmbedded } from '../src/db/embedded';
 import { SECRET_MISMATCH, SECRET_REQUIRED } from '../src/lib/instance';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -19,16 +19,22 @@ const RUNS = Number(process.env.START_RACE_RUNS ?? 3);
 const quiet = { info() {}, warn() {}, error() {} };
 let server: EmbeddedDb;
 let adminUrl: string;
+const pgDataDir = mkdtempSync(path.join(tmpdir(), 'forpost-start-pg-'));
+const pgPort = 57_000 + Math.floor(Math.random() * 900);
 
 beforeAll(async () => {
-  server = await startEmbedded({
-    dataDir: mkdtempSync(path.join(tmpdir(), 'forpost-start-pg-')),
-    port: 57_000 + Math.floor(Math.random() * 900),
-    log: quiet,
-  });
+  server = await startEmbedded({ dataDir: pgDataDir, port: pgPort, log: quiet });
   adminUrl = server.url.replace(/\/forpost$/, '/postgres');
 }, 120_000);
 afterAll(() => server?.stop());
+
+describe('the embedded database of a DATA_DIR', () => {
+  it('is found by its running port, whatever port it was started on (npm run demo beside npm start)', () => {
+    expect(pgPort).not.toBe(54329);
+    expect(runningEmbeddedPort(pgDataDir)).toBe(pgPort);
+    expect(runningEmbeddedPort(mkdtempSync(path.join(tmpdir(), 'forpost-no-pg-')))).toBeNull();
+  });
+});
 
 async function freshDatabase(): Promise<string> {
   const name = `start_${randomBytes(5).toString('hex')}`;

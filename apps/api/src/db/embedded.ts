@@ -64,6 +64,21 @@ async function stopOrphan(dir: string, log: Logger): Promise<void> {
   if (alive(pid)) throw new Error(`PostgreSQL (pid ${pid}) in ${dir} did not stop`);
 }
 
+/**
+ * The port of the embedded PostgreSQL running in `dataDir` (from its postmaster.pid: line 1 the pid,
+ * line 4 the port), or null when none runs there. Lets a tool started beside the server (npm run
+ * demo) find its database from DATA_DIR alone, whatever EMBEDDED_PG_PORT the server was given.
+ */
+export function runningEmbeddedPort(dataDir: string): number | null {
+  const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return null;
+  return Number.isInteger(port) && port > 0 && port <= 65535 ? port : null;
+}
+
 /** Whether something already listens on 127.0.0.1:`port` (another Forpost, a system PostgreSQL…). */
 function portBusy(port: number): Promise<boolean> {
   return new Promise((resolve) => {
