@@ -29,6 +29,7 @@ test.describe('console shell', () => {
     await login(page);
     await page.goto('/no-such-page');
     await expect(page.getByTestId('error-status')).toHaveText('404');
+    await expect(page.getByRole('heading', { name: 'Страница не найдена' })).toBeVisible();
     await expect(page.getByText('Page Not Found: /no-such-page')).toBeVisible();
     const home = page.getByRole('button', { name: 'На главную' });
     await expect(home).toBeVisible();

@@ -9,6 +9,8 @@ export interface ErrorPageProps {
   status: number;
   /** The message under the code; defaults to the Russian text of the status. */
   message?: string;
+  /** A Russian heading above a message that is not one (the spec's «Page Not Found: /path»). */
+  heading?: string;
 }
 
 function resultStatus(status: number): ResultProps['status'] {
@@ -21,7 +23,7 @@ function resultStatus(status: number): ResultProps['status'] {
  * The full error page (spec §2, §8): the big status code and a message. Every code except 403 gets
  * the «На главную» button to /.
  */
-export function ErrorPage({ status, message }: ErrorPageProps) {
+export function ErrorPage({ status, message, heading }: ErrorPageProps) {
   const navigate = useNavigate();
   const text = message || ERROR_PAGE_MESSAGES[status] || ERROR_PAGE_MESSAGES[500];
   usePageTitle(`Ошибка ${status}`);
@@ -34,9 +36,16 @@ export function ErrorPage({ status, message }: ErrorPageProps) {
         </span>
       }
       subTitle={
-        <span data-testid="error-message" style={{ fontSize: 16 }}>
-          {text}
-        </span>
+        <>
+          {heading && (
+            <h1 data-testid="error-heading" style={{ fontSize: 20, fontWeight: 600, margin: '0 0 8px' }}>
+              {heading}
+            </h1>
+          )}
+          <span data-testid="error-message" style={{ fontSize: 16 }}>
+            {text}
+          </span>
+        </>
       }
       extra={
         status === 403 ? null : (
