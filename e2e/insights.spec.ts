@@ -171,6 +171,8 @@ test('a chart whose request fails shows its error and «Повторить» loa
   failing = false;
   await card.getByRole('button', { name: 'Повторить' }).click();
   await expect(card.getByTestId('echart-critical').locator('svg')).toBeVisible();
+  // Bars, not a line of 0/1 spikes (the chart's accessible description names its type).
+  await expect(card.getByTestId('echart-critical')).toHaveAttribute('aria-label', /bar/i);
   await expect(page.getByTestId('chart-critical-total')).toHaveText(String(seeded.critical));
   await expect(page.getByTestId('kpi-critical')).toContainText(String(seeded.critical));
   await expect(page.getByTestId('dashboard-error')).toHaveCount(0);

@@ -216,7 +216,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           />
         </Col>
         <Col xs={24} xl={12}>
-          <DaySeriesChart title="Критические события" name="critical" query={critical} kind="line" onOpen={open} />
+          <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />
         </Col>
         <Col xs={24} xl={12}>
           <ChartCard
@@ -271,7 +271,6 @@ function DaySeriesChart({
   title,
   name,
   query,
-  kind = 'bar',
   hint,
   onOpen,
 }: {
@@ -279,7 +278,6 @@ function DaySeriesChart({
   /** `chart-{name}` / `echart-{name}` test ids. */
   name: string;
   query: ChartQuery & { data?: TimeSeriesResponse };
-  kind?: 'bar' | 'line';
   hint?: string;
   onOpen: (link: ChartLink | null | undefined, from?: string, to?: string) => void;
 }) {
@@ -289,7 +287,7 @@ function DaySeriesChart({
       {d && (
         <EChart
           testId={`echart-${name}`}
-          option={seriesOption(d, kind)}
+          option={seriesOption(d)}
           onClick={(e) => {
             const day = d.days[e.dataIndex];
             onOpen(d.series[e.seriesIndex]?.link, day, day);

@@ -2,14 +2,14 @@
  * ECharts in React, tree-shaken: only the charts and components the dashboard uses, the SVG renderer
  * (crisp, and every mark is a DOM node a test can click). Imported by the home page's chunk only.
  */
-import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { BarChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import type { EChartsCoreOption } from 'echarts/core';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { type CSSProperties, useEffect, useRef } from 'react';
 
-echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
+echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
 export interface ChartClick {
   seriesIndex: number;

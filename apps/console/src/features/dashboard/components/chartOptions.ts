@@ -29,13 +29,14 @@ export const fullDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.sl
 const FONT = 'Inter, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 const base = { animationDuration: 300, textStyle: { fontFamily: FONT } };
 
-export function seriesOption(r: TimeSeriesResponse, kind: 'bar' | 'line' = 'bar'): EChartsCoreOption {
+/** Stacked bars per day (counts per day are small integers: a line of 0/1 spikes reads worse). */
+export function seriesOption(r: TimeSeriesResponse): EChartsCoreOption {
   return {
     ...base,
     aria: { enabled: true, decal: { show: false } },
     tooltip: {
       trigger: 'axis',
-      axisPointer: { type: kind === 'bar' ? 'shadow' : 'line' },
+      axisPointer: { type: 'shadow' },
       formatter: (items: { axisValueLabel: string; marker: string; seriesName: string; value: number; dataIndex: number }[]) => {
         const first = items[0];
         if (!first) return '';
@@ -49,17 +50,13 @@ export function seriesOption(r: TimeSeriesResponse, kind: 'bar' | 'line' = 'bar'
     xAxis: { type: 'category', data: r.days.map(shortDay), axisTick: { alignWithLabel: true } },
     yAxis: { type: 'value', minInterval: 1 },
     series: r.series.map((s: TimeSeries) => ({
-      type: kind,
+      type: 'bar',
       name: s.name,
       data: s.data,
-      stack: kind === 'bar' ? 'total' : undefined,
-      smooth: false,
-      symbolSize: 6,
+      stack: 'total',
       barMaxWidth: 28,
       emphasis: { focus: 'series' },
       itemStyle: { color: colorOf(s) },
-      lineStyle: kind === 'line' ? { color: colorOf(s), width: 2 } : undefined,
-      areaStyle: kind === 'line' ? { opacity: 0.08 } : undefined,
     })),
   };
 }
