@@ -123,7 +123,8 @@ describe('the job', () => {
     expect(rows[0]).toEqual(['Строка', 'Столбец', 'Значение', 'Причина']);
     expect(rows).toContainEqual(['3', 'Домен', 'плохой домен', 'Неверный формат домена']);
     expect(rows).toContainEqual(['4', 'Схожесть, %', '120', 'Не больше 100']);
-    expect(rows).toContainEqual(['4', 'Дата регистрации', '2026-02-30', 'Неверная дата (ожидается ГГГГ-ММ-ДД)']);
+    // The import's own message: it accepts dd.MM.yyyy as well (issue 16 item 7).
+    expect(rows).toContainEqual(['4', 'Дата регистрации', '2026-02-30', 'Неверная дата (ожидается ДД.ММ.ГГГГ или ГГГГ-ММ-ДД)']);
   });
 
   it('the error report keeps a value with line breaks in its own cell', async () => {

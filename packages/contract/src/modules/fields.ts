@@ -32,7 +32,8 @@ export const typeError =
   (iss: { input?: unknown }): string =>
     iss.input === undefined || iss.input === null ? MSG.required : message;
 
-function isRealDate(s: string): boolean {
+/** 'YYYY-MM-DD' naming a day that exists (no 30 February). */
+export function isRealDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return false;
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));

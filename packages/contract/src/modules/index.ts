@@ -19,7 +19,7 @@ import type {
 export * from './common';
 export { PAYMENT_SYSTEMS, paymentSystemOf } from './defs/acquiring';
 export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
-export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, PLATFORM_OPTIONS, phoneSchema } from './fields';
+export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, isRealDate, PLATFORM_OPTIONS, phoneSchema } from './fields';
 export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
 export * from './types';
 export { MODULE_LIST, MODULES };

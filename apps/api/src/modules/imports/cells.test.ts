@@ -33,6 +33,9 @@ describe('cells as people type them', () => {
     expect(parseDate('1/3/2026')).toBe('2026-03-01');
     expect(parseDate('2026-03-01T10:00:00Z')).toBe('2026-03-01');
     expect(parseDate('завтра')).toBeNull();
+    expect(parseDate('30.02.2026')).toBeNull();
+    expect(parseDate('2026-02-30')).toBeNull();
+    expect(parseDate('29.02.2028')).toBe('2028-02-29');
     expect(parseDateTime('01.03.2026 10:30')).toBe('2026-03-01T10:30:00+03:00');
     expect(parseDateTime('2026-03-01 10:30')).toBe('2026-03-01T10:30:00+03:00');
     expect(parseDateTime('2026-03-01T10:30:00Z')).toBe('2026-03-01T10:30:00Z');

@@ -4,7 +4,7 @@
  * The field's own validator (the same one the API uses) has the last word.
  */
 import { IMPORT_MSG } from '@forpost/contract/imports';
-import type { FieldDescriptor, FieldOption } from '@forpost/contract/modules';
+import { type FieldDescriptor, type FieldOption, isRealDate } from '@forpost/contract/modules';
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 const ok = (value: unknown): Parsed => ({ ok: true, value });
@@ -33,14 +33,20 @@ export function parseBoolean(s: string): boolean | null {
 
 const pad = (n: string | number) => String(n).padStart(2, '0');
 
-/** 'YYYY-MM-DD' from ISO, 'DD.MM.YYYY', 'DD/MM/YYYY' (a time part is ignored); null otherwise. */
+/**
+ * 'YYYY-MM-DD' from ISO, 'DD.MM.YYYY', 'DD/MM/YYYY' (a time part is ignored); null otherwise, and for a
+ * day that does not exist — so the error names the formats an import accepts, not only the API's.
+ */
 export function parseDate(s: string): string | null {
   const t = s.trim();
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(t);
-  if (m) return `${m[1]}-${pad(m[2] as string)}-${pad(m[3] as string)}`;
-  m = /^(\d{1,2})[./](\d{1,2})[./](\d{4})(?:\s.*)?$/.exec(t);
-  if (m) return `${m[3]}-${pad(m[2] as string)}-${pad(m[1] as string)}`;
-  return null;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(t);
+  const ru = iso ? null : /^(\d{1,2})[./](\d{1,2})[./](\d{4})(?:\s.*)?$/.exec(t);
+  const d = iso
+    ? `${iso[1]}-${pad(iso[2] as string)}-${pad(iso[3] as string)}`
+    : ru
+      ? `${ru[3]}-${pad(ru[2] as string)}-${pad(ru[1] as string)}`
+      : null;
+  return d && isRealDate(d) ? d : null;
 }
 
 /** An ISO 8601 date-time with an offset; input without one is Moscow time. */
