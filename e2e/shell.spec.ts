@@ -104,9 +104,16 @@ test.describe('console shell', () => {
 
   test('logout returns to the login page', async ({ page, context }) => {
     await login(page);
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: 'Выйти' }).click();
-    await expect(page).toHaveURL((url) => url.pathname === '/login');
+    // The home page is still drawing its charts; once (in CI) a click landing while the dropdown
+    // opened was lost. Let the page settle, and open the menu again if a click went nowhere.
+    await page.waitForLoadState('networkidle');
+    const item = page.getByRole('menuitem', { name: 'Выйти' });
+    await expect(async () => {
+      if (new URL(page.url()).pathname === '/login') return;
+      if (!(await item.isVisible())) await page.getByTestId('user-menu').click({ timeout: 2_000 });
+      await item.click({ timeout: 2_000 });
+      await page.waitForURL((url) => url.pathname === '/login', { timeout: 5_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
     expect((await context.cookies()).some((c) => c.name === 'fp_access' && c.value !== '')).toBe(false);
 
