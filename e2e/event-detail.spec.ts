@@ -167,6 +167,18 @@ test.describe
       await expect(page.getByTestId('history')).toContainText('7702070139');
     });
 
+    test('at 1280 px the «Обработка» card holds its selects and buttons: no sideways scroll', async ({ page }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await login(page, `/domains/${domainId}`);
+      await expect(page.getByTestId('triage-card')).toBeVisible();
+      await expect(page.getByTestId('triage-card').getByText('Состояние ML')).toBeVisible();
+      const sizes = await page.evaluate(() => {
+        const card = document.querySelector('[data-testid="triage-card"]') as HTMLElement;
+        return { page: document.documentElement.scrollWidth, card: card.scrollWidth - card.clientWidth };
+      });
+      expect(sizes).toEqual({ page: 1280, card: 0 });
+    });
+
     test('a card number never enters the form: empty field, the mask as a hint', async ({ page }) => {
       await open(page);
       await page.goto(`/acquiring/${cardId}`);

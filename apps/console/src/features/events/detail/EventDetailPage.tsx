@@ -99,7 +99,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
       </Flex>
 
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={16}>
+        <Col xs={24} xl={15} xxl={16}>
           <Flex vertical gap={16}>
             <FieldsCard m={m} event={event} canWrite={canWrite} />
             {extraBlocksOf(m).map(({ name, Block }) => (
@@ -109,7 +109,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
             <Comments code={m.code} eventId={event.id} canWrite={canWrite} />
           </Flex>
         </Col>
-        <Col xs={24} xl={8}>
+        <Col xs={24} xl={9} xxl={8}>
           <Flex vertical gap={16}>
             <TriageCard m={m} event={event} refs={refs} canWrite={canWrite} onPatch={(p) => patch.mutate(p)} />
             <MetaCard event={event} />
@@ -148,12 +148,12 @@ export function EventDetailPage({ section, id }: { section: EventSection; id: nu
         <EventsBreadcrumb section={section} eventId={id} />
         <Skeleton active title paragraph={{ rows: 1 }} />
         <Row gutter={16}>
-          <Col xs={24} xl={16}>
+          <Col xs={24} xl={15} xxl={16}>
             <Card>
               <Skeleton active paragraph={{ rows: 8 }} />
             </Card>
           </Col>
-          <Col xs={24} xl={8}>
+          <Col xs={24} xl={9} xxl={8}>
             <Card>
               <Skeleton active paragraph={{ rows: 5 }} />
             </Card>
