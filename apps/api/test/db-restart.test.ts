@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createDatabase } from '../src/db/client';
@@ -18,13 +18,15 @@ describe('database restarts under a running server', () => {
   it('health says 503 while the database is down and 200 after it is back, without a crash', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'forpost-restart-'));
     const embedded = await startEmbedded({ dataDir: dir, port: 59000 + Math.floor(Math.random() * 900), log: quiet });
-    afterAll(() => embedded.stop());
+    // Cleanup is registered with onTestFinished: afterAll called inside a running test never ran, and
+    // every run left this PostgreSQL behind.
+    onTestFinished(() => embedded.stop());
     await runMigrations(embedded.url);
     const database = createDatabase(embedded.url, quiet);
     const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: embedded.url, LOG_LEVEL: 'silent', CONSOLE_DIST: dir });
     const app = await buildApp({ config, database, logger: false });
     const boss = await startJobs(embedded.url, quiet, true);
-    afterAll(async () => {
+    onTestFinished(async () => {
       await boss.stop({ graceful: false, wait: true }).catch(() => {});
       await app.close();
       await database.close();
