@@ -112,6 +112,8 @@ export const events = pgTable(
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     authorKeyId: integer('author_key_id'),
     importId: integer('import_id'),
+    /** Who works on the event (a user who may read it: the events service checks); null = unassigned. */
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('events_fingerprint_uq').on(t.companyId, t.module, t.fingerprint),
@@ -150,6 +152,11 @@ export const events = pgTable(
     index('events_tags_gin').using('gin', t.tags),
     index('events_author_idx').on(t.authorId),
     index('events_import_idx').on(t.importId).where(sql`${t.importId} IS NOT NULL`),
+    // «Мои события» and the list's assignee filter: one user's events newest first; the trailing
+    // columns let the module/company/status filters and the capped counts stay inside the index.
+    index('events_assignee_created_idx')
+      .on(t.assigneeId, t.createdAt.desc(), t.id.desc(), t.module, t.companyId, t.statusId, t.priorityId)
+      .where(sql`${t.assigneeId} IS NOT NULL`),
   ],
 );
 

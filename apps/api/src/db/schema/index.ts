@@ -2,5 +2,6 @@ export * from './bulk';
 export * from './events';
 export * from './identity';
 export * from './insights';
+export * from './notifications';
 export * from './settings';
 export * from './transfer';
