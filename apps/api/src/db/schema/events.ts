@@ -112,11 +112,18 @@ export const events = pgTable(
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     authorKeyId: integer('author_key_id'),
     importId: integer('import_id'),
+    /**
+     * The event's indicators, `kind:value` (contract modules/indicators.ts), for related events and the
+     * `indicator` filter; null = not computed yet (older rows, filled by the indicators backfill).
+     */
+    indicators: text('indicators').array(),
     /** Who works on the event (a user who may read it: the events service checks); null = unassigned. */
     assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('events_fingerprint_uq').on(t.companyId, t.module, t.fingerprint),
+    index('events_indicators_gin').using('gin', t.indicators),
+    index('events_indicators_pending_idx').on(t.id).where(sql`${t.indicators} IS NULL`),
     // Ordered first pages; the trailing columns let the capped counts run as index-only scans.
     index('events_company_module_created_idx').on(
       t.companyId,
