@@ -1,4 +1,5 @@
 export * from './bulk';
+export * from './discovery';
 export * from './events';
 export * from './identity';
 export * from './insights';
