@@ -6,3 +6,4 @@ export * from './insights';
 export * from './notifications';
 export * from './settings';
 export * from './transfer';
+export * from './views';
