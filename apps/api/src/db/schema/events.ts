@@ -119,6 +119,20 @@ export const events = pgTable(
     indicators: text('indicators').array(),
     /** Who works on the event (a user who may read it: the events service checks); null = unassigned. */
     assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /*
+     * SLA (contract sla.ts; docs/decisions.md «SLA»): kept by the trigger `events_sla` (migration of
+     * sla_policies) on every insert and status/priority change, whoever writes — API, batch, bulk, import.
+     */
+    /** The first status change away from «Новое» (null: not triaged yet). */
+    triagedAt: ts('triaged_at'),
+    /** Reaching a final status; cleared when the event leaves it. */
+    resolvedAt: ts('resolved_at'),
+    /** The pending deadline (triage, then resolution); null once resolved. */
+    slaDueAt: ts('sla_due_at'),
+    /** 'triage' | 'resolve' | null — which deadline `sla_due_at` is. */
+    slaStage: text('sla_stage'),
+    /** The stage whose breach was notified (the breach job: sla.jobs.ts). */
+    slaNotifiedStage: text('sla_notified_stage'),
   },
   (t) => [
     uniqueIndex('events_fingerprint_uq').on(t.companyId, t.module, t.fingerprint),
@@ -164,6 +178,13 @@ export const events = pgTable(
     index('events_assignee_created_idx')
       .on(t.assigneeId, t.createdAt.desc(), t.id.desc(), t.module, t.companyId, t.statusId, t.priorityId)
       .where(sql`${t.assigneeId} IS NOT NULL`),
+    // SLA: the list sorted/filtered by the pending deadline (a company's, and all companies' for staff).
+    index('events_company_module_sla_idx').on(t.companyId, t.module, t.slaDueAt, t.id),
+    index('events_module_sla_idx').on(t.module, t.slaDueAt, t.id, t.companyId),
+    // Overdue counts of the home page and the breach job: open events by deadline only.
+    index('events_sla_due_idx')
+      .on(t.slaDueAt, t.companyId, t.module)
+      .where(sql`${t.slaDueAt} IS NOT NULL`),
   ],
 );
 

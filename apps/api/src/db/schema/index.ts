@@ -5,5 +5,6 @@ export * from './identity';
 export * from './insights';
 export * from './notifications';
 export * from './settings';
+export * from './sla';
 export * from './transfer';
 export * from './views';
