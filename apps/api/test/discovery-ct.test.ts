@@ -1,0 +1,313 @@
+/*
+ * Certificate Transparency for discovery (#17): the RFC 6962 client and leaf parser against a real log
+ * peer on 127.0.0.1 serving generated certificates and precertificates, the follower (batches, resume
+ * after a restart, growth, failure) and the name matcher.
+ */
+
+import { X509Certificate } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CtLogError, createCtClient } from '../src/modules/discovery/ct/client';
+import { CtFollowError, followLog } from '../src/modules/discovery/ct/follow';
+import { createMatcher } from '../src/modules/discovery/ct/match';
+import type { CtEntry } from '../src/modules/discovery/ct/parse';
+import { CT_POISON_OID, createTestCa, issueCertificate, type TestCert } from './peers/certs';
+import { type CtLogPeer, startCtLog } from './peers/ct-log-server';
+
+const ca = createTestCa({ cn: 'Forpost Test CA', o: 'Forpost, Test' });
+const many = (n: number, from = 0): TestCert[] =>
+  Array.from({ length: n }, (_, i) =>
+    issueCertificate(ca, { sans: [`host${from + i}.example.net`], precert: (from + i) % 3 === 0 }),
+  );
+
+const peers: CtLogPeer[] = [];
+const startLog = async (opts: Parameters<typeof startCtLog>[0]) => {
+  const p = await startCtLog(opts);
+  peers.push(p);
+  return p;
+};
+afterAll(async () => {
+  await Promise.all(peers.map((p) => p.close()));
+});
+
+/** Follows `log` from `from`, collecting every entry index handed to onBatch and the persisted indexes. */
+async function collect(log: CtLogPeer, from: number, batchSize: number, onEach?: (batchNo: number) => void) {
+  const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+  const seen: number[] = [];
+  const saved: number[] = [];
+  let batchNo = 0;
+  const result = await followLog({
+    client,
+    from,
+    batchSize,
+    onBatch: async (entries, next) => {
+      seen.push(...entries.map((e) => e.index));
+      saved.push(next);
+      onEach?.(++batchNo);
+    },
+  });
+  return { seen, saved, result };
+}
+
+const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
+
+describe('CT client and leaf parser', () => {
+  let log: CtLogPeer;
+  let cert: TestCert;
+  let precert: TestCert;
+  beforeAll(async () => {
+    cert = issueCertificate(ca, {
+      sans: ['WWW.Example.com', '*.example.com', 'example.com', 'xn--e1afmkfd.xn--p1ai', 'mail.example.com.'],
+      cn: 'Пример.РФ',
+      serial: '00ff10',
+      notBefore: new Date('2026-02-03T04:05:06Z'),
+      notAfter: new Date('2026-05-04T03:02:01Z'),
+    });
+    precert = issueCertificate(ca, {
+      sans: ['sberbank-online.ru', 'www.sberbank-online.ru'],
+      cn: 'Sberbank Online LLC',
+      serial: '7a0b',
+      precert: true,
+    });
+    log = await startLog({ entries: [cert, precert] });
+  });
+
+  it('the test certificates are real X.509, signed by the CA; the precertificate carries the poison', () => {
+    const caCert = new X509Certificate(ca.der);
+    const x = new X509Certificate(cert.der);
+    expect(x.verify(caCert.publicKey)).toBe(true);
+    expect(x.subjectAltName).toContain('DNS:xn--e1afmkfd.xn--p1ai');
+    const p = new X509Certificate(precert.der);
+    expect(p.verify(caCert.publicKey)).toBe(true);
+    // The poison OID, DER-encoded, is inside the precertificate and not inside the ordinary certificate.
+    const poison = Buffer.from('060a2b06010401d679020403', 'hex');
+    expect(CT_POISON_OID).toBe('1.3.6.1.4.1.11129.2.4.3');
+    expect(precert.der.includes(poison)).toBe(true);
+    expect(cert.der.includes(poison)).toBe(false);
+  });
+
+  it('reads the STH and parses a certificate entry', async () => {
+    const client = createCtClient({ url: `${log.url}/`, timeoutMs: 5000 });
+    expect((await client.getSth()).treeSize).toBe(2);
+    const [e] = await client.getEntries(0, 0);
+    expect(e).toEqual<CtEntry>({
+      index: 0,
+      // lower case, wildcard kept as its base (deduplicated with example.com), trailing dot dropped, IDN CN → punycode
+      names: ['www.example.com', 'example.com', 'xn--e1afmkfd.xn--p1ai', 'mail.example.com'],
+      issuer: 'CN=Forpost Test CA, O=Forpost\\, Test, C=RU',
+      notBefore: '2026-02-03T04:05:06.000Z',
+      notAfter: '2026-05-04T03:02:01.000Z',
+      precert: false,
+      serial: 'ff10',
+    });
+  });
+
+  it('parses a precertificate entry from its TBSCertificate; a CN that is not a host name is not a name', async () => {
+    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const batch = await client.getEntries(1, 1);
+    expect(batch.fetched).toBe(1);
+    expect(batch.parseErrors).toBe(0);
+    expect(batch[0]).toMatchObject({
+      index: 1,
+      names: ['sberbank-online.ru', 'www.sberbank-online.ru'],
+      issuer: 'CN=Forpost Test CA, O=Forpost\\, Test, C=RU',
+      precert: true,
+      serial: '7a0b',
+    });
+  });
+
+  it('a corrupt entry is skipped and counted, the rest of the batch is parsed', async () => {
+    const bad = await startLog({ entries: [cert] });
+    bad.appendRaw([
+      { leaf_input: Buffer.from([0, 0, 1, 2, 3]).toString('base64'), extra_data: '' }, // cut short
+      { leaf_input: Buffer.concat([Buffer.alloc(10), Buffer.from([0, 7])]).toString('base64'), extra_data: '' }, // entry type 7
+      { leaf_input: Buffer.concat([Buffer.alloc(12), Buffer.from([0, 0, 3, 1, 2, 3])]).toString('base64'), extra_data: '' }, // not DER
+    ]);
+    bad.append([precert]);
+    const client = createCtClient({ url: bad.url, timeoutMs: 5000 });
+    const batch = await client.getEntries(0, 4);
+    expect(batch.fetched).toBe(5);
+    expect(batch.parseErrors).toBe(3);
+    expect(batch.map((e) => e.index)).toEqual([0, 4]);
+    const { result, seen } = await collect(bad, 0, 10);
+    expect(result).toMatchObject({ processed: 5, nextIndex: 5, parseErrors: 3 });
+    expect(seen).toEqual([0, 4]);
+  });
+
+  it('errors of the log are Russian CtLogErrors: 5xx, not JSON, a timeout, a refused connection', async () => {
+    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    log.failNext(1, '500');
+    await expect(client.getSth()).rejects.toThrow(/ответил ошибкой 500 на get-sth/);
+    log.failNext(1, 'json');
+    await expect(client.getEntries(0, 1)).rejects.toThrow(/вернул не JSON/);
+    await expect(client.getEntries(5, 9)).rejects.toThrow(/ответил ошибкой 400/);
+    const silent = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const slowUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    await expect(createCtClient({ url: slowUrl, timeoutMs: 200 }).getSth()).rejects.toThrow(/не ответил за 200 мс/);
+    silent.closeAllConnections();
+    await new Promise((r) => silent.close(r));
+    const refused = createCtClient({ url: slowUrl, timeoutMs: 2000 }).getSth();
+    await expect(refused).rejects.toBeInstanceOf(CtLogError);
+    await expect(refused).rejects.toThrow(/недоступен/);
+  });
+});
+
+describe('CT log follower', () => {
+  const certs = many(100);
+
+  it('reads in batches of batchSize, and follows the log when it answers fewer entries', async () => {
+    const log = await startLog({ entries: certs, maxEntries: 32 });
+    const small = await collect(log, 0, 25);
+    expect(small.saved).toEqual([25, 50, 75, 100]);
+    expect(small.seen).toEqual(range(0, 100));
+    expect(small.result).toMatchObject({ processed: 100, nextIndex: 100, parseErrors: 0 });
+    expect(small.result.perSecond).toBeGreaterThan(0);
+    // batchSize above the log's limit: the log returns 32 at a time, the follower goes on from there.
+    const big = await collect(log, 10, 50);
+    expect(big.saved).toEqual([42, 74, 100]);
+    expect(big.seen).toEqual(range(10, 100));
+  });
+
+  it('resumes from the persisted index after a restart: no entry twice, none skipped', async () => {
+    const log = await startLog({ entries: certs, maxEntries: 32 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const seen: number[] = [];
+    let persisted = 0;
+    const stop = new AbortController();
+    const first = await followLog({
+      client,
+      from: 0,
+      batchSize: 20,
+      signal: stop.signal,
+      onBatch: async (entries, next) => {
+        seen.push(...entries.map((e) => e.index));
+        persisted = next;
+        if (next >= 40) stop.abort(); // the process stops after the second batch
+      },
+    });
+    expect(first).toMatchObject({ processed: 40, nextIndex: 40 });
+    expect(persisted).toBe(40);
+    const second = await collect(log, persisted, 20);
+    seen.push(...second.seen);
+    expect(second.result).toMatchObject({ processed: 60, nextIndex: 100 });
+    expect(seen).toEqual(range(0, 100));
+  });
+
+  it('keeps up with a log that grows during the follow', async () => {
+    const log = await startLog({ entries: certs.slice(0, 30), maxEntries: 32 });
+    const more = many(25, 1000);
+    const { seen, saved, result } = await collect(log, 0, 10, (batchNo) => {
+      if (batchNo === 1) log.append(more.slice(0, 15)); // grows while the follower is still behind
+      if (batchNo === 5) log.append(more.slice(15)); // grows again after it caught up with the first STH
+    });
+    expect(result).toMatchObject({ processed: 55, nextIndex: 55 });
+    expect(seen).toEqual(range(0, 55));
+    expect(saved.at(-1)).toBe(55);
+    // Caught up and the log did not grow: the next follow reads the STH and nothing else.
+    const before = log.entriesRequests;
+    expect((await collect(log, 55, 10)).result.processed).toBe(0);
+    expect(log.entriesRequests).toBe(before);
+  });
+
+  it('a failing log stops the follow after the last persisted batch; the next follow goes on from there', async () => {
+    const log = await startLog({ entries: certs, maxEntries: 32 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const seen: number[] = [];
+    let persisted = 0;
+    const follow = (from: number) =>
+      followLog({
+        client,
+        from,
+        batchSize: 30,
+        onBatch: async (entries, next) => {
+          seen.push(...entries.map((e) => e.index));
+          persisted = next;
+          if (next === 60) log.failNext(1, '500');
+        },
+      });
+    const err = await follow(0).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CtFollowError);
+    expect((err as CtFollowError).message).toMatch(/ответил ошибкой 500/);
+    expect((err as CtFollowError).result).toMatchObject({ processed: 60, nextIndex: 60 });
+    expect(persisted).toBe(60);
+
+    log.setFailing(true);
+    await expect(follow(persisted)).rejects.toThrow(/get-sth/);
+    log.setFailing(false);
+    log.failNext(1, 'json');
+    await expect(follow(persisted)).rejects.toThrow(/не JSON/);
+    expect(persisted).toBe(60);
+
+    const rest = await follow(persisted);
+    expect(rest).toMatchObject({ processed: 40, nextIndex: 100 });
+    expect(seen).toEqual(range(0, 100));
+  });
+});
+
+describe('CT name matcher', () => {
+  const matcher = createMatcher({
+    domains: ['sberbank.ru', 'пример.рф'],
+    permutations: ['sberbnak.ru', 'sberbank-online.com', 'xn--80aaa0cvac.xn--p1ai'],
+    keywords: ['sberpay', 'Сбол', 'ок'],
+    threshold: 0.8,
+  });
+
+  it('a name of the permutation set, or a subdomain of one, is a permutation hit', () => {
+    expect(matcher.match('sberbnak.ru')).toEqual({ asset: 'sberbank.ru', reason: 'permutation', score: 1 });
+    expect(matcher.match('login.sberbank-online.com')).toMatchObject({ reason: 'permutation', asset: 'sberbank.ru' });
+    expect(matcher.match('*.SBERBNAK.RU')).toMatchObject({ reason: 'permutation' });
+    expect(matcher.match('xn--80aaa0cvac.xn--p1ai')).toMatchObject({ reason: 'permutation' });
+  });
+
+  it('keywords: Latin, Cyrillic in IDN names, and each in the other script by transliteration', () => {
+    expect(matcher.match('my-sberpay.top')).toEqual({ asset: 'sberpay', reason: 'keyword', score: 1 });
+    // сбол-вход.рф in punycode
+    const idn = new URL('http://сбол-вход.рф').hostname;
+    expect(idn.startsWith('xn--')).toBe(true);
+    expect(matcher.match(idn)).toEqual({ asset: 'Сбол', reason: 'keyword', score: 1 });
+    expect(matcher.match('sbol-login.com')).toMatchObject({ asset: 'Сбол', reason: 'keyword' });
+    expect(matcher.match(new URL('http://сберпэй.рф').hostname)).toBeNull(); // «сберпэй» transliterates to sberpey
+    expect(matcher.match(new URL('http://мой-sberpay.рф').hostname)).toMatchObject({ asset: 'sberpay' });
+    // keywords shorter than 3 letters are ignored; the zone is not searched
+    expect(matcher.match('okey.de')).toBeNull();
+    expect(matcher.match('example.sberpay')).toBeNull();
+  });
+
+  it('similarity of the registrable label (Damerau–Levenshtein) at the threshold boundary', () => {
+    const m = (threshold: number) => createMatcher({ domains: ['abcdefghij.ru'], permutations: [], keywords: [], threshold });
+    // two edits over ten letters: similarity exactly 0.8
+    expect(m(0.8).match('abcdefghxy.com')).toEqual({ asset: 'abcdefghij.ru', reason: 'similar', score: 0.8 });
+    expect(m(0.81).match('abcdefghxy.com')).toBeNull();
+    // a swap of adjacent letters is one edit (Levenshtein would count two)
+    expect(m(0.9).match('abcdefghji.com')).toMatchObject({ reason: 'similar', score: 0.9 });
+    // the same label in another zone, and a subdomain of a lookalike
+    expect(m(0.9).match('www.abcdefghij.com')).toMatchObject({ reason: 'similar', score: 1 });
+    expect(m(0.9).match('abcdefghij.evil.com')).toBeNull();
+    // Unicode labels are compared in Unicode
+    const cyr = createMatcher({ domains: ['пример.рф'], permutations: [], keywords: [], threshold: 0.8 });
+    expect(cyr.match(new URL('http://примеп.рф').hostname)).toMatchObject({ asset: 'пример.рф', reason: 'similar' });
+  });
+
+  it('never matches the company’s own domains or their subdomains', () => {
+    const own = createMatcher({
+      domains: ['sberbank.ru', 'пример.рф'],
+      permutations: ['sberbank.ru', 'online.sberbank.ru'],
+      keywords: ['sberbank', 'пример'],
+      threshold: 0.5,
+    });
+    for (const name of [
+      'sberbank.ru',
+      'www.sberbank.ru',
+      'online.sberbank.ru',
+      '*.sberbank.ru',
+      'xn--e1afmkfd.xn--p1ai',
+      'lk.пример.рф',
+    ])
+      expect(own.match(name)).toBeNull();
+    expect(own.match('sberbank.ru.evil.com')).toMatchObject({ reason: 'keyword' });
+    expect(own.match('notsberbank.ru')).toMatchObject({ reason: 'keyword' });
+    expect(own.match('not a host')).toBeNull();
+  });
+});
