@@ -37,6 +37,7 @@ import { systemRoutes } from './modules/system/system.routes';
 import { storageProbe } from './modules/system/system.service';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { usersRoutes } from './modules/users/users.routes';
+import { createViewsService, viewsRoutes } from './modules/views/index';
 import { createUsersService } from './modules/users/users.service';
 import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps) {
       await classifierRoutes(a, { classifier });
       await mailingsRoutes(a, { mailings });
       await reportsRoutes(a, { reports });
+      await viewsRoutes(a, { views: createViewsService({ db }) });
       const engine = await registerEventEngine(a, {
         database,
         config,

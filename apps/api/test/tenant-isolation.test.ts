@@ -88,6 +88,7 @@ const S = {
   file: { a: 0, b: 0 },
   leak: 0,
   productKey: 0,
+  view: { b: 0, owner: 0, a: 0 },
   session: { owner: '', bUser: '' },
   exportFields: [] as string[],
 };
@@ -377,6 +378,14 @@ async function seed() {
     await allow(B, `beta-allow-${k}.ru`, MARKER);
   }
   S.productKey = await create(owner, `/companies/${B}/keys`, { comment: `${MARKER} ключ` });
+  // Saved views of the domains list: B's shared one, the staff owner's personal one, A's user's own.
+  const view = (p: Principal, name: string, shared: boolean) =>
+    create(p, '/modules/domains/views', { name, shared, state: { filters: { q: MARKER } } });
+  S.view = {
+    b: await view(bUser, `${MARKER} общий вид`, true),
+    owner: await view(owner, `${MARKER} вид`, false),
+    a: await view(aUser, 'Вид Альфы', false),
+  };
 
   // Telegram sources and a collected message per company.
   S.tg.account = await create(owner, '/modules/telegram/accounts', { name: `${MARKER} сборщик`, phone: '+79990000001' });
@@ -562,6 +571,7 @@ const exportTargets = () => ({
   'the staff owner’s export of every company': S.exp.ownerAll as number,
 });
 const userTargets = () => ({ 'B’s user': S.bUserId, 'the staff owner (company-less user)': S.ownerId });
+const viewTargets = () => ({ 'B’s shared view': S.view.b, 'the staff owner’s personal view': S.view.owner });
 const mailingTargets = () => ({ 'B’s mailing': S.mailing.b, 'the staff mailing of every company': S.mailing.all });
 const event = (label: string) => (r: Route) => ({ [label]: evB(r.m) });
 const ownEvent = (r: Route) => evA(r.m);
@@ -938,6 +948,17 @@ const CASES: Record<string, Case> = {
     ],
   }),
   'DELETE /modules/filtrator/messages/:id': onId(() => ({ 'B’s message': S.msg.b })),
+  // --- saved views of the lists --------------------------------------------------------
+  'POST /modules/{m}/views': custom(['body:company_id'], (r) => [
+    probe('company B (share a view with it)', S.B, (x) => call(r, {}, { name: 'Проба', shared: true, company_id: x, state: {} })),
+  ]),
+  'PATCH /modules/{m}/views/:id': custom(['path:id', 'body:company_id'], (r) => [
+    ...Object.entries(viewTargets()).map(([target, id]) => probe(target, id, (x) => call(r, { id: x }, { name: 'Взлом' }))),
+    ...(r.m?.code === 'domains'
+      ? [probe('company B (share A’s own view with it)', S.B, (x) => call(r, { id: S.view.a }, { shared: true, company_id: x }))]
+      : []),
+  ]),
+  'DELETE /modules/{m}/views/:id': onId(viewTargets),
   // --- classifier, audit, the caller's sessions ----------------------------------------
   'POST /classifier/requeue-failed': custom(['body:company_id'], (r) => [
     probe('company B (requeue its events)', S.B, (x) => call(r, {}, { company_id: x })),
@@ -971,6 +992,8 @@ const EXCLUDED: Record<string, string> = {
   'POST /tags/:id/merge': 'tags are global (settings.manage, staff only)',
   'GET /modules/{m}/types/:id': 'media types: a global reference list',
   'PATCH /modules/{m}/types/:id': 'media types: a global reference list (settings.manage)',
+  'PUT /me/preferences/:key':
+    'the caller’s own console settings: the key names a setting (a default view is checked like any view)',
   'DELETE /modules/{m}/types/:id': 'media types: a global reference list (settings.manage)',
   'GET /modules/{m}/events/types/:id': 'leak types: a global reference list',
   'PATCH /modules/{m}/events/types/:id': 'leak types: a global reference list (settings.manage)',

@@ -215,6 +215,10 @@ export async function fingerprint(
     q('company_members', sql`SELECT user_id, role FROM company_members WHERE company_id = ${B} ORDER BY user_id`),
     q('sessions', sql`SELECT id, revoked_at FROM sessions WHERE user_id IN (${ownerId}, ${bUserId}) ORDER BY id`),
     q('product_keys', sql`SELECT to_jsonb(k) AS j FROM product_keys k WHERE company_id = ${B} ORDER BY id`),
+    q(
+      'saved_views',
+      sql`SELECT to_jsonb(v) AS j FROM saved_views v WHERE company_id = ${B} OR owner_id IN (${ownerId}, ${bUserId}) ORDER BY id`,
+    ),
   ]);
   return Object.fromEntries(rows);
 }

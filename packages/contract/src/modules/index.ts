@@ -149,29 +149,32 @@ export function sortKeysOf(m: ModuleDescriptor): string[] {
 
 /** The list columns of a module, resolved to labels and types. */
 export function columnsOf(m: ModuleDescriptor): ColumnDescriptor[] {
+  return m.columns.map((key) => columnOf(m, key));
+}
+
+/** One list column of a module (a module field or a common event field), resolved to label and type. */
+export function columnOf(m: ModuleDescriptor, key: string): ColumnDescriptor {
   const sortable = new Set(sortKeysOf(m));
-  return m.columns.map((key) => {
-    const mf = fieldOf(m, key);
-    if (mf)
-      return {
-        key,
-        label: mf.label,
-        type: mf.type,
-        sortable: sortable.has(key),
-        common: false,
-        ...(mf.options ? { options: mf.options } : {}),
-      };
-    const cf = COMMON_FIELDS.find((c) => c.key === key);
-    if (!cf) throw new Error(`column ${key} of module ${m.code} is not a field`);
+  const mf = fieldOf(m, key);
+  if (mf)
     return {
       key,
-      label: cf.label,
-      type: cf.type,
+      label: mf.label,
+      type: mf.type,
       sortable: sortable.has(key),
-      common: true,
-      ...(cf.options ? { options: cf.options } : {}),
+      common: false,
+      ...(mf.options ? { options: mf.options } : {}),
     };
-  });
+  const cf = COMMON_FIELDS.find((c) => c.key === key);
+  if (!cf) throw new Error(`column ${key} of module ${m.code} is not a field`);
+  return {
+    key,
+    label: cf.label,
+    type: cf.type,
+    sortable: sortable.has(key),
+    common: true,
+    ...(cf.options ? { options: cf.options } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------
