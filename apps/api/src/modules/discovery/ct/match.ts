@@ -112,6 +112,44 @@ function boundedDistance(a: string, b: string, limit: number): number {
 
 const foldYo = (s: string) => s.replace(/ё/g, 'е');
 
+interface PreparedName {
+  /** The name and its parents (b.c for a.b.c), down to two labels; ASCII. */
+  chain: string[];
+  /** The registrable label, Unicode. */
+  label: string;
+  /** The name without its zone (and www.), Unicode, ё folded: what keywords are searched in. */
+  text: string;
+  /** The text transliterated, for IDN names only. */
+  latin: string | null;
+}
+
+/**
+ * What every company's matcher needs of a name, computed once per name: the monitor asks each
+ * company's matcher about the same names in turn. Bounded: cleared when full.
+ */
+const prepared = new Map<string, PreparedName | null>();
+const PREPARED_MAX = 50_000;
+
+function prepare(raw: string): PreparedName | null {
+  const hit = prepared.get(raw);
+  if (hit !== undefined) return hit;
+  const name = normalizeCtName(raw);
+  let out: PreparedName | null = null;
+  if (name) {
+    const chain = [name];
+    for (let i = name.indexOf('.'); i !== -1; i = name.indexOf('.', i + 1)) {
+      const rest = name.slice(i + 1);
+      if (rest.includes('.')) chain.push(rest);
+    }
+    const parts = domainParts(name);
+    const text = foldYo(parts.labels.slice().reverse().join('.'));
+    out = { chain, label: parts.labels[0] ?? '', text, latin: name.includes('xn--') ? translit(text) : null };
+  }
+  if (prepared.size >= PREPARED_MAX) prepared.clear();
+  prepared.set(raw, out);
+  return out;
+}
+
 export function createMatcher(opts: {
   domains: string[];
   permutations: Iterable<string>;
@@ -170,34 +208,21 @@ export function createMatcher(opts: {
     return best;
   };
 
-  /** The name and its parents (b.c for a.b.c), down to two labels. */
-  const withParents = (name: string) => {
-    const out = [name];
-    for (let i = name.indexOf('.'); i !== -1; i = name.indexOf('.', i + 1)) {
-      const rest = name.slice(i + 1);
-      if (rest.includes('.')) out.push(rest);
-    }
-    return out;
-  };
-
   return {
     match(raw) {
-      const name = normalizeCtName(raw);
-      if (!name) return null;
-      const chain = withParents(name);
+      const prepared = prepare(raw);
+      if (!prepared) return null;
+      const { chain, label, text, latin } = prepared;
       if (chain.some((n) => own.has(n))) return null;
-      const parts = domainParts(name);
-      const label = parts.labels[0] ?? '';
 
       if (chain.some((n) => perms.has(n))) {
         const c = closest(label, 0);
-        return { asset: c?.domain ?? opts.domains[0] ?? name, reason: 'permutation', score: 1 };
+        return { asset: c?.domain ?? opts.domains[0] ?? (chain[0] as string), reason: 'permutation', score: 1 };
       }
 
       if (keywords.length) {
-        const text = foldYo(parts.labels.slice().reverse().join('.'));
         let id = automaton.find(text);
-        if (id === -1 && name.includes('xn--')) id = automaton.find(translit(text));
+        if (id === -1 && latin !== null) id = automaton.find(latin);
         if (id !== -1) return { asset: keywords[id] as string, reason: 'keyword', score: 1 };
       }
 

@@ -1,0 +1,169 @@
+/*
+ * Certificate Transparency for discovery (#17): how many log entries per second the monitor's path
+ * takes — RFC 6962 client (HTTP + JSON + base64) → leaf parser (@peculiar/asn1-x509) → matcher for
+ * every name against every company — and the matcher alone in names per second.
+ *
+ *   node --import tsx bench/ct.bench.ts   (ENTRIES=20000, COMPANIES=10, PAGE=256, BATCH=1000)
+ *
+ * The log is the test peer (apps/api/test/peers/ct-log-server.ts) with ENTRIES real certificates, a
+ * third of them precertificates, 1–4 names each, 1 % of them lookalikes of the companies' domains; it
+ * runs in a child process so the figures are the client's CPU only (as against a remote log), and it
+ * answers at most PAGE entries per get-entries like real logs (256 for many of them). Prints figures;
+ * asserts only that every planted lookalike was found.
+ */
+import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { createCtClient } from '../apps/api/src/modules/discovery/ct/client';
+import { followLog } from '../apps/api/src/modules/discovery/ct/follow';
+import { type AssetMatcher, createMatcher } from '../apps/api/src/modules/discovery/ct/match';
+import { parseLeaf } from '../apps/api/src/modules/discovery/ct/parse';
+import { createTestCa, issueCertificate, type TestCert } from '../apps/api/test/peers/certs';
+import { ctEntryOf, startCtLog } from '../apps/api/test/peers/ct-log-server';
+
+const ENTRIES = Number(process.env.ENTRIES ?? 20_000);
+const COMPANIES = Number(process.env.COMPANIES ?? 10);
+const PAGE = Number(process.env.PAGE ?? 256);
+const BATCH = Number(process.env.BATCH ?? 1000);
+
+const WORDS = ['alpha', 'cloud', 'shop', 'mail', 'api', 'cdn', 'market', 'static', 'news', 'portal', 'store', 'dev'];
+const TLDS = ['com', 'ru', 'net', 'org', 'io', 'de', 'рф', 'online', 'site', 'su'];
+const BRANDS = Array.from({ length: COMPANIES }, (_, i) => `brand${String.fromCharCode(97 + (i % 26))}${i}bank`);
+
+/** A deterministic pseudo-random sequence (the same names on every run). */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const pick = <T>(r: () => number, a: readonly T[]) => a[Math.floor(r() * a.length)] as T;
+
+/** Company i: its domains, a permutation-like candidate set and keywords. */
+function companyAssets(i: number) {
+  const b = BRANDS[i] as string;
+  const permutations: string[] = [];
+  for (let k = 0; k < b.length; k++) {
+    permutations.push(`${b.slice(0, k)}${b.slice(k + 1)}.ru`); // omission
+    permutations.push(`${b.slice(0, k)}${b[k]}${b.slice(k)}.ru`); // repetition
+    for (const t of TLDS) permutations.push(`${b}.${t}`);
+  }
+  return {
+    domains: [`${b}.ru`, `${b}-online.ru`],
+    permutations: permutations.map((p) => new URL(`http://${p}`).hostname), // IDN zones as punycode
+    keywords: [`${b}pay`, 'кабинет-банка'],
+    threshold: 0.85,
+  };
+}
+
+if (process.argv[2] === 'serve') {
+  const r = rng(17);
+  const ca = createTestCa();
+  const certs: TestCert[] = [];
+  let planted = 0;
+  const t0 = performance.now();
+  for (let i = 0; i < ENTRIES; i++) {
+    const n = 1 + Math.floor(r() * 4);
+    const base = `${pick(r, WORDS)}${Math.floor(r() * 1e6)}.${pick(r, TLDS)}`;
+    const sans = [base, `www.${base}`, `*.${base}`, `${pick(r, WORDS)}.${base}`].slice(0, n);
+    if (r() < 0.01) {
+      const b = pick(r, BRANDS);
+      sans[0] = `${b.slice(0, 3)}${b.slice(4)}.com`; // an omission in another zone: similar
+      planted++;
+    }
+    certs.push(
+      issueCertificate(ca, { sans: sans.map((s) => new URL(`http://${s}`).hostname), cn: sans[0], precert: i % 3 === 0 }),
+    );
+  }
+  const genS = (performance.now() - t0) / 1000;
+  const log = await startCtLog({ entries: certs, maxEntries: PAGE });
+  process.send?.({ url: log.url, planted, genS });
+} else {
+  const child = fork(import.meta.filename, ['serve'], { execArgv: ['--import', 'tsx'], env: process.env });
+  const info = await new Promise<{ url: string; planted: number; genS: number }>((resolve) =>
+    child.once('message', resolve as never),
+  );
+  console.log(
+    `журнал: ${ENTRIES} записей (треть — предсертификаты), создание сертификатов ${info.genS.toFixed(1)} с, ` +
+      `до ${PAGE} записей на ответ; компаний ${COMPANIES}`,
+  );
+
+  const matchers: AssetMatcher[] = BRANDS.map((_, i) => createMatcher(companyAssets(i)));
+  const client = createCtClient({ url: info.url, timeoutMs: 30_000 });
+
+  // 1. The whole path: HTTP + parse + every name against every company.
+  for (const run of [1, 2]) {
+    let names = 0;
+    let hits = 0;
+    const t = performance.now();
+    const res = await followLog({
+      client,
+      from: 0,
+      batchSize: BATCH,
+      onBatch: async (entries) => {
+        for (const e of entries)
+          for (const n of e.names) {
+            names++;
+            for (const m of matchers) if (m.match(n)) hits++;
+          }
+      },
+    });
+    const s = (performance.now() - t) / 1000;
+    console.log(
+      `прогон ${run}: клиент + разбор + сопоставление — ${Math.round(res.processed / s)} записей/с ` +
+        `(${res.processed} за ${s.toFixed(2)} с, имён ${names}, совпадений ${hits}, ошибок разбора ${res.parseErrors})`,
+    );
+    if (res.processed !== ENTRIES || hits < info.planted)
+      throw new Error(`совпадений ${hits}, а подставлено ${info.planted} похожих имён`);
+  }
+
+  // 2. Client + parse only (no matching), and parse alone on the same leaves.
+  {
+    const t = performance.now();
+    const res = await followLog({ client, from: 0, batchSize: BATCH, onBatch: async () => {} });
+    const s = (performance.now() - t) / 1000;
+    console.log(`клиент + разбор без сопоставления — ${Math.round(res.processed / s)} записей/с`);
+  }
+  {
+    const r = rng(5);
+    const ca = createTestCa();
+    const leaves = Array.from({ length: 5000 }, (_, i) =>
+      Buffer.from(
+        ctEntryOf(
+          issueCertificate(ca, { sans: [`${pick(r, WORDS)}${i}.com`, `www.${pick(r, WORDS)}${i}.com`], precert: i % 3 === 0 }),
+        ).leaf_input,
+        'base64',
+      ),
+    );
+    const t = performance.now();
+    for (let k = 0; k < 3; k++) for (let i = 0; i < leaves.length; i++) parseLeaf(i, leaves[i] as Buffer);
+    const s = (performance.now() - t) / 1000;
+    console.log(`разбор записи (parseLeaf) один — ${Math.round((3 * leaves.length) / s)} записей/с`);
+  }
+
+  // 3. The matcher alone: names/s through one company's matcher.
+  {
+    const r = rng(9);
+    const names = Array.from({ length: 100_000 }, (_, i) => {
+      const base = `${pick(r, WORDS)}${i}.${pick(r, TLDS)}`;
+      return new URL(`http://${r() < 0.3 ? `www.${base}` : base}`).hostname;
+    });
+    const m = matchers[0] as AssetMatcher;
+    let t = performance.now();
+    let hits = 0;
+    for (const n of names) if (m.match(n)) hits++;
+    let s = (performance.now() - t) / 1000;
+    console.log(`сопоставитель, одна компания — ${Math.round(names.length / s)} имён/с (новые имена, совпадений ${hits})`);
+    // As the monitor does it: each name through every company's matcher (the name is prepared once).
+    const fresh = names.map((n) => `m.${n}`);
+    t = performance.now();
+    hits = 0;
+    for (const n of fresh) for (const mm of matchers) if (mm.match(n)) hits++;
+    s = (performance.now() - t) / 1000;
+    console.log(
+      `сопоставитель, ${COMPANIES} компаний — ${Math.round(fresh.length / s)} имён/с, ` +
+        `${Math.round((fresh.length * COMPANIES) / s)} проверок имя×компания/с (совпадений ${hits})`,
+    );
+  }
+  child.kill();
+}
