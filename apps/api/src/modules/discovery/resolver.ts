@@ -8,6 +8,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
+import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { type DnsRecord, decodeMessage, encodeQuery, normalizeName, RCODES, RR_TYPES } from './dns-wire';
@@ -350,6 +351,8 @@ export function createResolver(opts: ResolverOptions, internals: { clock?: Clock
     async resolveMany(names, onResult, signal) {
       const started = clock.now();
       const ctl = new AbortController();
+      // Every query and every slot waiter listens on it: up to `concurrency` × a few at once.
+      setMaxListeners(0, ctl.signal);
       const stop = () => ctl.abort(signal?.reason);
       if (signal?.aborted) throw signal.reason;
       signal?.addEventListener('abort', stop, { once: true });
