@@ -195,6 +195,24 @@ describe('CT log follower', () => {
     expect(seen).toEqual(range(0, 100));
   });
 
+  it('stops when aborted during a request, after the last batch handed over', async () => {
+    const log = await startLog({ entries: certs, maxEntries: 32 });
+    const stop = new AbortController();
+    const seen: number[] = [];
+    const result = await followLog({
+      client: createCtClient({ url: log.url, timeoutMs: 60_000 }),
+      from: 0,
+      batchSize: 20,
+      signal: stop.signal,
+      onBatch: async (entries, next) => {
+        seen.push(...entries.map((e) => e.index));
+        if (next === 40) void log.holdNext().then(() => stop.abort()); // the third request hangs, then the job is stopped
+      },
+    });
+    expect(result).toMatchObject({ processed: 40, nextIndex: 40 });
+    expect(seen).toEqual(range(0, 40));
+  });
+
   it('keeps up with a log that grows during the follow', async () => {
     const log = await startLog({ entries: certs.slice(0, 30), maxEntries: 32 });
     const more = many(25, 1000);

@@ -4,7 +4,7 @@
  * timestamped entries (x509_entry, or precert_entry with issuer_key_hash and the TBSCertificate without
  * poison); extra_data is the certificate chain, or for a precertificate the PrecertChainEntry. The STH
  * carries the real Merkle tree hash (RFC 6962 §2.1), not a signature. Like real logs it answers at most
- * `maxEntries` per get-entries; append() grows the tree, failNext() makes the next requests fail.
+ * `maxEntries` per get-entries; append() grows the tree, failNext() makes the next requests fail, holdNext() leaves one unanswered.
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -67,6 +67,8 @@ export interface CtLogPeer {
   appendRaw(entries: RawCtEntry[]): void;
   /** The next `count` requests fail: HTTP 500, or 200 with a body that is not JSON. */
   failNext(count?: number, kind?: '500' | 'json'): void;
+  /** The next request is never answered; resolves when it has arrived. */
+  holdNext(): Promise<void>;
   /** Every request fails with 500 until turned off. */
   setFailing(on: boolean): void;
   /** get-entries requests served so far. */
@@ -82,6 +84,7 @@ export async function startCtLog(opts: { entries?: TestCert[]; maxEntries?: numb
   let failKind: '500' | 'json' = '500';
   let failing = false;
   let entriesRequests = 0;
+  let hold: (() => void) | null = null;
   const rootCache = new Map<number, string>();
 
   const appendRaw = (list: RawCtEntry[]) => {
@@ -103,6 +106,11 @@ export async function startCtLog(opts: { entries?: TestCert[]; maxEntries?: numb
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    if (hold) {
+      hold();
+      hold = null;
+      return; // left open; closeAllConnections() ends it
+    }
     if (failing || failCount > 0) {
       if (failCount > 0) failCount--;
       if (failKind === 'json' && !failing) {
@@ -146,6 +154,10 @@ export async function startCtLog(opts: { entries?: TestCert[]; maxEntries?: numb
       failCount = count;
       failKind = kind;
     },
+    holdNext: () =>
+      new Promise<void>((resolve) => {
+        hold = resolve;
+      }),
     setFailing(on) {
       failing = on;
     },

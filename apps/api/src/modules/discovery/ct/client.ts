@@ -15,9 +15,9 @@ export type { CtEntry } from './parse';
 export type CtEntries = CtEntry[] & { fetched: number; parseErrors: number };
 
 export interface CtClient {
-  getSth(): Promise<{ treeSize: number; timestamp: number }>;
+  getSth(signal?: AbortSignal): Promise<{ treeSize: number; timestamp: number }>;
   /** Parsed entries [start..end]; the server may return fewer than asked (follow its limit). */
-  getEntries(start: number, end: number): Promise<CtEntries>;
+  getEntries(start: number, end: number, signal?: AbortSignal): Promise<CtEntries>;
 }
 
 export class CtLogError extends Error {}
@@ -26,14 +26,14 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isS
 
 export function createCtClient(opts: { url: string; timeoutMs: number }): CtClient {
   const base = opts.url.replace(/\/+$/, '');
-  const get = async (path: string): Promise<unknown> => {
+  const get = async (path: string, stop?: AbortSignal): Promise<unknown> => {
     let res: Response;
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
     try {
-      res = await fetch(`${base}/ct/v1/${path}`, { signal: AbortSignal.timeout(opts.timeoutMs) });
+      res = await fetch(`${base}/ct/v1/${path}`, { signal: stop ? AbortSignal.any([timeout, stop]) : timeout });
     } catch (e) {
-      const name = (e as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError')
-        throw new CtLogError(`Журнал CT ${base} не ответил за ${opts.timeoutMs} мс`);
+      if (stop?.aborted) throw new CtLogError(`Чтение журнала CT ${base} остановлено`);
+      if (timeout.aborted) throw new CtLogError(`Журнал CT ${base} не ответил за ${opts.timeoutMs} мс`);
       throw new CtLogError(`Журнал CT ${base} недоступен: ${(e as Error).message}`);
     }
     if (!res.ok) {
@@ -48,16 +48,16 @@ export function createCtClient(opts: { url: string; timeoutMs: number }): CtClie
   };
 
   return {
-    async getSth() {
-      const body = (await get('get-sth')) as { tree_size?: unknown; timestamp?: unknown } | null;
+    async getSth(signal) {
+      const body = (await get('get-sth', signal)) as { tree_size?: unknown; timestamp?: unknown } | null;
       if (!isCount(body?.tree_size) || !isCount(body?.timestamp))
         throw new CtLogError(`Журнал CT ${base} вернул неверный get-sth`);
       return { treeSize: body.tree_size, timestamp: body.timestamp };
     },
 
-    async getEntries(start, end) {
+    async getEntries(start, end, signal) {
       if (!isCount(start) || !isCount(end) || end < start) throw new CtLogError(`Неверный диапазон записей CT: ${start}..${end}`);
-      const body = (await get(`get-entries?start=${start}&end=${end}`)) as { entries?: unknown } | null;
+      const body = (await get(`get-entries?start=${start}&end=${end}`, signal)) as { entries?: unknown } | null;
       if (!Array.isArray(body?.entries)) throw new CtLogError(`Журнал CT ${base} вернул неверный get-entries`);
       // A log answers at most its own page size; more than asked would be a broken log: take what was asked.
       const raw = body.entries.slice(0, end - start + 1) as { leaf_input?: unknown }[];

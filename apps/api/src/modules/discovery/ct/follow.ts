@@ -34,6 +34,8 @@ export interface FollowOptions {
   onBatch: (entries: CtEntry[], nextIndex: number, info: { parseErrors: number }) => Promise<void>;
 }
 
+const STOPPED: unique symbol = Symbol('stopped');
+
 export async function followLog(opts: FollowOptions): Promise<FollowResult> {
   const { client, signal, onBatch } = opts;
   const batchSize = Math.max(1, Math.floor(opts.batchSize));
@@ -48,12 +50,17 @@ export async function followLog(opts: FollowOptions): Promise<FollowResult> {
   const fail = (e: unknown): never => {
     throw new CtFollowError(e instanceof Error ? e.message : String(e), result());
   };
+  /** A request cut short by the signal ends the follow normally: nothing after the last batch was handed over. */
+  const ask = <T>(p: Promise<T>): Promise<T | typeof STOPPED> => p.catch((e: unknown) => (signal?.aborted ? STOPPED : fail(e)));
 
-  let size = (await client.getSth().catch(fail)).treeSize;
+  const sth = await ask(client.getSth(signal));
+  if (sth === STOPPED) return result();
+  let size = sth.treeSize;
   while (!signal?.aborted) {
     while (next < size && !signal?.aborted) {
       const end = Math.min(next + batchSize, size) - 1;
-      const batch: CtEntry[] & Partial<CtEntries> = await client.getEntries(next, end).catch(fail);
+      const batch: (CtEntry[] & Partial<CtEntries>) | typeof STOPPED = await ask(client.getEntries(next, end, signal));
+      if (batch === STOPPED) break;
       const fetched = Math.min(batch.fetched ?? batch.length, end - next + 1);
       if (fetched <= 0) fail(new Error(`Журнал CT не вернул записей начиная с ${next}`));
       await onBatch(batch, next + fetched, { parseErrors: batch.parseErrors ?? 0 });
@@ -61,9 +68,9 @@ export async function followLog(opts: FollowOptions): Promise<FollowResult> {
       parseErrors += batch.parseErrors ?? 0;
     }
     if (signal?.aborted) break;
-    const grown = (await client.getSth().catch(fail)).treeSize;
-    if (grown <= size) break;
-    size = grown;
+    const grown = await ask(client.getSth(signal));
+    if (grown === STOPPED || grown.treeSize <= size) break;
+    size = grown.treeSize;
   }
   return result();
 }
