@@ -359,6 +359,53 @@ export function createAnalyticsRepo(db: Db) {
     seeded: seeds.done,
     markSeeded: seeds.mark,
 
+    /**
+     * SLA figures of the home page (not from the rollups: the events' SLA columns are read directly,
+     * by index). Overdue and open now — open events with a pending deadline (partial index
+     * events_sla_due_idx, index-only); medians — percentile_cont of the seconds from creation to first
+     * triage / to resolution over the events created in the period (events_*_created_idx ranges).
+     * Grouped by module and by company (GROUPING SETS): a module's median is over all its events.
+     */
+    async slaSummary(
+      f: RollupFilter & { tz: string },
+    ): Promise<
+      {
+        module: string | null;
+        company_id: number | null;
+        company_name: string | null;
+        overdue: number;
+        open: number;
+        mt: number | null;
+        mr: number | null;
+      }[]
+    > {
+      const scope = and([
+        sql`e.module = ANY(${textArray(f.modules)})`,
+        ...(f.companies === 'all' ? [] : [sql`e.company_id = ANY(${intArray(f.companies)})`]),
+      ]);
+      const from = sql`(${f.from}::date::timestamp AT TIME ZONE ${f.tz})`;
+      const to = sql`((${f.to}::date + 1)::timestamp AT TIME ZONE ${f.tz})`;
+      return rowsOf(
+        db,
+        sql`WITH o AS (
+              SELECT coalesce(e.module, '#' || e.company_id) AS k, e.module, e.company_id, count(*) FILTER (WHERE e.sla_due_at < now())::int AS overdue, count(*)::int AS open
+                FROM events e WHERE e.sla_due_at IS NOT NULL AND ${scope}
+               GROUP BY GROUPING SETS ((e.module), (e.company_id))),
+            m AS (
+              SELECT coalesce(e.module, '#' || e.company_id) AS k, e.module, e.company_id,
+                     percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.triaged_at - e.created_at))
+                       FILTER (WHERE e.triaged_at IS NOT NULL) AS mt,
+                     percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM e.resolved_at - e.created_at))
+                       FILTER (WHERE e.resolved_at IS NOT NULL) AS mr
+                FROM events e WHERE e.created_at >= ${from} AND e.created_at < ${to} AND ${scope}
+               GROUP BY GROUPING SETS ((e.module), (e.company_id)))
+            SELECT coalesce(o.module, m.module) AS module, coalesce(o.company_id, m.company_id) AS company_id,
+                   coalesce(o.overdue, 0) AS overdue, coalesce(o.open, 0) AS open, m.mt, m.mr, c.name AS company_name
+              FROM o FULL JOIN m USING (k)
+              LEFT JOIN companies c ON c.id = coalesce(o.company_id, m.company_id)`,
+      );
+    },
+
     async refs(): Promise<{
       statuses: { id: number; module: string; code: string; name: string; color: string; sort: number; is_final: boolean }[];
       priorities: { id: number; module: string; code: string; name: string; color: string; level: number }[];

@@ -1,5 +1,6 @@
 /* GET /modules/analytics/dashboard/…: the home page's charts. */
 import { analyticsQuery, type DashboardChart, matrixResponse, timeSeriesResponse } from '@forpost/contract/analytics';
+import { slaSummaryResponse } from '@forpost/contract/sla';
 import type { App } from '../../lib/routes';
 import { callerOf } from '../events/access';
 import type { AnalyticsService } from './analytics.service';
@@ -51,5 +52,20 @@ export async function analyticsRoutes(app: App, deps: { analytics: AnalyticsServ
       },
     },
     async (req, reply) => reply.type(JSON_TYPE).send((await svc.json('priorityevents', callerOf(req), req.query)) as never),
+  );
+  app.get(
+    `${BASE}/common/sla`,
+    {
+      config: { permission: 'events.read' },
+      schema: {
+        operationId: 'getDashboardSla',
+        tags,
+        summary: 'SLA: просроченные события сейчас и медианы времени до разбора и до решения по модулям и компаниям',
+        description: `${DESCRIPTION} Медианы — по событиям, созданным в периоде; просроченные — открытые события сейчас.`,
+        querystring: analyticsQuery,
+        response: { 200: slaSummaryResponse },
+      },
+    },
+    async (req) => svc.slaSummary(callerOf(req), req.query),
   );
 }

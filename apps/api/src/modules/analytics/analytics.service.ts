@@ -26,6 +26,7 @@ import {
   MODULE_CODES,
   type ModuleCode,
 } from '@forpost/contract/modules';
+import { type SlaSummaryResponse, slaSummaryResponse } from '@forpost/contract/sla';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type Caller, scopeFor } from '../events/access';
@@ -324,9 +325,42 @@ export function createAnalyticsService(deps: {
     return now.b.length ? render(merge(def.merge, now.a, now.b)) : entry.json;
   }
 
+  /**
+   * The SLA card of the home page: per module (and per company when the caller sees more than one)
+   * the open events past their deadline now and the median times to triage and to resolve of the
+   * events created in the period. Read from `events` by index (no rollup: «now» figures).
+   */
+  async function slaSummary(c: Caller, q: AnalyticsQuery): Promise<SlaSummaryResponse> {
+    const r = resolve(c, q);
+    const { from, to } = r.filter;
+    if (r.empty) return { modules: [], companies: [], from, to };
+    const rows = await repo.slaSummary({ ...r.filter, tz: ANALYTICS_TZ });
+    const row = (key: string, name: string, x: (typeof rows)[number]) => ({
+      key,
+      name,
+      overdue: Number(x.overdue),
+      open: Number(x.open),
+      median_triage_seconds: x.mt === null ? null : Math.round(Number(x.mt)),
+      median_resolve_seconds: x.mr === null ? null : Math.round(Number(x.mr)),
+    });
+    const modules = MODULE_CODES.flatMap((m) => {
+      const x = rows.find((y) => y.module === m);
+      return x ? [row(m, getModule(m).name, x)] : [];
+    });
+    const companyRows = rows.filter((y) => y.module === null && y.company_id !== null);
+    const companies =
+      r.filter.companies === 'all' || r.filter.companies.length > 1
+        ? companyRows
+            .map((x) => row(String(x.company_id), x.company_name ?? '', x))
+            .sort((a, b) => b.overdue - a.overdue || a.name.localeCompare(b.name, 'ru'))
+        : [];
+    return slaSummaryResponse.parse({ modules, companies, from, to });
+  }
+
   return {
     /** A chart's answer as JSON (from the answer cache when it can be). */
     json,
+    slaSummary,
     /** Hits and misses of the answer cache since start (tests, diagnostics). */
     cacheStats: () => ({ ...stats, entries: cache.size }),
 
