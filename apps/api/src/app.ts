@@ -26,12 +26,16 @@ import { classifierRoutes, createClassifierService } from './modules/classifier/
 import { companiesRoutes } from './modules/companies/companies.routes';
 import { createCompaniesService } from './modules/companies/companies.service';
 import { configsRoutes, createConfigsService } from './modules/configs/index';
+import { createDiscovery } from './modules/discovery/index';
 import { createBulkJobs } from './modules/events/bulk.service';
 import { type EventEngine, registerEventEngine } from './modules/events/index';
+import { createNotificationsService, notificationsRoutes } from './modules/notifications/index';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
 import { createTransfer } from './modules/imports/transfer';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createReportsService, reportsRoutes } from './modules/reports/index';
+import { notify as notifyUsers } from './modules/notifications/notifications.service';
+import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
 import { systemRoutes } from './modules/system/system.routes';
 import { storageProbe } from './modules/system/system.service';
@@ -168,6 +172,9 @@ export async function buildApp(deps: AppDeps) {
   const usersSvc = createUsersService({ db, audit, links: identity });
   const apiKeysSvc = createApiKeysService({ db, audit });
   const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
+  // SLA policies and the breach job (bell notifications for the assignee: notifications.notify).
+  const sla = createSlaService({ db, audit, notify: notifyUsers });
+  const slaJobs = createSlaJobs({ sla, log: app.log });
   const classifier = createClassifierService({ db, configs, log: app.log });
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
   const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer, store: docstore });
@@ -187,6 +194,9 @@ export async function buildApp(deps: AppDeps) {
   // Domain snapshots (pg-boss job; main.ts attaches it): queued by the domains' `recheck` action.
   const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
   app.addHook('onClose', () => snapshots.stop());
+  // Discovery of lookalike domains (#17): runs (pg-boss job), schedule and CT monitor (main.ts attaches them).
+  const discovery = createDiscovery({ db, pool: database.pool, audit, configs, secret: config.secret, log: app.log });
+  app.addHook('onClose', () => discovery.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -221,6 +231,7 @@ export async function buildApp(deps: AppDeps) {
       await apiKeysRoutes(a, { apiKeys: apiKeysSvc });
       await auditRoutes(a, { db });
       await analyticsRoutes(a, { analytics });
+      await slaRoutes(a, { sla });
       await classifierRoutes(a, { classifier });
       await mailingsRoutes(a, { mailings });
       await reportsRoutes(a, { reports });
@@ -235,8 +246,10 @@ export async function buildApp(deps: AppDeps) {
         bulk,
       });
       docsRef = engine.docs;
+      notificationsRoutes(a, { notifications: createNotificationsService({ db }) });
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
+      await discovery.mount(a, engine);
     },
     { prefix: API_PREFIX },
   );
@@ -261,11 +274,14 @@ export async function buildApp(deps: AppDeps) {
       users: usersSvc,
       apiKeys: apiKeysSvc,
       analytics,
+      sla,
+      slaJobs,
       classifier,
       mailings,
       reports,
       insights,
       snapshots,
+      discovery,
     },
   });
 }

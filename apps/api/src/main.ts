@@ -7,6 +7,7 @@ import { migrateOn, withSchemaLock } from './db/migrate';
 import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
+import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
 
 /** config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen. */
 async function main() {
@@ -42,10 +43,14 @@ async function main() {
     await app.services.bulk.attach(boss, { work });
     await app.services.insights.attach(boss, { work });
     await app.services.snapshots.attach(boss, { work });
+    await app.services.discovery.attach(boss, { work });
+    await app.services.slaJobs.attach(boss, { work });
     return { boss, app };
   });
   // Expired whitelist entries stop applying: the worker re-marks their events once a minute.
   const whitelistSweep = work ? app.services.whitelist.startExpirySweep() : undefined;
+  // Events older than their indicators column get them (related events, modules/indicators.ts).
+  const indicatorsFill = work ? startIndicatorsBackfill({ db: database.db, log }) : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     log.info(`Форпост: ${config.publicUrl}`);
@@ -60,6 +65,7 @@ async function main() {
     force.unref();
     try {
       await whitelistSweep?.stop();
+      await indicatorsFill?.stop();
       await app?.close(); // stop accepting, finish in-flight requests
       await boss.stop({ graceful: true, timeout: 20_000, wait: true });
       await database.close();

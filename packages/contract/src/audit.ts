@@ -95,6 +95,7 @@ export const AUDIT_ACTIONS = {
   'doc.delete': 'Удаление файла',
   'event.delete': 'Удаление события',
   'event.batch_update': 'Массовое изменение событий',
+  'event.assign': 'Назначение исполнителя',
   'event.action': 'Действие над событием',
   'event.bulk_start': 'Запуск массовой операции по фильтру',
   'event.bulk_done': 'Завершение массовой операции по фильтру',
@@ -137,6 +138,11 @@ export const AUDIT_ACTIONS = {
   'media_type.create': 'Создание типа СМИ',
   'media_type.update': 'Изменение типа СМИ',
   'media_type.delete': 'Удаление типа СМИ',
+  'discovery_asset.create': 'Добавление защищаемого актива',
+  'discovery_asset.update': 'Изменение защищаемого актива',
+  'discovery_asset.delete': 'Удаление защищаемого актива',
+  'discovery_run.start': 'Запуск поиска доменов',
+  'sla.update': 'Изменение сроков SLA',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -163,6 +169,8 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'tag.', label: 'Теги' },
   { value: 'leak', label: 'Каталог утечек' },
   { value: 'media_type.', label: 'Типы СМИ' },
+  { value: 'discovery_', label: 'Поиск доменов' },
+  { value: 'sla.', label: 'Сроки SLA' },
 ];
 
 /** Russian names of the objects audit entries are about. */
@@ -190,4 +198,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   leak: 'Утечка',
   leak_type: 'Тип утечки',
   media_type: 'Тип СМИ',
+  discovery_asset: 'Защищаемый актив',
+  discovery_run: 'Запуск поиска доменов',
+  sla_policy: 'Сроки SLA',
 };

@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import { MSG } from './messages';
-import { isEmail, isUrl } from './validation';
+import { isEmail, isIPv4, isIPv6, isUrl } from './validation';
 
 export const CONFIG_TYPES = ['string', 'integer', 'url', 'email', 'secret'] as const;
 export type ConfigType = (typeof CONFIG_TYPES)[number];
 
-export const CONFIG_GROUPS = ['mail', 'files', 'sessions', 'security', 'integrations', 'general'] as const;
+export const CONFIG_GROUPS = ['mail', 'files', 'sessions', 'security', 'integrations', 'discovery', 'general'] as const;
 export type ConfigGroup = (typeof CONFIG_GROUPS)[number];
 export const CONFIG_GROUP_LABELS: Record<ConfigGroup, string> = {
   mail: 'Почта',
@@ -17,6 +17,7 @@ export const CONFIG_GROUP_LABELS: Record<ConfigGroup, string> = {
   sessions: 'Сессии',
   security: 'Защита от подбора пароля',
   integrations: 'Интеграции',
+  discovery: 'Поиск доменов',
   general: 'Общие',
 };
 
@@ -70,6 +71,38 @@ export function isMailFrom(s: string): boolean {
   const m = /^([^<>]*)<([^<>]+)>$/.exec(s.trim());
   if (!m) return isEmail(s.trim());
   return isEmail((m[2] ?? '').trim());
+}
+
+/** A comma- (or space-) separated setting → its items. */
+export const splitList = (s: string): string[] =>
+  s
+    .split(/[,\s]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** A DNS resolver: IPv4, IPv6, `IPv4:port` or `[IPv6]:port`. */
+export function isResolverAddress(s: string): boolean {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(s);
+  if (m) {
+    const port = Number(m[3]);
+    const host = m[1] ?? m[2] ?? '';
+    return port >= 1 && port <= 65535 && (isIPv4(host) || isIPv6(host));
+  }
+  return isIPv4(s) || isIPv6(s);
+}
+
+/** `ru=https://…, *=https://…` → {ru: url, '*': url}; null when malformed. */
+export function parseRdapServers(s: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const i = item.indexOf('=');
+    if (i <= 0) return null;
+    const zone = item.slice(0, i).trim().toLowerCase().replace(/^\./, '');
+    const url = item.slice(i + 1).trim();
+    if (!(zone === '*' || /^[a-z0-9-]+$/.test(zone)) || !isUrl(url)) return null;
+    out[zone] = url;
+  }
+  return out;
 }
 
 interface ConfigDef<S extends z.ZodType> {
@@ -282,6 +315,118 @@ export const CONFIG_REGISTRY = {
     type: 'string',
     schema: text(0, 500).refine((s) => s === '' || s.startsWith('/'), { error: 'Укажите абсолютный путь (начинается с /)' }),
     default: '',
+  }),
+  discovery_enabled: int({
+    title: 'Поиск доменов: включён',
+    description:
+      '1 — запуски по расписанию и наблюдение за журналами сертификатов (CT) работают; 0 — только ручные запуски со страницы «Поиск доменов».',
+    group: 'discovery',
+    min: 0,
+    max: 1,
+    default: 0,
+  }),
+  discovery_schedule_hours: int({
+    title: 'Поиск доменов: интервал запусков',
+    description: 'Через сколько часов после прошлого запуска поиск по компании запускается снова (при включённом поиске).',
+    group: 'discovery',
+    unit: 'ч',
+    min: 1,
+    max: 720,
+    default: 24,
+  }),
+  discovery_dns_servers: def({
+    title: 'Поиск доменов: DNS-серверы',
+    description:
+      'Адреса резолверов через запятую: IP или IP:порт (например: 77.88.8.8, 8.8.8.8). Запросы DNS идут только к ним.',
+    group: 'discovery',
+    type: 'string',
+    schema: text(0, 500).refine((s) => s === '' || splitList(s).every(isResolverAddress), {
+      error: 'Ожидаются IP-адреса (или IP:порт) через запятую',
+    }),
+    default: '77.88.8.8, 8.8.8.8',
+  }),
+  discovery_dns_concurrency: int({
+    title: 'Поиск доменов: параллельных запросов DNS',
+    description: 'Сколько имён проверяется одновременно.',
+    group: 'discovery',
+    min: 1,
+    max: 1000,
+    default: 50,
+  }),
+  discovery_dns_timeout_ms: int({
+    title: 'Поиск доменов: таймаут DNS',
+    description: 'Сколько ждать ответа резолвера на один запрос.',
+    group: 'discovery',
+    unit: 'мс',
+    min: 50,
+    max: 30_000,
+    default: 2000,
+  }),
+  discovery_dns_retries: int({
+    title: 'Поиск доменов: повторы DNS',
+    description: 'Сколько раз повторить запрос после таймаута или SERVFAIL.',
+    group: 'discovery',
+    min: 0,
+    max: 10,
+    default: 2,
+  }),
+  discovery_dns_rate: int({
+    title: 'Поиск доменов: запросов DNS в секунду',
+    description: 'Предел частоты запросов ко всем резолверам вместе.',
+    group: 'discovery',
+    unit: 'в с',
+    min: 1,
+    max: 100_000,
+    default: 200,
+  }),
+  discovery_rdap_servers: def({
+    title: 'Поиск доменов: серверы RDAP',
+    description:
+      'Откуда брать регистратора и дату регистрации: зона=адрес через запятую, * — для остальных зон (например: ru=https://rdap.tcinet.ru/, *=https://rdap.org/). Пусто — без RDAP.',
+    group: 'discovery',
+    type: 'string',
+    schema: text(0, 2000).refine((s) => s === '' || parseRdapServers(s) !== null, {
+      error: 'Ожидается зона=https://адрес через запятую (зона * — для остальных)',
+    }),
+    default: '*=https://rdap.org/',
+  }),
+  discovery_rdap_timeout_ms: int({
+    title: 'Поиск доменов: таймаут RDAP',
+    description: 'Сколько ждать ответа сервера RDAP на один запрос.',
+    group: 'discovery',
+    unit: 'мс',
+    min: 100,
+    max: 60_000,
+    default: 5000,
+  }),
+  discovery_ct_logs: def({
+    title: 'Поиск доменов: журналы сертификатов (CT)',
+    description:
+      'Адреса журналов Certificate Transparency (RFC 6962) через запятую. Пусто — наблюдение за сертификатами выключено.',
+    group: 'discovery',
+    type: 'string',
+    schema: text(0, 2000).refine((s) => s === '' || splitList(s).every(isUrl), {
+      error: 'Ожидаются адреса http(s):// через запятую',
+    }),
+    default: '',
+  }),
+  discovery_ct_threshold: int({
+    title: 'Поиск доменов: порог схожести для CT',
+    description: 'Имя из сертификата считается похожим на защищаемый домен от этой схожести (в процентах).',
+    group: 'discovery',
+    unit: '%',
+    min: 1,
+    max: 100,
+    default: 80,
+  }),
+  discovery_ct_interval_seconds: int({
+    title: 'Поиск доменов: опрос журналов CT',
+    description: 'Как часто проверять журналы сертификатов на новые записи.',
+    group: 'discovery',
+    unit: 'с',
+    min: 5,
+    max: 86_400,
+    default: 60,
   }),
   product_name: def({
     title: 'Название продукта',

@@ -57,6 +57,8 @@ export const PERMISSIONS = [
   'messages.collect',
   'messages.delete',
   'audit.read',
+  'discovery.read',
+  'discovery.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
@@ -89,6 +91,8 @@ export const COMPANY_SCOPED: ReadonlySet<Permission> = new Set<Permission>([
   'messages.read',
   'messages.collect',
   'messages.delete',
+  'discovery.read',
+  'discovery.manage',
 ]);
 
 const ALL = [...PERMISSIONS];
@@ -103,6 +107,7 @@ const READ: Permission[] = [
   'reports.read',
   'telegram.read',
   'messages.read',
+  'discovery.read',
 ];
 const ANALYST: Permission[] = [
   ...READ,
@@ -114,6 +119,7 @@ const ANALYST: Permission[] = [
   'whitelist.manage',
   'settings.manage',
   'messages.delete',
+  'discovery.manage',
 ];
 
 export const STAFF_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
@@ -141,6 +147,8 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'reports.read',
     'reports.manage',
     'messages.read',
+    'discovery.read',
+    'discovery.manage',
   ],
   COMPANY_ANALYST: [
     'events.read',
@@ -153,8 +161,9 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'reports.read',
     'reports.manage',
     'messages.read',
+    'discovery.read',
   ],
-  COMPANY_VIEWER: ['events.read', 'events.export', 'companies.read', 'reports.read', 'messages.read'],
+  COMPANY_VIEWER: ['events.read', 'events.export', 'companies.read', 'reports.read', 'messages.read', 'discovery.read'],
 };
 
 export interface Membership {

@@ -1,13 +1,15 @@
 /* Enumerations, reference seeds and messages shared by every event module. */
 import type { FieldOption, PrioritySeed, RefSeed, StatusSeed } from './types';
 
-export const SOURCES = ['Telegram', 'Yandex', 'Google', 'Other'] as const;
+export const SOURCES = ['Telegram', 'Yandex', 'Google', 'Other', 'Discovery', 'CT'] as const;
 export type Source = (typeof SOURCES)[number];
 export const SOURCE_LABELS: Record<Source, string> = {
   Telegram: 'Telegram',
   Yandex: 'Яндекс',
   Google: 'Google',
   Other: 'Другое',
+  Discovery: 'Поиск доменов',
+  CT: 'Журналы сертификатов (CT)',
 };
 
 export const ML_STATES = ['NotDetermined', 'InQueueToML', 'SentToML', 'Failed', 'Done'] as const;
@@ -79,6 +81,7 @@ export const EVENT_MSG = {
   ip: 'Неверный IP-адрес',
   host: 'Укажите домен или IP-адрес',
   phone: 'Неверный формат телефона',
+  badIndicator: 'Индикатор — вид:значение, например ip:185.1.2.3 или domain:example.ru',
   date: 'Неверная дата (ожидается ГГГГ-ММ-ДД)',
   datetime: 'Неверные дата и время',
   integer: 'Ожидается целое число',

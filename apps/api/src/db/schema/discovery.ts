@@ -59,9 +59,7 @@ export const discoveryRuns = pgTable(
     index('discovery_runs_company_idx').on(t.companyId, t.createdAt.desc(), t.id.desc()),
     index('discovery_runs_created_by_idx').on(t.createdBy),
     // One unfinished run per company at a time (manual or scheduled).
-    uniqueIndex('discovery_runs_active_uq')
-      .on(t.companyId)
-      .where(sql`${t.status} IN ('queued', 'running')`),
+    uniqueIndex('discovery_runs_active_uq').on(t.companyId).where(sql`${t.status} IN ('queued', 'running')`),
   ],
 );
 

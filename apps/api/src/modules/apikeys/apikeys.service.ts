@@ -27,8 +27,8 @@ import { createApiKeysRepo, type ApiKeyRow as KeyRow } from './apikeys.repo';
 
 type Role = { module: string; access: 'read' | 'write' };
 
-const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.read'];
-const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import'];
+const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.read', 'discovery.read'];
+const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import', 'discovery.manage'];
 
 /** What a key's roles grant, before intersecting with its owner's rights. */
 function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {

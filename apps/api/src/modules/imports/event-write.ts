@@ -23,7 +23,8 @@ import type { EventsRepo, EventUpdate, HistoryEntry, NewEvent } from '../events/
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import type { EventRecord } from './event-row';
-import { emptyResult, type ImportContext, inRounds, type WriteResult } from './targets';
+import type { TargetsRepo } from './targets.repo';
+import { emptyResult, type ImportContext, inRounds, type RowError, type WriteResult } from './targets';
 
 export interface EventWriter {
   m: ModuleDescriptor;
@@ -37,14 +38,17 @@ export interface EventWriter {
 
 const keyOf = (r: { companyId: number; fingerprint: string }) => `${r.companyId}:${r.fingerprint}`;
 
-export async function writeEvents(w: EventWriter, tx: Db, records: EventRecord[], ctx: ImportContext): Promise<WriteResult> {
+/** What a batch is written for: an import (its id), or another writer such as discovery (`importId` null). */
+export type WriteContext = Pick<ImportContext, 'mode' | 'authorId' | 'authorKeyId'> & { importId: number | null };
+
+export async function writeEvents(w: EventWriter, tx: Db, records: EventRecord[], ctx: WriteContext): Promise<WriteResult> {
   const res = emptyResult();
   await inRounds(records, keyOf, (rows) => writeRound(w, tx, rows, ctx, res));
   return res;
 }
 
 /** One round (unique keys): existing events changed or skipped, new ones inserted. Returns the rows to retry. */
-async function writeRound(w: EventWriter, tx: Db, rows: EventRecord[], ctx: ImportContext, res: WriteResult) {
+async function writeRound(w: EventWriter, tx: Db, rows: EventRecord[], ctx: WriteContext, res: WriteResult) {
   if (!rows.length) return [];
   const actor: Actor = { actorUserId: ctx.authorId, actorKeyId: ctx.authorKeyId };
   const existing = new Map<string, StoredEvent>();
@@ -96,19 +100,51 @@ async function changesOf(w: EventWriter, rows: EventRecord[], existing: Map<stri
   return { updates, history };
 }
 
+/** The refusal of the module's create guards (e.g. allowlisted domains) as the row's error, if any. */
+async function guardError(w: Pick<EventWriter, 'm' | 'guards'>, r: EventRecord, tx: Db): Promise<RowError | null> {
+  try {
+    for (const g of w.guards[w.m.code] ?? []) await g({ companyId: r.companyId, module: w.m.code, data: r.data, tx });
+    return null;
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return { row: r.row, col: null, column: null, value: null, message: e.message };
+  }
+}
+
+/**
+ * The dry run of `writeEvents`: the errors it would report — the create guards of the rows that
+ * would be new (no event with their key yet), read on `db`, nothing written or locked. A key repeated
+ * in the file is checked each time: the guards read the key's own fields (the domain), so the
+ * repeat fares as the first row did.
+ */
+export async function checkEvents(
+  w: Pick<EventWriter, 'm' | 'guards'>,
+  repo: TargetsRepo,
+  db: Db,
+  records: EventRecord[],
+): Promise<RowError[]> {
+  if (!w.guards[w.m.code]?.length) return [];
+  const existing = await repo.existingKeys(w.m.code, records, db);
+  const errors: RowError[] = [];
+  for (const r of records) {
+    if (existing.has(keyOf(r))) continue;
+    const e = await guardError(w, r, db);
+    if (e) errors.push(e);
+  }
+  return errors;
+}
+
 /**
  * New events: the module's create guards (e.g. allowlisted domains; a refusal is the row's error),
  * the whitelist mark, then one insert. Rows inserted meanwhile by someone else come back to retry.
  */
-async function insertNew(w: EventWriter, tx: Db, fresh: EventRecord[], ctx: ImportContext, actor: Actor, res: WriteResult) {
+async function insertNew(w: EventWriter, tx: Db, fresh: EventRecord[], ctx: WriteContext, actor: Actor, res: WriteResult) {
   const inserts = new Map<string, { r: EventRecord; row: NewEvent }>();
   const initialStatus = w.refs.initialStatus(w.m.code);
   for (const r of fresh) {
-    try {
-      for (const g of w.guards[w.m.code] ?? []) await g({ companyId: r.companyId, module: w.m.code, data: r.data, tx });
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      res.errors.push({ row: r.row, col: null, column: null, value: null, message: e.message });
+    const refused = await guardError(w, r, tx);
+    if (refused) {
+      res.errors.push(refused);
       continue;
     }
     const whitelistKind =

@@ -1,3 +1,4 @@
+import { FUZZER_LABELS } from '../../fuzzers';
 import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode } from '../../helpers';
 import { optionsOf, PROVIDER_LABELS, TAKEDOWN_DECISIONS } from '../common';
 import { field } from '../fields';
@@ -25,7 +26,9 @@ export const domains: ModuleDescriptor<'domains'> = {
     field.derived('is_cyrillic', 'Кириллический', 'boolean', { filter: 'bool' }),
     field.url('url', 'URL', { search: true, aliases: ['URL', 'Ссылка', 'link'] }),
     field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
-    field.string('registrar', 'Регистратор', { search: true, filter: 'contains', aliases: ['Регистратор', 'registrar'] }),
+    field.string('registrar', 'Регистратор', {
+      indicator: 'registrar',
+      search: true, filter: 'contains', aliases: ['Регистратор', 'registrar'] }),
     field.date('registered_at', 'Дата регистрации', {
       aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'],
     }),
@@ -51,6 +54,17 @@ export const domains: ModuleDescriptor<'domains'> = {
       aliases: ['Схожесть', 'Схожесть, %', 'similarity'],
     }),
     field.enum('provider', 'Провайдер', optionsOf(PROVIDER_LABELS), { aliases: ['Провайдер', 'provider'] }),
+    // Filled by discovery (#17): the permutation that found the domain, its DNS and the run.
+    field.enum('fuzzer', 'Метод подбора', optionsOf(FUZZER_LABELS), { aliases: ['Метод подбора', 'fuzzer'] }),
+    field.string('asset', 'Защищаемый актив', { filter: 'eq', aliases: ['Защищаемый актив', 'asset'] }),
+    field.boolean('mx', 'Есть MX', { filter: 'bool', aliases: ['Есть MX', 'MX', 'mx'] }),
+    field.string('ns', 'NS-серверы', { search: true, max: 2000, aliases: ['NS-серверы', 'NS', 'ns'] }),
+    field.integer('discovery_run', 'Запуск поиска', { min: 1, filter: 'eq', aliases: ['Запуск поиска', 'discovery run'] }),
+    // Filled by the CT monitor: the certificate that named the domain.
+    field.string('ct_issuer', 'Издатель сертификата', { search: true, max: 1000, aliases: ['Издатель сертификата', 'issuer'] }),
+    field.datetime('ct_not_before', 'Сертификат действует с', { aliases: ['Сертификат действует с', 'not before'] }),
+    field.datetime('ct_not_after', 'Сертификат действует до', { aliases: ['Сертификат действует до', 'not after'] }),
+    field.text('ct_names', 'Имена в сертификате', { max: 10000, aliases: ['Имена в сертификате', 'certificate names'] }),
   ],
   columns: [
     'id',

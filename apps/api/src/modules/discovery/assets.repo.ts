@@ -1,0 +1,82 @@
+/* SQL of the protected assets (discovery_assets). */
+import type { AssetKind, AssetListQuery } from '@forpost/contract/discovery';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { companies, discoveryAssets, users } from '../../db/schema/index';
+
+export type AssetRow = typeof discoveryAssets.$inferSelect & { createdByName: string | null };
+
+export function createAssetsRepo(db: Db) {
+  const select = (tx: Db) =>
+    tx
+      .select({
+        id: discoveryAssets.id,
+        companyId: discoveryAssets.companyId,
+        kind: discoveryAssets.kind,
+        value: discoveryAssets.value,
+        unicode: discoveryAssets.unicode,
+        enabled: discoveryAssets.enabled,
+        createdBy: discoveryAssets.createdBy,
+        createdAt: discoveryAssets.createdAt,
+        updatedAt: discoveryAssets.updatedAt,
+        createdByName: users.name,
+      })
+      .from(discoveryAssets)
+      .leftJoin(users, eq(users.id, discoveryAssets.createdBy));
+
+  return {
+    async list(companyId: number, q: AssetListQuery, tx: Db = db): Promise<{ rows: AssetRow[]; total: number }> {
+      const where = and(eq(discoveryAssets.companyId, companyId), q.kind ? eq(discoveryAssets.kind, q.kind) : undefined);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(discoveryAssets).where(where);
+      const rows = await select(tx)
+        .where(where)
+        .orderBy(asc(discoveryAssets.kind), asc(discoveryAssets.unicode), asc(discoveryAssets.id))
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size);
+      return { rows, total: n };
+    },
+
+    async find(companyId: number, id: number, tx: Db = db): Promise<AssetRow | undefined> {
+      const [r] = await select(tx)
+        .where(and(eq(discoveryAssets.id, id), eq(discoveryAssets.companyId, companyId)))
+        .limit(1);
+      return r;
+    },
+
+    /** The enabled assets of a company (what a run and the CT matcher work from). */
+    async enabled(companyId: number, tx: Db = db): Promise<{ kind: AssetKind; value: string; unicode: string }[]> {
+      return tx
+        .select({ kind: discoveryAssets.kind, value: discoveryAssets.value, unicode: discoveryAssets.unicode })
+        .from(discoveryAssets)
+        .where(and(eq(discoveryAssets.companyId, companyId), eq(discoveryAssets.enabled, true)))
+        .orderBy(asc(discoveryAssets.id));
+    },
+
+    /** Active companies with at least one enabled asset of `kind` (any kind when omitted). */
+    async companiesWithAssets(kind?: AssetKind, tx: Db = db): Promise<number[]> {
+      const rows = await tx
+        .selectDistinct({ id: discoveryAssets.companyId })
+        .from(discoveryAssets)
+        .innerJoin(companies, eq(companies.id, discoveryAssets.companyId))
+        .where(
+          and(eq(discoveryAssets.enabled, true), eq(companies.isActive, true), kind ? eq(discoveryAssets.kind, kind) : undefined),
+        );
+      return rows.map((r) => r.id);
+    },
+
+    async insert(v: typeof discoveryAssets.$inferInsert, tx: Db = db): Promise<number> {
+      const [r] = await tx.insert(discoveryAssets).values(v).returning({ id: discoveryAssets.id });
+      if (!r) throw new Error('insert returned nothing');
+      return r.id;
+    },
+
+    async setEnabled(id: number, enabled: boolean, tx: Db = db): Promise<void> {
+      await tx.update(discoveryAssets).set({ enabled, updatedAt: new Date() }).where(eq(discoveryAssets.id, id));
+    },
+
+    async remove(id: number, tx: Db = db): Promise<void> {
+      await tx.delete(discoveryAssets).where(eq(discoveryAssets.id, id));
+    },
+  };
+}
+export type AssetsRepo = ReturnType<typeof createAssetsRepo>;

@@ -1,0 +1,57 @@
+/*
+ * Raising domain events from discovery (DNS runs and the CT monitor) through the import's batch writer
+ * (imports/event-write.ts): the module's fingerprint dedups (an existing event is left as it is), the
+ * create guards refuse allowlisted domains, the whitelist mark is looked up, history is written — exactly
+ * as for imported rows. New events then get their snapshot and ML score like any new domain event
+ * (the snapshot sweep with `snapshot_on_create`, the classifier queue).
+ */
+import { getModule } from '@forpost/contract/modules';
+import type { Db } from '../../db/client';
+import { newEventData } from '../events/changes';
+import type { CardVault } from '../events/event-data';
+import type { EventsRepo } from '../events/events.repo';
+import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
+import type { Refs } from '../events/refs';
+import type { EventRecord } from '../imports/event-row';
+import { type EventWriter, writeEvents } from '../imports/event-write';
+
+export interface EngineParts {
+  events: EventsRepo;
+  refs: Refs;
+  vault: CardVault;
+  guards: CreateGuards;
+  whitelistKindFor: WhitelistKindFor;
+}
+
+/** One finding: the company and the domains module's input (plain values). */
+export interface Finding {
+  companyId: number;
+  input: Record<string, unknown>;
+}
+
+export function createEventRaiser(engine: EngineParts) {
+  const m = getModule('domains');
+  const writer: EventWriter = { m, ...engine };
+  /**
+   * Writes the findings as domain events with `source` in transaction `tx`; returns how many were new
+   * and how many a create guard refused (allowlisted).
+   */
+  return async function raise(
+    tx: Db,
+    findings: readonly Finding[],
+    source: 'Discovery' | 'CT',
+    authorId: number | null,
+  ): Promise<{ created: number; refused: number }> {
+    if (!findings.length) return { created: 0, refused: 0 };
+    const records: EventRecord[] = findings.map((f, i) => ({
+      row: i + 1,
+      companyId: f.companyId,
+      input: f.input,
+      ...newEventData(m, f.input, engine.vault),
+      source,
+    }));
+    const res = await writeEvents(writer, tx, records, { mode: 'skip', authorId, authorKeyId: null, importId: null });
+    return { created: res.created, refused: res.errors.length };
+  };
+}
+export type EventRaiser = ReturnType<typeof createEventRaiser>;

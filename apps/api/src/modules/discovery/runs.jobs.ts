@@ -1,0 +1,147 @@
+/*
+ * The discovery run job: the permutations of every enabled domain asset of the company → DNS
+ * (resolveMany) → for each registered candidate that is not a wildcard echo: RDAP (bounded) → a domain
+ * event with source «Discovery» (discovery.events.ts). Progress is written to the run row as it goes;
+ * each batch of events commits together with the counters that count it.
+ */
+import { DISCOVERY_MSG } from '@forpost/contract/discovery';
+import { isRealDate } from '@forpost/contract/modules/fields';
+import type { Db } from '../../db/client';
+import type { Logger } from '../../lib/logger';
+import type { ConfigsService } from '../configs/index';
+import type { AssetsRepo } from './assets.repo';
+import type { EventRaiser, Finding } from './discovery.events';
+import { discoverySettings } from './discovery.service';
+import { generatePermutations } from './permutations';
+import { createRdapClient, type RdapInfo } from './rdap';
+import { createResolver, type Resolution } from './resolver';
+import type { RunProgress, RunsRepo } from './runs.repo';
+
+/** Registered candidates written per transaction. */
+const BATCH = 25;
+/** RDAP lookups at once, and at most this many per run (registration data is a bonus, not the finding). */
+const RDAP_CONCURRENCY = 4;
+const RDAP_MAX_PER_RUN = 2000;
+/** Progress without a batch is saved at most this often. */
+const SAVE_MS = 1000;
+
+class RunFailure extends Error {}
+
+/** `fn` over `items` with at most `limit` at once, results in order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+interface Candidate {
+  unicode: string;
+  fuzzer: string;
+  asset: string;
+}
+
+/** The domains module's input of a registered candidate. */
+export function findingInput(runId: number, c: Candidate, r: Resolution, info: RdapInfo | null): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    domain: c.unicode,
+    fuzzer: c.fuzzer,
+    asset: c.asset,
+    mx: r.mx.length > 0,
+    discovery_run: runId,
+  };
+  const ip = r.a[0] ?? r.aaaa[0];
+  if (ip) input.ip = ip;
+  if (r.ns.length) input.ns = r.ns.join(', ').slice(0, 2000);
+  if (info?.registrar) input.registrar = info.registrar.trim().slice(0, 500);
+  const day = info?.created?.slice(0, 10);
+  if (day && isRealDate(day)) input.registered_at = day;
+  return input;
+}
+
+export function createRunExecutor(deps: {
+  db: Db;
+  configs: Pick<ConfigsService, 'get'>;
+  runs: RunsRepo;
+  assets: AssetsRepo;
+  raise: () => EventRaiser;
+  log: Pick<Logger, 'warn' | 'info'>;
+}) {
+  const { db, runs } = deps;
+
+  async function work(runId: number, companyId: number, authorId: number | null, p: RunProgress) {
+    const s = await discoverySettings(deps.configs);
+    if (!s.resolver.servers.length) throw new RunFailure(DISCOVERY_MSG.noResolvers);
+    const domains = (await deps.assets.enabled(companyId)).filter((a) => a.kind === 'domain');
+    if (!domains.length) throw new RunFailure(DISCOVERY_MSG.noDomains);
+    const own = new Set(domains.map((d) => d.value));
+    const candidates = new Map<string, Candidate>();
+    for (const d of domains)
+      for (const c of generatePermutations(d.unicode))
+        if (!own.has(c.domain) && !candidates.has(c.domain))
+          candidates.set(c.domain, { unicode: c.unicode, fuzzer: c.fuzzer, asset: d.unicode });
+    p.candidates = candidates.size;
+    await runs.progress(runId, p);
+
+    const raise = deps.raise();
+    const rdap = Object.keys(s.rdap.servers).length ? createRdapClient(s.rdap) : null;
+    let rdapLeft = RDAP_MAX_PER_RUN;
+    let pending: Resolution[] = [];
+    let saved = Date.now();
+    const flush = async () => {
+      const batch = pending;
+      pending = [];
+      const infos = await mapLimit(batch, RDAP_CONCURRENCY, async (r) =>
+        rdap && rdapLeft-- > 0 ? rdap.lookup(r.name).catch(() => null) : null,
+      );
+      const findings: Finding[] = batch.map((r, i) => ({
+        companyId,
+        input: findingInput(runId, candidates.get(r.name) as Candidate, r, infos[i] ?? null),
+      }));
+      await db.transaction(async (tx) => {
+        p.newEvents += (await raise(tx, findings, 'Discovery', authorId)).created;
+        await runs.progress(runId, p, tx);
+      });
+      saved = Date.now();
+    };
+    const resolver = createResolver(s.resolver);
+    try {
+      await resolver.resolveMany(candidates.keys(), async (r) => {
+        if (r.status === 'registered' || r.status === 'nxdomain') p.resolved++;
+        else p.errors++;
+        if (r.status === 'registered' && !r.wildcard && candidates.has(r.name)) {
+          p.registered++;
+          pending.push(r);
+        }
+        if (pending.length >= BATCH) await flush();
+        else if (Date.now() - saved >= SAVE_MS) {
+          saved = Date.now();
+          await runs.progress(runId, p);
+        }
+      });
+      if (pending.length) await flush();
+    } finally {
+      resolver.close();
+    }
+    await runs.progress(runId, p);
+  }
+
+  /** Runs one discovery run to its end (done or failed with a Russian reason). */
+  return async function execute(runId: number): Promise<void> {
+    const run = await runs.claim(runId);
+    if (!run) return; // finished, or held by a live worker
+    const p: RunProgress = { candidates: 0, resolved: 0, registered: 0, newEvents: 0, errors: 0 };
+    try {
+      await work(run.id, run.companyId, run.createdBy, p);
+      await runs.finish(run.id, 'done', null);
+    } catch (e) {
+      const message = e instanceof RunFailure ? e.message : `Поиск не завершён: ${(e as Error).message}`.slice(0, 1000);
+      if (!(e instanceof RunFailure)) deps.log.warn({ err: { message: (e as Error).message }, runId }, 'discovery run failed');
+      await runs.progress(run.id, p).catch(() => undefined);
+      await runs.finish(run.id, 'failed', message);
+    }
+  };
+}

@@ -1,0 +1,349 @@
+/*
+ * Discovery (#17) end to end against real peers on 127.0.0.1: protected assets (CRUD, validation, tenant
+ * scope for users and company keys), the candidate preview, runs (pg-boss job → test DNS server → RDAP
+ * server → domain events through the import's writer; a second run finds nothing new; the allowlist and
+ * wildcard parents hold) and the CT monitor (test RFC 6962 log with real certificates; resumes after a
+ * restart without duplicates).
+ */
+import { unicodeToPunycode } from '@forpost/contract/helpers';
+import { sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJobs } from '../src/jobs';
+import { Client, createCompany, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
+import { createTestCa, issueCertificate } from './peers/certs';
+import { type CtLogPeer, startCtLog } from './peers/ct-log-server';
+import { type DnsServer, startDnsServer, type Zone } from './peers/dns-server';
+import { type RdapServer, recordedComDomain, startRdapServer } from './peers/rdap-server';
+
+let ctx: TestContext;
+let boss: PgBoss;
+let admin: Client;
+let aUser: Client;
+let aViewer: Client;
+let bUser: Client;
+let A: number;
+let B: number;
+let dns: DnsServer | undefined;
+let rdap: RdapServer | undefined;
+let ct: CtLogPeer | undefined;
+
+const PROTECTED = 'forpost-bank.ru';
+
+async function setConfig(key: string, value: string | number) {
+  const r = await admin.post('/configs', { key, value });
+  if (r.statusCode === 409) {
+    const p = await admin.patch(`/configs/${key}`, { value });
+    expect(p.statusCode, p.body).toBe(200);
+  } else expect(r.statusCode, r.body).toBe(201);
+}
+
+/** Waits (by the run's own state, not a timer) until the run is finished. */
+async function finished(c: Client, id: number) {
+  for (;;) {
+    const r = await c.get(`/discovery/runs/${id}`);
+    expect(r.statusCode).toBe(200);
+    const run = r.json();
+    if (run.status === 'done' || run.status === 'failed') return run;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+async function domainEvents(companyId: number, source?: string) {
+  const r = await admin.get(`/modules/domains/events?company_id=${companyId}&page_size=500${source ? `&source=${source}` : ''}`);
+  expect(r.statusCode, r.body).toBe(200);
+  return (r.json().items as ({ id: number; source: string } & Record<string, unknown>)[]).map((e) => ({ ...e, data: e }));
+}
+
+beforeAll(async () => {
+  ctx = await setupApp();
+  boss = await startJobs(ctx.url, { warn() {} }, true);
+  await ctx.app.services.discovery.attach(boss, { work: true, background: false });
+  admin = await signedIn(ctx, 'root@forpost.test', 'SUPER_ADMIN');
+  A = (await createCompany(ctx, 'Альфа')).id;
+  B = (await createCompany(ctx, 'Бета')).id;
+  aUser = await signedIn(ctx, 'a.admin@alfa.test', 'COMPANY_USER', [{ id: A, role: 'COMPANY_ADMIN' }]);
+  aViewer = await signedIn(ctx, 'a.viewer@alfa.test', 'COMPANY_USER', [{ id: A, role: 'COMPANY_VIEWER' }]);
+  bUser = await signedIn(ctx, 'b.admin@beta.test', 'COMPANY_USER', [{ id: B, role: 'COMPANY_ADMIN' }]);
+}, 60_000);
+
+afterAll(async () => {
+  await ctx.app.services.discovery.stop();
+  await boss?.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => undefined);
+  await dns?.close();
+  await rdap?.close();
+  await ct?.close();
+});
+
+describe('protected assets', () => {
+  it('adds domains (IDN as ASCII and Unicode) and keywords, with Russian errors and duplicates refused', async () => {
+    const d = await aUser.post(`/companies/${A}/assets`, { kind: 'domain', value: 'Пример-Банк.РФ' });
+    expect(d.statusCode, d.body).toBe(201);
+    const ascii = unicodeToPunycode('пример-банк.рф');
+    expect(ascii).toMatch(/^xn--.*\.xn--p1ai$/);
+    expect(d.json()).toMatchObject({ kind: 'domain', value: ascii, unicode: 'пример-банк.рф', enabled: true });
+    const puny = await aUser.post(`/companies/${A}/assets`, { kind: 'domain', value: ascii.toUpperCase() });
+    expect(puny.statusCode).toBe(409);
+    expect(puny.json().message).toBe('Такой актив уже есть у компании');
+    const kw = await aUser.post(`/companies/${A}/assets`, { kind: 'keyword', value: 'Форпост' });
+    expect(kw.json()).toMatchObject({ kind: 'keyword', value: 'форпост', unicode: 'форпост' });
+    expect((await aUser.post(`/companies/${A}/assets`, { kind: 'keyword', value: 'forpost' })).statusCode).toBe(201);
+
+    const bad = await aUser.post(`/companies/${A}/assets`, { kind: 'domain', value: 'not a domain' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.fields.value).toBe('Укажите домен, например example.ru или пример.рф');
+    const badKw = await aUser.post(`/companies/${A}/assets`, { kind: 'keyword', value: 'a b' });
+    expect(badKw.statusCode).toBe(400);
+    expect(badKw.json().data.fields.value).toMatch(/^Ключевое слово/);
+    expect((await aUser.post(`/companies/${A}/assets`, { kind: 'ip', value: '1.2.3.4' })).statusCode).toBe(400);
+
+    const list = await aUser.get(`/companies/${A}/assets`);
+    expect(list.json().total).toBe(3);
+    const off = await aUser.patch(`/companies/${A}/assets/${kw.json().id}`, { enabled: false });
+    expect(off.json().enabled).toBe(false);
+    expect((await aUser.del(`/companies/${A}/assets/${d.json().id}`)).statusCode).toBe(204);
+    expect((await aUser.get(`/companies/${A}/assets`)).json().total).toBe(2);
+
+    const audit = await ctx.database.db.execute(
+      sql`SELECT action FROM audit_log WHERE entity = 'discovery_asset' AND company_id = ${A} ORDER BY id`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual([
+      'discovery_asset.create',
+      'discovery_asset.create',
+      'discovery_asset.create',
+      'discovery_asset.update',
+      'discovery_asset.delete',
+    ]);
+  });
+
+  it('keeps each company to its own assets: users, viewers and company API keys', async () => {
+    const b = (await bUser.post(`/companies/${B}/assets`, { kind: 'domain', value: 'beta-bank.ru' })).json();
+    // A's admin: B's list and B's asset are 404, also under A's path.
+    expect((await aUser.get(`/companies/${B}/assets`)).statusCode).toBe(404);
+    expect((await aUser.post(`/companies/${B}/assets`, { kind: 'domain', value: 'x-bank.ru' })).statusCode).toBe(404);
+    expect((await aUser.get(`/companies/${A}/assets/${b.id}`)).statusCode).toBe(404);
+    expect((await aUser.patch(`/companies/${A}/assets/${b.id}`, { enabled: false })).statusCode).toBe(404);
+    expect((await aUser.del(`/companies/${A}/assets/${b.id}`)).statusCode).toBe(404);
+    // A viewer reads, never changes.
+    expect((await aViewer.get(`/companies/${A}/assets`)).statusCode).toBe(200);
+    expect((await aViewer.post(`/companies/${A}/assets`, { kind: 'domain', value: 'v-bank.ru' })).statusCode).toBe(403);
+    // Company keys: a read key lists its company only; a write key adds.
+    const key = async (access: 'read' | 'write') =>
+      (await aUser.post('/apikeys', { name: `k-${access}`, company_id: A, roles: [{ module: '*', access }] })).json()
+        .secret as string;
+    const read = { authorization: `Bearer ${await key('read')}` };
+    const write = { authorization: `Bearer ${await key('write')}` };
+    const anon = new Client(ctx);
+    expect((await anon.get(`/companies/${A}/assets`, read)).statusCode).toBe(200);
+    expect((await anon.get(`/companies/${B}/assets`, read)).statusCode).toBe(404);
+    expect((await anon.get(`/companies/${A}/assets/${b.id}`, read)).statusCode).toBe(404);
+    expect((await anon.req('POST', `/companies/${A}/assets`, { kind: 'domain', value: 'k-bank.ru' }, read)).statusCode).toBe(403);
+    expect((await anon.req('POST', `/companies/${A}/assets`, { kind: 'domain', value: 'k-bank.ru' }, write)).statusCode).toBe(
+      201,
+    );
+    expect((await anon.req('POST', `/companies/${B}/assets`, { kind: 'domain', value: 'k-bank.ru' }, write)).statusCode).toBe(
+      404,
+    );
+    expect((await anon.req('POST', '/discovery/runs', { company_id: B }, write)).statusCode).toBe(404);
+    expect((await anon.get(`/discovery/runs?company_id=${B}`, read)).statusCode).toBe(404);
+    await aUser.del(`/companies/${A}/assets/${(await aUser.get(`/companies/${A}/assets?kind=domain`)).json().items[0].id}`);
+  });
+});
+
+describe('preview', () => {
+  it('lists every candidate with its fuzzer; Russian 400 for what is not a domain', async () => {
+    const r = await aUser.post('/discovery/preview', { domain: PROTECTED });
+    expect(r.statusCode, r.body).toBe(200);
+    const body = r.json() as { total: number; items: { domain: string; unicode: string; fuzzer: string }[] };
+    expect(body.total).toBe(body.items.length);
+    expect(body.total).toBeGreaterThan(500);
+    expect(new Set(body.items.map((x) => x.domain)).size).toBe(body.total);
+    expect(body.items.some((x) => x.domain === PROTECTED)).toBe(false);
+    for (const f of ['omission', 'homoglyph', 'tld-swap', 'dictionary'])
+      expect(body.items.some((x) => x.fuzzer === f)).toBe(true);
+    const idn = (await aUser.post('/discovery/preview', { domain: 'пример.рф' })).json();
+    expect(idn.items.every((x: { domain: string }) => /^[\x21-\x7e]+$/.test(x.domain))).toBe(true);
+    const bad = await aUser.post('/discovery/preview', { domain: 'нет такого' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/[а-я]/);
+  });
+});
+
+describe('runs', () => {
+  const found = {} as Record<'omission' | 'homoglyph' | 'tld', { domain: string; fuzzer: string }>;
+  let allowed = '';
+  let servfail = '';
+
+  beforeAll(async () => {
+    const items = (await admin.post('/discovery/preview', { domain: PROTECTED })).json().items as {
+      domain: string;
+      fuzzer: string;
+    }[];
+    const first = (f: string, pred: (d: string) => boolean = () => true) => {
+      const x = items.find((i) => i.fuzzer === f && pred(i.domain) && !Object.values(found).some((y) => y.domain === i.domain));
+      if (!x) throw new Error(`no ${f} candidate`);
+      return x;
+    };
+    found.omission = first('omission', (d) => d.endsWith('.ru'));
+    found.homoglyph = first('homoglyph', (d) => d.endsWith('.ru'));
+    found.tld = first('tld-swap', (d) => d.endsWith('.com'));
+    allowed = first('replacement', (d) => d.endsWith('.ru')).domain;
+    servfail = first('transposition', (d) => d.endsWith('.ru')).domain;
+    const zone: Zone = {
+      [found.omission.domain]: { A: ['203.0.113.10'], MX: ['10 mx.evil.test'], NS: ['ns1.evil.test', 'ns2.evil.test'] },
+      [found.homoglyph.domain]: { A: ['203.0.113.11'], NS: ['ns1.evil.test'] },
+      [found.tld.domain]: { A: ['203.0.113.12'], MX: ['mail.evil.test'], NS: ['ns.evil.test'] },
+      [allowed]: { A: ['203.0.113.13'] },
+      [servfail]: { rcode: 'SERVFAIL' },
+      // Every .online name answers: a wildcard parent, its candidates are no findings.
+      '*.online': { A: ['198.51.100.7'] },
+    };
+    dns = await startDnsServer(zone);
+    rdap = await startRdapServer({ [found.tld.domain]: { body: recordedComDomain(found.tld.domain) } });
+    await setConfig('discovery_dns_servers', dns.server);
+    await setConfig('discovery_dns_timeout_ms', 300);
+    await setConfig('discovery_dns_retries', 1);
+    await setConfig('discovery_dns_rate', 20000);
+    await setConfig('discovery_dns_concurrency', 100);
+    await setConfig('discovery_rdap_servers', `*=${rdap.url}`);
+    await setConfig('discovery_rdap_timeout_ms', 2000);
+    expect((await aUser.post(`/companies/${A}/assets`, { kind: 'domain', value: PROTECTED })).statusCode).toBe(201);
+    const allow = await admin.post('/modules/domains/allowlist', { company_id: A, domain: allowed });
+    expect(allow.statusCode, allow.body).toBe(201);
+  }, 60_000);
+
+  it('a run raises exactly the registered lookalikes with fuzzer, IP, MX, NS and registration data', async () => {
+    const start = await aUser.post('/discovery/runs', { company_id: A });
+    expect(start.statusCode, start.body).toBe(202);
+    expect(start.json()).toMatchObject({ company_id: A, company_name: 'Альфа', trigger: 'manual' });
+    const run = await finished(aUser, start.json().id);
+    expect(run.status, run.error).toBe('done');
+    const assets = (await aUser.get(`/companies/${A}/assets?kind=domain`)).json().items;
+    expect(assets.map((x: { value: string }) => x.value)).toEqual([PROTECTED]);
+    const preview = (await admin.post('/discovery/preview', { domain: PROTECTED })).json();
+    expect(run.candidates).toBe(preview.total);
+    expect(run.registered).toBe(4); // three lookalikes and the allowlisted one; the .online wildcard echoes are not
+    expect(run.new_events).toBe(3);
+    expect(run.errors).toBeGreaterThanOrEqual(1); // SERVFAIL
+    expect(run.resolved + run.errors).toBe(run.candidates);
+    console.info(`discovery run: ${JSON.stringify({ ...run, company_name: undefined })}`);
+
+    const events = await domainEvents(A, 'Discovery');
+    expect(events.map((e) => e.data.domain_punycode).sort()).toEqual(
+      [found.omission.domain, found.homoglyph.domain, found.tld.domain].sort(),
+    );
+    const byDomain = new Map(events.map((e) => [e.data.domain_punycode, e]));
+    expect(byDomain.get(found.omission.domain)?.data).toMatchObject({
+      fuzzer: 'omission',
+      ip: '203.0.113.10',
+      mx: true,
+      ns: 'ns1.evil.test, ns2.evil.test',
+      asset: PROTECTED,
+      discovery_run: run.id,
+    });
+    expect(byDomain.get(found.homoglyph.domain)?.data).toMatchObject({ fuzzer: 'homoglyph', ip: '203.0.113.11', mx: false });
+    expect(byDomain.get(found.tld.domain)?.data).toMatchObject({
+      fuzzer: 'tld-swap',
+      ip: '203.0.113.12',
+      mx: true,
+      registrar: 'Registrar of Domain Names REG.RU LLC',
+      registered_at: '2026-10-02',
+    });
+    expect(events.every((e) => e.source === 'Discovery')).toBe(true);
+    // The run's link: its new events by the run id filter.
+    const linked = await aUser.get(`/modules/domains/events?company_id=${A}&discovery_run=${run.id}`);
+    expect(linked.json().total).toBe(3);
+    // Only DNS to the configured server, RDAP only for registered names.
+    expect(rdap?.requests.every((p) => p.startsWith('/domain/'))).toBe(true);
+    expect(rdap?.requests.length).toBe(4);
+  }, 120_000);
+
+  it('a second run creates no new events; runs are listed and read within the company only', async () => {
+    const run = await finished(aUser, (await aUser.post('/discovery/runs', { company_id: A })).json().id);
+    expect(run.status).toBe('done');
+    expect(run.registered).toBe(4);
+    expect(run.new_events).toBe(0);
+    expect((await domainEvents(A, 'Discovery')).length).toBe(3);
+
+    const list = await aUser.get(`/discovery/runs?company_id=${A}`);
+    expect(list.json().total).toBe(2);
+    expect(list.json().items[0].id).toBe(run.id);
+    expect((await bUser.get('/discovery/runs')).json().total).toBe(0);
+    expect((await bUser.get(`/discovery/runs/${run.id}`)).statusCode).toBe(404);
+    expect((await bUser.get(`/discovery/runs?company_id=${A}`)).statusCode).toBe(404);
+    expect((await bUser.post('/discovery/runs', { company_id: A })).statusCode).toBe(404);
+    expect((await aViewer.post('/discovery/runs', { company_id: A })).statusCode).toBe(403);
+    expect((await aViewer.get(`/discovery/runs/${run.id}`)).statusCode).toBe(200);
+    // One unfinished run per company: B's (running elsewhere) refuses a second one.
+    await ctx.database.db.execute(
+      sql`INSERT INTO discovery_runs (company_id, trigger, status) VALUES (${B}, 'manual', 'running')`,
+    );
+    const busy = await bUser.post('/discovery/runs', { company_id: B });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().message).toBe('Поиск для этой компании уже выполняется');
+    await ctx.database.db.execute(sql`DELETE FROM discovery_runs WHERE company_id = ${B}`);
+    // A company without enabled domains gets a Russian 400.
+    const none = await admin.post('/discovery/runs', { company_id: (await createCompany(ctx, 'Гамма')).id });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toMatch(/нет включённых доменов/);
+  }, 120_000);
+
+  it('the schedule tick starts a run for a due company once', async () => {
+    await setConfig('discovery_enabled', 1);
+    await ctx.database.db.execute(
+      sql`UPDATE discovery_runs SET created_at = created_at - interval '2 days' WHERE company_id = ${A}`,
+    );
+    await ctx.app.services.discovery.tick();
+    await ctx.app.services.discovery.tick();
+    const runs = (await aUser.get(`/discovery/runs?company_id=${A}`)).json().items as { id: number; trigger: string }[];
+    expect(runs.filter((r) => r.trigger === 'schedule').length).toBe(1);
+    const run = await finished(aUser, runs[0]?.id as number);
+    expect(run).toMatchObject({ status: 'done', trigger: 'schedule', new_events: 0 });
+    await setConfig('discovery_enabled', 0);
+  }, 120_000);
+});
+
+describe('CT monitor', () => {
+  it('raises events from matching certificates and resumes after a restart without duplicates', async () => {
+    const ca = createTestCa({ cn: 'Forpost Test CA', o: 'Forpost' });
+    const lookalike = (await admin.post('/discovery/preview', { domain: PROTECTED }))
+      .json()
+      .items.find((i: { fuzzer: string; domain: string }) => i.fuzzer === 'hyphenation').domain as string;
+    ct = await startCtLog({
+      entries: [
+        issueCertificate(ca, { sans: [lookalike, `www.${lookalike}`], cn: lookalike }),
+        issueCertificate(ca, { sans: ['unrelated-site.org'] }),
+        issueCertificate(ca, { sans: ['forpost-login.xyz'], precert: true }), // keyword «forpost»
+        issueCertificate(ca, { sans: [PROTECTED, `www.${PROTECTED}`] }), // the company's own domain
+      ],
+      maxEntries: 2,
+    });
+    await setConfig('discovery_ct_logs', ct.url);
+    await setConfig('discovery_enabled', 1);
+    // The keyword asset of company A (switched off in the assets test) is on again.
+    const kws = (await aUser.get(`/companies/${A}/assets?kind=keyword`)).json().items as { id: number; value: string }[];
+    for (const k of kws) await aUser.patch(`/companies/${A}/assets/${k.id}`, { enabled: true });
+
+    const first = await ctx.app.services.discovery.ct.pass();
+    expect(first).toMatchObject({ processed: 4 });
+    const ctEvents = await domainEvents(A, 'CT');
+    expect(ctEvents.map((e) => e.data.domain_punycode).sort()).toEqual(['forpost-login.xyz', lookalike].sort());
+    const ev = ctEvents.find((e) => e.data.domain_punycode === lookalike);
+    expect(ev?.data).toMatchObject({ asset: PROTECTED });
+    expect(String(ev?.data.ct_issuer)).toContain('Forpost Test CA');
+    expect(String(ev?.data.ct_names)).toContain(`www.${lookalike}`);
+    expect(ev?.data.ct_not_after).toBeTruthy();
+
+    // The log grows; another instance (a restart) resumes from the saved index.
+    ct.append([issueCertificate(ca, { sans: ['forpost-bonus.site'] }), issueCertificate(ca, { sans: ['nothing.example'] })]);
+    const second = await setupSecondApp(ctx);
+    const again = await second.app.services.discovery.ct.pass();
+    expect(again).toMatchObject({ processed: 2, created: 1 });
+    expect((await domainEvents(A, 'CT')).length).toBe(3);
+    const state = await ctx.database.db.execute(sql`SELECT next_index FROM ct_log_state WHERE log_url = ${ct.url}`);
+    expect(Number(state.rows[0]?.next_index)).toBe(6);
+    // Nothing new: nothing read, nothing raised.
+    expect(await ctx.app.services.discovery.ct.pass()).toMatchObject({ processed: 0, created: 0 });
+    await setConfig('discovery_enabled', 0);
+  }, 120_000);
+});
