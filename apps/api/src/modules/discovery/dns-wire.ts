@@ -78,23 +78,15 @@ function encodeRdata(r: DnsRecord): Buffer {
   }
 }
 
+/** The WHATWG URL parser writes IPv6 in the canonical form (RFC 5952, embedded IPv4 as hex groups). */
+const canonicalIpv6 = (ip: string) => new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+
 function ipv6ToBytes(ip: string): Buffer {
-  const [head = '', tail] = ip.split('::');
-  const groups = (s: string) => (s ? s.split(':') : []);
-  let h = groups(head);
-  let t = tail === undefined ? [] : groups(tail);
-  // An embedded IPv4 tail (::ffff:1.2.3.4) becomes two groups.
-  const v4 = (g: string[]) => {
-    const last = g[g.length - 1];
-    if (last?.includes('.')) {
-      const o = last.split('.').map(Number);
-      g.splice(-1, 1, (((o[0] ?? 0) << 8) | (o[1] ?? 0)).toString(16), (((o[2] ?? 0) << 8) | (o[3] ?? 0)).toString(16));
-    }
-    return g;
-  };
-  h = v4(h);
-  t = v4(t);
-  const all = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+  const [head = '', tail] = canonicalIpv6(ip).split('::');
+  const groups = (x: string) => (x ? x.split(':') : []);
+  const h = groups(head);
+  const t = groups(tail ?? '');
+  const all = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
   const b = Buffer.alloc(16);
   for (const [i, g] of all.entries()) b.writeUInt16BE(Number.parseInt(g, 16), i * 2);
   return b;
@@ -103,24 +95,7 @@ function ipv6ToBytes(ip: string): Buffer {
 function bytesToIpv6(b: Buffer): string {
   const g: string[] = [];
   for (let i = 0; i < 16; i += 2) g.push(b.readUInt16BE(i).toString(16));
-  // Canonical form (RFC 5952): the longest run (≥ 2) of zero groups becomes '::'.
-  let best = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (g[i] !== '0') {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && g[j] === '0') j++;
-    if (j - i > bestLen) {
-      best = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  if (best < 0) return g.join(':');
-  return `${g.slice(0, best).join(':')}::${g.slice(best + bestLen).join(':')}`;
+  return canonicalIpv6(g.join(':'));
 }
 
 function header(id: number, flags: number, counts: number[]): Buffer {
