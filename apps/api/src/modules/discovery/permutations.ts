@@ -71,6 +71,8 @@ export function parseTarget(input: string): Target {
   if (/\s/.test(s) || !s) throw new DiscoveryInputError(PERMUTATION_MSG.notDomain);
   const host = toHostname(s);
   if (!host) {
+    const zone = parse(s, { allowPrivateDomains: true, extractHostname: false, validateHostname: false });
+    if (zone.isIcann && zone.publicSuffix === s) throw new DiscoveryInputError(PERMUTATION_MSG.suffixOnly);
     const ascii = domainToASCII(s);
     if (ascii && isIP(ascii)) throw new DiscoveryInputError(PERMUTATION_MSG.ip);
     if (ascii && ascii.length > 253) throw new DiscoveryInputError(PERMUTATION_MSG.tooLong);

@@ -147,7 +147,7 @@ const CYRILLIC_LATIN: Record<string, string> = {
 
 /**
  * The label with every letter that has a lookalike in the other script replaced by it: «paypal» →
- * «раураӏ» (all Cyrillic), «сбербанк» → «c6epbahk» (all Latin). dnstwist's «cyrillic» fuzzer is the
+ * «раураӏ» (all Cyrillic), «сбербанк» → «c6ep6ahk» (all Latin). dnstwist's «cyrillic» fuzzer is the
  * Latin case when every letter has a lookalike.
  */
 export function otherScript(label: string, cyrillic: boolean): string {
