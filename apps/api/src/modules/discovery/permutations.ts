@@ -135,11 +135,12 @@ export function generatePermutations(domain: string, opts: PermutationOptions = 
   const seen = new Set<string>([target.unicode]);
   const taken = new Set<string>([target.ascii]);
   const out: Candidate[] = [];
+  const aLabels = new Map<string, string>();
   for (const fuzzer of FUZZERS) {
     FAMILIES[fuzzer](input, (name) => {
       if (seen.has(name)) return;
       seen.add(name);
-      const h = toHostname(name);
+      const h = toHostname(name, aLabels);
       if (!h || taken.has(h.ascii)) return;
       taken.add(h.ascii);
       out.push({ domain: h.ascii, unicode: h.unicode, fuzzer });

@@ -57,14 +57,19 @@ function isSelfMapped(c: string): boolean {
 }
 
 /** The fast path for names built of self-mapped letters; undefined when the IDNA library must decide. */
-function fromSelfMapped(name: string): Hostname | null | undefined {
+function fromSelfMapped(name: string, aLabels?: Map<string, string>): Hostname | null | undefined {
   const labels = name.split('.');
   for (let i = 0; i < labels.length; i++) {
     const l = labels[i] ?? '';
     if (LDH.test(l)) continue;
     for (const c of l) if (!(c.length === 1 && c.charCodeAt(0) < 128 ? LDH.test(c) : isSelfMapped(c))) return undefined;
     if (!uLabelHyphensOk(l)) return null;
-    labels[i] = `xn--${punycodeEncode(l)}`;
+    let a = aLabels?.get(l);
+    if (a === undefined) {
+      a = `xn--${punycodeEncode(l)}`;
+      aLabels?.set(l, a);
+    }
+    labels[i] = a;
   }
   const ascii = labels.join('.');
   return isLdhHostname(ascii) ? { ascii, unicode: name } : null;
@@ -73,13 +78,14 @@ function fromSelfMapped(name: string): Hostname | null | undefined {
 /**
  * The ASCII and Unicode forms of a lower-case host name typed in either form, or null when it is not
  * a valid host name after IDNA mapping. Plain LDH names and names of self-mapped letters skip the
- * IDNA library (a call costs ~8 µs, the engine makes thousands).
+ * IDNA library (a call costs 5–8 µs, the engine makes thousands); `cache` keeps the A-labels of
+ * U-labels already encoded (the suffix and subdomain of every candidate of one domain are the same).
  */
-export function toHostname(name: string): Hostname | null {
+export function toHostname(name: string, cache?: Map<string, string>): Hostname | null {
   const aLabels = name.includes('xn--');
   if (!aLabels) {
     if (PLAIN.test(name)) return isLdhHostname(name) ? { ascii: name, unicode: name } : null;
-    const fast = fromSelfMapped(name);
+    const fast = fromSelfMapped(name, cache);
     if (fast !== undefined) return fast;
   }
   const ascii = domainToASCII(name);
