@@ -36,6 +36,7 @@ const bulkPatch = memo((m) =>
       priority_id: true,
       tags_add: true,
       tags_remove: true,
+      assignee_id: true,
       ...(hasDecisions(m) ? { decision_id: true } : {}),
     })
     .refine((p) => Object.keys(p).length > 0, { error: BULK_MSG.emptyPatch }),

@@ -10,13 +10,16 @@ import {
   EVENT_MSG,
   type FieldDescriptor,
   hasDecisions,
+  indicatorOf,
   inputFields,
   ML_STATES,
   type ModuleDescriptor,
+  parseIndicator,
   SOURCES,
   sortKeysOf,
   WHITELIST_KINDS,
 } from './modules/index';
+import { eventSla, SLA_FILTERS } from './sla';
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 20;
@@ -58,8 +61,8 @@ export const dateBound = z
   .string()
   .trim()
   .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) || datetimeSchema.safeParse(s).success, { error: EVENT_MSG.datetime });
-const boolParam = z.enum(['true', 'false'], { error: EVENT_MSG.boolean }).transform((v) => v === 'true');
-const queryInt = z.coerce.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer });
+export const boolParam = z.enum(['true', 'false'], { error: EVENT_MSG.boolean }).transform((v) => v === 'true');
+export const queryInt = z.coerce.number({ error: EVENT_MSG.integer }).int({ error: EVENT_MSG.integer });
 const numParam = z.coerce.number({ error: EVENT_MSG.number });
 
 export const pageQuery = {
@@ -163,6 +166,11 @@ export const commonEventShape = {
   author_id: z.number().int().nullable(),
   author_name: z.string().nullable(),
   import_id: z.number().int().nullable(),
+  /** Who works on the event (a user who may read it); null: unassigned. */
+  assignee_id: z.number().int().nullable(),
+  assignee_name: z.string().nullable(),
+  /** SLA: the pending deadline (contract sla.ts). */
+  sla: eventSla,
 };
 
 /** One event in a list (common fields + the module's own; card numbers masked). */
@@ -252,6 +260,8 @@ export const eventPatchRequest = memo((m) => {
     tags: tagIds.optional(),
     tags_add: tagIds.optional(),
     tags_remove: tagIds.optional(),
+    /** The assignee (a user id); null unassigns. */
+    assignee_id: posInt.nullish(),
   };
   if (hasDecisions(m)) shape.decision_id = posInt.nullish();
   return z
@@ -259,6 +269,26 @@ export const eventPatchRequest = memo((m) => {
     .strict()
     .meta({ id: `EventPatch_${m.code}` });
 });
+
+/** `assignee`: `me` (the caller), `none` (unassigned) or a user id. */
+export const assigneeParam = z.union([z.enum(['me', 'none']), z.coerce.number().int().positive().max(2_147_483_647)], {
+  error: 'Исполнитель: me, none или номер пользователя',
+});
+export type AssigneeFilter = z.infer<typeof assigneeParam>;
+
+/** `kind:value` of an indicator, brought to its normal form (so `phone:8 999 …` finds `phone:7999…`). */
+export const indicatorParam = z
+  .string()
+  .max(400, { error: MSG.tooLong(400) })
+  .transform((s, ctx) => {
+    const p = parseIndicator(s);
+    const normal = p ? indicatorOf(p.kind, p.value) : null;
+    if (!normal) {
+      ctx.addIssue({ code: 'custom', message: EVENT_MSG.badIndicator });
+      return z.NEVER;
+    }
+    return normal;
+  });
 
 /** Filter parameters of a module's list (also the shape of one rule in `rules`). */
 export const eventFilterShape = memo((m) => {
@@ -280,6 +310,11 @@ export const eventFilterShape = memo((m) => {
     detected_to: dateBound.optional(),
     import_id: queryInt.positive().optional(),
     author_id: queryInt.positive().optional(),
+    assignee: assigneeParam.optional(),
+    /** Events sharing an indicator, `kind:value` (modules/indicators.ts): the related events' filter. */
+    indicator: indicatorParam.optional(),
+    /** SLA state of the pending deadline (sla.ts SLA_FILTERS), comma-joined. */
+    sla: csvOf(SLA_FILTERS).optional(),
   };
   if (hasDecisions(m)) shape.decision = csvInts.optional();
   for (const f of m.fields) {

@@ -100,6 +100,12 @@ const filterFields = {
   priorities: z.array(z.enum(PRIORITY_CODES, { error: 'Неизвестный приоритет' })).max(20),
   sources: z.array(z.enum(SOURCES, { error: 'Неизвестный источник' })).max(10),
   tags: z.array(z.number().int().positive()).max(50),
+  /** The events' assignee: a user id, `none` (unassigned); null = anyone or nobody. */
+  assignee: z
+    .union([z.literal('none'), z.number().int().positive().max(2_147_483_647)], {
+      error: 'Исполнитель: номер пользователя или none',
+    })
+    .nullable(),
   /** Full-text search, as the lists' `q`. */
   text: z
     .string()
@@ -114,6 +120,7 @@ export const mailingFilters = z
     priorities: filterFields.priorities.default([]),
     sources: filterFields.sources.default([]),
     tags: filterFields.tags.default([]),
+    assignee: filterFields.assignee.default(null),
     text: filterFields.text.default(''),
   })
   .strict();
@@ -183,7 +190,15 @@ export const createMailingRequest = z
     /** The company whose events it sends; null = every company (staff only). */
     company_id: bodyId().nullable().optional(),
     recipients: recipientsSchema,
-    filters: mailingFilters.default({ modules: [], statuses: [], priorities: [], sources: [], tags: [], text: '' }),
+    filters: mailingFilters.default({
+      modules: [],
+      statuses: [],
+      priorities: [],
+      sources: [],
+      tags: [],
+      assignee: null,
+      text: '',
+    }),
     params: mailingParams.default({
       frequency: 'instant',
       hour: 9,

@@ -3,6 +3,8 @@
  * the API and the console derive from them. Adding a plain module = its descriptor in defs/ plus one
  * line in defs/index.ts.
  */
+
+import { SLA_FILTER_LABELS } from '../sla';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, ML_STATE_LABELS, optionsOf, SOURCE_LABELS, WHITELIST_KIND_LABELS } from './common';
 import { MODULE_CODES, MODULE_LIST, MODULES } from './registry';
 import type {
@@ -20,6 +22,7 @@ export * from './common';
 export { PAYMENT_SYSTEMS, paymentSystemOf } from './defs/acquiring';
 export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
 export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, isRealDate, PLATFORM_OPTIONS, phoneSchema } from './fields';
+export * from './indicators';
 export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
 export * from './types';
 export { MODULE_LIST, MODULES };
@@ -51,7 +54,8 @@ export type CommonFieldType =
   | 'tags'
   | 'datetime'
   | 'user'
-  | 'import';
+  | 'import'
+  | 'sla';
 
 export interface CommonFieldDescriptor {
   key: string;
@@ -106,6 +110,13 @@ export const COMMON_FIELDS: readonly CommonFieldDescriptor[] = [
   { key: 'author_id', label: 'Автор', type: 'user', sortable: false, aliases: [] },
   { key: 'import_id', label: 'Импорт', type: 'import', sortable: false, aliases: [] },
 ];
+/**
+ * Columns of the lists that are not event fields (neither imported nor exported): the SLA's pending
+ * deadline (events.sla_due_at; the cell shows the time left or «Просрочено на …», contract sla.ts).
+ */
+export const LIST_ONLY_FIELDS: readonly CommonFieldDescriptor[] = [
+  { key: 'sla_due_at', label: 'SLA', type: 'sla', sortable: true, aliases: [] },
+];
 export const COMMON_KEYS: ReadonlySet<string> = new Set([
   ...COMMON_FIELDS.map((f) => f.key),
   'company_name',
@@ -141,6 +152,7 @@ export function sortKeysOf(m: ModuleDescriptor): string[] {
     'created_at',
     'updated_at',
     'company_id',
+    'sla_due_at',
   ]);
   if (hasDecisions(m)) keys.add('decision_id');
   for (const f of m.fields) if (f.sortable) keys.add(f.key);
@@ -165,7 +177,7 @@ export function columnOf(m: ModuleDescriptor, key: string): ColumnDescriptor {
       common: false,
       ...(mf.options ? { options: mf.options } : {}),
     };
-  const cf = COMMON_FIELDS.find((c) => c.key === key);
+  const cf = COMMON_FIELDS.find((c) => c.key === key) ?? LIST_ONLY_FIELDS.find((c) => c.key === key);
   if (!cf) throw new Error(`column ${key} of module ${m.code} is not a field`);
   return {
     key,
@@ -181,7 +193,17 @@ export function columnOf(m: ModuleDescriptor, key: string): ColumnDescriptor {
 // Filters
 // ---------------------------------------------------------------------------
 
-export type CommonFilterKind = 'company' | 'status' | 'priority' | 'decision' | 'tags' | 'text' | 'import' | 'user';
+export type CommonFilterKind =
+  | 'company'
+  | 'status'
+  | 'priority'
+  | 'decision'
+  | 'tags'
+  | 'text'
+  | 'import'
+  | 'user'
+  | 'assignee'
+  | 'indicator';
 
 export interface FilterDescriptor {
   /** Query parameter (for `range`: the base; the request uses `<param>_from` and `<param>_to`). */
@@ -219,6 +241,9 @@ export function commonFiltersOf(m: ModuleDescriptor): FilterDescriptor[] {
     { param: 'detected', label: 'Обнаружено', kind: 'range', type: 'datetime', common: true },
     { param: 'import_id', label: 'Импорт', kind: 'import', common: true },
     { param: 'author_id', label: 'Автор', kind: 'user', common: true },
+    { param: 'assignee', label: ASSIGNEE_LABEL, kind: 'assignee', common: true },
+    { param: 'indicator', label: 'Индикатор', kind: 'indicator', common: true },
+    { param: 'sla', label: 'SLA', kind: 'in', type: 'enum', options: optionsOf(SLA_FILTER_LABELS), common: true },
   );
   return out;
 }
@@ -272,6 +297,9 @@ export const headerKey = (m: ModuleDescriptor, header: string) => importHeaderMa
 // Event history labels
 // ---------------------------------------------------------------------------
 
+/** The name of an event's assignee (events.assignee_id): list column, filter, history. */
+export const ASSIGNEE_LABEL = 'Исполнитель';
+
 /** History entries about what a module's extras link to an event (repository files, leaks): not event fields. */
 export const HISTORY_LINK_LABELS: Readonly<Record<string, string>> = {
   files: 'Файлы',
@@ -286,6 +314,7 @@ export function historyFieldLabel(m: ModuleDescriptor, field: string): string | 
   return (
     fieldOf(m, field)?.label ??
     COMMON_FIELDS.find((f) => f.key === field)?.label ??
+    (field === 'assignee_id' ? ASSIGNEE_LABEL : undefined) ??
     m.actions?.find((a) => a.code === field)?.label ??
     HISTORY_LINK_LABELS[field] ??
     null

@@ -2,13 +2,16 @@
 import { COMMENT_EDIT_WINDOW_MS, COMMENT_MSG, type Comment } from '@forpost/contract/comments';
 import { API_MSG } from '@forpost/contract/errors';
 import { EVENT_MSG } from '@forpost/contract/modules';
+import { mentionedUserIds } from '@forpost/contract/notifications';
 import { can } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { ApiError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { Caller } from '../events/access';
+import { createAssignment, type EventPlace } from '../events/assignment';
 import { createEventsRepo } from '../events/events.repo';
+import { notify } from '../notifications/index';
 import { type CommentRow, createCommentsRepo } from './comments.repo';
 
 export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => number }) {
@@ -16,6 +19,30 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
   const now = deps.now ?? Date.now;
   const repo = createCommentsRepo(db);
   const events = createEventsRepo(db);
+  const assignment = createAssignment(db);
+
+  /**
+   * Notifies the users a comment newly mentions (`@[Имя](user:42)`, contract MENTION_RE) — those who
+   * may see the event, never the author — in the comment's transaction.
+   */
+  async function notifyMentions(c: Caller, eventId: number, at: EventPlace, text: string, before: string, tx: Db) {
+    const was = new Set(mentionedUserIds(before));
+    const ids = mentionedUserIds(text).filter((id) => !was.has(id) && id !== c.auth.user.id);
+    if (!ids.length) return;
+    const users = await assignment.seeing(ids, at, tx);
+    await notify(
+      tx,
+      users.map((u) => ({
+        userId: u.id,
+        kind: 'mention' as const,
+        eventId,
+        companyId: at.companyId,
+        module: at.module,
+        text: `${c.auth.user.name} упомянул(а) вас в комментарии к событию №${eventId}`,
+        actorId: c.auth.user.id,
+      })),
+    );
+  }
 
   const isAdmin = (c: Caller) => ['SUPER_ADMIN', 'ADMIN'].includes(c.auth.principal.role);
   /** The author within 15 minutes of posting, or an administrator, may edit or delete. */
@@ -35,13 +62,13 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
     can_edit: mayEdit(c, r),
   });
 
-  async function eventCompany(c: Caller, eventId: number, perm: 'events.read' | 'events.write'): Promise<number> {
+  async function eventPlace(c: Caller, eventId: number, perm: 'events.read' | 'events.write'): Promise<EventPlace> {
     const ev = await events.owner(eventId);
     if (!ev || !can(c.auth.principal, 'events.read', ev.companyId)) throw notFound(EVENT_MSG.eventNotFound);
     const km = c.auth.principal.keyModules;
     if (km && !km.includes(ev.module) && !km.includes('*')) throw notFound(EVENT_MSG.eventNotFound);
     if (!can(c.auth.principal, perm, ev.companyId)) throw new ApiError(403, API_MSG.forbidden);
-    return ev.companyId;
+    return ev;
   }
 
   async function find(c: Caller, id: number): Promise<CommentRow> {
@@ -58,7 +85,7 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
 
   return {
     async list(c: Caller, q: { event_id: number; page: number; page_size: number }) {
-      await eventCompany(c, q.event_id, 'events.read');
+      await eventPlace(c, q.event_id, 'events.read');
       const { rows, total } = await repo.list(q.event_id, q.page_size, (q.page - 1) * q.page_size);
       return { items: rows.map((r) => toItem(c, r)), total, page: q.page, page_size: q.page_size };
     },
@@ -66,9 +93,11 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
       return toItem(c, await find(c, id));
     },
     async create(c: Caller, body: { event_id: number; text: string }) {
-      const companyId = await eventCompany(c, body.event_id, 'events.write');
+      const at = await eventPlace(c, body.event_id, 'events.write');
+      const companyId = at.companyId;
       const id = await db.transaction(async (tx) => {
         const id = await repo.insert({ eventId: body.event_id, authorId: c.auth.user.id, text: body.text }, tx);
+        await notifyMentions(c, body.event_id, at, body.text, '', tx);
         await audit.record(
           c.actor,
           { action: 'comment.create', entity: 'comment', entityId: id, companyId, meta: { event_id: body.event_id } },
@@ -81,8 +110,10 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
     async update(c: Caller, id: number, body: { text: string }) {
       const r = await find(c, id);
       assertEditable(c, r);
+      const at = await eventPlace(c, r.eventId, 'events.read');
       await db.transaction(async (tx) => {
         await repo.setText(id, body.text, tx);
+        await notifyMentions(c, r.eventId, at, body.text, r.text, tx);
         await audit.record(
           c.actor,
           {

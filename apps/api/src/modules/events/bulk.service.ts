@@ -275,6 +275,8 @@ export function createBulkJobs(deps: BulkDeps) {
         if (allowed < total) throw new ApiError(403, EVENT_MSG.batchForbidden);
       }
       if (op.op === 'patch') await parts().events.validateRefs(m, op.patch, {});
+      if (op.op === 'patch' && typeof op.patch.assignee_id === 'number' && where)
+        await parts().events.assignment.assigneeForAll(op.patch.assignee_id, m, where);
       const row = {
         module: m.code,
         op,

@@ -2,10 +2,10 @@
  * The rules of writing an event, once for both writers: the events service (one event per request)
  * and the import (a batch of rows in one statement). A new event: its stored data, dedup key,
  * title, defaults and search text. A change: which fields are compared, the history rows it
- * records, and what it recomputes (fingerprint, search text, whether the whitelist mark is looked
- * up again). The repository (events.repo) writes the results; nothing here touches the database.
+ * records, and what it recomputes (fingerprint, search text, indicators, whether the whitelist mark
+ * is looked up again). The repository (events.repo) writes the results; nothing here touches the database.
  */
-import type { ModuleDescriptor } from '@forpost/contract/modules';
+import { indicatorsOf, type ModuleDescriptor } from '@forpost/contract/modules';
 import { iso } from '../../lib/serialize';
 import { applyInput, type CardVault, type Data, fingerprintOf, historyValue, searchTextOf } from './event-data';
 import type { EventRow, EventUpdate, HistoryEntry, NewEvent } from './events.repo';
@@ -107,6 +107,7 @@ export function changeOf(
       data,
       fingerprint: moduleChanged ? fingerprintOf(m, data) : before.fingerprint,
       searchText: searchTextOf(m, columns.title, data),
+      indicators: indicatorsOf(m, data),
     },
     moduleChanged,
     history,
@@ -175,6 +176,7 @@ export function newEventRow(
     tags: [...new Set(e.tags ?? [])],
     data: e.data,
     searchText: searchTextOf(m, title, e.data),
+    indicators: indicatorsOf(m, e.data),
     detectedAt: iso(e.detectedAt),
     authorId: meta.actor.actorUserId,
     authorKeyId: meta.actor.actorKeyId,
@@ -191,4 +193,24 @@ export function createdEntry(eventId: number, actor: Actor, title: string, impor
     field: null,
     after: importId === null ? { title } : { title, import_id: importId },
   };
+}
+
+/** An event's assignee as history records it: the user and the name they had then. */
+export interface Assignee {
+  id: number;
+  name: string;
+}
+
+/**
+ * The history row of an assignment (`assignee_id`: was → became, each `{id, name}` or null); null when
+ * it changes nothing. The assignee is not part of `changeOf`: an import never sets it.
+ */
+export function assigneeEntry(
+  eventId: number,
+  before: Assignee | null,
+  after: Assignee | null,
+  actor: Actor,
+): HistoryEntry | null {
+  if ((before?.id ?? null) === (after?.id ?? null)) return null;
+  return { eventId, ...actor, action: 'update', field: 'assignee_id', before, after };
 }

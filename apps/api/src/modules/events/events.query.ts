@@ -3,6 +3,7 @@
  * fields are columns with composite indexes (see the schema). Everything is parameterised.
  */
 import { EVENT_MSG, type FieldDescriptor, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
+import { SLA_DUE_SOON_MINUTES, type SlaFilter } from '@forpost/contract/sla';
 import { type SQL, sql } from 'drizzle-orm';
 import { containing, intArray, textArray } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
@@ -24,6 +25,7 @@ const NULLABLE_COLUMNS: Record<string, SQL> = {
   priority_id: sql`e.priority_id`,
   decision_id: sql`e.decision_id`,
   detected_at: sql`e.detected_at`,
+  sla_due_at: sql`e.sla_due_at`,
 };
 
 const jsonText = (key: string) => sql`(e.data ->> ${key})`;
@@ -180,6 +182,16 @@ function moduleFieldFilter(f: FieldDescriptor, q: Query, vault: CardVault): SQL[
 }
 
 /**
+ * `assignee`: `me` (the caller: `me`; nobody for a caller without a user), `none` (unassigned) or a
+ * user id. A given user goes by the partial index `events_assignee_created_idx`.
+ */
+function assigneeCondition(v: unknown, me: number | null): SQL | null {
+  if (v === 'none') return sql`e.assignee_id IS NULL`;
+  if (v === 'me') return me === null ? sql`false` : sql`e.assignee_id = ${me}`;
+  return typeof v === 'number' ? sql`e.assignee_id = ${v}` : null;
+}
+
+/**
  * Conditions for one set of filters (the list's own, or one rule of `rules`). `skipText` leaves the
  * free text `q` out (the list's search plan takes it separately: events.repo searchList).
  */
@@ -187,7 +199,7 @@ export function filterConditions(
   m: ModuleDescriptor,
   q: Query,
   vault: CardVault,
-  opts: { skipStatus?: boolean; skipText?: boolean } = {},
+  opts: { skipStatus?: boolean; skipText?: boolean; me?: number | null } = {},
 ): SQL[] {
   const w: SQL[] = [];
   const ints = (k: string) => (Array.isArray(q[k]) && (q[k] as unknown[]).length ? (q[k] as number[]) : null);
@@ -216,10 +228,33 @@ export function filterConditions(
   w.push(...timeRange(sql`e.detected_at`, q.detected_from, q.detected_to));
   if (typeof q.import_id === 'number') w.push(sql`e.import_id = ${q.import_id}`);
   if (typeof q.author_id === 'number') w.push(sql`e.author_id = ${q.author_id}`);
+  const sla = texts('sla');
+  if (sla) w.push(slaCondition(sla as SlaFilter[], new Date()));
+  const assignee = assigneeCondition(q.assignee, opts.me ?? null);
+  if (assignee) w.push(assignee);
+  if (typeof q.indicator === 'string') w.push(sql`e.indicators @> ${textArray([q.indicator])}`);
   const text = opts.skipText ? null : textCondition(q.q);
   if (text) w.push(text);
   for (const f of m.fields) if (f.filter) w.push(...moduleFieldFilter(f, q, vault));
   return w;
+}
+
+/**
+ * `sla=`: the pending deadline as of `now` — overdue: now > due (contract slaOverdue); due soon: within
+ * SLA_DUE_SOON_MINUTES; on track: later; none: no pending deadline (resolved, or no policy). Range
+ * conditions on `sla_due_at` (indexes events_*_sla_idx, events_sla_due_idx).
+ */
+export function slaCondition(filters: readonly SlaFilter[], now: Date): SQL {
+  const at = now.toISOString();
+  const soon = new Date(now.getTime() + SLA_DUE_SOON_MINUTES * 60_000).toISOString();
+  const one: Record<SlaFilter, SQL> = {
+    overdue: sql`e.sla_due_at < ${at}::timestamptz`,
+    due_soon: sql`(e.sla_due_at >= ${at}::timestamptz AND e.sla_due_at <= ${soon}::timestamptz)`,
+    on_track: sql`e.sla_due_at > ${soon}::timestamptz`,
+    none: sql`e.sla_due_at IS NULL`,
+  };
+  const parts = [...new Set(filters)].map((f) => one[f]);
+  return parts.length === 1 ? (parts[0] as SQL) : sql`(${sql.join(parts, sql` OR `)})`;
 }
 
 /** Re-exported for the engine's callers: the helpers live with the database code. */

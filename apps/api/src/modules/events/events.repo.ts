@@ -2,7 +2,7 @@
 import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { arrayLiteral, bigArray, intArray, jsonParam, rowsOf } from '../../db/sql';
+import { arrayLiteral, bigArray, intArray, jsonParam, rowsOf, textArrayLiteral } from '../../db/sql';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import { searchVector } from './events.query';
 
@@ -33,6 +33,13 @@ export interface EventRow {
   import_id: number | null;
   company_name: string;
   author_name: string | null;
+  assignee_id: number | null;
+  assignee_name: string | null;
+  /** SLA columns (kept by the database trigger; contract sla.ts). */
+  sla_due_at: Date | string | null;
+  sla_stage: 'triage' | 'resolve' | null;
+  triaged_at: Date | string | null;
+  resolved_at: Date | string | null;
   rule_index?: number | null;
 }
 
@@ -50,6 +57,8 @@ export interface NewEvent {
   tags: number[];
   data: Record<string, unknown>;
   searchText: string;
+  /** `kind:value` indicators (contract indicatorsOf), sorted. */
+  indicators: string[];
   detectedAt: string | null;
   authorId: number | null;
   authorKeyId: number | null;
@@ -70,6 +79,7 @@ export type EventUpdate = Pick<
   | 'tags'
   | 'data'
   | 'searchText'
+  | 'indicators'
   | 'detectedAt'
 >;
 
@@ -84,7 +94,7 @@ export interface HistoryEntry {
 }
 
 const EVENT_COLUMNS = sql.raw(
-  'e.id, e.company_id, e.module, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state, e.whitelist_kind, e.fingerprint, e.tags, e.data, e.detected_at, e.created_at, e.updated_at, e.author_id, e.author_key_id, e.import_id',
+  'e.id, e.company_id, e.module, e.title, e.status_id, e.priority_id, e.decision_id, e.source, e.ml_state, e.whitelist_kind, e.fingerprint, e.tags, e.data, e.detected_at, e.created_at, e.updated_at, e.author_id, e.author_key_id, e.import_id, e.assignee_id, e.sla_due_at, e.sla_stage, e.triaged_at, e.resolved_at',
 );
 /** Rows of the ordered walk of a search page: the page fills within them when 1 row in 100 matches. */
 const walkRows = (need: number) => Math.min(10_000, Math.max(2_000, need * 100));
@@ -103,19 +113,19 @@ async function insertEvents(vs: readonly NewEvent[], tx: Db): Promise<{ id: numb
   return rowsOf<{ id: number; company_id: number; fingerprint: string }>(
     tx,
     sql`INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
-                            fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
+                            fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id, indicators)
         SELECT v.company_id, v.module, v.title, v.status_id, v.priority_id, v.decision_id, v.source, v.ml_state, v.whitelist_kind,
                v.fingerprint, v.tags::int[], v.data::jsonb, ${searchVector(sql`v.search`)}, v.detected_at::timestamptz,
-               v.author_id, v.author_key_id, v.import_id
+               v.author_id, v.author_key_id, v.import_id, v.indicators::text[]
           FROM unnest(${col((v) => v.companyId)}::int[], ${col((v) => v.module)}::text[], ${col((v) => v.title)}::text[],
                       ${col((v) => v.statusId)}::int[], ${col((v) => v.priorityId)}::int[], ${col((v) => v.decisionId)}::int[],
                       ${col((v) => v.source)}::text[], ${col((v) => v.mlState)}::text[], ${col((v) => v.whitelistKind)}::text[],
                       ${col((v) => v.fingerprint)}::text[], ${col((v) => arrayLiteral(v.tags))}::text[],
                       ${col((v) => JSON.stringify(v.data))}::text[], ${col((v) => v.searchText)}::text[],
                       ${col((v) => v.detectedAt)}::text[], ${col((v) => v.authorId)}::int[], ${col((v) => v.authorKeyId)}::int[],
-                      ${col((v) => v.importId)}::int[])
+                      ${col((v) => v.importId)}::int[], ${col((v) => textArrayLiteral(v.indicators))}::text[])
             AS v(company_id, module, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind,
-                 fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id)
+                 fingerprint, tags, data, search, detected_at, author_id, author_key_id, import_id, indicators)
         ON CONFLICT (company_id, module, fingerprint) DO NOTHING
         RETURNING id, company_id, fingerprint`,
   );
@@ -129,13 +139,15 @@ async function updateEvents(vs: readonly (EventUpdate & { id: number })[], tx: D
     UPDATE events e SET title = v.title, status_id = v.status_id, priority_id = v.priority_id, decision_id = v.decision_id,
            source = v.source, ml_state = v.ml_state, whitelist_kind = v.whitelist_kind, fingerprint = v.fingerprint,
            tags = v.tags::int[], data = v.data::jsonb, search = ${searchVector(sql`v.search`)},
-           detected_at = v.detected_at::timestamptz, updated_at = now()
+           detected_at = v.detected_at::timestamptz, indicators = v.indicators::text[], updated_at = now()
       FROM unnest(${col((v) => v.id)}::bigint[], ${col((v) => v.title)}::text[], ${col((v) => v.statusId)}::int[],
                   ${col((v) => v.priorityId)}::int[], ${col((v) => v.decisionId)}::int[], ${col((v) => v.source)}::text[],
                   ${col((v) => v.mlState)}::text[], ${col((v) => v.whitelistKind)}::text[], ${col((v) => v.fingerprint)}::text[],
                   ${col((v) => arrayLiteral(v.tags))}::text[], ${col((v) => JSON.stringify(v.data))}::text[],
-                  ${col((v) => v.searchText)}::text[], ${col((v) => v.detectedAt)}::text[])
-        AS v(id, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind, fingerprint, tags, data, search, detected_at)
+                  ${col((v) => v.searchText)}::text[], ${col((v) => v.detectedAt)}::text[],
+                  ${col((v) => textArrayLiteral(v.indicators))}::text[])
+        AS v(id, title, status_id, priority_id, decision_id, source, ml_state, whitelist_kind, fingerprint, tags, data, search, detected_at,
+             indicators)
      WHERE e.id = v.id`);
 }
 
@@ -155,10 +167,11 @@ export function createEventsRepo(db: Db) {
     async list(p: { where: SQL; order: SQL; limit: number; offset: number; ruleCase?: SQL }): Promise<EventRow[]> {
       const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
       return rows<EventRow>(sql`
-        SELECT e.*, c.name AS company_name, u.name AS author_name
+        SELECT e.*, c.name AS company_name, u.name AS author_name, a.name AS assignee_name
         FROM (SELECT ${EVENT_COLUMNS}${rule} FROM events e WHERE ${p.where} ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}) e
         JOIN companies c ON c.id = e.company_id
         LEFT JOIN users u ON u.id = e.author_id
+        LEFT JOIN users a ON a.id = e.assignee_id
         ORDER BY ${p.order}`);
     },
 
@@ -218,7 +231,7 @@ export function createEventsRepo(db: Db) {
           ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}),
         base AS MATERIALIZED (SELECT count(*) AS n FROM (SELECT 1 FROM events e WHERE ${p.base} LIMIT ${walk}) s),
         found AS MATERIALIZED (SELECT count(*) AS n FROM walk)
-        SELECT e.*, c.name AS company_name, u.name AS author_name
+        SELECT e.*, c.name AS company_name, u.name AS author_name, a.name AS assignee_name
         FROM (
           SELECT * FROM walk WHERE (SELECT n FROM found) = ${p.limit} OR (SELECT n FROM base) < ${walk}
           UNION ALL
@@ -229,6 +242,7 @@ export function createEventsRepo(db: Db) {
         ) e
         JOIN companies c ON c.id = e.company_id
         LEFT JOIN users u ON u.id = e.author_id
+        LEFT JOIN users a ON a.id = e.assignee_id
         ORDER BY ${p.order}`);
       const last = page.at(-1)?.walk_rn;
       const items = page.map(({ walk_rn: _, ...r }) => r as EventRow);
@@ -280,8 +294,9 @@ export function createEventsRepo(db: Db) {
     async findById(module: ModuleCode, id: number, tx: Db = db, forUpdate = false): Promise<EventRow | undefined> {
       const lock = forUpdate ? sql` FOR UPDATE OF e` : sql``;
       const [r] = await rows<EventRow>(
-        sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, u.name AS author_name
+        sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, u.name AS author_name, a.name AS assignee_name
             FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id
+            LEFT JOIN users a ON a.id = e.assignee_id
             WHERE e.id = ${id} AND e.module = ${module}${lock}`,
         tx,
       );
@@ -291,8 +306,8 @@ export function createEventsRepo(db: Db) {
     /** Rows of these ids in this module, locked (batch operations), in id order. */
     async findByIdsForUpdate(module: ModuleCode, ids: number[], tx: Db): Promise<EventRow[]> {
       return rows<EventRow>(
-        sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, NULL::text AS author_name
-            FROM events e JOIN companies c ON c.id = e.company_id
+        sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, NULL::text AS author_name, a.name AS assignee_name
+            FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users a ON a.id = e.assignee_id
             WHERE e.id = ANY(${bigArray(ids)}) AND e.module = ${module} ORDER BY e.id FOR UPDATE OF e`,
         tx,
       );
@@ -319,6 +334,14 @@ export function createEventsRepo(db: Db) {
       await updateEvents([{ id, ...v }], tx);
     },
 
+    /** Sets the assignee of these events (null: unassigned), in one statement. */
+    async setAssignee(ids: readonly number[], assigneeId: number | null, tx: Db): Promise<void> {
+      if (ids.length)
+        await tx.execute(
+          sql`UPDATE events SET assignee_id = ${assigneeId}, updated_at = now() WHERE id = ANY(${bigArray([...ids])})`,
+        );
+    },
+
     /** Updates a batch (an import's), each event by its id. */
     updateMany: updateEvents,
 
@@ -330,7 +353,7 @@ export function createEventsRepo(db: Db) {
       module: ModuleCode,
       keys: readonly { companyId: number; fingerprint: string }[],
       tx: Db,
-    ): Promise<Omit<EventRow, 'company_name' | 'author_name' | 'rule_index'>[]> {
+    ): Promise<Omit<EventRow, 'company_name' | 'author_name' | 'assignee_name' | 'rule_index'>[]> {
       if (!keys.length) return [];
       return rows(
         sql`SELECT x.* FROM unnest(${sql.param(keys.map((k) => k.companyId))}::int[], ${sql.param(keys.map((k) => k.fingerprint))}::text[])

@@ -12,8 +12,21 @@ import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
+import { type NewNotification, notify } from '../notifications/index';
+import { slaView } from '../sla/sla.view';
 import { assertModule, assertOn, type Caller, targetCompany } from './access';
-import { type Actor, changeOf, createdEntry, type EventColumns, newEventData, newEventRow, whitelistAfter } from './changes';
+import { createAssignment } from './assignment';
+import {
+  type Actor,
+  type Assignee,
+  assigneeEntry,
+  changeOf,
+  createdEntry,
+  type EventColumns,
+  newEventData,
+  newEventRow,
+  whitelistAfter,
+} from './changes';
 import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data';
 import { and, orderBy, orderedSort } from './events.query';
 import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
@@ -54,6 +67,7 @@ const REF_TABLE: Record<RefList, 'media_types' | 'leak_types' | 'leaks'> = {
 
 export function createEventsService(deps: EventsServiceDeps) {
   const { db, repo, refs, audit, vault } = deps;
+  const assignment = createAssignment(db);
 
   /** Event as the API shows it (list item). */
   function toView(m: ModuleDescriptor, r: EventRow): Data {
@@ -75,6 +89,9 @@ export function createEventsService(deps: EventsServiceDeps) {
       author_id: r.author_id,
       author_name: r.author_name,
       import_id: r.import_id,
+      assignee_id: r.assignee_id ?? null,
+      assignee_name: r.assignee_name ?? null,
+      sla: slaView(r),
     };
     if (hasDecisions(m)) v.decision_id = r.decision_id;
     return { ...v, ...viewOf(m, r.data ?? {}) };
@@ -163,6 +180,73 @@ export function createEventsService(deps: EventsServiceDeps) {
     return change.history;
   }
 
+  /**
+   * Sets the assignee of locked rows (`assigneeId` undefined: the body does not assign; null: unassigns).
+   * The assignee must see every one of them (400 otherwise). One UPDATE, one audit entry and one
+   * notification for the assignee (unless they assign themselves); returns the history rows.
+   */
+  async function assignRows(
+    c: Caller,
+    m: ModuleDescriptor,
+    rows: readonly EventRow[],
+    assigneeId: number | null | undefined,
+    tx: Db,
+  ): Promise<HistoryEntry[]> {
+    if (assigneeId === undefined) return [];
+    const to: Assignee | null =
+      assigneeId === null
+        ? null
+        : await assignment.assignee(
+            assigneeId,
+            rows.map((r) => ({ companyId: r.company_id, module: m.code })),
+            tx,
+          );
+    const changed = rows.filter((r) => (r.assignee_id ?? null) !== (to?.id ?? null));
+    if (!changed.length) return [];
+    await repo.setAssignee(
+      changed.map((r) => r.id),
+      to?.id ?? null,
+      tx,
+    );
+    const history = changed.flatMap((r) => {
+      const was = r.assignee_id === null ? null : { id: r.assignee_id, name: r.assignee_name ?? '' };
+      const h = assigneeEntry(r.id, was, to, actorOf(c));
+      return h ? [h] : [];
+    });
+    const one = changed.length === 1 ? changed[0] : undefined;
+    await audit.record(
+      c.actor,
+      {
+        action: 'event.assign',
+        entity: `event.${m.code}`,
+        ...(one ? { entityId: one.id, companyId: one.company_id } : {}),
+        meta: { ids: changed.map((r) => r.id), assignee_id: to?.id ?? null, assignee_name: to?.name ?? null },
+      },
+      tx,
+    );
+    if (to && to.id !== c.actor.userId) await notify(tx, [assignedNotice(c, m, changed, to.id)]);
+    return history;
+  }
+
+  /** The assignee's notification: the event itself, or for many at once one summary (the «Мои события» page). */
+  function assignedNotice(c: Caller, m: ModuleDescriptor, rows: readonly EventRow[], userId: number): NewNotification {
+    const first = rows[0] as EventRow;
+    const companies = new Set(rows.map((r) => r.company_id));
+    const who = c.auth.user.name;
+    return {
+      userId,
+      kind: 'assigned',
+      eventId: rows.length === 1 ? first.id : null,
+      companyId: companies.size === 1 ? first.company_id : null,
+      module: m.code,
+      text:
+        rows.length === 1
+          ? `${who} назначил(а) вам событие №${first.id} «${first.title}» (${m.name})`
+          : `${who} назначил(а) вам событий: ${rows.length} (${m.name})`,
+      actorId: c.actor.userId ?? null,
+    };
+  }
+
   /** Rows of a batch, all or nothing: any id absent or unreadable → 404, any without the right → 403. */
   async function lockBatch(c: Caller, m: ModuleDescriptor, ids: number[], perm: 'events.write' | 'events.delete', tx: Db) {
     assertModule(c, m.code);
@@ -206,6 +290,7 @@ export function createEventsService(deps: EventsServiceDeps) {
   return {
     toView,
     load,
+    assignment,
 
     async list(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
       const page = q.page;
@@ -320,7 +405,8 @@ export function createEventsService(deps: EventsServiceDeps) {
       await db.transaction(async (tx) => {
         const r = await load(c, m, id, 'events.write', tx, true);
         const changes = await patchRow(c, m, r, body, tx);
-        await repo.insertHistory(changes, tx);
+        const assigned = await assignRows(c, m, [r], body.assignee_id as number | null | undefined, tx);
+        await repo.insertHistory([...changes, ...assigned], tx);
       });
       return get(c, m, id);
     },
@@ -346,6 +432,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         const rows = await lockBatch(c, m, ids, 'events.write', tx);
         const all: HistoryEntry[] = [];
         for (const r of rows) all.push(...(await patchRow(c, m, r, patch, tx)));
+        all.push(...(await assignRows(c, m, rows, patch.assignee_id as number | null | undefined, tx)));
         await repo.insertHistory(all, tx);
         await audit.record(
           c.actor,

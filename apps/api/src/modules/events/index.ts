@@ -17,6 +17,7 @@ import { tagsRoutes } from '../tags/index';
 import { linkedLeaksExtra } from './accounts.extras';
 import { cardRevealExtra } from './acquiring.extras';
 import { actionsExtra } from './actions.extras';
+import { assignmentRoutes } from './assignment.routes';
 import { createActionRunner } from './bulk.actions';
 import { bulkRoutes } from './bulk.routes';
 import type { BulkJobs } from './bulk.service';
@@ -31,6 +32,9 @@ import { leakCatalogueExtra, leakTypesExtra } from './leaks.extras';
 import { mediaTypesExtra } from './media.extras';
 import { merchantCategoriesExtra } from './merchant.extras';
 import { loadRefs, seedEventReference } from './refs';
+import { createRelatedRepo } from './related.repo';
+import { relatedRoutes } from './related.routes';
+import { createRelatedService } from './related.service';
 import { filesExtra } from './repositories.extras';
 
 /** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
@@ -85,6 +89,8 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   const comments = createCommentsService({ db, audit: deps.audit });
 
   await eventRoutes(app, { events, refs });
+  assignmentRoutes(app, { assignment: events.assignment });
+  relatedRoutes(app, { related: createRelatedService({ events, repo: createRelatedRepo(db) }) });
   const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers, snapshots: deps.snapshots };
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
   deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx) });

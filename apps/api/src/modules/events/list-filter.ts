@@ -39,7 +39,12 @@ export interface ListFilterDeps {
 }
 
 /** `rules` (a JSON array of filter sets) → each one's condition; 400 in the error shape when malformed. */
-function parseRules(m: ModuleDescriptor, text: string, vault: CardVault): { raw: Record<string, unknown>[]; conds: SQL[] } {
+function parseRules(
+  m: ModuleDescriptor,
+  text: string,
+  vault: CardVault,
+  me: number | null,
+): { raw: Record<string, unknown>[]; conds: SQL[] } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -59,7 +64,7 @@ function parseRules(m: ModuleDescriptor, text: string, vault: CardVault): { raw:
       });
     }
     raw.push(item as Record<string, unknown>);
-    conds.push(sql`(${and(filterConditions(m, r.data, vault))})`);
+    conds.push(sql`(${and(filterConditions(m, r.data, vault, { me }))})`);
   }
   return { raw, conds };
 }
@@ -81,12 +86,14 @@ export async function listFilter(
   const base: SQL[] = [sql`e.module = ${m.code}`];
   if (scope !== 'all')
     base.push(scope.length === 1 ? sql`e.company_id = ${scope[0]}` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`);
-  const rules = q.rules === undefined ? undefined : parseRules(m, q.rules, deps.vault);
+  // `assignee=me`: the signed-in user, or the owner of the API key.
+  const me = c.auth.user.id;
+  const rules = q.rules === undefined ? undefined : parseRules(m, q.rules, deps.vault, me);
   const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
   return {
     base,
-    own: filterConditions(m, q, deps.vault, { skipText: true }),
-    ownButStatus: filterConditions(m, q, deps.vault, { skipStatus: true, skipText: true }),
+    own: filterConditions(m, q, deps.vault, { skipText: true, me }),
+    ownButStatus: filterConditions(m, q, deps.vault, { skipStatus: true, skipText: true, me }),
     text: query ? matching(await deps.resolveQuery(query)) : null,
     anyRule: rules ? [sql`(${sql.join(rules.conds, sql` OR `)})`] : [],
     rules,

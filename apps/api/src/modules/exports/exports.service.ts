@@ -325,7 +325,7 @@ export function createExportsService(deps: ExportsDeps) {
       await repo.start(id, r.attempts + 1);
       const m = getModule(r.module);
       const q = parseExportFilters(r.module, r.filters);
-      const where = repo.selection(m, r.scope, filterConditions(m, q, deps.vault));
+      const where = repo.selection(m, r.scope, filterConditions(m, q, deps.vault, { me: r.userId }));
       // The total (for the progress bar) is counted on another connection while the file is written.
       const counted = (async () => repo.setTotal(id, await repo.count(where)))();
       counted.catch(() => undefined);

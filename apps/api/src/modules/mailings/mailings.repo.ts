@@ -33,6 +33,9 @@ function filterSql(companyIds: 'all' | number[], f: MailingFilters): SQL[] {
     w.push(sql`e.priority_id IN (SELECT id FROM event_priorities WHERE code = ANY(${textArray(f.priorities)}))`);
   if (f.sources.length) w.push(sql`e.source = ANY(${textArray(f.sources)})`);
   if (f.tags.length) w.push(sql`e.tags && ${intArray(f.tags)}`);
+  // Filters stored before the assignee existed have none (anyone).
+  if (f.assignee === 'none') w.push(sql`e.assignee_id IS NULL`);
+  else if (typeof f.assignee === 'number') w.push(sql`e.assignee_id = ${f.assignee}`);
   if (f.text) {
     const ts = tsQueryOf(f.text);
     if (ts) w.push(sql`e.search @@ (${ts})`);

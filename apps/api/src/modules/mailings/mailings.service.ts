@@ -39,6 +39,7 @@ import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
 import type { Caller } from '../events/access';
+import { createAssignment } from '../events/assignment';
 import { createEventsRepo } from '../events/events.repo';
 import { moduleEnabled } from '../events/events.service';
 import { createTagsRepo } from '../tags/tags.repo';
@@ -70,6 +71,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const repo = deps.repo ?? createMailingsRepo(db);
   const companyRepo = createCompaniesRepo(db);
   const events = createEventsRepo(db);
+  const assignment = createAssignment(db);
   const tagsRepo = createTagsRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
@@ -191,6 +193,13 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       const found = await events.existingIds('tags', f.tags);
       if (f.tags.some((t) => !found.has(t)))
         throw badRequest(MAILING_MSG.tagNotFound, { 'filters.tags': MAILING_MSG.tagNotFound });
+    }
+    // An assignee who could never be assigned the mailing's events selects none: refused as the assignment itself is.
+    if (typeof f.assignee === 'number') {
+      const places = companyId === null ? [] : (f.modules.length ? f.modules : [null]).map((module) => ({ companyId, module }));
+      await assignment.assignee(f.assignee, places).catch((e: unknown) => {
+        throw e instanceof ApiError ? badRequest(e.message, { 'filters.assignee': e.message }) : e;
+      });
     }
   }
 

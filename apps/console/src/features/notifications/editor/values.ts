@@ -14,6 +14,8 @@ export interface MailingFormValues {
   priorities: string[];
   sources: MailingFilters['sources'];
   tags: number[];
+  /** The events' assignee: a user id, 'none' (unassigned), null (anyone). */
+  assignee: MailingFilters['assignee'];
   text: string;
   frequency: MailingFrequency;
   hour: number;
@@ -38,6 +40,7 @@ export function toValues(m: Mailing | undefined, companyId: number | undefined, 
       priorities: ['critical', 'high'],
       sources: [],
       tags: [],
+      assignee: null,
       text: '',
       frequency: 'instant',
       hour: 9,
@@ -55,6 +58,7 @@ export function toValues(m: Mailing | undefined, companyId: number | undefined, 
     company_id: m.company_id ?? ALL,
     recipients: m.recipients,
     ...m.filters,
+    assignee: m.filters.assignee ?? null,
     frequency: m.params.frequency,
     hour: m.params.hour,
     weekday: m.params.weekday,
@@ -77,6 +81,7 @@ export function filtersBody(v: Partial<MailingFormValues>) {
       priorities: v.priorities ?? [],
       sources: v.sources ?? [],
       tags: v.tags ?? [],
+      assignee: v.assignee ?? null,
       text: v.text ?? '',
     },
   };

@@ -1,0 +1,106 @@
+/* SQL of assignment: who may be assigned (users, their memberships) and «Мои события». */
+import type { ModuleCode } from '@forpost/contract/modules';
+import type { UserRole } from '@forpost/contract/permissions';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { containing, intArray, rowsOf } from '../../db/sql';
+
+/** A user as the assignment rule judges them: role, activity, memberships in active companies. */
+export interface AssignableUser {
+  id: number;
+  name: string;
+  email: string;
+  role: UserRole;
+  is_active: boolean;
+  memberships: { company_id: number; role: 'COMPANY_ADMIN' | 'COMPANY_ANALYST' | 'COMPANY_VIEWER'; modules: string[] }[];
+}
+
+export interface MyEventRow {
+  id: number;
+  module: ModuleCode;
+  company_id: number;
+  company_name: string;
+  title: string;
+  status_id: number;
+  status_name: string;
+  status_color: string;
+  status_final: boolean;
+  priority_id: number | null;
+  priority_name: string | null;
+  priority_color: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export function createAssignmentRepo(db: Db) {
+  return {
+    /** These users with their memberships in active companies (and those companies' enabled modules). */
+    async users(ids: number[], tx: Db = db): Promise<AssignableUser[]> {
+      if (!ids.length) return [];
+      return rowsOf<AssignableUser>(
+        tx,
+        sql`SELECT u.id, u.name, u.email, u.role, u.is_active,
+                   coalesce((SELECT json_agg(json_build_object('company_id', m.company_id, 'role', m.role, 'modules', c.modules))
+                             FROM company_members m JOIN companies c ON c.id = m.company_id
+                             WHERE m.user_id = u.id AND c.is_active), '[]'::json) AS memberships
+            FROM users u WHERE u.id = ANY(${intArray(ids)})`,
+      );
+    },
+
+    /**
+     * Active users who may see a company's events of a module, by name: staff (when `staff`) and the
+     * company's members where the company takes the module. At most 50.
+     */
+    async candidates(p: { companyId: number; module: string; staff: boolean; q?: string }) {
+      const text = p.q ? sql` AND (u.name ILIKE ${containing(p.q)} OR u.email ILIKE ${containing(p.q)})` : sql``;
+      const staff = p.staff ? sql`u.role <> 'COMPANY_USER' OR ` : sql``;
+      return rowsOf<{ id: number; name: string; email: string }>(
+        db,
+        sql`SELECT u.id, u.name, u.email FROM users u
+            WHERE u.is_active AND (${staff}EXISTS (
+              SELECT 1 FROM company_members m JOIN companies c ON c.id = m.company_id
+              WHERE m.user_id = u.id AND m.company_id = ${p.companyId} AND c.is_active
+                AND (cardinality(c.modules) = 0 OR ${p.module} = ANY(c.modules))))${text}
+            ORDER BY lower(u.name), u.id LIMIT 50`,
+      );
+    },
+
+    /**
+     * A page of one user's assigned events within `scope` (companies; 'all' for staff), walking the
+     * partial index `events_assignee_created_idx`. `companyUser`: only modules their company takes.
+     */
+    async mine(p: { where: SQL; order: SQL; limit: number; offset: number }): Promise<MyEventRow[]> {
+      return rowsOf<MyEventRow>(
+        db,
+        sql`SELECT e.id, e.module, e.company_id, c.name AS company_name, e.title, e.status_id,
+                   s.name AS status_name, s.color AS status_color, s.is_final AS status_final,
+                   e.priority_id, p.name AS priority_name, p.color AS priority_color, e.created_at, e.updated_at
+            FROM events e JOIN companies c ON c.id = e.company_id
+            JOIN event_statuses s ON s.id = e.status_id
+            LEFT JOIN event_priorities p ON p.id = e.priority_id
+            WHERE ${p.where}
+            ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}`,
+      );
+    },
+
+    /** Does `where` (over `events e`) select an event outside these companies? */
+    async anyOutside(where: SQL, companyIds: number[]): Promise<boolean> {
+      const [r] = await rowsOf<{ x: number }>(
+        db,
+        sql`SELECT 1 AS x FROM events e WHERE ${where} AND NOT (e.company_id = ANY(${intArray(companyIds)})) LIMIT 1`,
+      );
+      return r !== undefined;
+    },
+
+    async countMine(where: SQL, cap: number): Promise<number> {
+      const [r] = await rowsOf<{ n: number }>(
+        db,
+        sql`SELECT count(*)::int AS n FROM (
+              SELECT 1 FROM events e JOIN companies c ON c.id = e.company_id JOIN event_statuses s ON s.id = e.status_id
+              WHERE ${where} LIMIT ${cap + 1}) x`,
+      );
+      return r?.n ?? 0;
+    },
+  };
+}
+export type AssignmentRepo = ReturnType<typeof createAssignmentRepo>;

@@ -1,0 +1,77 @@
+/*
+ * Assignment: an event's assignee (events.assignee_id) — the picker's list of users who may see the
+ * events of a company and module, and «Мои события», the caller's assigned events across modules.
+ */
+import { z } from 'zod';
+import { boolParam, pageQuery, queryInt } from './events';
+import { MSG } from './messages';
+import { EVENT_MSG, MODULE_CODES } from './modules/index';
+
+export const ASSIGN_MSG = {
+  cannotSee: 'Пользователь не может видеть это событие',
+} as const;
+
+/** GET /modules/{code}/assignees: who may be assigned events of a company in this module. */
+export const assigneesQuery = z
+  .object({
+    company_id: queryInt.positive({ error: EVENT_MSG.companyRequired }),
+    q: z
+      .string()
+      .trim()
+      .max(200, { error: MSG.tooLong(200) })
+      .optional(),
+  })
+  .strict();
+export const assigneeItem = z.object({ id: z.number().int(), name: z.string(), email: z.string() });
+export type AssigneeItem = z.infer<typeof assigneeItem>;
+export const assigneesResponse = z.object({ items: z.array(assigneeItem) });
+
+export const MY_EVENTS_SORTS = ['-created_at', 'created_at', '-priority', 'priority', 'status', '-status'] as const;
+
+/** GET /events/assigned: the caller's events across the modules and companies they may read. */
+export const myEventsQuery = z
+  .object({
+    ...pageQuery,
+    sort: z.enum(MY_EVENTS_SORTS, { error: EVENT_MSG.sortUnknown }).default('-created_at'),
+    /** Status codes (new, in_progress, …: the same code in every module). */
+    status: z
+      .string()
+      .max(500, { error: MSG.tooLong(500) })
+      .transform((v) =>
+        v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
+      .optional(),
+    /** Only events whose status is not final (the default of the page). */
+    open: boolParam.optional(),
+    module: z.enum(MODULE_CODES, { error: EVENT_MSG.moduleNotFound }).optional(),
+  })
+  .strict();
+export type MyEventsQuery = z.infer<typeof myEventsQuery>;
+
+export const myEventItem = z.object({
+  id: z.number().int(),
+  module: z.string(),
+  company_id: z.number().int(),
+  company_name: z.string(),
+  title: z.string(),
+  status_id: z.number().int(),
+  status_name: z.string(),
+  status_color: z.string(),
+  status_final: z.boolean(),
+  priority_id: z.number().int().nullable(),
+  priority_name: z.string().nullable(),
+  priority_color: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type MyEventItem = z.infer<typeof myEventItem>;
+export const myEventsResponse = z.object({
+  items: z.array(myEventItem),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total_capped: z.boolean(),
+});
