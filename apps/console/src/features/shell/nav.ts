@@ -16,6 +16,7 @@ import {
   DatabaseOutlined,
   DownloadOutlined,
   EyeOutlined,
+  FieldTimeOutlined,
   FileSearchOutlined,
   FileTextOutlined,
   GlobalOutlined,
@@ -139,6 +140,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
     }),
   ),
 
+  {
+    path: '/discovery',
+    label: 'Поиск доменов',
+    icon: RadarChartOutlined,
+    group: 'monitoring',
+    permission: 'discovery.read',
+  },
+
   { path: '/messages', label: 'Сообщения', icon: MessageOutlined, group: 'telegram', permission: 'messages.read' },
   {
     path: '/telegram/accounts',
@@ -188,6 +197,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: 'settings',
     permission: 'settings.read',
   },
+  { path: '/settings/sla', label: 'Сроки SLA', icon: FieldTimeOutlined, group: 'settings', permission: 'settings.read' },
   {
     path: '/settings/leaks-types',
     label: 'Типы утечек',
