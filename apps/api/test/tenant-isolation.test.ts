@@ -693,6 +693,19 @@ const CASES: Record<string, Case> = {
   'GET /modules/{m}/events/imports/:id': onImport(),
   'GET /modules/{m}/events/imports/:id/errors': onImport(),
   'POST /modules/{m}/events/imports/:id/preview': onImport((ref) => ({ mapping: ref.mapping })),
+  'POST /modules/{m}/events/imports/:id/check': onImport(
+    (ref) => ({ mapping: ref.mapping }),
+    (r, p) => {
+      const own = S.ownImport[p.name];
+      return r.m?.code === 'domains' && own
+        ? [
+            probe('company B (check A’s own draft against it)', S.B, (x) =>
+              call(r, { id: own.id }, { mapping: own.mapping, company_id: x }),
+            ),
+          ]
+        : [];
+    },
+  ),
   'POST /modules/{m}/events/imports/:id/start': onImport(
     (ref) => ({ mapping: ref.mapping, mode: 'update' }),
     (r, p) => {
@@ -711,6 +724,15 @@ const CASES: Record<string, Case> = {
   'GET /modules/{m}/imports/:id': onCatalogueImport(),
   'GET /modules/{m}/imports/:id/errors': onCatalogueImport(),
   'POST /modules/{m}/imports/:id/preview': onCatalogueImport({ mapping: ['name'] }),
+  'POST /modules/{m}/imports/:id/check': {
+    covers: ['path:id', 'body:company_id'],
+    probes: (r) => [
+      probe('the leaks catalogue’s import (staff only)', S.catImport, (x) => call(r, { id: x }, { mapping: ['name'] })),
+      probe('company B (the catalogue checked against it)', S.B, (x) =>
+        call(r, { id: S.catImport }, { mapping: ['name'], company_id: x }),
+      ),
+    ],
+  },
   'POST /modules/{m}/imports/:id/start': {
     covers: ['path:id', 'body:company_id'],
     probes: (r) => [

@@ -6,6 +6,7 @@ import {
   groupCardNumber,
   hasCyrillic,
   isCyrillicHost,
+  isMixedScriptHost,
   maskCardNumber,
   punycodeDecode,
   punycodeEncode,
@@ -339,5 +340,29 @@ describe('http-constants', () => {
     expect(RELOAD_GUARD_MS).toBe(10000);
     expect(VERSION_POLL_MS).toBe(60000);
     expect(ONE_HOUR_MS).toBe(3600000);
+  });
+});
+
+describe('isMixedScriptHost', () => {
+  it('flags a label mixing Latin and Cyrillic letters, as typed or as punycode', () => {
+    const mixed = 'ex\u0430mple.com'; // Cyrillic «а» among Latin letters
+    expect(isMixedScriptHost(mixed)).toBe(true);
+    expect(isMixedScriptHost(unicodeToPunycode(mixed))).toBe(true);
+    expect(isMixedScriptHost('s\u0435rbank.ru:443')).toBe(true);
+    expect(isMixedScriptHost('пaypal.рф')).toBe(true); // Latin «a» among Cyrillic letters
+    expect(isMixedScriptHost('g\u03bfogle.com')).toBe(true); // Greek omicron
+  });
+
+  it('does not flag one script per label, digits, hyphens or IPs', () => {
+    expect(isMixedScriptHost('пример.рф')).toBe(false);
+    expect(isMixedScriptHost('xn--e1afmkfd.xn--p1ai')).toBe(false);
+    expect(isMixedScriptHost('example.com')).toBe(false);
+    expect(isMixedScriptHost('sber.рф')).toBe(false);
+    expect(isMixedScriptHost('сбер-2024.рф')).toBe(false);
+    expect(isMixedScriptHost('bücher.de')).toBe(false);
+    expect(isMixedScriptHost('東京タワー.jp')).toBe(false);
+    expect(isMixedScriptHost('192.0.2.1')).toBe(false);
+    expect(isMixedScriptHost('2001:db8::1')).toBe(false);
+    expect(isMixedScriptHost('')).toBe(false);
   });
 });

@@ -157,6 +157,48 @@ export function isCyrillicHost(host: string): boolean {
   return hasCyrillic(h) || hasCyrillic(punycodeToUnicode(h));
 }
 
+/**
+ * The writing system of a letter, for the mixed-script check: the common scripts by name, Han,
+ * Hiragana, Katakana and Hangul as one (Japanese and Korean mix them legitimately), others as one.
+ */
+const SCRIPTS: readonly [string, RegExp][] = [
+  ['latin', /\p{Script=Latin}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['armenian', /\p{Script=Armenian}/u],
+  ['georgian', /\p{Script=Georgian}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+  ['cjk', /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u],
+];
+/** A letter that belongs to a script (not Common or Inherited, like the Japanese long-vowel mark). */
+const LETTER = /(?![\p{Script=Common}\p{Script=Inherited}])\p{L}/u;
+
+function scriptOf(ch: string): string {
+  for (const [name, re] of SCRIPTS) if (re.test(ch)) return name;
+  return 'other';
+}
+
+/**
+ * True when one label of the host mixes letters of different scripts — Latin «а» next to Cyrillic
+ * «а» and the like (a lookalike of another name). Checked on the Unicode form (`xn--` labels are
+ * decoded); digits and hyphens belong to no script. A label wholly in one script is never flagged,
+ * nor a host whose labels each keep to one script ('sber.рф').
+ */
+export function isMixedScriptHost(host: string): boolean {
+  const h = punycodeToUnicode(host.trim().replace(/:\d+$/, '').normalize('NFC'));
+  for (const label of h.split(LABEL_SEPARATORS)) {
+    let first: string | null = null;
+    for (const ch of label) {
+      if (!LETTER.test(ch)) continue;
+      const script = scriptOf(ch);
+      if (first === null) first = script;
+      else if (script !== first) return true;
+    }
+  }
+  return false;
+}
+
 // ---------------------------------------------------------------------------
 // Password generation
 // ---------------------------------------------------------------------------

@@ -94,6 +94,9 @@ export const IMPORT_PREVIEW_ROWS = 20;
 export const IMPORT_MAX_COLUMNS = 200;
 /** One CSV record (all its cells) at most, bytes. */
 export const IMPORT_MAX_RECORD_BYTES = 1024 * 1024;
+/** The dry run: distinct reasons it reports (the rest are counted together), and example rows of each. */
+export const IMPORT_CHECK_MAX_REASONS = 100;
+export const IMPORT_CHECK_EXAMPLES = 5;
 /** Row errors kept per import (the count keeps going beyond it). */
 export const IMPORT_MAX_STORED_ERRORS = 100_000;
 /** XLSX: entries in the zip, total uncompressed size, compression ratio of one entry, shared strings. */
@@ -161,6 +164,13 @@ export const IMPORT_MSG = {
   required: MSG.required,
   titleTooLong: MSG.tooLong(500),
   duplicateInFile: 'Повтор строки с тем же ключом в файле',
+  otherReasons: 'Другие причины',
+  /** The dry run: one mapped column fails most rows. */
+  columnFailsMost: (column: string, label: string, failed: number, total: number, reason: string) =>
+    `Столбец «${column}» (поле «${label}») не проходит проверку в ${int(failed)} из ${int(total)} строк: ${reason}`,
+  /** Upload: a `company`-like header was not mapped because none of its values names a company. */
+  companyNotMapped: (column: string) =>
+    `Столбец «${column}» не сопоставлен с полем «Компания»: ни одно его значение не совпало с названием компании`,
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -355,9 +365,57 @@ export const importPreview = z.object({
   rows: z.array(importPreviewRow),
   /** Problems of the mapping itself (a required field not mapped, a field mapped twice). */
   mapping_errors: z.array(z.string()),
+  /** What the automatic mapping left out and why (Russian). */
+  notes: z.array(z.string()).optional(),
 });
 export type ImportPreview = z.infer<typeof importPreview>;
 export type ImportPreviewRow = z.infer<typeof importPreviewRow>;
+
+/** The dry run: the whole file checked with a mapping, as the import would, nothing written. */
+export const importCheckRequest = z
+  .object({ mapping: importMapping, company_id: bodyId().optional() })
+  .strict()
+  .meta({ id: 'ImportCheckRequest' });
+export type ImportCheckRequest = z.infer<typeof importCheckRequest>;
+
+export const importCheckReason = z.object({
+  /** The column (file header) the reason is about; null — the row as a whole. */
+  column: z.string().nullable(),
+  col: z.number().int().nullable(),
+  message: z.string(),
+  /** Errors of this reason. */
+  count: z.number().int(),
+  /** The first rows with it. */
+  examples: z.array(z.object({ row: z.number().int(), value: z.string().nullable() })),
+});
+export const importCheckWarning = z.object({
+  col: z.number().int(),
+  column: z.string(),
+  /** The field the column is mapped to, and its label. */
+  field: z.string(),
+  label: z.string(),
+  /** Rows failing in this column. */
+  failed: z.number().int(),
+  /** Its most frequent reason. */
+  reason: z.string(),
+  message: z.string(),
+});
+export const importCheck = z
+  .object({
+    rows_total: z.number().int(),
+    /** Rows the import would fail (as its «Ошибок» counter). */
+    rows_failed: z.number().int(),
+    /** Row errors (as the error report would hold). */
+    errors_count: z.number().int(),
+    /** Errors by reason, most frequent first. */
+    reasons: z.array(importCheckReason),
+    /** Mapped columns that fail in more than half of the rows: proposed to be left out. */
+    warnings: z.array(importCheckWarning),
+    mapping_errors: z.array(z.string()),
+  })
+  .meta({ id: 'ImportCheck' });
+export type ImportCheck = z.infer<typeof importCheck>;
+export type ImportCheckWarning = z.infer<typeof importCheckWarning>;
 
 export const importUploadResponse = importItem.extend({ preview: importPreview }).meta({ id: 'ImportUpload' });
 export type ImportUploadResponse = z.infer<typeof importUploadResponse>;

@@ -52,7 +52,8 @@ export const optionalPasswordSchema = z
 // Domains, e-mail, URL
 // ---------------------------------------------------------------------------
 
-const LABEL_CHARS = /^[\p{L}\p{M}\p{Nd}-]+$/u;
+/** Letters of any script, digits, hyphens, and `_` (DNS allows it: '_dmarc', 'my_host' in the wild). */
+const LABEL_CHARS = /^[\p{L}\p{M}\p{Nd}_-]+$/u;
 const ACE_PREFIX = 'xn--';
 
 function isAscii(s: string): boolean {
@@ -65,7 +66,7 @@ function asciiLabel(label: string): string | null {
   if (label === '' || !LABEL_CHARS.test(label)) return null;
   if (label.startsWith('-') || label.endsWith('-')) return null;
   if (isAscii(label)) {
-    if (!/^[a-z0-9-]+$/i.test(label)) return null;
+    if (!/^[a-z0-9_-]+$/i.test(label)) return null;
     if (label.slice(0, ACE_PREFIX.length).toLowerCase() === ACE_PREFIX) {
       const payload = label.slice(ACE_PREFIX.length).toLowerCase();
       const decoded = punycodeDecode(payload);
@@ -81,7 +82,7 @@ function asciiLabel(label: string): string | null {
 
 /**
  * Host name with at least one dot: labels of letters (any script, so 'пример.рф' is fine),
- * digits and inner hyphens, 1–63 characters each and at most 253 in total — both measured on the
+ * digits, `_` and inner hyphens, 1–63 characters each and at most 253 in total — both measured on the
  * punycode (ASCII) form; `xn--` labels must be valid punycode. No trailing dot, no all-digit TLD.
  */
 export function isDomain(s: string): boolean {

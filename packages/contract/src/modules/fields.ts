@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { MSG } from '../messages';
 import {
   cardNumberSchema,
-  domainSchema,
   emailSchema,
   innSchema,
   isDomain,
@@ -43,6 +42,18 @@ export function isRealDate(s: string): boolean {
 const str = () => z.string({ error: MSG.required }).trim().min(1, { error: MSG.required, abort: true });
 
 export const ipSchema = str().refine(isIp, { error: EVENT_MSG.ip });
+/**
+ * Longest URL a field stores, characters: kept in full (feeds carry tracking URLs of several
+ * thousand characters; a row is never dropped for its URL's length below this).
+ */
+export const URL_MAX_LENGTH = 32_768;
+/**
+ * A domain field: a host name, or an IPv4/IPv6 address where a feed has no name (lower-cased). The
+ * same rule for the API and the import.
+ */
+export const domainFieldSchema = str()
+  .toLowerCase()
+  .refine((s) => isIp(s) || isDomain(s), { error: MSG.domain });
 export const hostSchema = str()
   .toLowerCase()
   .refine((s) => isIp(s) || isDomain(s), { error: EVENT_MSG.host });
@@ -93,14 +104,14 @@ export const field = {
     const max = o.max ?? 5000;
     return base(key, label, 'text', str().max(max, { error: MSG.tooLong(max) }), o);
   },
-  domain: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'domain', domainSchema, o),
+  domain: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'domain', domainFieldSchema, o),
   host: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'host', hostSchema, o),
   url: (key: string, label: string, o: FieldOpts = {}) =>
     base(
       key,
       label,
       'url',
-      urlSchema.refine((s) => s.length <= 2000, { error: MSG.tooLong(2000) }),
+      urlSchema.refine((s) => s.length <= URL_MAX_LENGTH, { error: MSG.tooLong(URL_MAX_LENGTH) }),
       o,
     ),
   email: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'email', emailSchema, o),

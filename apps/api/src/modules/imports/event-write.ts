@@ -23,8 +23,8 @@ import type { EventsRepo, EventUpdate, HistoryEntry, NewEvent } from '../events/
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import type { EventRecord } from './event-row';
-import type { TargetsRepo } from './targets.repo';
 import { emptyResult, type ImportContext, inRounds, type RowError, type WriteResult } from './targets';
+import type { TargetsRepo } from './targets.repo';
 
 export interface EventWriter {
   m: ModuleDescriptor;

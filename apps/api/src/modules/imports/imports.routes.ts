@@ -9,6 +9,8 @@ import {
   IMPORT_DELIMITERS_TEXT,
   IMPORT_ENCODINGS_TEXT,
   IMPORT_MSG,
+  importCheck,
+  importCheckRequest,
   importItem,
   importListQuery,
   importListResponse,
@@ -46,7 +48,7 @@ interface Mount {
 const UPLOAD_DESCRIPTION =
   'multipart/form-data: необязательное поле `company_id`, затем файл `file` (CSV или XLSX; размер — не больше настройки «Максимальный размер файла импорта»). ' +
   `Файл сохраняется, определяются кодировка (${IMPORT_ENCODINGS_TEXT}) и разделитель (${IMPORT_DELIMITERS_TEXT}), столбцы сопоставляются с полями по заголовкам (русским и английским); ` +
-  'в ответе — первые 20 строк с проверкой каждой ячейки. Затем — POST …/{id}/start.';
+  'в ответе — первые 20 строк с проверкой каждой ячейки; весь файл проверяет POST …/{id}/check. Затем — POST …/{id}/start.';
 
 export async function importsRoutes(app: App, deps: { imports: ImportsService }) {
   const { imports } = deps;
@@ -152,6 +154,27 @@ export async function importsRoutes(app: App, deps: { imports: ImportsService })
           },
         },
         async (req) => imports.preview(callerOf(req), code, req.params.id, req.body.mapping),
+      );
+
+      s.post(
+        `${base}/:id/check`,
+        {
+          config: { permission },
+          schema: {
+            operationId: `check${op}`,
+            tags,
+            summary: `${name}: проверка всего файла без загрузки`,
+            description:
+              'Пробный прогон: каждая строка файла проверяется так же, как при импорте (значения, справочники, компании, ' +
+              'правила создания), ничего не записывается. В ответе — сколько строк импорт отклонит, ошибки по причинам с первыми ' +
+              'строками каждой и столбцы, которые не проходят проверку в большинстве строк (их предлагается не загружать). ' +
+              '`company_id` — как при запуске.',
+            params: idParam,
+            body: importCheckRequest,
+            response: { 200: importCheck },
+          },
+        },
+        async (req) => imports.check(callerOf(req), code, req.params.id, req.body),
       );
 
       s.post(

@@ -5,6 +5,7 @@
  *
  *   upload.ts        receive, detect, store, preview
  *   preview.ts       a mapping's problems and the first rows checked with it
+ *   check.ts         the dry run: the whole file checked as the job would, nothing written
  *   start.ts         the company and scope fixed, the job queued
  *   run.ts           the job: batches with a cursor, resumable after a crash
  *   remove.ts        undo: what the import created goes
@@ -16,10 +17,11 @@
  * removes exactly that.
  */
 import type { MultipartFile } from '@fastify/multipart';
-import { type ImportStartRequest, LEAKS_CATALOGUE } from '@forpost/contract/imports';
+import { type ImportCheckRequest, type ImportStartRequest, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import type PgBoss from 'pg-boss';
 import { assertModule, type Caller } from '../events/access';
 import { importScope, loadImport, scopeOf, toItem, visibleTo } from './access';
+import { checkImport } from './check';
 import { createImportsContext, type ImportsDeps, type TargetCode } from './context';
 import { errorReport } from './error-report';
 import { attach, dropAbandoned, requeueStale } from './maintenance';
@@ -49,6 +51,9 @@ export function createImportsService(deps: ImportsDeps) {
         defaultCompanyId: r.companyId,
       });
     },
+
+    /** The dry run: the whole file checked with a mapping, nothing written. */
+    check: (c: Caller, code: TargetCode, id: number, body: ImportCheckRequest) => checkImport(ctx, c, code, id, body),
 
     start: (c: Caller, code: TargetCode, id: number, body: ImportStartRequest) => start(ctx, c, code, id, body),
 

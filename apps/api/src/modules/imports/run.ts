@@ -23,7 +23,7 @@ import type { FileMeta } from './sniff';
 import type { ImportContext, RowError, Target } from './targets';
 import { inspectXlsx, type XlsxPlan } from './xlsx';
 
-const IMPORT_BATCH = 1000;
+export const IMPORT_BATCH = 1000;
 /** Runs of one import before it is declared failed (a crash loop must end). */
 const MAX_ATTEMPTS = 5;
 /** Rows written before the target table's statistics are refreshed the first time (then doubling). */
@@ -38,14 +38,14 @@ export interface RunOptions {
 }
 
 /** The file of an import, as the job reads it. */
-interface Source {
+export interface Source {
   file: string;
   meta: FileMeta;
   plan?: XlsxPlan;
 }
 
 /** A batch read and checked: its rows, the records to write, the rows' errors. */
-interface Prepared {
+export interface Prepared {
   rows: SourceRow[];
   records: unknown[];
   errors: RowError[];
@@ -126,7 +126,7 @@ async function claim(ctx: ImportsContext, id: number): Promise<ImportRow | undef
 }
 
 /** Copies the stored upload to a local temporary file (XLSX needs random access). */
-async function fetchSource(ctx: ImportsContext, r: ImportRow): Promise<Source> {
+export async function fetchSource(ctx: ImportsContext, r: ImportRow): Promise<Source> {
   if (!r.storageKey) throw badRequest(IMPORT_MSG.fileMissing);
   const file = await tempPath(ctx.deps.dataDir, `.${r.format}`);
   try {
@@ -165,7 +165,11 @@ const contextOf = (r: ImportRow): ImportContext => ({
 });
 
 /** The data rows after the cursor, in batches, with the file's header. */
-async function* batchesOf(s: Source, cursor: number, size: number): AsyncGenerator<{ rows: SourceRow[]; headers: string[] }> {
+export async function* batchesOf(
+  s: Source,
+  cursor: number,
+  size: number,
+): AsyncGenerator<{ rows: SourceRow[]; headers: string[] }> {
   let headers: string[] | undefined;
   let rows: SourceRow[] = [];
   for await (const row of readRows(s.file, s.meta, s.plan)) {
@@ -205,17 +209,30 @@ async function importRows(job: Job, s: Source): Promise<boolean> {
   }
 }
 
-/** Validation and lookups of a batch (no transaction needed). */
-async function prepareBatch(job: Job, rows: SourceRow[], headers: string[]): Promise<Prepared> {
+/** A batch's rows checked cell by cell: the records to write, the rows' errors (the job and the dry run). */
+export function prepareRows(
+  target: Target,
+  rows: SourceRow[],
+  mapping: readonly (string | null)[],
+  headers: readonly string[],
+  lookups: unknown,
+  wctx: ImportContext,
+): Prepared {
   const records: unknown[] = [];
   const errors: RowError[] = [];
   for (const row of rows) {
-    const p = job.target.prepare(row, job.r.mapping, headers, job.lookups, job.wctx);
+    const p = target.prepare(row, mapping, headers, lookups, wctx);
     if (p.record) records.push(p.record);
     else errors.push(...p.errors);
   }
-  await job.target.enrich?.(records);
   return { rows, records, errors };
+}
+
+/** Validation and lookups of a batch (no transaction needed). */
+async function prepareBatch(job: Job, rows: SourceRow[], headers: string[]): Promise<Prepared> {
+  const p = prepareRows(job.target, rows, job.r.mapping, headers, job.lookups, job.wctx);
+  await job.target.enrich?.(p.records);
+  return p;
 }
 
 /**

@@ -54,11 +54,11 @@ export async function start(
  * The company of rows without one (the one given; the caller's only company; none when the file has a
  * company column) — it must take the module — and the companies the author may import into (null: all).
  */
-async function companiesOf(
+export async function companiesOf(
   ctx: ImportsContext,
   c: Caller,
   code: TargetCode,
-  body: ImportStartRequest,
+  body: Pick<ImportStartRequest, 'mapping' | 'company_id'>,
 ): Promise<{ companyId: number | null; scope: number[] | null }> {
   const s = importScope(c);
   let companyId: number | null = null;

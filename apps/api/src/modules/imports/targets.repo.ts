@@ -52,6 +52,18 @@ export function createTargetsRepo(db: Db) {
       return { global: rows.some((r) => r.companyId === null), companies: own };
     },
 
+    /** Of these keys of a module's events, the ones that exist, as `company:fingerprint` (read only, no lock). */
+    async existingKeys(module: string, keys: readonly { companyId: number; fingerprint: string }[], tx: Db = db) {
+      if (!keys.length) return new Set<string>();
+      const found = await rowsOf<{ k: string }>(
+        tx,
+        sql`SELECT e.company_id || ':' || e.fingerprint AS k
+              FROM unnest(${sql.param(keys.map((k) => k.companyId))}::int[], ${sql.param(keys.map((k) => k.fingerprint))}::text[]) AS k(company_id, fingerprint)
+              JOIN events e ON e.company_id = k.company_id AND e.module = ${module} AND e.fingerprint = k.fingerprint`,
+      );
+      return new Set(found.map((r) => r.k));
+    },
+
     /** Deletes the events an import created in a module (their documents first); returns how many. */
     async deleteImportedEvents(importId: number, module: string, tx: Db = db): Promise<number> {
       const created = and(eq(events.importId, importId), eq(events.module, module));

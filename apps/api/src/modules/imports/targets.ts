@@ -56,6 +56,11 @@ export interface Target<P = unknown, L = unknown> {
   ): { record?: P; errors: RowError[] };
   /** Work on a batch that needs no transaction (lookups), done before the batch's transaction opens. */
   enrich?(records: P[]): Promise<void>;
+  /**
+   * The row errors `write` would report for a batch, with nothing written (the dry run): refusals of
+   * the create rules, read on `db`. Absent: `write` reports none.
+   */
+  check?(db: Db, records: P[]): Promise<RowError[]>;
   /** Writes a batch in the job's transaction `tx`. */
   write(tx: Db, records: P[], ctx: ImportContext): Promise<WriteResult>;
   /** Removes what the import created; returns how many. */

@@ -61,7 +61,9 @@ export async function upload(
     const meta = await sniffFile(temp, fileName);
     const plan = meta.format === 'xlsx' ? await inspectXlsx(temp) : undefined;
     const head: FileHead = await readHead(temp, meta, plan, IMPORT_PREVIEW_ROWS);
-    const mapping = autoMapping(code === LEAKS_CATALOGUE ? null : getModule(code), head.headers);
+    const auto = autoMapping(code === LEAKS_CATALOGUE ? null : getModule(code), head.headers);
+    const previewCtx = { scope: importScope(c), defaultCompanyId: companyId };
+    const { mapping, preview } = await withoutStrangers(ctx, code, head, auto, previewCtx);
     const put = await ctx.deps.store.put(createReadStream(temp));
     storageKey = put.key;
     const id = await record(ctx, c, code, {
@@ -77,19 +79,41 @@ export async function upload(
     storageKey = undefined; // kept: it belongs to the import now
     const row = await ctx.repo.find(id);
     if (!row) throw notFound(IMPORT_MSG.notFound);
-    return {
-      ...toItem(row),
-      preview: await previewRows(ctx, code, head.headers, head.rows, mapping, {
-        scope: importScope(c),
-        defaultCompanyId: companyId,
-      }),
-    };
+    return { ...toItem(row), preview };
   } finally {
     // Whatever went wrong, the rest of the upload is drained (the request completes) and nothing half-stored stays.
     part.file.resume();
     await dropTemp(temp);
     if (storageKey) await ctx.deps.store.delete(storageKey).catch(() => undefined);
   }
+}
+
+/**
+ * Headers that map to «Компания» but often mean something else: in a threat feed `company` is the
+ * brand attacked, not the client. «Компания» itself is never second-guessed (its rows naming an
+ * unknown company must fail, not land in the company chosen at start).
+ */
+const AMBIGUOUS_COMPANY_HEADERS = new Set(['company']);
+
+/**
+ * The automatic mapping and its preview, without an ambiguous `company` column none of whose sample
+ * values names a company of the caller's: it is left unmapped, with a note saying why.
+ */
+async function withoutStrangers(
+  ctx: ImportsContext,
+  code: TargetCode,
+  head: FileHead,
+  auto: (string | null)[],
+  pctx: { scope: 'all' | number[]; defaultCompanyId: number | null },
+): Promise<{ mapping: (string | null)[]; preview: ImportPreview }> {
+  const preview = await previewRows(ctx, code, head.headers, head.rows, auto, pctx);
+  const col = auto.indexOf('company_id');
+  if (col < 0 || !AMBIGUOUS_COMPANY_HEADERS.has((head.headers[col] ?? '').trim().toLowerCase())) return { mapping: auto, preview };
+  const cells = preview.rows.map((r) => r.cells[col]).filter((x) => x?.value);
+  if (!cells.length || cells.some((x) => x?.error !== IMPORT_MSG.companyUnknown)) return { mapping: auto, preview };
+  const mapping = auto.map((k, i) => (i === col ? null : k));
+  const again = await previewRows(ctx, code, head.headers, head.rows, mapping, pctx);
+  return { mapping, preview: { ...again, notes: [IMPORT_MSG.companyNotMapped(head.headers[col] ?? '')] } };
 }
 
 /** The company named in the form (staff may name any existing one), the API key's, or none yet. */

@@ -4,7 +4,7 @@
  * numbers in groups of four, safe external links, «Кириллица» on IDN domains…).
  */
 import { ML_STATE_COLORS } from '@forpost/contract/classifier';
-import { isCyrillicHost } from '@forpost/contract/helpers';
+import { isCyrillicHost, isMixedScriptHost, unicodeToPunycode } from '@forpost/contract/helpers';
 import {
   type FieldDescriptor,
   ML_STATE_LABELS,
@@ -67,11 +67,24 @@ function CyrillicTag() {
   );
 }
 
+/** A host whose label mixes scripts (Latin «а» among Cyrillic letters…): a lookalike; its punycode on hover. */
+function MixedScriptTag({ punycode }: { punycode: string }) {
+  return (
+    <Tooltip title={`Буквы разных алфавитов в одной части имени — возможна подмена. Punycode: ${punycode}`}>
+      <Tag color="red" style={{ marginInlineEnd: 0 }} data-testid="mixed-script">
+        Смешанные алфавиты
+      </Tag>
+    </Tooltip>
+  );
+}
+
 function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
   const idn = isCyrillicHost(value);
+  const mixed = isMixedScriptHost(value);
   return (
     <Space size={6} wrap>
       <span>{value}</span>
+      {mixed && <MixedScriptTag punycode={typeof punycode === 'string' ? punycode : unicodeToPunycode(value)} />}
       {idn && <CyrillicTag />}
       {idn && typeof punycode === 'string' && punycode !== value && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>

@@ -1,5 +1,11 @@
 /* Imports of a module's events or of the leaks catalogue: query keys and hooks. */
-import { IMPORT_ACTIVE, type ImportItem, type ImportList } from '@forpost/contract/imports';
+import {
+  IMPORT_ACTIVE,
+  type ImportCheck,
+  type ImportCheckRequest,
+  type ImportItem,
+  type ImportList,
+} from '@forpost/contract/imports';
 import type { ModuleCode } from '@forpost/contract/modules';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
@@ -48,5 +54,27 @@ export function useImportQuery(t: ImportTarget, id: number | undefined) {
     queryFn: () => http.get(`${base}/${id}`, { context: { errorMode: 'silent' } }).json<ImportItem>(),
     enabled: id !== undefined,
     refetchInterval: (q) => (q.state.data && isActive(q.state.data) ? 1000 : false),
+  });
+}
+
+/** The dry run reads the whole file: longer than an ordinary request may take. */
+const CHECK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * POST …/imports/{id}/check: every row of the file checked with `body.mapping` as the import would,
+ * nothing written. Re-run when the mapping or the company changes; an outdated run is cancelled.
+ */
+export function useImportCheck(t: ImportTarget, id: number, body: ImportCheckRequest, enabled: boolean) {
+  const base = importsBase(t);
+  return useQuery({
+    queryKey: [...importKeys.detail(base, id), 'check', body] as const,
+    queryFn: ({ signal }) =>
+      http
+        .post(`${base}/${id}/check`, { json: body, signal, timeout: CHECK_TIMEOUT_MS, context: { errorMode: 'silent' } })
+        .json<ImportCheck>(),
+    enabled,
+    staleTime: 60_000,
+    retry: false,
+    placeholderData: keepPreviousData,
   });
 }

@@ -1,6 +1,7 @@
 /*
- * Step 2: which file column goes into which field (detected automatically, changeable), the first
- * rows checked cell by cell with the current mapping, what to do with existing events, start.
+ * Step 2: which file column goes into which field (detected automatically, changeable), the whole
+ * file checked with the current mapping (the dry run: what the import would reject, by reason), the
+ * first rows checked cell by cell, what to do with existing events, start.
  */
 import { CloseCircleFilled, PlayCircleOutlined } from '@ant-design/icons';
 import { formatFileSize } from '@forpost/contract/format';
@@ -19,7 +20,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/http';
 import { usePreviewImport, useStartImport } from '../api/mutations';
-import type { ImportTarget } from '../api/queries';
+import { type ImportTarget, useImportCheck } from '../api/queries';
+import { CheckSummary } from './CheckSummary';
 
 export interface MappingStepProps {
   target: ImportTarget;
@@ -82,6 +84,23 @@ export function MappingStep({
   const badRows = preview.rows.filter((r) => r.errors.length || r.cells.some((c) => c.error)).length;
   const needsCompany = target.kind === 'module' && companyId === undefined && !mapping.includes('company_id');
   const blocked = preview.mapping_errors.length > 0 || needsCompany;
+  // The dry run of the whole file, once the mapping has settled (debounced like the sample).
+  const [settled, setSettled] = useState(mapping);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(mapping), 400);
+    return () => clearTimeout(t);
+  }, [mapping]);
+  const checkBody = {
+    mapping: settled,
+    ...(target.kind === 'module' && companyId !== undefined ? { company_id: companyId } : {}),
+  };
+  const checker = useImportCheck(target, item.id, checkBody, !blocked);
+  const waiting = needsCompany
+    ? 'Весь файл будет проверен, когда вы выберете компанию или сопоставите столбец «Компания»'
+    : preview.mapping_errors.length
+      ? 'Весь файл будет проверен, когда сопоставление будет исправлено'
+      : undefined;
+  const unmap = (col: number) => setMapping((m) => m.map((x, j) => (j === col ? null : x)));
 
   const start = () => {
     setStartError(undefined);
@@ -197,6 +216,9 @@ export function MappingStep({
             },
           ]}
         />
+        {preview.notes?.map((n) => (
+          <Alert key={n} style={{ marginTop: 16 }} type="info" showIcon message={n} data-testid="mapping-note" />
+        ))}
         {preview.mapping_errors.length > 0 && (
           <Alert
             style={{ marginTop: 16 }}
@@ -215,8 +237,12 @@ export function MappingStep({
         )}
       </Card>
 
+      <Card title="3. Проверка всего файла" data-testid="import-check">
+        <CheckSummary check={checker.data} loading={checker.isFetching} error={checker.error} waiting={waiting} onUnmap={unmap} />
+      </Card>
+
       <Card
-        title="3. Проверка первых строк"
+        title="Первые строки файла"
         extra={
           <Typography.Text type={badRows ? 'danger' : 'success'} data-testid="preview-summary">
             {badRows
@@ -226,8 +252,8 @@ export function MappingStep({
         }
       >
         <Typography.Paragraph type="secondary">
-          Строки с ошибками не импортируются — они попадут в отчёт об ошибках, остальные будут загружены. Наведите на ячейку,
-          чтобы увидеть причину.
+          Первые строки с проверкой каждой ячейки. Строки с ошибками не импортируются — они попадут в отчёт об ошибках, остальные
+          будут загружены. Наведите на ячейку, чтобы увидеть причину.
         </Typography.Paragraph>
         <Table<ImportPreviewRow>
           size="small"

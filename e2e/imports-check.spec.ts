@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
+
+/*
+ * Issue 16, imports: the mapping step checks the WHOLE file (not the first 20 rows) and shows the
+ * errors by reason; a `company` column that fails most rows is named at the top with a one-click
+ * «Не загружать этот столбец». A mixed-script domain is marked in the list. Screenshots go to
+ * .tmp/shots/imports at 1280 and 1920 px.
+ */
+
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/imports');
+const stamp = Date.now().toString(36);
+const COMPANY = `E2E Проверка ${stamp}`;
+const MIXED = `ex\u0430mple-${stamp}.com`; // Cyrillic «а» among Latin letters
+let companyId: number;
+
+test.beforeAll(async ({ baseURL }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  const api = await adminApi(baseURL);
+  companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: COMPANY } }), 'company')).id;
+  await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: companyId, domain: MIXED } }), 'event');
+  await api.dispose();
+});
+
+// 30 rows: the `company` column names the attacked brand (only row 4 names the client); row 27 has
+// a bad domain — past the 20 rows the sample shows.
+const CSV = [
+  'domain,company,url',
+  ...Array.from({ length: 30 }, (_, i) => {
+    const n = i + 1;
+    const domain = n === 26 ? 'это не домен' : `chk-${stamp}-${n}.com`;
+    return `${domain},${n === 3 ? COMPANY : 'Sberbank'},https://chk-${stamp}-${n}.com/login`;
+  }),
+].join('\n');
+
+test('the mapping step checks the whole file and proposes to leave out a column failing most rows', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, '/domains/import');
+  await page.getByTestId('import-company').click();
+  await page.locator('.ant-select-item-option', { hasText: COMPANY }).click();
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'feed.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV, 'utf8') });
+
+  await expect(page.getByTestId('import-mapping')).toBeVisible();
+  const verdict = page.getByTestId('check-verdict');
+  await expect(verdict).toHaveText('Импорт отклонит 29 из 30 строк (ошибок: 30)');
+  const warning = page.getByTestId('check-warning');
+  await expect(warning).toHaveCount(1);
+  await expect(warning).toContainText(
+    'Столбец «company» (поле «Компания») не проходит проверку в 29 из 30 строк: Компания не найдена или недоступна',
+  );
+  await expect(page.getByTestId('check-reasons')).toContainText('Неверный формат домена');
+  await page.screenshot({ path: path.join(SHOTS, 'check-warning-1280.png'), fullPage: true });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.screenshot({ path: path.join(SHOTS, 'check-warning-1920.png'), fullPage: true });
+
+  // One click: the column is no longer mapped; the whole file is checked again.
+  await page.getByTestId('check-unmap').click();
+  await expect(page.getByTestId('preview-table').locator('th', { hasText: 'company' })).toContainText('не импортируется');
+  await expect(page.getByTestId('check-warning')).toHaveCount(0);
+  await expect(verdict).toHaveText('Импорт отклонит 1 из 30 строк (ошибок: 1)');
+  // The sample alone would have said «no errors»: the bad row is past it.
+  await expect(page.getByTestId('preview-summary')).toHaveText('Ошибок нет (проверено строк: 20)');
+  const reasons = page.getByTestId('check-reasons');
+  await expect(reasons).toContainText('Неверный формат домена');
+  await expect(reasons).toContainText('27: это не домен');
+  await page.screenshot({ path: path.join(SHOTS, 'check-unmapped-1920.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(SHOTS, 'check-unmapped-1280.png'), fullPage: true });
+});
+
+test('a mixed-script domain is marked in the list, its punycode on hover', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, '/domains');
+  await page.goto(`/domains?companyId=${companyId}`);
+  const tag = page.getByTestId('mixed-script').first();
+  await expect(tag).toHaveText('Смешанные алфавиты');
+  await tag.hover();
+  await expect(page.getByRole('tooltip')).toContainText('xn--');
+  await page.screenshot({ path: path.join(SHOTS, 'mixed-script-1280.png') });
+});
