@@ -4,7 +4,7 @@
  * after a restart, growth, failure) and the name matcher.
  */
 
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,25 @@ describe('CT client and leaf parser', () => {
     expect(CT_POISON_OID).toBe('1.3.6.1.4.1.11129.2.4.3');
     expect(precert.der.includes(poison)).toBe(true);
     expect(cert.der.includes(poison)).toBe(false);
+  });
+
+  it('the log peer encodes RFC 6962: precert leaf, PrecertChainEntry, Merkle tree hash', async () => {
+    const get = async (path: string) => (await fetch(`${log.url}/ct/v1/${path}`)).json();
+    const { entries } = (await get('get-entries?start=0&end=1')) as { entries: { leaf_input: string; extra_data: string }[] };
+    const [l0, l1] = entries.map((e) => Buffer.from(e.leaf_input, 'base64')) as [Buffer, Buffer];
+    const sha = (...b: Buffer[]) => createHash('sha256').update(Buffer.concat(b)).digest();
+    // precert_entry: type 1, issuer_key_hash = SHA-256 of the CA's SubjectPublicKeyInfo
+    expect(l1.readUInt16BE(10)).toBe(1);
+    expect(l1.subarray(12, 44)).toEqual(sha(ca.spki));
+    // extra_data: pre_certificate (the poisoned precertificate) then the chain with the CA
+    const extra = Buffer.from(entries[1]?.extra_data ?? '', 'base64');
+    const preLen = extra.readUIntBE(0, 3);
+    expect(extra.subarray(3, 3 + preLen)).toEqual(precert.der);
+    const chain = extra.subarray(3 + preLen + 3);
+    expect(chain.subarray(3)).toEqual(ca.der);
+    const sth = (await get('get-sth')) as { tree_size: number; sha256_root_hash: string };
+    const root = sha(Buffer.from([1]), sha(Buffer.from([0]), l0), sha(Buffer.from([0]), l1));
+    expect(sth).toMatchObject({ tree_size: 2, sha256_root_hash: root.toString('base64') });
   });
 
   it('reads the STH and parses a certificate entry', async () => {
