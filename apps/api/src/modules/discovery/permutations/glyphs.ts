@@ -128,21 +128,12 @@ const LATIN_CYRILLIC: Record<string, string> = {
   x: 'х',
   y: 'у',
 };
+/** The other way round, plus the Russian letters whose lookalike is not a Cyrillic one's image (б → 6). */
 const CYRILLIC_LATIN: Record<string, string> = {
-  а: 'a',
+  ...Object.fromEntries(Object.entries(LATIN_CYRILLIC).map(([latin, cyrillic]) => [cyrillic, latin])),
   б: '6',
   в: 'b',
-  е: 'e',
-  к: 'k',
-  м: 'm',
   н: 'h',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  ь: 'b',
 };
 
 /**
