@@ -1,9 +1,10 @@
 import { ERROR_TOAST_MS, ERROR_TOAST_OFFSET, NOTIFICATION_MS } from '@forpost/contract/http-constants';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, ConfigProvider } from 'antd';
+import { App, ConfigProvider, theme } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { NotifyBridge } from './features/shell/NotifyBridge';
+import { useDarkMode } from './features/views/theme';
 import { queryClient } from './lib/query-client';
 import './lib/format';
 
@@ -23,8 +24,14 @@ const THEME = {
 
 /** antd (ru_RU, theme, App context for message/notification) + TanStack Query. */
 export function Providers({ children }: { children: ReactNode }) {
+  // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
+  const dark = useDarkMode();
+  const themeConfig = useMemo(() => ({ ...THEME, algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm }), [dark]);
+  useEffect(() => {
+    document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
+  }, [dark]);
   return (
-    <ConfigProvider locale={ruRU} theme={THEME}>
+    <ConfigProvider locale={ruRU} theme={themeConfig}>
       <App
         message={{ top: ERROR_TOAST_OFFSET, duration: ERROR_TOAST_MS / 1000, maxCount: 3 }}
         notification={{ duration: NOTIFICATION_MS / 1000, placement: 'topRight' }}

@@ -14,6 +14,7 @@ import {
   filtersOf,
   hasDecisions,
   isModuleCode,
+  LIST_ONLY_FIELDS,
   MODULE_LIST,
   type ModuleDescriptor,
   sortKeysOf,
@@ -37,7 +38,9 @@ export const VIEW_MSG = {
 // ---------------------------------------------------------------------------
 
 /** Common fields the list may show besides the module's own columns (company comes with «Все компании»). */
-const EXTRA_COMMON = COMMON_FIELDS.map((f) => f.key).filter((k) => k !== 'company_id' && k !== 'whitelist_kind');
+const EXTRA_COMMON = [...COMMON_FIELDS, ...LIST_ONLY_FIELDS]
+  .map((f) => f.key)
+  .filter((k) => k !== 'company_id' && k !== 'whitelist_kind');
 
 /** Every column the chooser offers for a module, in the default order (the descriptor's columns first). */
 export const listColumnKeysOf = memo((m: ModuleDescriptor): string[] => {
@@ -56,11 +59,11 @@ export const TRIAGE_KEYS = ['status_id', 'priority_id', 'decision_id', 'assignee
 /** The column that names the event: the first of the module's own in the descriptor. */
 export const primaryColumnOf = (m: ModuleDescriptor): string | undefined =>
   m.columns.find((k) => !COMMON_FIELDS.some((c) => c.key === k));
-/** Columns that are always shown: the number, the primary column and the triage columns the module has. */
+/** Columns that are always shown: the primary column (it links to the event) and the module's triage columns. */
 export const pinnedColumnsOf = memo((m: ModuleDescriptor): string[] => {
   const all = new Set(listColumnKeysOf(m));
   const primary = primaryColumnOf(m);
-  return ['id', ...(primary ? [primary] : []), ...TRIAGE_KEYS.filter((k) => all.has(k))].filter((k) => all.has(k));
+  return [...(primary ? [primary] : []), ...TRIAGE_KEYS.filter((k) => all.has(k))];
 });
 
 /** An ordered list of a module's column keys, each once. */
@@ -133,7 +136,7 @@ export const viewState = memo((m: ModuleDescriptor) =>
 );
 export type ViewState = { filters: Record<string, string>; sort?: string; columns?: string[] };
 
-const viewName = z
+export const viewName = z
   .string({ error: MSG.required })
   .trim()
   .min(1, { error: MSG.required })

@@ -1,16 +1,19 @@
-import { DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { CheckOutlined, DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { USER_ROLE_LABELS } from '@forpost/contract/permissions';
+import { THEME_LABELS, THEMES, type ThemePreference } from '@forpost/contract/views';
 import { useNavigate } from '@tanstack/react-router';
 import type { MenuProps } from 'antd';
 import { Avatar, Button, Dropdown, Space, Typography } from 'antd';
 import { useLogoutMutation } from '../auth/api/mutations';
 import { useMe } from '../auth/useMe';
+import { useThemeSetting } from '../views/theme';
 
 /** Header user menu: name (+avatar), «Профиль», «Выйти». */
 export function UserMenu() {
   const me = useMe();
   const navigate = useNavigate();
   const logout = useLogoutMutation();
+  const [themePref, setThemePref] = useThemeSetting();
 
   const items: MenuProps['items'] = [
     {
@@ -29,11 +32,24 @@ export function UserMenu() {
     },
     { type: 'divider' },
     { key: 'profile', icon: <UserOutlined />, label: 'Профиль' },
+    {
+      key: 'theme',
+      type: 'group',
+      label: 'Тема',
+      children: THEMES.map((t) => ({
+        key: `theme:${t}`,
+        label: THEME_LABELS[t],
+        icon: <CheckOutlined style={{ visibility: t === themePref ? 'visible' : 'hidden' }} />,
+        'data-testid': `theme-${t}`,
+      })),
+    },
+    { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: 'Выйти', danger: true, disabled: logout.isPending },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'profile') void navigate({ to: '/profile' });
+    if (key.startsWith('theme:')) setThemePref(key.slice(6) as ThemePreference);
     if (key === 'logout') logout.mutate();
   };
 

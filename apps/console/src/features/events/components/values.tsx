@@ -106,21 +106,47 @@ export function WhitelistTag({ kind }: { kind: WhitelistKind | null | undefined 
   );
 }
 
-export function StatusTag({ statuses, id }: { statuses: readonly StatusItem[]; id: number | null | undefined }) {
+/** A tag that fits its table cell: one line, an ellipsis and the full name on hover when it is too long. */
+const CLIPPED = {
+  marginInlineEnd: 0,
+  maxWidth: '100%',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  verticalAlign: 'middle',
+} as const;
+
+export function StatusTag({
+  statuses,
+  id,
+  clip,
+}: {
+  statuses: readonly StatusItem[];
+  id: number | null | undefined;
+  clip?: boolean;
+}) {
   const s = statuses.find((x) => x.id === id);
   if (!s) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
   return (
-    <Tag color={s.color} style={{ marginInlineEnd: 0 }}>
+    <Tag color={s.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? s.name : undefined}>
       {s.name}
     </Tag>
   );
 }
 
-export function PriorityTag({ priorities, id }: { priorities: readonly PriorityItem[]; id: number | null | undefined }) {
+export function PriorityTag({
+  priorities,
+  id,
+  clip,
+}: {
+  priorities: readonly PriorityItem[];
+  id: number | null | undefined;
+  clip?: boolean;
+}) {
   const p = priorities.find((x) => x.id === id);
   if (!p) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
   return (
-    <Tag color={p.color} style={{ marginInlineEnd: 0 }}>
+    <Tag color={p.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? p.name : undefined}>
       {p.name}
     </Tag>
   );
@@ -132,8 +158,29 @@ export function DecisionValue({ decisions, id }: { decisions: readonly DecisionI
   return <span>{d.name}</span>;
 }
 
-export function TagsValue({ tags, ids }: { tags: readonly TagItem[]; ids: readonly number[] | null | undefined }) {
+export function TagsValue({
+  tags,
+  ids,
+  clip,
+}: {
+  tags: readonly TagItem[];
+  ids: readonly number[] | null | undefined;
+  clip?: boolean;
+}) {
   if (!ids?.length) return <Empty />;
+  if (clip) {
+    // One line in a table cell: as many tags as fit, each shortened if needed; every name on hover.
+    const names = ids.map((id) => tags.find((x) => x.id === id)?.name ?? `#${id}`);
+    return (
+      <div title={names.join(', ')} style={{ display: 'flex', gap: 4, overflow: 'hidden', minWidth: 0 }}>
+        {ids.map((id, i) => (
+          <Tag key={id} color={tags.find((x) => x.id === id)?.color} style={{ ...CLIPPED, flex: '0 1 auto', minWidth: 24 }}>
+            {names[i]}
+          </Tag>
+        ))}
+      </div>
+    );
+  }
   return (
     <Space size={[4, 4]} wrap>
       {ids.map((id) => {

@@ -3,7 +3,7 @@ import { ExportOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icon
 import { getModule } from '@forpost/contract/modules';
 import { Link } from '@tanstack/react-router';
 import type { TablePaginationConfig } from 'antd';
-import { Button, Card, Empty, Flex, Result, Skeleton, Table, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Grid, Result, Skeleton, Table, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
 import { formatNumber } from '../../../lib/format';
@@ -29,9 +29,15 @@ import {
 import type { EventItem } from '../model/types';
 import { BulkBar, type BulkRun } from './BulkBar';
 import { BulkProgress } from './BulkProgress';
-import { columnsWidth, eventColumns, SELECTION_WIDTH } from './columns';
+import { ColumnChooser } from '../../views/ColumnChooser';
+import { ViewSelector } from '../../views/ViewSelector';
+import { columnsWidth, eventColumns, pinnedWidth, SELECTION_WIDTH } from './columns';
 import { FilterBar, type SearchPatch } from './FilterBar';
 import { StatusStrip } from './StatusStrip';
+import { useListLayout } from './useListLayout';
+
+/** Room the scrolling columns keep at least, beside the pinned ones; less, and nothing is pinned. */
+const PINNED_SLACK = 80;
 
 export interface EventListPageProps {
   section: EventSection;
@@ -84,10 +90,17 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
   const reset = () => onSearch(resetFilters(m, search));
 
   const showCompany = companyId === undefined && (me.role !== 'COMPANY_USER' || me.companies.length > 1);
-  const columns = useMemo(
-    () => eventColumns(m, refs, search, section.section, showCompany),
-    [m, refs, search, section.section, showCompany],
-  );
+  // The user's columns; the title and the triage columns are pinned when the table is wide enough for them.
+  const layout = useListLayout(m);
+  // Phones: a thinner card edge leaves the table room for the title and the status.
+  const narrow = Grid.useBreakpoint().sm === false;
+  const columns = useMemo(() => {
+    const pinned = eventColumns(m, refs, search, section.section, showCompany, { keys: layout.keys, pinned: true });
+    const fits = layout.width === undefined || layout.width >= pinnedWidth(pinned) + SELECTION_WIDTH + PINNED_SLACK;
+    return fits
+      ? pinned
+      : eventColumns(m, refs, search, section.section, showCompany, { keys: layout.keys, width: layout.width, pinned: false });
+  }, [m, refs, search, section.section, showCompany, layout.keys, layout.width]);
 
   const onTableChange = (
     pagination: TablePaginationConfig,
@@ -124,7 +137,9 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
           </Typography.Title>
           <Typography.Text type="secondary">{m.description}</Typography.Text>
         </div>
-        <Flex gap={8}>
+        <Flex gap={8} wrap>
+          <ViewSelector m={m} search={search} columns={layout.keys} onSearch={onSearch} />
+          <ColumnChooser m={m} visible={layout.keys} />
           <Button
             icon={<ReloadOutlined />}
             onClick={() => void list.refetch()}
@@ -146,7 +161,10 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
         </Flex>
       </Flex>
 
-      <Card variant="borderless" styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16 } }}>
+      <Card
+        variant="borderless"
+        styles={{ body: { display: 'flex', flexDirection: 'column', gap: 16, ...(narrow ? { padding: 12 } : {}) } }}
+      >
         <FilterBar m={m} search={search} refs={refs} onChange={(p) => patch(p)} onReset={reset} canReset={filtered} />
         {data && (
           <StatusStrip
@@ -202,46 +220,48 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
         ) : firstLoad ? (
           <Skeleton active paragraph={{ rows: 8 }} data-testid="list-skeleton" />
         ) : (
-          <Table<EventItem>
-            data-testid="events-table"
-            rowKey="id"
-            size="small"
-            columns={columns}
-            dataSource={data?.items ?? []}
-            loading={list.isFetching && { delay: 200 }}
-            onChange={onTableChange}
-            tableLayout="fixed"
-            scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
-            rowSelection={
-              canWrite || canDelete
-                ? {
-                    selectedRowKeys: selected,
-                    onChange: (keys) => {
-                      setSelected(keys.map(Number));
-                      setAllMatching(false);
-                    },
-                    preserveSelectedRowKeys: false,
-                    fixed: true,
-                  }
-                : undefined
-            }
-            locale={{
-              emptyText: (
-                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Событий не найдено" data-testid="list-empty">
-                  {filtered && <Button onClick={reset}>Сбросить фильтры</Button>}
-                </Empty>
-              ),
-            }}
-            pagination={{
-              current: search.page ?? 1,
-              pageSize: search.page_size ?? 20,
-              total: data?.total ?? 0,
-              showSizeChanger: true,
-              pageSizeOptions: PAGE_SIZES.map(String),
-              showTotal: (total) => `Всего: ${data?.total_capped ? 'более ' : ''}${formatNumber(total)}`,
-              hideOnSinglePage: false,
-            }}
-          />
+          <div ref={layout.ref} style={{ minWidth: 0 }}>
+            <Table<EventItem>
+              data-testid="events-table"
+              rowKey="id"
+              size="small"
+              columns={columns}
+              dataSource={data?.items ?? []}
+              loading={list.isFetching && { delay: 200 }}
+              onChange={onTableChange}
+              tableLayout="fixed"
+              scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
+              rowSelection={
+                canWrite || canDelete
+                  ? {
+                      selectedRowKeys: selected,
+                      onChange: (keys) => {
+                        setSelected(keys.map(Number));
+                        setAllMatching(false);
+                      },
+                      preserveSelectedRowKeys: false,
+                      fixed: true,
+                    }
+                  : undefined
+              }
+              locale={{
+                emptyText: (
+                  <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Событий не найдено" data-testid="list-empty">
+                    {filtered && <Button onClick={reset}>Сбросить фильтры</Button>}
+                  </Empty>
+                ),
+              }}
+              pagination={{
+                current: search.page ?? 1,
+                pageSize: search.page_size ?? 20,
+                total: data?.total ?? 0,
+                showSizeChanger: true,
+                pageSizeOptions: PAGE_SIZES.map(String),
+                showTotal: (total) => `Всего: ${data?.total_capped ? 'более ' : ''}${formatNumber(total)}`,
+                hideOnSinglePage: false,
+              }}
+            />
+          </div>
         )}
       </Card>
       {canExport && (

@@ -1,13 +1,7 @@
 /* The list table's columns, from the module descriptor's `columns` (labels, types, sortability). */
 import { ExportOutlined } from '@ant-design/icons';
-import {
-  COMMON_FIELDS,
-  type ColumnDescriptor,
-  columnsOf,
-  fieldOf,
-  type ModuleDescriptor,
-  type WhitelistKind,
-} from '@forpost/contract/modules';
+import { type ColumnDescriptor, columnOf, fieldOf, type ModuleDescriptor, type WhitelistKind } from '@forpost/contract/modules';
+import { listColumnKeysOf, pinnedColumnsOf, primaryColumnOf, TRIAGE_KEYS } from '@forpost/contract/views';
 import { Link } from '@tanstack/react-router';
 import { Flex, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -39,6 +33,7 @@ const WIDTHS: Record<ColumnDescriptor['type'], number> = {
   datetime: 124,
   user: 140,
   import: 90,
+  sla: 160,
   enum: 128,
   string: 150,
   text: 200,
@@ -65,7 +60,24 @@ function widthOf(col: ColumnDescriptor): number {
 }
 
 /** The column that names the event (the first of the module's own) gets room to be read. */
-const PRIMARY_WIDTH = 240;
+const PRIMARY_WIDTH = 200;
+/**
+ * …and what is left beside the selection and the status where the screen is too narrow to pin columns
+ * (the primary and the status come first): 390 px phones see both.
+ */
+const compactPrimaryWidth = (width: number | undefined) =>
+  Math.min(150, Math.max(90, (width ?? 0) - SELECTION_WIDTH - (TRIAGE_WIDTHS.status_id ?? 0)));
+/**
+ * Triage columns are pinned to the right edge: narrow enough that the title and all of them fit a
+ * 1280 px screen with the side menu open (longer names get an ellipsis and a tooltip).
+ */
+const TRIAGE_WIDTHS: Record<string, number> = {
+  status_id: 100,
+  priority_id: 100,
+  decision_id: 112,
+  assignee_id: 120,
+  tags: 120,
+};
 
 /** The selection checkbox column. */
 export const SELECTION_WIDTH = 40;
@@ -94,19 +106,22 @@ function commonCell(col: ColumnDescriptor, row: EventItem, refs: EventRefs, sect
     case 'company':
       return row.company_name;
     case 'status':
-      return <StatusTag statuses={refs.statuses} id={row.status_id} />;
+      return <StatusTag statuses={refs.statuses} id={row.status_id} clip />;
     case 'priority':
-      return <PriorityTag priorities={refs.priorities} id={row.priority_id} />;
+      return <PriorityTag priorities={refs.priorities} id={row.priority_id} clip />;
     case 'decision':
       return <DecisionValue decisions={refs.decisions} id={row.decision_id} />;
     case 'tags':
-      return <TagsValue tags={refs.tags} ids={row.tags} />;
+      return <TagsValue tags={refs.tags} ids={row.tags} clip />;
     case 'datetime': {
       const v = row[col.key];
       return typeof v === 'string' ? <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v)}</span> : EMPTY_VALUE;
     }
-    case 'user':
-      return row.author_name ?? EMPTY_VALUE;
+    case 'user': {
+      // author_id → author_name, assignee_id → assignee_name
+      const name = row[col.key.replace(/_id$/, '_name')];
+      return typeof name === 'string' ? name : EMPTY_VALUE;
+    }
     case 'import':
       return row.import_id ? `№${row.import_id}` : EMPTY_VALUE;
     case 'string':
@@ -123,9 +138,24 @@ function commonCell(col: ColumnDescriptor, row: EventItem, refs: EventRefs, sect
   }
 }
 
+/** The columns a module's list shows: the user's choice (else the descriptor's), plus the pinned ones. */
+export function visibleColumnKeys(m: ModuleDescriptor, chosen: readonly string[] | undefined): string[] {
+  const known = new Set(listColumnKeysOf(m));
+  // By default the SLA deadline comes first among the scrolling columns (next to the event's name).
+  const base = (chosen?.length ? chosen : m.columns).filter((k) => known.has(k));
+  return [...base, ...pinnedColumnsOf(m).filter((k) => !base.includes(k))];
+}
+
+/** Width of the columns that stay on screen when pinned (the table needs this much, plus the selection). */
+export const pinnedWidth = (cols: ColumnsType<EventItem>) =>
+  cols.reduce((n, c) => n + (c.fixed && typeof c.width === 'number' ? c.width : 0), 0);
+
 /**
- * Table columns of a module. The first of the module's own columns links to the event and carries
- * the whitelist tag; with «Все компании» selected a «Компания» column follows the number.
+ * Table columns of a module, in the user's order. With `pinned`, the primary column (it links to the
+ * event and carries the whitelist tag) stays on the left and the triage columns (status, priority,
+ * decision, assignee, tags) on the right; the module's other columns scroll between them. Without it
+ * (narrow screens) nothing is pinned and the primary column and the triage columns come first. With
+ * «Все компании» selected a «Компания» column leads the scrolling ones.
  */
 export function eventColumns(
   m: ModuleDescriptor,
@@ -133,22 +163,35 @@ export function eventColumns(
   search: EventSearch,
   section: string,
   showCompany: boolean,
+  layout: { keys: readonly string[]; pinned: boolean; width?: number },
 ): ColumnsType<EventItem> {
-  const cols = columnsOf(m);
-  if (showCompany && !cols.some((c) => c.key === 'company_id')) {
-    const company = COMMON_FIELDS.find((c) => c.key === 'company_id');
-    const at = cols[0]?.key === 'id' ? 1 : 0;
-    if (company) cols.splice(at, 0, { key: company.key, label: company.label, type: company.type, sortable: true, common: true });
-  }
-  const primary = cols.find((c) => !c.common)?.key;
-  const last = cols[cols.length - 1]?.key;
+  const primary = primaryColumnOf(m);
+  const triage = TRIAGE_KEYS.filter((k) => layout.keys.includes(k));
+  const middle = layout.keys.filter((k) => k !== primary && !(triage as readonly string[]).includes(k));
+  // The company leads the scrolling columns — after the SLA deadline, when that comes first.
+  if (showCompany && !middle.includes('company_id')) middle.unshift('company_id');
+  const head = primary && layout.keys.includes(primary) ? [primary] : [];
+  const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...triage, ...middle];
+  const cols = order.map((k) => columnOf(m, k));
   return cols.map((col) => ({
     key: col.key,
     dataIndex: col.key,
     title: col.label,
-    width: col.key === primary ? Math.max(widthOf(col), PRIMARY_WIDTH) : widthOf(col),
-    // The number stays on the left and the last column (usually «Создано») on the right while scrolling.
-    fixed: col.type === 'id' ? ('left' as const) : col.key === last ? ('right' as const) : undefined,
+    width:
+      col.key === primary
+        ? layout.pinned
+          ? Math.max(widthOf(col), PRIMARY_WIDTH)
+          : compactPrimaryWidth(layout.width)
+        : Math.max(TRIAGE_WIDTHS[col.key] ?? 0, widthOf(col)),
+    fixed: !layout.pinned
+      ? undefined
+      : col.key === primary
+        ? ('left' as const)
+        : (triage as readonly string[]).includes(col.key)
+          ? ('right' as const)
+          : undefined,
+    // One line per cell: longer values end with an ellipsis, the whole value is in the tooltip.
+    ellipsis: col.key !== primary,
     sorter: col.sortable,
     sortOrder: col.sortable ? sortOrderOf(search, col.key) : undefined,
     sortDirections: ['descend', 'ascend'],
@@ -158,7 +201,12 @@ export function eventColumns(
       const f = fieldOf(m, col.key);
       const raw = row[col.key];
       if (!f) return String(raw ?? EMPTY_VALUE);
-      if (col.key !== primary) return <FieldValue field={f} value={raw} row={row} mode="cell" />;
+      if (col.key !== primary)
+        return (
+          <div title={raw === null || raw === undefined ? undefined : String(raw)} style={CLIP}>
+            <FieldValue field={f} value={raw} row={row} mode="cell" />
+          </div>
+        );
       // The primary value links to the event; an external URL gets its own small link beside it.
       const external = f.type === 'url' && typeof raw === 'string' ? safeHref(raw) : null;
       const plain = f.type === 'url' || f.type === 'string' || f.type === 'text';
@@ -191,3 +239,5 @@ export function eventColumns(
     },
   }));
 }
+
+const CLIP = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
