@@ -27,6 +27,25 @@ function versionFile(): Plugin {
   };
 }
 
+/**
+ * Emits dist/routes.json: the console's route paths as TanStack Router generated them
+ * (`fullPaths` of src/routeTree.gen.ts: '/audit', '/$section/$id', '/users/{-$id}/edit' …), so the
+ * server answers 404 for a path that is no route (apps/api/src/plugins/spa.ts).
+ */
+function routeTable(): Plugin {
+  return {
+    name: 'forpost-route-table',
+    apply: 'build',
+    generateBundle() {
+      const tree = readFileSync(resolve(root, 'src/routeTree.gen.ts'), 'utf8');
+      const block = tree.slice(tree.indexOf('fullPaths:'), tree.indexOf('fileRoutesByTo:'));
+      const paths = [...block.matchAll(/\|\s*'([^']+)'/g)].map((m) => m[1]);
+      if (!paths.includes('/')) throw new Error('routes.json: no route paths in src/routeTree.gen.ts');
+      this.emitFile({ type: 'asset', fileName: 'routes.json', source: `${JSON.stringify(paths)}\n` });
+    },
+  };
+}
+
 /** Text files worth compressing; below 1 KB the headers cost more than compression saves. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
 const MIN_COMPRESS_BYTES = 1024;
@@ -73,6 +92,7 @@ export default defineConfig({
     }),
     react(),
     versionFile(),
+    routeTable(),
     precompress(),
   ],
   define: {
@@ -83,6 +103,21 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 1500,
+    // dist/.vite/manifest.json: the chunk graph apps/console/src/bundle.test.ts checks (public like the chunks).
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        // Rolldown splits by which entries (the main one, each lazy route) use a module; these groups
+        // only name and merge what every page loads anyway (React) and what only chart pages load
+        // (ECharts + zrender, one `charts` chunk that bench/console.bench.ts and the build test look for).
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'charts', test: /[\\/]node_modules[\\/](?:echarts|zrender)[\\/]/, priority: 2 },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

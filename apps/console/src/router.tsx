@@ -1,8 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter } from '@tanstack/react-router';
-import { NotFoundPage } from './features/errors/NotFoundPage';
-import { RouteErrorPage } from './features/errors/RouteErrorPage';
 import { PageSpinner } from './features/shell/PageSpinner';
+import { NotFoundPage, RouteErrorPage } from './lazy-pages';
 import { queryClient } from './lib/query-client';
 import { routeTree } from './routeTree.gen';
 

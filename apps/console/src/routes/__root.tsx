@@ -1,7 +1,7 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
-import { NotFoundPage } from '../features/errors/NotFoundPage';
 import { LoadingBar } from '../features/shell/LoadingBar';
 import { VersionNotice } from '../features/shell/VersionNotice';
+import { NotFoundPage } from '../lazy-pages';
 import type { RouterContext } from '../router';
 
 export const Route = createRootRouteWithContext<RouterContext>()({
