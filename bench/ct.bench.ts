@@ -6,8 +6,8 @@
  *   node --import tsx bench/ct.bench.ts   (ENTRIES=20000, COMPANIES=10, PAGE=256, BATCH=1000)
  *
  * The log is the test peer (apps/api/test/peers/ct-log-server.ts) with ENTRIES real certificates, a
- * third of them precertificates, 1–4 names each, 1 % of them lookalikes of the companies' domains; it
- * runs in a child process so the figures are the client's CPU only (as against a remote log), and it
+ * third of them precertificates, with a public web certificate's extensions (AIA, policies, SCTs …),
+ * 1–4 names each, 1 % of them lookalikes of the companies' domains; it runs in a child process so the figures are the client's CPU only (as against a remote log), and it
  * answers at most PAGE entries per get-entries like real logs (256 for many of them). Prints figures;
  * asserts only that every planted lookalike was found.
  */
@@ -84,7 +84,12 @@ if (process.argv[2] === 'serve') {
       planted++;
     }
     certs.push(
-      issueCertificate(ca, { sans: sans.map((s) => new URL(`http://${s}`).hostname), cn: sans[0], precert: i % 3 === 0 }),
+      issueCertificate(ca, {
+        sans: sans.map((s) => new URL(`http://${s}`).hostname),
+        cn: sans[0],
+        precert: i % 3 === 0,
+        web: true,
+      }),
     );
   }
   const genS = (performance.now() - t0) / 1000;
@@ -132,20 +137,18 @@ if (process.argv[2] === 'serve') {
     const res = await followLog({ client, from: 0, batchSize: BATCH, onBatch: async () => {} });
     report('клиент + разбор без сопоставления', res.processed, 'записей', c);
   }
-  {
+  for (const web of [true, false]) {
     const r = rng(5);
     const ca = createTestCa();
-    const leaves = Array.from({ length: 5000 }, (_, i) =>
-      Buffer.from(
-        ctEntryOf(
-          issueCertificate(ca, { sans: [`${pick(r, WORDS)}${i}.com`, `www.${pick(r, WORDS)}${i}.com`], precert: i % 3 === 0 }),
-        ).leaf_input,
-        'base64',
-      ),
-    );
+    const leaves = Array.from({ length: 5000 }, (_, i) => {
+      const sans = [`${pick(r, WORDS)}${i}.com`, `www.${pick(r, WORDS)}${i}.com`];
+      return Buffer.from(ctEntryOf(issueCertificate(ca, { sans, precert: i % 3 === 0, web })).leaf_input, 'base64');
+    });
+    const bytes = leaves.reduce((n, l) => n + l.length, 0);
     const c = clock();
     for (let k = 0; k < 3; k++) for (let i = 0; i < leaves.length; i++) parseLeaf(i, leaves[i] as Buffer);
-    report('разбор записи (parseLeaf) один', 3 * leaves.length, 'записей', c);
+    const kind = web ? 'с расширениями веб-сертификата' : 'минимальные';
+    report(`разбор записи (parseLeaf) один, ${kind}, ≈ ${Math.round(bytes / leaves.length)} Б`, 3 * leaves.length, 'записей', c);
   }
 
   // 3. The matcher alone: names/s through one company's matcher, then through all (as the monitor does).

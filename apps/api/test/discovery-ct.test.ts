@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CtLogError, createCtClient } from '../src/modules/discovery/ct/client';
 import { CtFollowError, followLog } from '../src/modules/discovery/ct/follow';
 import { createMatcher } from '../src/modules/discovery/ct/match';
-import type { CtEntry } from '../src/modules/discovery/ct/parse';
+import { type CtEntry, parseLeaf } from '../src/modules/discovery/ct/parse';
 import { CT_POISON_OID, createTestCa, issueCertificate, type TestCert } from './peers/certs';
-import { type CtLogPeer, startCtLog } from './peers/ct-log-server';
+import { type CtLogPeer, ctEntryOf, startCtLog } from './peers/ct-log-server';
 
 const ca = createTestCa({ cn: 'Forpost Test CA', o: 'Forpost, Test' });
 const many = (n: number, from = 0): TestCert[] =>
@@ -85,6 +85,16 @@ describe('CT client and leaf parser', () => {
     expect(CT_POISON_OID).toBe('1.3.6.1.4.1.11129.2.4.3');
     expect(precert.der.includes(poison)).toBe(true);
     expect(cert.der.includes(poison)).toBe(false);
+    // A certificate with a public web certificate's extensions is valid too, and parses the same.
+    const web = issueCertificate(ca, { sans: ['shop.example.org'], web: true });
+    const w = new X509Certificate(web.der);
+    expect(w.verify(caCert.publicKey)).toBe(true);
+    expect(w.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+    expect(w.infoAccess).toContain('OCSP - URI:http://ocsp.test-ca.example');
+    expect(parseLeaf(7, Buffer.from(ctEntryOf(web).leaf_input, 'base64'))).toMatchObject({
+      index: 7,
+      names: ['shop.example.org'],
+    });
   });
 
   it('the log peer encodes RFC 6962: precert leaf, PrecertChainEntry, Merkle tree hash', async () => {

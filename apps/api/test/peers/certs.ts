@@ -5,22 +5,37 @@
  * the parser reads, signed with node:crypto (ECDSA with SHA-256, DER signature), so OpenSSL
  * (node's X509Certificate) accepts and verifies them.
  */
-import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { AsnParser, AsnSerializer, OctetString } from '@peculiar/asn1-schema';
 import {
+  AccessDescription,
   AlgorithmIdentifier,
   AttributeTypeAndValue,
   AttributeValue,
+  AuthorityInfoAccessSyntax,
+  AuthorityKeyIdentifier,
   BasicConstraints,
   Certificate,
+  CertificatePolicies,
+  ExtendedKeyUsage,
   Extension,
   Extensions,
   GeneralName,
+  id_ce_authorityKeyIdentifier,
   id_ce_basicConstraints,
+  id_ce_certificatePolicies,
+  id_ce_extKeyUsage,
   id_ce_subjectAltName,
+  id_ce_subjectKeyIdentifier,
+  id_kp_clientAuth,
+  id_kp_serverAuth,
+  id_pe_authorityInfoAccess,
+  KeyIdentifier,
   Name,
+  PolicyInformation,
   RelativeDistinguishedName,
   SubjectAlternativeName,
+  SubjectKeyIdentifier,
   SubjectPublicKeyInfo,
   TBSCertificate,
   Validity,
@@ -58,6 +73,12 @@ export interface CertOptions {
   notBefore?: Date;
   notAfter?: Date;
   precert?: boolean;
+  /**
+   * The extensions a public web certificate carries besides SAN (key usage, EKU, basic constraints,
+   * key identifiers, AIA, policies, and for a final certificate an SCT list of three SCTs' size): the
+   * benchmark parses what a real log holds, not a minimal certificate.
+   */
+  web?: boolean;
 }
 
 function dn(attrs: [keyof typeof OIDS, string][]): Name {
@@ -119,6 +140,43 @@ export function createTestCa(subject: { cn: string; o?: string } = { cn: 'Forpos
   };
 }
 
+const SCT_LIST_OID = '1.3.6.1.4.1.11129.2.4.2';
+const der = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+
+function webExtensions(ca: TestCa, withScts: boolean): Extension[] {
+  const caKeyId = createHash('sha1').update(ca.spki).digest();
+  const uri = (u: string) => new GeneralName({ uniformResourceIdentifier: u });
+  const list = [
+    ext('2.5.29.15', true, der('03 02 05 a0')), // keyUsage: digitalSignature, keyEncipherment
+    ext(id_ce_extKeyUsage, false, AsnSerializer.serialize(new ExtendedKeyUsage([id_kp_serverAuth, id_kp_clientAuth]))),
+    ext(id_ce_basicConstraints, true, AsnSerializer.serialize(new BasicConstraints({ cA: false }))),
+    ext(id_ce_subjectKeyIdentifier, false, AsnSerializer.serialize(new SubjectKeyIdentifier(randomBytes(20)))),
+    ext(
+      id_ce_authorityKeyIdentifier,
+      false,
+      AsnSerializer.serialize(new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(caKeyId) })),
+    ),
+    ext(
+      id_pe_authorityInfoAccess,
+      false,
+      AsnSerializer.serialize(
+        new AuthorityInfoAccessSyntax([
+          new AccessDescription({ accessMethod: '1.3.6.1.5.5.7.48.1', accessLocation: uri('http://ocsp.test-ca.example') }),
+          new AccessDescription({ accessMethod: '1.3.6.1.5.5.7.48.2', accessLocation: uri('http://crt.test-ca.example/ca.der') }),
+        ]),
+      ),
+    ),
+    ext(
+      id_ce_certificatePolicies,
+      false,
+      AsnSerializer.serialize(new CertificatePolicies([new PolicyInformation({ policyIdentifier: '2.23.140.1.2.1' })])),
+    ),
+  ];
+  // SignedCertificateTimestampList: an OCTET STRING of ~360 bytes (three SCTs); its content is not read.
+  if (withScts) list.push(ext(SCT_LIST_OID, false, Buffer.concat([der('04 82 01 68'), randomBytes(0x168)])));
+  return list;
+}
+
 let serialCounter = 0x1000;
 
 /** A leaf certificate (or a precertificate with the poison extension) issued by the CA. */
@@ -128,6 +186,7 @@ export function issueCertificate(ca: TestCa, opts: CertOptions): TestCert {
     const san = new SubjectAlternativeName(opts.sans.map((dNSName) => new GeneralName({ dNSName })));
     extensions.push(ext(id_ce_subjectAltName, false, AsnSerializer.serialize(san)));
   }
+  if (opts.web) extensions.push(...webExtensions(ca, !opts.precert));
   if (opts.precert) extensions.push(ext(CT_POISON_OID, true, Buffer.from([0x05, 0x00]))); // ASN.1 NULL
   const tbs = new TBSCertificate({
     version: Version.v3,
