@@ -1,8 +1,54 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { MODULE_LIST } from '@forpost/contract/modules';
 import type { FastifyInstance } from 'fastify';
 import { sendNotFound } from './errors';
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * One console route path (TanStack Router syntax) as a RegExp: `$section` — an event section (a
+ * module's route segment, the only values its route accepts), `$name` — any one segment,
+ * `{-$name}` — an optional segment. The splat `/$` is the console's own «not found» page: no route.
+ */
+export function routePattern(path: string): RegExp | null {
+  const segments = path.split('/').filter(Boolean);
+  if (segments.includes('$')) return null;
+  const sections = MODULE_LIST.map((m) => escapeRe(m.route.slice(1))).join('|');
+  const re = segments
+    .map((s) => {
+      if (s === '$section') return `/(?:${sections})`;
+      if (/^\{-\$\w+\}$/.test(s)) return '(?:/[^/]+)?';
+      if (/^\$\w+$/.test(s)) return '/[^/]+';
+      return `/${escapeRe(s)}`;
+    })
+    .join('');
+  return new RegExp(`^${re}/?$`);
+}
+
+/** The console's route table (dist/routes.json, written by its build); null when the build has none. */
+function routeTable(dist: string): RegExp[] | null {
+  try {
+    const paths = JSON.parse(readFileSync(path.join(dist, 'routes.json'), 'utf8')) as unknown;
+    if (!Array.isArray(paths)) return null;
+    return paths.flatMap((p) => (typeof p === 'string' ? (routePattern(p) ?? []) : []));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `url` (a path without the query) is a console route; true when the table is unknown. */
+function isConsoleRoute(routes: RegExp[] | null, url: string): boolean {
+  if (!routes) return true;
+  let p: string;
+  try {
+    p = decodeURIComponent(url);
+  } catch {
+    return false;
+  }
+  return routes.some((r) => r.test(p));
+}
 
 export function readBuildVersion(dist: string): string {
   try {
@@ -13,7 +59,10 @@ export function readBuildVersion(dist: string): string {
   }
 }
 
-/** Serves the built console with history fallback; /api/* never falls back. */
+/**
+ * Serves the built console with history fallback; /api/* never falls back. A path that is no route
+ * of the console still gets the console (it shows «Page Not Found: {path}»), but with status 404.
+ */
 export async function registerSpa(app: FastifyInstance, dist: string) {
   app.get('/version.json', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store, max-age=0');
@@ -21,6 +70,7 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
   });
 
   const hasDist = existsSync(path.join(dist, 'index.html'));
+  const routes = hasDist ? routeTable(dist) : null;
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: dist,
@@ -49,6 +99,7 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
           .send('Консоль не собрана: выполните npm run build (npm start делает это сам).');
       }
       reply.header('cache-control', 'no-cache');
+      if (!isConsoleRoute(routes, url)) reply.code(404);
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendNotFound(reply);

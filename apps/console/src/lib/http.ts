@@ -4,6 +4,7 @@ import ky, { HTTPError, isHTTPError, isTimeoutError, type KyInstance, type Optio
 import { setGlobalError } from './global-error';
 import { getMessage } from './notify';
 import { endSessionAndReload, isEndingSession } from './session';
+import { createRefresher, retryPayloadTooLarge } from './session-refresh';
 
 /**
  * How a failed request is reported:
@@ -69,25 +70,9 @@ export function errorMessage(error: unknown): string {
 // Session refresh: one POST /auth/refresh shared by every request that got a 401 meanwhile.
 // ---------------------------------------------------------------------------
 
-let refreshing: Promise<boolean> | null = null;
-/** When the last successful refresh finished; a 401 of a request sent before it just retries. */
-let refreshedAt = 0;
-
-function refreshSession(): Promise<boolean> {
-  refreshing ??= ky
-    .post(`${API_PREFIX}/auth/refresh`, { credentials: 'include', timeout: HTTP_TIMEOUT_MS, retry: 0 })
-    .then(
-      () => {
-        refreshedAt = Date.now();
-        return true;
-      },
-      () => false,
-    )
-    .finally(() => {
-      refreshing = null;
-    });
-  return refreshing;
-}
+const refresher = createRefresher(() =>
+  ky.post(`${API_PREFIX}/auth/refresh`, { credentials: 'include', timeout: HTTP_TIMEOUT_MS, retry: 0 }),
+);
 
 const isAuthCall = (url: string) => new URL(url, window.location.href).pathname.startsWith(`${API_PREFIX}/auth/`);
 
@@ -106,6 +91,7 @@ const base = ky.create({
     methods: HTTP_RETRY.methods,
     statusCodes: HTTP_RETRY.statusCodes,
     delay: retryDelayMs,
+    shouldRetry: retryPayloadTooLarge,
   },
   context: { errorMode: 'toast' },
   hooks: {
@@ -121,9 +107,7 @@ const base = ky.create({
         if (ctx.refreshTried) return;
         ctx.refreshTried = true;
         const startedAt = typeof ctx.startedAt === 'number' ? ctx.startedAt : 0;
-        // Sent before a refresh that has already completed: the cookie is fresh now, just retry.
-        const ok = (startedAt < refreshedAt && !refreshing) || (await refreshSession());
-        if (ok) return ky.retry({ delay: 0, code: 'SESSION_REFRESHED' });
+        if (await refresher.after401(startedAt)) return ky.retry({ delay: 0, code: 'SESSION_REFRESHED' });
         return;
       },
     ],

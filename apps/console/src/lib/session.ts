@@ -47,10 +47,12 @@ let endingSession = false;
 export function endSessionAndReload(): void {
   if (endingSession) return;
   endingSession = true;
+  // Read before the listeners run: dropping the auth state may already move the router to /login.
+  const { pathname, search, hash } = window.location;
+  const target = loginHref(`${pathname}${search}${hash}`);
   for (const l of sessionEndListeners) l();
   forgetLoginEmail();
-  const { pathname, search, hash } = window.location;
-  window.location.assign(loginHref(`${pathname}${search}${hash}`));
+  window.location.assign(target);
 }
 
 export const isEndingSession = (): boolean => endingSession;
