@@ -7,7 +7,7 @@
 import { DeleteOutlined, DownOutlined, SendOutlined } from '@ant-design/icons';
 import type { BulkJob } from '@forpost/contract/events-bulk';
 import { type ActionDescriptor, hasDecisions, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
-import { App, Button, Dropdown, Flex, Popconfirm, Typography } from 'antd';
+import { App, Button, Dropdown, Flex, Popconfirm, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { formatNumber, pluralRu } from '../../../lib/format';
 import type { SearchParams } from '../../../lib/http';
@@ -63,6 +63,7 @@ export function BulkBar({
   onClear: () => void;
 }) {
   const { message } = App.useApp();
+  const { token } = theme.useToken();
   const batch = useBatch(m);
   const byFilter = useBulkByFilter(m);
   const busy = batch.isPending || byFilter.isPending;
@@ -128,12 +129,19 @@ export function BulkBar({
   };
 
   return (
+    // One line (what does not fit scrolls sideways), in the theme's colours (the dark theme too).
     <Flex
       gap={8}
-      wrap
       align="center"
       data-testid="bulk-bar"
-      style={{ padding: '8px 12px', background: '#f0f5ff', border: '1px solid #d6e4ff', borderRadius: 8 }}
+      style={{
+        padding: '6px 12px',
+        background: token.colorPrimaryBg,
+        border: `1px solid ${token.colorPrimaryBorder}`,
+        borderRadius: 8,
+        overflowX: 'auto',
+        whiteSpace: 'nowrap',
+      }}
     >
       <Typography.Text strong data-testid="bulk-count">
         {allMatching ? `Выбраны все ${many} по фильтру` : `Выбрано: ${ids.length}`}

@@ -37,7 +37,7 @@ import { StatusStrip } from './StatusStrip';
 import { useListLayout } from './useListLayout';
 
 /** Room the scrolling columns keep at least, beside the pinned ones; less, and nothing is pinned. */
-const PINNED_SLACK = 80;
+const PINNED_SLACK = 60;
 
 export interface EventListPageProps {
   section: EventSection;
@@ -95,7 +95,11 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
   // Phones: a thinner card edge leaves the table room for the title and the status.
   const narrow = Grid.useBreakpoint().sm === false;
   const columns = useMemo(() => {
-    const pinned = eventColumns(m, refs, search, section.section, showCompany, { keys: layout.keys, pinned: true });
+    const pinned = eventColumns(m, refs, search, section.section, showCompany, {
+      keys: layout.keys,
+      width: layout.width,
+      pinned: true,
+    });
     const fits = layout.width === undefined || layout.width >= pinnedWidth(pinned) + SELECTION_WIDTH + PINNED_SLACK;
     return fits
       ? pinned

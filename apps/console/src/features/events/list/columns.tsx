@@ -60,7 +60,7 @@ function widthOf(col: ColumnDescriptor): number {
 }
 
 /** The column that names the event (the first of the module's own) gets room to be read. */
-const PRIMARY_WIDTH = 200;
+const PRIMARY_WIDTH = 190;
 /**
  * …and what is left beside the selection and the status where the screen is too narrow to pin columns
  * (the primary and the status come first): 390 px phones see both.
@@ -78,6 +78,16 @@ const TRIAGE_WIDTHS: Record<string, number> = {
   assignee_id: 120,
   tags: 120,
 };
+/** …and on wide screens (1920 px) room for the longest names («Ложное срабатывание», several tags). */
+const TRIAGE_WIDTHS_WIDE: Record<string, number> = {
+  status_id: 160,
+  priority_id: 120,
+  decision_id: 150,
+  assignee_id: 150,
+  tags: 180,
+};
+/** Table width from which the wide triage columns are used. */
+const WIDE_TABLE = 1400;
 
 /** The selection checkbox column. */
 export const SELECTION_WIDTH = 40;
@@ -173,6 +183,7 @@ export function eventColumns(
   const head = primary && layout.keys.includes(primary) ? [primary] : [];
   const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...triage, ...middle];
   const cols = order.map((k) => columnOf(m, k));
+  const wide = layout.pinned && (layout.width ?? 0) >= WIDE_TABLE;
   return cols.map((col) => ({
     key: col.key,
     dataIndex: col.key,
@@ -182,7 +193,7 @@ export function eventColumns(
         ? layout.pinned
           ? Math.max(widthOf(col), PRIMARY_WIDTH)
           : compactPrimaryWidth(layout.width)
-        : Math.max(TRIAGE_WIDTHS[col.key] ?? 0, widthOf(col)),
+        : Math.max((wide ? TRIAGE_WIDTHS_WIDE : TRIAGE_WIDTHS)[col.key] ?? 0, widthOf(col)),
     fixed: !layout.pinned
       ? undefined
       : col.key === primary
