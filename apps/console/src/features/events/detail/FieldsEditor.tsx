@@ -6,6 +6,7 @@
  * and a new number replaces the stored one.
  */
 
+import { groupCardNumber } from '@forpost/contract/helpers';
 import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
 import { Alert, App, Button, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
@@ -188,6 +189,8 @@ export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event:
               required={f.required && f.sensitive !== 'card'}
               valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
               rules={rulesOf(f)}
+              // A card number is typed in groups of four, as it is printed (the API drops the spaces).
+              normalize={f.type === 'card' ? groupCardNumber : undefined}
               validateTrigger={['onBlur', 'onChange']}
               tooltip={f.hint}
               extra={f.sensitive === 'card' ? 'Полный номер не показывается; новый номер заменит сохранённый' : undefined}
