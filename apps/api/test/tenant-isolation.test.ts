@@ -88,6 +88,8 @@ const S = {
   file: { a: 0, b: 0 },
   leak: 0,
   productKey: 0,
+  asset: { a: 0, b: 0 },
+  run: { a: 0, b: 0 },
   view: { b: 0, owner: 0, a: 0 },
   session: { owner: '', bUser: '' },
   exportFields: [] as string[],
@@ -378,6 +380,15 @@ async function seed() {
     await allow(B, `beta-allow-${k}.ru`, MARKER);
   }
   S.productKey = await create(owner, `/companies/${B}/keys`, { comment: `${MARKER} ключ` });
+  // Discovery: a protected domain of each company and a run of each (queued: no job queue here).
+  S.asset = {
+    b: await create(owner, `/companies/${B}/assets`, { kind: 'domain', value: `${MARKER}-bank.ru` }),
+    a: await create(owner, `/companies/${A}/assets`, { kind: 'domain', value: 'alfa-bank-probe.ru' }),
+  };
+  S.run = {
+    b: await create(owner, '/discovery/runs', { company_id: B }, 202),
+    a: await create(owner, '/discovery/runs', { company_id: A }, 202),
+  };
   // Saved views of the domains list: B's shared one, the staff owner's personal one, A's user's own.
   const view = (p: Principal, name: string, shared: boolean) =>
     create(p, '/modules/domains/views', { name, shared, state: { filters: { q: MARKER } } });
@@ -613,6 +624,7 @@ const CASES: Record<string, Case> = {
   'DELETE /modules/{m}/events/:id': onId(event('B’s event')),
   'GET /modules/{m}/events/:id/history': onId(event('history of B’s event'), { control: ownEvent }),
   'GET /modules/{m}/events/:id/ml': onId(event('ML state of B’s event'), { control: ownEvent }),
+  'GET /modules/{m}/events/:id/related': onId(event('related events of B’s event'), { control: ownEvent }),
   'POST /modules/{m}/events/:id/ml/requeue': onId(event('B’s event')),
   'POST /modules/{m}/events/:id/actions': onId(event('B’s event'), { body: (r) => ({ action: r.m?.actions?.[0]?.code }) }),
   'POST /modules/{m}/events/:id/reveal': onId(event('B’s card event')),
@@ -845,6 +857,8 @@ const CASES: Record<string, Case> = {
   'POST /companies/:id/whitelist/bulk': onId(() => ({ 'B’s whitelist': S.B }), {
     body: () => ({ text: 'probe-bulk.ru', type: 'domain' }),
   }),
+  'GET /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { control: () => S.A }),
+  'PUT /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { body: () => ({ items: [] }) }),
   ...Object.fromEntries(
     (['GET', 'PATCH', 'DELETE'] as const).map((method) => [
       `${method} /companies/:id/whitelist/:itemId`,
@@ -867,6 +881,32 @@ const CASES: Record<string, Case> = {
     body: () => ({ comment: 'Взлом' }),
   }),
   'DELETE /companies/global/whitelist/:id': onId(() => ({ 'a global whitelist entry (staff only)': S.wl.global })),
+  // --- discovery: protected assets and runs ---------------------------------------------
+  'GET /companies/:id/assets': onId(() => ({ 'B’s protected assets': S.B }), { control: () => S.A }),
+  'POST /companies/:id/assets': onId(() => ({ 'B’s protected assets': S.B }), {
+    body: () => ({ kind: 'domain', value: 'probe-asset.ru' }),
+  }),
+  ...Object.fromEntries(
+    (['GET', 'PATCH', 'DELETE'] as const).map((method) => [
+      `${method} /companies/:id/assets/:assetId`,
+      {
+        covers: ['path:id', 'path:assetId'],
+        probes: (r: Route) => {
+          const body = method === 'PATCH' ? { enabled: false } : undefined;
+          return [
+            probe('B’s protected asset', S.asset.b, (x) => call(r, { id: S.B, assetId: x }, body), {
+              control: method === 'GET' ? call(r, { id: S.A, assetId: S.asset.a }) : undefined,
+            }),
+            probe('B’s protected asset under company A', S.asset.b, (x) => call(r, { id: S.A, assetId: x }, body)),
+          ];
+        },
+      } satisfies Case,
+    ]),
+  ),
+  'POST /discovery/runs': custom(['body:company_id'], (r) => [
+    probe('company B (run discovery on it)', S.B, (x) => call(r, {}, { company_id: x })),
+  ]),
+  'GET /discovery/runs/:id': onId(() => ({ 'B’s discovery run': S.run.b }), { control: () => S.run.a }),
   // --- users -------------------------------------------------------------------------
   'POST /users': custom(['body:companies.company_id'], (r) => [
     probe(

@@ -13,9 +13,10 @@ export const arrayLiteral = (ids: readonly number[]) => `{${ids.map((n) => Math.
 export const intArray = (ids: number[]): SQL => sql`${arrayLiteral(ids)}::int[]`;
 /** A bigint[] parameter (ids of events and other bigserial tables). */
 export const bigArray = (ids: number[]): SQL => sql`${arrayLiteral(ids)}::bigint[]`;
-/** A text[] parameter; quotes and backslashes are escaped, so any text survives. */
-export const textArray = (values: string[]): SQL =>
-  sql`${`{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+/** The text of a text[] (`{"a","b"}`): quotes and backslashes escaped, so any text survives. */
+export const textArrayLiteral = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+/** A text[] parameter. */
+export const textArray = (values: string[]): SQL => sql`${textArrayLiteral(values)}::text[]`;
 
 /** A LIKE pattern's text with its wildcards (`%`, `_`) and the escape character escaped. */
 export const likeEscape = (s: string): string => s.replace(/[\\%_]/g, '\\$&');

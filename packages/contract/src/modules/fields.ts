@@ -1,18 +1,9 @@
 /* Field builders: one call per module field, carrying its label, validation and list/filter/import metadata. */
 import { z } from 'zod';
 import { MSG } from '../messages';
-import {
-  cardNumberSchema,
-  emailSchema,
-  innSchema,
-  isDomain,
-  isIPv4,
-  isIPv6,
-  ogrnSchema,
-  urlSchema,
-} from '../validation';
+import { cardNumberSchema, emailSchema, innSchema, isDomain, isIPv4, isIPv6, ogrnSchema, urlSchema } from '../validation';
 import { EVENT_MSG } from './common';
-import type { FieldDescriptor, FieldOption, FieldType, FilterKind, RefList } from './types';
+import type { FieldDescriptor, FieldOption, FieldType, FilterKind, IndicatorKind, RefList } from './types';
 
 export interface FieldOpts {
   required?: boolean;
@@ -21,6 +12,7 @@ export interface FieldOpts {
   sortable?: boolean;
   aliases?: readonly string[];
   hint?: string;
+  indicator?: IndicatorKind | false;
 }
 
 const isIp = (s: string) => isIPv4(s) || isIPv6(s);
@@ -85,6 +77,7 @@ function base(
     sortable: o.sortable ?? !unsortable,
     aliases: o.aliases ?? [],
     ...(o.hint ? { hint: o.hint } : {}),
+    ...(o.indicator !== undefined ? { indicator: o.indicator } : {}),
     ...extra,
   };
 }

@@ -110,12 +110,18 @@ export const COMMON_FIELDS: readonly CommonFieldDescriptor[] = [
   { key: 'author_id', label: 'Автор', type: 'user', sortable: false, aliases: [] },
   { key: 'import_id', label: 'Импорт', type: 'import', sortable: false, aliases: [] },
 ];
+/** The name of an event's assignee (events.assignee_id): list column, filter, history. */
+export const ASSIGNEE_LABEL = 'Исполнитель';
+
 /**
  * Columns of the lists that are not event fields (neither imported nor exported): the SLA's pending
  * deadline (events.sla_due_at; the cell shows the time left or «Просрочено на …», contract sla.ts).
  */
 export const LIST_ONLY_FIELDS: readonly CommonFieldDescriptor[] = [
   { key: 'sla_due_at', label: 'SLA', type: 'sla', sortable: true, aliases: [] },
+  // Who works on the event (events.assignee_id; the cell shows assignee_name). Set in the lists and the
+  // card, not imported (an assignee is a user of this installation).
+  { key: 'assignee_id', label: ASSIGNEE_LABEL, type: 'user', sortable: false, aliases: [] },
 ];
 export const COMMON_KEYS: ReadonlySet<string> = new Set([
   ...COMMON_FIELDS.map((f) => f.key),
@@ -296,9 +302,6 @@ export const headerKey = (m: ModuleDescriptor, header: string) => importHeaderMa
 // ---------------------------------------------------------------------------
 // Event history labels
 // ---------------------------------------------------------------------------
-
-/** The name of an event's assignee (events.assignee_id): list column, filter, history. */
-export const ASSIGNEE_LABEL = 'Исполнитель';
 
 /** History entries about what a module's extras link to an event (repository files, leaks): not event fields. */
 export const HISTORY_LINK_LABELS: Readonly<Record<string, string>> = {

@@ -70,7 +70,15 @@ export interface FieldDescriptor {
   sensitive?: 'card';
   /** Short hint for forms. */
   hint?: string;
+  /**
+   * What kind of indicator the field's value is, for related events (indicators.ts); by default
+   * from the type (ip, domain, host, url, email, phone, card, inn, ogrn), `false` to opt out.
+   */
+  indicator?: IndicatorKind | false;
 }
+
+/** Kinds of indicators shared between events: related events match on them (indicators.ts). */
+export type IndicatorKind = 'ip' | 'domain' | 'registrar' | 'inn' | 'ogrn' | 'bin' | 'email' | 'phone' | 'account';
 
 /** One entry of a seeded reference list (statuses, priorities, decisions). */
 export interface RefSeed {

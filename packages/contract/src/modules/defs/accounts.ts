@@ -12,6 +12,7 @@ export const accounts: ModuleDescriptor<'accounts'> = {
   fields: [
     field.string('login', 'Логин', {
       required: true,
+      indicator: 'account',
       max: 320,
       search: true,
       filter: 'contains',

@@ -35,6 +35,7 @@ export const acquiring: ModuleDescriptor<'acquiring'> = {
       aliases: ['Номер карты', 'Карта', 'PAN', 'card', 'card number', 'card_number'],
       hint: 'Хранится зашифрованным, в списках показывается маской',
     }),
+    field.derived('card_bin', 'BIN', 'string', { filter: 'eq', indicator: 'bin' }),
     field.derived('payment_system', 'Платёжная система', 'enum', { filter: 'in' }, { options: PAYMENT_SYSTEMS }),
     field.string('card_holder', 'Держатель', {
       search: true,
@@ -67,7 +68,10 @@ export const acquiring: ModuleDescriptor<'acquiring'> = {
   ],
   fingerprint: ['card_number'],
   title: (d) => `Карта ${String(d.card_number ?? '').slice(0, 4)} **** ${String(d.card_number ?? '').slice(-4)}`,
-  derive: (d) => (typeof d.card_number === 'string' ? { payment_system: paymentSystemOf(d.card_number) } : {}),
+  derive: (d) =>
+    typeof d.card_number === 'string'
+      ? { payment_system: paymentSystemOf(d.card_number), card_bin: d.card_number.replace(/\D/g, '').slice(0, 6) }
+      : {},
   extras: ['card_reveal'],
   sample: (n) => ({
     card_number: sampleCard(n, n % 2 ? '427600' : '220220'),

@@ -20,6 +20,7 @@ export const brand: ModuleDescriptor<'brand'> = {
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link', 'url'] }),
     field.enum('platform', 'Площадка', PLATFORM_OPTIONS, { aliases: ['Площадка', 'Платформа', 'platform'] }),
     field.string('account_name', 'Аккаунт / страница', {
+      indicator: 'account',
       search: true,
       filter: 'contains',
       aliases: ['Аккаунт', 'Страница', 'account', 'page'],

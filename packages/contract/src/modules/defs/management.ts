@@ -20,7 +20,12 @@ export const management: ModuleDescriptor<'management'> = {
     field.string('position', 'Должность', { search: true, filter: 'contains', aliases: ['Должность', 'position', 'title'] }),
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link'] }),
     field.enum('platform', 'Площадка', PLATFORM_OPTIONS, { aliases: ['Площадка', 'Платформа', 'platform'] }),
-    field.string('account_name', 'Аккаунт', { search: true, filter: 'contains', aliases: ['Аккаунт', 'account', 'username'] }),
+    field.string('account_name', 'Аккаунт', {
+      indicator: 'account',
+      search: true,
+      filter: 'contains',
+      aliases: ['Аккаунт', 'account', 'username'],
+    }),
     field.text('description', 'Описание', { search: true, aliases: ['Описание', 'description'] }),
   ],
   columns: ['id', 'person_name', 'position', 'url', 'platform', 'status_id', 'priority_id', 'decision_id', 'tags', 'created_at'],
