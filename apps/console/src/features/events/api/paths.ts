@@ -10,6 +10,7 @@ export const paths = {
   priorities: (code: ModuleCode) => `${events(code)}/priorities`,
   decisions: (code: ModuleCode) => `${events(code)}/decisions`,
   history: (code: ModuleCode, id: number) => `${events(code)}/${id}/history`,
+  related: (code: ModuleCode, id: number) => `${events(code)}/${id}/related`,
   actions: (code: ModuleCode, id: number) => `${events(code)}/${id}/actions`,
   /** One action for a list of events (modules with actions). */
   batchActions: (code: ModuleCode) => `${events(code)}/actions`,

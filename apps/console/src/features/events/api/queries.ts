@@ -34,6 +34,7 @@ export const eventKeys = {
   /** Everything hanging off one event (history, snapshots, files, linked leaks). */
   history: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'history'] as const,
   ml: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'ml'] as const,
+  related: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'related'] as const,
   snapshots: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'snapshots'] as const,
   repoFiles: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'files'] as const,
   linkedLeaks: (code: ModuleCode, id: number) => [...eventKeys.detail(code, id), 'leaks'] as const,

@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { adminApi, login, ok } from './helpers';
+
+/*
+ * Keyboard triage: in a filtered list j/k move the marked row and Enter opens it; on the card j/k step
+ * to the next/previous event of the same filter (across a page edge), s + a digit sets the status,
+ * ? shows the keys, u returns to the list with its filter.
+ */
+
+const stamp = Date.now().toString(36);
+let companyId = 0;
+const ids: number[] = [];
+
+test.describe
+  .serial('keyboard triage', () => {
+    test.beforeAll(async ({ baseURL }) => {
+      const api = await adminApi(baseURL);
+      companyId = (
+        await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `E2E Клавиши ${stamp}` } }), 'company')
+      ).id;
+      for (let i = 1; i <= 3; i++) {
+        const e = await ok<{ id: number }>(
+          await api.post('/api/v1/modules/domains/events', {
+            data: { company_id: companyId, domain: `keys-${stamp}-${i}.ru`, registrar: `Клавиши ${stamp}` },
+          }),
+          'event',
+        );
+        ids.push(e.id);
+      }
+    });
+
+    test('j/k and Enter in the list; next/previous, status by key and help on the card', async ({ page }) => {
+      await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), companyId);
+      await login(page);
+      // Newest first; two per page, so stepping crosses a page edge.
+      await page.goto(`/domains?registrar=${encodeURIComponent(`Клавиши ${stamp}`)}&page_size=2`);
+      const rows = page.locator('tbody tr.ant-table-row');
+      await expect(rows).toHaveCount(2);
+      await page.getByTestId('page-title').click();
+      await page.keyboard.press('j');
+      await expect(page.locator(`tr[data-row-key="${ids[2]}"]`)).toHaveAttribute('data-active', 'true');
+      await page.keyboard.press('j');
+      await expect(page.locator(`tr[data-row-key="${ids[1]}"]`)).toHaveAttribute('data-active', 'true');
+      await page.keyboard.press('k');
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(new RegExp(`/domains/${ids[1]}$`));
+      await expect(page.getByTestId('event-position')).toHaveText('2 из 3');
+
+      // The next event is on the list's second page: the card loads it.
+      await page.keyboard.press('j');
+      await expect(page).toHaveURL(new RegExp(`/domains/${ids[0]}$`));
+      await expect(page.getByTestId('event-position')).toHaveText('3 из 3');
+      await expect(page.getByTestId('event-next')).toBeDisabled();
+      await page.keyboard.press('k');
+      await expect(page).toHaveURL(new RegExp(`/domains/${ids[1]}$`));
+
+      // s, then a digit: the status is saved and confirmed.
+      await page.keyboard.press('s');
+      const pick = page.getByTestId('quick-pick');
+      await expect(pick).toBeVisible();
+      const second = (await pick.getByRole('button').nth(1).innerText())
+        .replace(/^\d+\s*/, '')
+        .replace(/\s*сейчас$/, '')
+        .trim();
+      await page.keyboard.press('2');
+      await expect(pick).toBeHidden();
+      await expect(page.getByText('Изменения сохранены')).toBeVisible();
+      await expect(page.getByTestId('triage-status_id')).toContainText(second);
+
+      await page.keyboard.press('?');
+      await expect(page.getByTestId('keys-help')).toContainText('Изменить статус');
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('keys-help')).toBeHidden();
+
+      await page.keyboard.press('u');
+      await expect(page).toHaveURL(/\/domains\?/);
+      await expect(page).toHaveURL(/page_size=2/);
+    });
+  });
