@@ -14,8 +14,10 @@ import { loadConfig } from '../apps/api/src/config';
 import { createDatabase } from '../apps/api/src/db/client';
 import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
+import { startJobs } from '../apps/api/src/jobs';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import { generateEvents } from '../bench/generate';
+import { loadDemoExtras } from './demo-extras';
 
 const COMPANIES = [
   {
@@ -46,13 +48,31 @@ const TAGS = [
   { name: 'Руководство', color: '#722ed1' },
   { name: 'Повтор', color: '#8c8c8c' },
 ];
-const COMMENTS = [
-  'Домен зарегистрирован вчера, хостинг за рубежом. Запросили блокировку у регистратора.',
-  'Похоже на ложное срабатывание: это сайт нашего партнёра.',
-  'Передали в отдел по работе с брендом, ждём ответа.',
-  'Проверил вручную: страница входа копирует наш личный кабинет.',
-  'Утечка подтверждена, пароли сброшены у затронутых сотрудников.',
+/** Comments that fit the module's events; modules without their own take the generic ones. */
+const GENERIC_COMMENTS = [
+  'Взяли в работу, проверяем источник.',
+  'Передали ответственному подразделению, ждём ответа.',
+  'Повтор уже известного случая, связали с предыдущим.',
 ];
+const COMMENTS: Partial<Record<ModuleCode, string[]>> = {
+  domains: [
+    'Домен зарегистрирован вчера, хостинг за рубежом. Запросили блокировку у регистратора.',
+    'Похоже на ложное срабатывание: это сайт нашего партнёра.',
+    'Проверил вручную: страница входа копирует наш личный кабинет.',
+  ],
+  brand: ['Передали в отдел по работе с брендом, ждём ответа.', 'Страница удалена площадкой после жалобы.'],
+  management: ['Фейковый аккаунт руководителя, жалоба отправлена в поддержку площадки.'],
+  accounts: [
+    'Утечка подтверждена, пароли сброшены у затронутых сотрудников.',
+    'Учётная запись уволенного сотрудника, уже заблокирована.',
+  ],
+  leaks: ['Состав данных сверили с нашей базой: совпадений 12%.'],
+  acquiring: ['Карты переданы в антифрод на перевыпуск.'],
+  databases: ['Доступ к базе закрыт владельцем после уведомления.'],
+  services: ['Порт закрыт, сервис убран за VPN.'],
+  repositories: ['В репозитории найдены ключи тестового стенда; ключи отозваны.'],
+  media: ['Публикация перепечатана из старой новости, реакция не нужна.'],
+};
 // A small valid PNG (1×1) used as a demo screenshot.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -75,6 +95,9 @@ async function main() {
   const database = createDatabase(url, { warn() {} });
   await ensureFirstAdmin(database.db, config.adminEmail, config.adminPassword);
   const app = await buildApp({ config, database, logger: false });
+  // Jobs (the export) go to the running server's queue; this process works none of them.
+  const boss = await startJobs(url, { warn() {} }, false);
+  await app.services.transfer.attach(boss, { work: false });
   const [admin] = await database.pool
     .query<{ id: number }>("SELECT id FROM users WHERE role = 'SUPER_ADMIN' AND is_active ORDER BY id LIMIT 1")
     .then((r) => r.rows);
@@ -85,7 +108,7 @@ async function main() {
   if (!row) throw new Error('Нет активного суперадминистратора');
   const tokens = await app.services.auth.createSession(row, { ip: '127.0.0.1', userAgent: 'forpost-demo' });
   const cookie = `fp_access=${tokens.access}`;
-  const call = async <T = unknown>(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown): Promise<T> => {
+  const call = async <T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown): Promise<T> => {
     const r = await app.inject({
       method,
       url: `/api/v1${url}`,
@@ -198,7 +221,10 @@ async function main() {
     }
     created++;
     createdIds.push(ev.id);
-    if (created % 7 === 0) await call('POST', '/comments', { event_id: ev.id, text: COMMENTS[created % COMMENTS.length] });
+    if (created % 7 === 0) {
+      const texts = COMMENTS[e.module] ?? GENERIC_COMMENTS;
+      await call('POST', '/comments', { event_id: ev.id, text: texts[created % texts.length] });
+    }
     if (SCREENSHOT_MODULES.has(e.module) && created % 5 === 0) {
       const boundary = '----forpostdemo';
       const payload = Buffer.concat([
@@ -228,11 +254,44 @@ async function main() {
     'UPDATE events SET created_at = detected_at WHERE id = ANY($1::int[]) AND detected_at IS NOT NULL AND detected_at < created_at',
     [createdIds],
   );
+  // …and their history says so: the «created» entry (and the comments) carry the same day.
+  await database.pool.query(
+    `UPDATE event_history h SET at = e.created_at FROM events e
+      WHERE h.event_id = e.id AND e.id = ANY($1::int[]) AND h.action = 'create' AND h.at > e.created_at`,
+    [createdIds],
+  );
+  await database.pool.query(
+    `UPDATE event_comments c SET created_at = e.created_at + interval '3 hours' FROM events e
+      WHERE c.event_id = e.id AND e.id = ANY($1::int[]) AND c.created_at > e.created_at + interval '3 hours'`,
+    [createdIds],
+  );
+
+  const analysts = (
+    await database.pool.query<{ id: number; email: string }>(
+      "SELECT id, email FROM users WHERE email IN ('analyst.demo@forpost.local', 'bank.analyst@forpost.local') AND is_active",
+    )
+  ).rows.map((r) => ({ id: r.id, companyId: r.email.startsWith('bank.') ? (companyIds[0] ?? null) : null }));
+  const extras = await loadDemoExtras(call, {
+    companyIds,
+    companyNames: COMPANIES.map((c) => c.name),
+    analysts,
+    // Assignments once: only while no demo event has an assignee (a re-run changes nothing).
+    eventIds: (
+      await database.pool.query<{ id: string; module: ModuleCode; company_id: number }>(
+        `SELECT id, module, company_id FROM events WHERE company_id = ANY($1::int[])
+           AND NOT EXISTS (SELECT 1 FROM events a WHERE a.company_id = ANY($1::int[]) AND a.assignee_id IS NOT NULL)
+         ORDER BY id`,
+        [companyIds],
+      )
+    ).rows.map((r) => ({ id: Number(r.id), module: r.module, companyId: r.company_id })),
+  });
 
   await app.close();
+  await boss.stop({ graceful: true, wait: true });
   await database.close();
   process.stdout.write(
     `\nДемо-данные загружены: компаний ${companyIds.length}, новых событий ${created} (пропущено ${skipped}), тегов ${tagIds.length}.\n` +
+      `Вокруг событий: ${extras.join(', ')}.\n` +
       `Пользователи (пароли показаны один раз):\n${printed.join('\n')}\n\n`,
   );
 }
