@@ -390,12 +390,12 @@ async function seed() {
     a: await create(owner, '/discovery/runs', { company_id: A }, 202),
   };
   // Saved views of the domains list: B's shared one, the staff owner's personal one, A's user's own.
-  const view = (p: Principal, name: string, shared: boolean) =>
-    create(p, '/modules/domains/views', { name, shared, state: { filters: { q: MARKER } } });
+  const view = (p: Principal, name: string, shared: boolean, q = MARKER) =>
+    create(p, '/modules/domains/views', { name, shared, state: { filters: { q } } });
   S.view = {
     b: await view(bUser, `${MARKER} общий вид`, true),
     owner: await view(owner, `${MARKER} вид`, false),
-    a: await view(aUser, 'Вид Альфы', false),
+    a: await view(aUser, 'Вид Альфы', false, 'альфа'),
   };
 
   // Telegram sources and a collected message per company.
