@@ -107,16 +107,13 @@ describe('due times', () => {
     expect(slaOverdue(due, new Date(due.getTime() - 1000))).toBe(false);
     // The list filter's SQL: the same rule in the database.
     const overdueAt = async (now: Date) =>
-      (
-        await ctx.database.db.execute(
-          sql`SELECT e.id FROM events e WHERE e.id = ${id} AND ${slaCondition(['overdue'], now)}`,
-        )
-      ).rows.length;
+      (await ctx.database.db.execute(sql`SELECT e.id FROM events e WHERE e.id = ${id} AND ${slaCondition(['overdue'], now)}`))
+        .rows.length;
     expect(await overdueAt(due)).toBe(0);
     expect(await overdueAt(new Date(due.getTime() + 1000))).toBe(1);
     const soonAt = async (now: Date) =>
-      (await ctx.database.db.execute(sql`SELECT 1 FROM events e WHERE e.id = ${id} AND ${slaCondition(['due_soon'], now)}`))
-        .rows.length;
+      (await ctx.database.db.execute(sql`SELECT 1 FROM events e WHERE e.id = ${id} AND ${slaCondition(['due_soon'], now)}`)).rows
+        .length;
     expect(await soonAt(due)).toBe(1);
     expect(await soonAt(new Date(due.getTime() - 121 * MIN))).toBe(0);
   });
@@ -166,7 +163,11 @@ describe('due times', () => {
     const up = await upload(ctx, admin, `${base}/imports`, { name: 'sla.csv', content: csv });
     expect(up.statusCode, up.body).toBe(201);
     const importId = up.json().id as number;
-    const st = await admin.post(`${base}/imports/${importId}/start`, { mapping: ['domain', 'priority_id'], mode: 'update', company_id: A });
+    const st = await admin.post(`${base}/imports/${importId}/start`, {
+      mapping: ['domain', 'priority_id'],
+      mode: 'update',
+      company_id: A,
+    });
     expect(st.statusCode, st.body).toBe(202);
     await ctx.app.services.transfer.imports.run(importId);
     const [imported] = await q<{ id: number }>(`SELECT id FROM events WHERE import_id = $1`, [importId]);
@@ -177,11 +178,17 @@ describe('due times', () => {
 });
 
 describe('the list: filter and sort', () => {
-  it('sla=overdue|due_soon|on_track|none and sort=sla_due_at, in the caller\'s companies', async () => {
+  it("sla=overdue|due_soon|on_track|none and sort=sla_due_at, in the caller's companies", async () => {
     const C = (await createCompany(ctx, 'Гамма')).id;
     const hour = 3600_000;
     const mk = (createdAgoMs: number, prio: string, st = 'new') =>
-      insertEvent(ctx, { companyId: C, module: MOD, priority: prio, status: st, createdAt: new Date(Date.now() - createdAgoMs).toISOString() });
+      insertEvent(ctx, {
+        companyId: C,
+        module: MOD,
+        priority: prio,
+        status: st,
+        createdAt: new Date(Date.now() - createdAgoMs).toISOString(),
+      });
     const overdue = await mk(2 * hour, 'critical'); // due 1 h ago
     const soon = await mk(0.5 * hour, 'critical'); // due in 30 min
     const track = await mk(0, 'low'); // due in 3 days
@@ -285,7 +292,12 @@ describe('home page: SLA figures', () => {
       [D, 6],
       [E, 3],
     ] as const) {
-      const id = await insertEvent(ctx, { companyId: company, module: MOD, priority: 'critical', createdAt: new Date(t0).toISOString() });
+      const id = await insertEvent(ctx, {
+        companyId: company,
+        module: MOD,
+        priority: 'critical',
+        createdAt: new Date(t0).toISOString(),
+      });
       await q(`UPDATE events SET triaged_at = created_at + $2 * interval '1 hour' WHERE id = $1`, [id, hoursToTriage]);
       ids.push(id);
     }
@@ -348,9 +360,10 @@ describe('breach notifications', () => {
     await q(`UPDATE events SET assignee_id = $2 WHERE id = $1`, [assigned, user.id]);
     const svc = ctx.app.services.sla;
     const notes = () =>
-      q<{ user_id: number; event_id: number; kind: string }>(`SELECT user_id, event_id::int AS event_id, kind FROM notifications WHERE event_id = ANY($1)`, [
-        [assigned, unassigned],
-      ]);
+      q<{ user_id: number; event_id: number; kind: string }>(
+        `SELECT user_id, event_id::int AS event_id, kind FROM notifications WHERE event_id = ANY($1)`,
+        [[assigned, unassigned]],
+      );
 
     expect(await svc.notifyBreaches()).toBeGreaterThanOrEqual(2);
     expect(await notes()).toEqual([{ user_id: user.id, event_id: assigned, kind: 'sla_breach' }]);

@@ -7,7 +7,7 @@
  *  - the pending deadline is the triage one until triage, then the resolution one, none once resolved;
  *  - breached when now > due (exactly at due it is not yet overdue) — `slaOverdue`, the one rule here
  *    (the database's filter `sla_due_at < now` is the same rule).
- * The database computes the stored due time (function `sla_due`, trigger on `events`: migration 0025).
+ * The database computes the stored due time (function `sla_due`, trigger `events_sla`: migration 0029).
  */
 import { z } from 'zod';
 import { DEFAULT_PRIORITIES } from './modules/common';
@@ -38,7 +38,7 @@ export const SLA_FILTER_LABELS: Record<SlaFilter, string> = {
 /** «Скоро срок»: the pending deadline is at most this far ahead. */
 export const SLA_DUE_SOON_MINUTES = 120;
 
-/** Defaults of the installation, minutes (seeded by migration 0025; documented in docs/decisions.md). */
+/** Defaults of the installation, minutes (seeded by migration 0029; documented in docs/decisions.md). */
 export const SLA_DEFAULTS: Record<SlaPriority, { triage_minutes: number; resolve_minutes: number }> = {
   critical: { triage_minutes: 60, resolve_minutes: 24 * 60 },
   high: { triage_minutes: 4 * 60, resolve_minutes: 3 * 24 * 60 },
@@ -108,7 +108,9 @@ export const slaCompanyRequest = slaPoliciesRequest(true);
 
 export const slaPoliciesResponse = z.object({
   /** The policies in force, in SLA_PRIORITIES order. */
-  items: z.array(z.object({ priority: z.enum(SLA_PRIORITIES), triage_minutes: z.number().int(), resolve_minutes: z.number().int() })),
+  items: z.array(
+    z.object({ priority: z.enum(SLA_PRIORITIES), triage_minutes: z.number().int(), resolve_minutes: z.number().int() }),
+  ),
   /** Company answers: whether the company has its own policies (false: the installation default). */
   overridden: z.boolean(),
   /** Open events whose due times were recomputed (PUT answers only). */
@@ -138,3 +140,29 @@ export const slaSummaryResponse = z.object({
 export type SlaSummaryResponse = z.infer<typeof slaSummaryResponse>;
 
 export { idParam as slaCompanyParams } from './common';
+
+/** A duration for people: «2 д 3 ч», «3 ч 15 мин», «12 мин», «меньше минуты». */
+export function formatSlaDuration(seconds: number): string {
+  const s = Math.abs(Math.trunc(seconds));
+  if (s < 60) return 'меньше минуты';
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return h > 0 ? `${d} д ${h} ч` : `${d} д`;
+  if (h > 0) return m > 0 ? `${h} ч ${m} мин` : `${h} ч`;
+  return `${m} мин`;
+}
+
+/** What the console shows for a deadline at `now`: «Осталось 3 ч 15 мин» or «Просрочено на 2 ч». */
+export function slaText(dueAt: string | Date, now: Date | number): string {
+  const left = slaRemainingSeconds(dueAt, now) as number;
+  return slaOverdue(dueAt, now) ? `${SLA_MSG.overdue} на ${formatSlaDuration(left)}` : `Осталось ${formatSlaDuration(left)}`;
+}
+
+/** The state of a deadline at `now` (the list filter's words; null: no pending deadline). */
+export function slaStateOf(dueAt: string | Date | null, now: Date | number): Exclude<SlaFilter, 'none'> | null {
+  if (dueAt === null) return null;
+  if (slaOverdue(dueAt, now)) return 'overdue';
+  const left = slaRemainingSeconds(dueAt, now) as number;
+  return left <= SLA_DUE_SOON_MINUTES * 60 ? 'due_soon' : 'on_track';
+}

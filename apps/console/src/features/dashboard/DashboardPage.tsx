@@ -24,11 +24,12 @@ import { dayjs, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
-import { type DashboardParams, useDashboardChart } from './api/queries';
+import { type DashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
 import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
 import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
 import { EChart } from './components/EChart';
 import { MlQueueCard } from './components/MlQueueCard';
+import { SlaCard } from './components/SlaCard';
 import type { DashboardSearch } from './search';
 
 const API_DAY = 'YYYY-MM-DD';
@@ -72,8 +73,9 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   const connotation = useDashboardChart('connotationevents', params);
   const domains = useDashboardChart('domainevents', params);
   const accounts = useDashboardChart('accountevents', params);
+  const sla = useSlaSummary(params);
 
-  const charts = [newEvents, critical, priority, connotation, domains, accounts];
+  const charts = [newEvents, critical, priority, connotation, domains, accounts, sla];
   const failed = charts.filter((q) => q.isError);
   const failedMessages = [...new Set(failed.map((q) => errorMessage(q.error)))];
   const retryable = failed.filter((q) => isRetryable(q.error));
@@ -135,6 +137,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             mode="multiple"
             allowClear
             data-testid="modules-filter"
+            aria-label="Модули"
             style={{ minWidth: 260, flex: '1 1 260px', maxWidth: 560 }}
             placeholder="Все модули"
             maxTagCount="responsive"
@@ -214,6 +217,9 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             hint="Нажмите на столбец, чтобы открыть события"
             onOpen={open}
           />
+        </Col>
+        <Col span={24}>
+          <SlaCard query={sla} />
         </Col>
         <Col xs={24} xl={12}>
           <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />

@@ -29,6 +29,7 @@ describe('nav data', () => {
       '/settings/media-types',
       '/settings/leaks',
       '/settings/leaks-types',
+      '/settings/sla',
       ...EVENT_SECTIONS.map((s) => `/${s.section}`),
     ]) {
       expect(all).toContain(p);

@@ -1,5 +1,6 @@
 import { DASHBOARD_CHARTS, type DashboardChart, type MatrixResponse, type TimeSeriesResponse } from '@forpost/contract/analytics';
 import type { MlSummary } from '@forpost/contract/classifier';
+import type { SlaSummaryResponse } from '@forpost/contract/sla';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { http } from '../../../lib/http';
 
@@ -17,6 +18,7 @@ export const dashboardKeys = {
   charts: () => [...dashboardKeys.all, 'chart'] as const,
   chart: (chart: DashboardChart, p: DashboardParams) => [...dashboardKeys.charts(), chart, p] as const,
   mlSummary: (companyId?: number) => [...dashboardKeys.all, 'ml-summary', companyId ?? -1] as const,
+  sla: (p: DashboardParams) => [...dashboardKeys.all, 'sla', p] as const,
 };
 
 type ChartData<C extends DashboardChart> = (typeof DASHBOARD_CHARTS)[C]['shape'] extends 'matrix'
@@ -46,5 +48,18 @@ export function useMlSummary(companyId?: number) {
     queryKey: dashboardKeys.mlSummary(companyId),
     queryFn: () => http.get('classifier/summary', { searchParams: { company_id: companyId } }).json<MlSummary>(),
     refetchInterval: 15_000,
+  });
+}
+
+/** GET /modules/analytics/dashboard/common/sla: overdue now and median times, per module and company. */
+export function useSlaSummary(params: DashboardParams) {
+  return useQuery({
+    queryKey: dashboardKeys.sla(params),
+    queryFn: () =>
+      http
+        .get('modules/analytics/dashboard/common/sla', { searchParams: { ...params }, context: { errorMode: 'silent' } })
+        .json<SlaSummaryResponse>(),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
   });
 }

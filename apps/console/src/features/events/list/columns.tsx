@@ -1,6 +1,13 @@
 /* The list table's columns, from the module descriptor's `columns` (labels, types, sortability). */
 import { ExportOutlined } from '@ant-design/icons';
-import { type ColumnDescriptor, columnOf, fieldOf, type ModuleDescriptor, type WhitelistKind } from '@forpost/contract/modules';
+import {
+  type ColumnDescriptor,
+  columnOf,
+  fieldOf,
+  LIST_ONLY_FIELDS,
+  type ModuleDescriptor,
+  type WhitelistKind,
+} from '@forpost/contract/modules';
 import { listColumnKeysOf, pinnedColumnsOf, primaryColumnOf, TRIAGE_KEYS } from '@forpost/contract/views';
 import { Link } from '@tanstack/react-router';
 import { Flex, Typography } from 'antd';
@@ -8,6 +15,7 @@ import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import type { EventRefs } from '../api/queries';
+import { SlaValue } from '../components/SlaValue';
 import {
   DecisionValue,
   FieldValue,
@@ -134,6 +142,8 @@ function commonCell(col: ColumnDescriptor, row: EventItem, refs: EventRefs, sect
     }
     case 'import':
       return row.import_id ? `№${row.import_id}` : EMPTY_VALUE;
+    case 'sla':
+      return <SlaValue sla={row.sla} clip />;
     case 'string':
       return (
         <EventLink section={section} id={row.id}>
@@ -152,7 +162,7 @@ function commonCell(col: ColumnDescriptor, row: EventItem, refs: EventRefs, sect
 export function visibleColumnKeys(m: ModuleDescriptor, chosen: readonly string[] | undefined): string[] {
   const known = new Set(listColumnKeysOf(m));
   // By default the SLA deadline comes first among the scrolling columns (next to the event's name).
-  const base = (chosen?.length ? chosen : m.columns).filter((k) => known.has(k));
+  const base = (chosen?.length ? chosen : [...LIST_ONLY_FIELDS.map((f) => f.key), ...m.columns]).filter((k) => known.has(k));
   return [...base, ...pinnedColumnsOf(m).filter((k) => !base.includes(k))];
 }
 
@@ -179,7 +189,7 @@ export function eventColumns(
   const triage = TRIAGE_KEYS.filter((k) => layout.keys.includes(k));
   const middle = layout.keys.filter((k) => k !== primary && !(triage as readonly string[]).includes(k));
   // The company leads the scrolling columns — after the SLA deadline, when that comes first.
-  if (showCompany && !middle.includes('company_id')) middle.unshift('company_id');
+  if (showCompany && !middle.includes('company_id')) middle.splice(middle[0] === 'sla_due_at' ? 1 : 0, 0, 'company_id');
   const head = primary && layout.keys.includes(primary) ? [primary] : [];
   const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...triage, ...middle];
   const cols = order.map((k) => columnOf(m, k));
