@@ -2,7 +2,7 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import { RUN_STATUS_LABELS, RUN_TRIGGER_LABELS, type RunStatus } from '@forpost/contract/discovery';
 import { companiesWith } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { App, Button, Card, Form, Input, Modal, Select, Table, Tabs, Tag, Tooltip } from 'antd';
+import { App, Button, Card, Form, Input, Modal, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
@@ -53,7 +53,7 @@ export function DiscoveryPage() {
         size="middle"
         loading={runs.isPending}
         dataSource={runs.data?.items ?? []}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 980 }}
         locale={{ emptyText: <EmptyState text="Запусков пока не было" /> }}
         pagination={{
           current: page.page,
@@ -66,15 +66,21 @@ export function DiscoveryPage() {
           {
             title: 'Начат',
             key: 'started',
-            width: 170,
-            render: (_: unknown, r) => formatDateTime(r.started_at ?? r.created_at),
+            width: 150,
+            render: (_: unknown, r) => (
+              <div>
+                {formatDateTime(r.started_at ?? r.created_at)}
+                <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }}>
+                  {RUN_TRIGGER_LABELS[r.trigger]}
+                </Typography.Text>
+              </div>
+            ),
           },
           { title: 'Компания', dataIndex: 'company_name', ellipsis: true },
-          { title: 'Запуск', dataIndex: 'trigger', width: 140, render: (t: DiscoveryRun['trigger']) => RUN_TRIGGER_LABELS[t] },
           {
             title: 'Статус',
             dataIndex: 'status',
-            width: 150,
+            width: 120,
             render: (s: RunStatus, r) => (
               <Tooltip title={r.error ?? undefined}>
                 <Tag color={STATUS_COLORS[s]} data-testid="run-status">
@@ -83,13 +89,13 @@ export function DiscoveryPage() {
               </Tooltip>
             ),
           },
-          { title: 'Кандидатов', dataIndex: 'candidates', width: 120, align: 'right', render: formatNumber },
-          { title: 'Проверено', dataIndex: 'resolved', width: 120, align: 'right', render: formatNumber },
-          { title: 'Зарегистрировано', dataIndex: 'registered', width: 150, align: 'right', render: formatNumber },
+          { title: 'Кандидатов', dataIndex: 'candidates', width: 110, align: 'right', render: formatNumber },
+          { title: 'Проверено', dataIndex: 'resolved', width: 105, align: 'right', render: formatNumber },
+          { title: 'Зарегистрировано', dataIndex: 'registered', width: 160, align: 'right', render: formatNumber },
           {
             title: 'Новых событий',
             dataIndex: 'new_events',
-            width: 140,
+            width: 130,
             align: 'right',
             render: (n: number, r) =>
               n > 0 ? (
@@ -105,7 +111,7 @@ export function DiscoveryPage() {
                 formatNumber(n)
               ),
           },
-          { title: 'Ошибок', dataIndex: 'errors', width: 100, align: 'right', render: formatNumber },
+          { title: 'Ошибок', dataIndex: 'errors', width: 80, align: 'right', render: formatNumber },
         ]}
       />
     </Loaded>

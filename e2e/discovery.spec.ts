@@ -1,0 +1,121 @@
+/*
+ * «Поиск доменов» in the browser: a protected domain is added on the page, its candidates previewed,
+ * a run started against a DNS server this spec starts on 127.0.0.1 (the e2e server's settings point at
+ * it), the run's new event opened from the runs table, and its snapshot block filled by the snapshot
+ * producer (the e2e server maps snapshot-target.ru to a page on loopback).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { type DnsServer, startDnsServer } from '../apps/api/test/peers/dns-server';
+import { adminApi, login, ok } from './helpers';
+
+const SHOTS = path.join(process.env.E2E_DATA_DIR ?? '.tmp', 'shots', 'discovery');
+mkdirSync(SHOTS, { recursive: true });
+/** snapshot-target.ru (the e2e server's mapped site) is an omission candidate of this domain. */
+const PROTECTED = 'snapshot-targett.ru';
+const FOUND = 'snapshot-target.ru';
+
+let dns: DnsServer;
+let companyId: number;
+
+async function shot(page: Page, name: string) {
+  for (const [w, h] of [
+    [1280, 800],
+    [1920, 1080],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${w}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test.describe
+  .serial('discovery', () => {
+    test.beforeAll(async ({ baseURL }) => {
+      dns = await startDnsServer({ [FOUND]: { A: ['127.0.0.1'], MX: ['10 mx.snapshot-target.ru'], NS: ['ns1.evil.test'] } });
+      const api = await adminApi(baseURL);
+      const set = async (key: string, value: string | number) => {
+        const r = await api.post('/api/v1/configs', { data: { key, value } });
+        if (r.status() === 409) await ok(await api.patch(`/api/v1/configs/${key}`, { data: { value } }), key);
+        else await ok(r, key);
+      };
+      await set('discovery_dns_servers', dns.server);
+      await set('discovery_dns_timeout_ms', 300);
+      await set('discovery_dns_retries', 0);
+      await set('discovery_dns_rate', 20000);
+      await set('discovery_dns_concurrency', 100);
+      await set('discovery_rdap_servers', '');
+      await set('snapshot_on_create', 1);
+      companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: 'Дисковери Банк' } }), 'company'))
+        .id;
+      await api.dispose();
+    });
+    test.afterAll(async () => {
+      await dns?.close();
+    });
+
+    test('add a protected domain, preview its candidates, run discovery, open the new event', async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), companyId);
+      await login(page, '/discovery');
+      await expect(page.getByTestId('page-title')).toHaveText('Поиск доменов');
+      await expect(page.getByText('Запусков пока не было')).toBeVisible();
+
+      // Assets of the company chosen in the header.
+      await page.getByRole('tab', { name: 'Активы' }).click();
+      const card = page.getByTestId('assets-card');
+      await card.getByTestId('asset-value').fill('not a domain');
+      await card.getByTestId('asset-add').click();
+      await expect(card).toContainText('Укажите домен, например example.ru или пример.рф');
+      await card.getByTestId('asset-value').fill(PROTECTED);
+      await card.getByTestId('asset-add').click();
+      await expect(card.getByTestId('asset-row')).toHaveText(PROTECTED);
+      await shot(page, 'assets');
+
+      // Its candidates: the total, a filter by fuzzer with counts, the looked-for name among omissions.
+      await card.getByTestId('asset-preview').click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog.getByTestId('preview-total')).toContainText('Кандидатов:');
+      await dialog.getByTestId('preview-fuzzer').click();
+      await page.locator('.ant-select-item-option').filter({ hasText: 'Пропущен символ' }).click();
+      await expect(dialog.getByRole('cell', { name: FOUND, exact: true })).toBeVisible();
+      await shot(page, 'preview');
+      await page.keyboard.press('Escape');
+
+      // A run: started from the page, followed until done, its new event one click away.
+      await page.getByRole('tab', { name: 'Запуски' }).click();
+      await page.getByTestId('run-start').click();
+      await page.locator('#run-confirm').click();
+      await expect(page.locator('.ant-message')).toContainText('Поиск запущен');
+      await expect(page.getByTestId('run-status').first()).toHaveText('Завершён', { timeout: 120_000 });
+      const link = page.getByTestId('run-events');
+      await expect(link).toHaveText('1');
+      await shot(page, 'runs');
+      await link.click();
+      await expect(page).toHaveURL(/\/domains\?.*discovery_run=/);
+      // The run's one new event.
+      await page.getByText(FOUND, { exact: true }).first().click();
+      await expect(page).toHaveURL(/\/domains\/\d+/);
+      await expect(page.getByTestId('event-fields')).toContainText('Пропущен символ');
+
+      // The snapshot producer checks the new event like any new domain event (snapshot_on_create).
+      const eventId = Number(/\/domains\/(\d+)/.exec(page.url())?.[1]);
+      await expect
+        .poll(
+          async () => {
+            const r = await page.request.get(`/api/v1/modules/domains/events/snapshots/${eventId}`);
+            const items = ((await r.json()) as { items?: { page_title: string | null; error: string | null }[] }).items ?? [];
+            return items.map((x) => x.page_title ?? x.error ?? '').join(' | ');
+          },
+          { timeout: 120_000, intervals: [2000] },
+        )
+        .toContain('Сбербанк Онлайн — бонусы (фишинг)');
+      await page.reload();
+      await expect(page.getByTestId('domain-snapshots').getByTestId('snapshot-title').first()).toHaveText(
+        'Сбербанк Онлайн — бонусы (фишинг)',
+        { timeout: 30_000 },
+      );
+      await shot(page, 'event');
+    });
+  });
