@@ -94,3 +94,7 @@ UPDATE events
    SET sla_stage = CASE WHEN triaged_at IS NULL THEN 'triage' ELSE 'resolve' END,
        sla_notified_stage = CASE WHEN sla_due_at < now() THEN CASE WHEN triaged_at IS NULL THEN 'triage' ELSE 'resolve' END END
  WHERE sla_due_at IS NOT NULL;
+--> statement-breakpoint
+-- The breach job's work list: open events whose current stage was not notified yet, by deadline.
+CREATE INDEX IF NOT EXISTS events_sla_notify_idx ON events (sla_due_at)
+  WHERE sla_due_at IS NOT NULL AND sla_notified_stage IS DISTINCT FROM sla_stage;

@@ -1,7 +1,6 @@
 /* SQL of SLA: policies, the recompute of open events after a policy change, the breach job's rows. */
 import type { SlaPolicyItem } from '@forpost/contract/sla';
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { slaPolicies } from '../../db/schema/index';
 import { bigArray, intArray, rowsOf } from '../../db/sql';
@@ -97,8 +96,7 @@ export function createSlaRepo(db: Db) {
 
     /** Marks the breaches notified (the stage each one was in). */
     async markNotified(ids: number[], tx: Db): Promise<void> {
-      if (ids.length)
-        await tx.execute(sql`UPDATE events SET sla_notified_stage = sla_stage WHERE id = ANY(${bigArray(ids)})`);
+      if (ids.length) await tx.execute(sql`UPDATE events SET sla_notified_stage = sla_stage WHERE id = ANY(${bigArray(ids)})`);
     },
   };
 }

@@ -1,10 +1,5 @@
 /* SLA policies: the installation default (settings) and a company's override. */
-import {
-  slaCompanyParams,
-  slaCompanyRequest,
-  slaDefaultRequest,
-  slaPoliciesResponse,
-} from '@forpost/contract/sla';
+import { slaCompanyParams, slaCompanyRequest, slaDefaultRequest, slaPoliciesResponse } from '@forpost/contract/sla';
 import type { App } from '../../lib/routes';
 import { callerOf } from '../events/access';
 import type { SlaService } from './sla.service';

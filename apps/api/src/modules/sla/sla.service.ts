@@ -51,7 +51,9 @@ export function createSlaService(deps: { db: Db; audit: Audit; notify?: NotifyBr
   async function effective(companyId: number, tx: Db = db): Promise<SlaPoliciesResponse> {
     const own = await repo.policies(companyId, tx);
     const base = await repo.policies(null, tx);
-    const items = SLA_PRIORITIES.flatMap((p) => own.filter((i) => i.priority === p).concat(own.some((i) => i.priority === p) ? [] : base.filter((i) => i.priority === p)));
+    const items = SLA_PRIORITIES.flatMap((p) =>
+      own.filter((i) => i.priority === p).concat(own.some((i) => i.priority === p) ? [] : base.filter((i) => i.priority === p)),
+    );
     return { items, overridden: own.length > 0 };
   }
 
@@ -69,7 +71,13 @@ export function createSlaService(deps: { db: Db; audit: Audit; notify?: NotifyBr
         const recomputed = await repo.recompute('all', tx);
         await audit.record(
           c.actor,
-          { action: 'sla.update', entity: 'sla_policy', entityId: 'default', before: { items: before }, after: { items: ordered(items) } },
+          {
+            action: 'sla.update',
+            entity: 'sla_policy',
+            entityId: 'default',
+            before: { items: before },
+            after: { items: ordered(items) },
+          },
           tx,
         );
         return { items: ordered(items), overridden: false, recomputed };
