@@ -38,6 +38,9 @@ export interface EventWriter {
 
 const keyOf = (r: { companyId: number; fingerprint: string }) => `${r.companyId}:${r.fingerprint}`;
 
+/** Guard lookups of a dry-run batch running at once (each is a query on the pool). */
+const CHECK_CONCURRENCY = 8;
+
 /** What a batch is written for: an import (its id), or another writer such as discovery (`importId` null). */
 export type WriteContext = Pick<ImportContext, 'mode' | 'authorId' | 'authorKeyId'> & { importId: number | null };
 
@@ -125,13 +128,15 @@ export async function checkEvents(
 ): Promise<RowError[]> {
   if (!w.guards[w.m.code]?.length) return [];
   const existing = await repo.existingKeys(w.m.code, records, db);
-  const errors: RowError[] = [];
-  for (const r of records) {
-    if (existing.has(keyOf(r))) continue;
-    const e = await guardError(w, r, db);
-    if (e) errors.push(e);
-  }
-  return errors;
+  const todo = records.filter((r) => !existing.has(keyOf(r)));
+  const found: (RowError | null)[] = new Array(todo.length).fill(null);
+  // The guards read the pool: several rows at once (their errors kept in row order).
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < todo.length; i = next++) found[i] = await guardError(w, todo[i] as EventRecord, db);
+  };
+  await Promise.all(Array.from({ length: Math.min(CHECK_CONCURRENCY, todo.length) }, worker));
+  return found.filter((e): e is RowError => e !== null);
 }
 
 /**
