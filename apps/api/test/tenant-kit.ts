@@ -16,7 +16,7 @@ export const MARKER = 'zzbeta';
 /** An id no object has (within the int4 range of every id column). */
 export const GHOST = 2_147_000_000;
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface Req {
   method: Method;
   /** Under /api/v1, with the query string. */
@@ -182,6 +182,9 @@ export async function fingerprint(
     ),
     q('domain_snapshots', sql`SELECT id FROM domain_snapshots WHERE event_id IN ${bEvents} ORDER BY id`),
     q('domain_allowlist', sql`SELECT to_jsonb(a) AS j FROM domain_allowlist a WHERE company_id = ${B} ORDER BY id`),
+    q('discovery_assets', sql`SELECT to_jsonb(a) AS j FROM discovery_assets a WHERE company_id = ${B} ORDER BY id`),
+    q('discovery_runs', sql`SELECT to_jsonb(r) AS j FROM discovery_runs r WHERE company_id = ${B} ORDER BY id`),
+    q('sla_policies', sql`SELECT to_jsonb(p) AS j FROM sla_policies p WHERE company_id = ${B} ORDER BY id`),
     q('repository_files', sql`SELECT to_jsonb(f) AS j FROM repository_files f WHERE event_id IN ${bEvents} ORDER BY id`),
     q('account_leaks', sql`SELECT event_id, leak_id FROM account_leaks WHERE event_id IN ${bEvents} ORDER BY 1, 2`),
     q(

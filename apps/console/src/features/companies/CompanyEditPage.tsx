@@ -8,7 +8,9 @@ import { useCan } from '../auth/useMe';
 import { useCreateCompanyMutation, useDeleteCompanyMutation, useUpdateCompanyMutation } from './api/mutations';
 import { type CompanyDetail, useCompanyQuery } from './api/queries';
 import { CompanyForm } from './components/CompanyForm';
+import { AssetsCard } from '../discovery/AssetsCard';
 import { MembersCard } from './components/MembersCard';
+import { SlaPolicyEditor } from '../sla/SlaPolicyEditor';
 import { ProductKeysCard } from './components/ProductKeysCard';
 import type { CompanyTab } from './search';
 
@@ -77,6 +79,8 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
   const remove = useDeleteCompanyMutation();
   const canKeys = useCan('companies.keys');
   const canDelete = useCan('companies.delete');
+  const canAssets = useCan('discovery.read', company.id);
+  const canUpdate = useCan('companies.update', company.id);
 
   const onDelete = () =>
     modal.confirm({
@@ -92,7 +96,7 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
         }),
     });
 
-  const active = tab && (tab !== 'keys' || canKeys) ? tab : 'main';
+  const active = tab && (tab !== 'keys' || canKeys) && (tab !== 'assets' || canAssets) ? tab : 'main';
 
   return (
     <>
@@ -145,6 +149,12 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
             children: <MembersCard company={company} />,
           },
           ...(canKeys ? [{ key: 'keys', label: 'Продуктовые ключи', children: <ProductKeysCard company={company} /> }] : []),
+          ...(canAssets ? [{ key: 'assets', label: 'Защищаемые активы', children: <AssetsCard companyId={company.id} /> }] : []),
+          {
+            key: 'sla',
+            label: 'Сроки SLA',
+            children: <SlaPolicyEditor scope={company.id} canEdit={canUpdate} />,
+          },
         ]}
       />
     </>

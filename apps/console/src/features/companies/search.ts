@@ -10,7 +10,7 @@ const companiesSearchSchema = z.object({
 export type CompaniesSearch = Partial<z.infer<typeof companiesSearchSchema>>;
 export const parseCompaniesSearch = (s: Record<string, unknown>): CompaniesSearch => companiesSearchSchema.parse(s);
 
-const COMPANY_TABS = ['main', 'members', 'keys'] as const;
+const COMPANY_TABS = ['main', 'members', 'keys', 'sla', 'assets'] as const;
 export type CompanyTab = (typeof COMPANY_TABS)[number];
 /** /companies/{id}/edit?tab=members */
 export const parseCompanyEditSearch = (s: Record<string, unknown>): { tab?: CompanyTab } =>
