@@ -236,6 +236,13 @@ describe('picker and API keys', () => {
     expect(inC.map((x) => x.id)).not.toContain(cUserId);
     const domainsC = (await admin.get(`/modules/${m1.code}/assignees?company_id=${C}`)).json().items as { id: number }[];
     expect(domainsC.map((x) => x.id)).toContain(cUserId);
+    // Without a company: staff see staff only (they see every company); a company user their only company.
+    const noCompany = (await admin.get(`/modules/${m2.code}/assignees`)).json().items as { id: number }[];
+    expect(noCompany.map((x) => x.id)).toContain(staffId);
+    expect(noCompany.map((x) => x.id)).not.toContain(aUserId);
+    expect((await aUser.get(`/modules/${m2.code}/assignees`)).json().items).toEqual([
+      { id: aUserId, name: 'a', email: 'a@assign.test' },
+    ]);
     const byName = (await admin.get(`/modules/${m2.code}/assignees?company_id=${A}&q=Анна`)).json().items;
     expect(byName).toEqual([{ id: staffId, name: 'Анна Аналитик', email: 'staff@assign.test' }]);
   });

@@ -20,6 +20,7 @@ import { Route as AuthAppSplatRouteImport } from './routes/_auth/_app/$'
 import { Route as AuthAppSectionRouteRouteImport } from './routes/_auth/_app/$section/route'
 import { Route as AuthAppAuditRouteImport } from './routes/_auth/_app/audit'
 import { Route as AuthAppExportsRouteImport } from './routes/_auth/_app/exports'
+import { Route as AuthAppMyEventsRouteImport } from './routes/_auth/_app/my-events'
 import { Route as AuthAppProfileRouteImport } from './routes/_auth/_app/profile'
 import { Route as AuthAppReportsRouteImport } from './routes/_auth/_app/reports'
 import { Route as AuthAppSectionIndexRouteImport } from './routes/_auth/_app/$section/index'
@@ -29,6 +30,7 @@ import { Route as AuthAppApiKeysIndexRouteImport } from './routes/_auth/_app/api
 import { Route as AuthAppApiKeysIdRouteImport } from './routes/_auth/_app/api-keys/$id'
 import { Route as AuthAppCompaniesIndexRouteImport } from './routes/_auth/_app/companies/index'
 import { Route as AuthAppCompaniesCreateRouteImport } from './routes/_auth/_app/companies/create'
+import { Route as AuthAppDiscoveryIndexRouteImport } from './routes/_auth/_app/discovery/index'
 import { Route as AuthAppMessagesIndexRouteImport } from './routes/_auth/_app/messages/index'
 import { Route as AuthAppMessagesIdRouteImport } from './routes/_auth/_app/messages/$id'
 import { Route as AuthAppNotificationsIndexRouteImport } from './routes/_auth/_app/notifications/index'
@@ -36,6 +38,7 @@ import { Route as AuthAppNotificationsIdRouteImport } from './routes/_auth/_app/
 import { Route as AuthAppSettingsConfigsRouteImport } from './routes/_auth/_app/settings/configs'
 import { Route as AuthAppSettingsLeaksTypesRouteImport } from './routes/_auth/_app/settings/leaks-types'
 import { Route as AuthAppSettingsMediaTypesRouteImport } from './routes/_auth/_app/settings/media-types'
+import { Route as AuthAppSettingsSlaRouteImport } from './routes/_auth/_app/settings/sla'
 import { Route as AuthAppSettingsTagsRouteImport } from './routes/_auth/_app/settings/tags'
 import { Route as AuthAppSettingsWhitelistRouteImport } from './routes/_auth/_app/settings/whitelist'
 import { Route as AuthAppTelegramAccountsRouteImport } from './routes/_auth/_app/telegram/accounts'
@@ -100,6 +103,11 @@ const AuthAppExportsRoute = AuthAppExportsRouteImport.update({
   path: '/exports',
   getParentRoute: () => AuthAppRoute,
 } as any)
+const AuthAppMyEventsRoute = AuthAppMyEventsRouteImport.update({
+  id: '/my-events',
+  path: '/my-events',
+  getParentRoute: () => AuthAppRoute,
+} as any)
 const AuthAppProfileRoute = AuthAppProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
@@ -145,6 +153,11 @@ const AuthAppCompaniesCreateRoute = AuthAppCompaniesCreateRouteImport.update({
   path: '/companies/create',
   getParentRoute: () => AuthAppRoute,
 } as any)
+const AuthAppDiscoveryIndexRoute = AuthAppDiscoveryIndexRouteImport.update({
+  id: '/discovery/',
+  path: '/discovery/',
+  getParentRoute: () => AuthAppRoute,
+} as any)
 const AuthAppMessagesIndexRoute = AuthAppMessagesIndexRouteImport.update({
   id: '/messages/',
   path: '/messages/',
@@ -183,6 +196,11 @@ const AuthAppSettingsMediaTypesRoute =
     path: '/settings/media-types',
     getParentRoute: () => AuthAppRoute,
   } as any)
+const AuthAppSettingsSlaRoute = AuthAppSettingsSlaRouteImport.update({
+  id: '/settings/sla',
+  path: '/settings/sla',
+  getParentRoute: () => AuthAppRoute,
+} as any)
 const AuthAppSettingsTagsRoute = AuthAppSettingsTagsRouteImport.update({
   id: '/settings/tags',
   path: '/settings/tags',
@@ -244,6 +262,7 @@ export interface FileRoutesByFullPath {
   '/$': typeof AuthAppSplatRoute
   '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
+  '/my-events': typeof AuthAppMyEventsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
@@ -255,6 +274,7 @@ export interface FileRoutesByFullPath {
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/settings/sla': typeof AuthAppSettingsSlaRoute
   '/settings/tags': typeof AuthAppSettingsTagsRoute
   '/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
   '/telegram/accounts': typeof AuthAppTelegramAccountsRoute
@@ -262,6 +282,7 @@ export interface FileRoutesByFullPath {
   '/$section/': typeof AuthAppSectionIndexRoute
   '/api-keys/': typeof AuthAppApiKeysIndexRoute
   '/companies/': typeof AuthAppCompaniesIndexRoute
+  '/discovery/': typeof AuthAppDiscoveryIndexRoute
   '/messages/': typeof AuthAppMessagesIndexRoute
   '/notifications/': typeof AuthAppNotificationsIndexRoute
   '/users/': typeof AuthAppUsersIndexRoute
@@ -279,6 +300,7 @@ export interface FileRoutesByTo {
   '/$': typeof AuthAppSplatRoute
   '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
+  '/my-events': typeof AuthAppMyEventsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
@@ -290,6 +312,7 @@ export interface FileRoutesByTo {
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/settings/sla': typeof AuthAppSettingsSlaRoute
   '/settings/tags': typeof AuthAppSettingsTagsRoute
   '/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
   '/telegram/accounts': typeof AuthAppTelegramAccountsRoute
@@ -297,6 +320,7 @@ export interface FileRoutesByTo {
   '/$section': typeof AuthAppSectionIndexRoute
   '/api-keys': typeof AuthAppApiKeysIndexRoute
   '/companies': typeof AuthAppCompaniesIndexRoute
+  '/discovery': typeof AuthAppDiscoveryIndexRoute
   '/messages': typeof AuthAppMessagesIndexRoute
   '/notifications': typeof AuthAppNotificationsIndexRoute
   '/users': typeof AuthAppUsersIndexRoute
@@ -317,6 +341,7 @@ export interface FileRoutesById {
   '/_auth/_app/$': typeof AuthAppSplatRoute
   '/_auth/_app/audit': typeof AuthAppAuditRoute
   '/_auth/_app/exports': typeof AuthAppExportsRoute
+  '/_auth/_app/my-events': typeof AuthAppMyEventsRoute
   '/_auth/_app/profile': typeof AuthAppProfileRoute
   '/_auth/_app/reports': typeof AuthAppReportsRoute
   '/_auth/_app/': typeof AuthAppIndexRoute
@@ -329,6 +354,7 @@ export interface FileRoutesById {
   '/_auth/_app/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/_auth/_app/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/_auth/_app/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/_auth/_app/settings/sla': typeof AuthAppSettingsSlaRoute
   '/_auth/_app/settings/tags': typeof AuthAppSettingsTagsRoute
   '/_auth/_app/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
   '/_auth/_app/telegram/accounts': typeof AuthAppTelegramAccountsRoute
@@ -336,6 +362,7 @@ export interface FileRoutesById {
   '/_auth/_app/$section/': typeof AuthAppSectionIndexRoute
   '/_auth/_app/api-keys/': typeof AuthAppApiKeysIndexRoute
   '/_auth/_app/companies/': typeof AuthAppCompaniesIndexRoute
+  '/_auth/_app/discovery/': typeof AuthAppDiscoveryIndexRoute
   '/_auth/_app/messages/': typeof AuthAppMessagesIndexRoute
   '/_auth/_app/notifications/': typeof AuthAppNotificationsIndexRoute
   '/_auth/_app/users/': typeof AuthAppUsersIndexRoute
@@ -356,6 +383,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/audit'
     | '/exports'
+    | '/my-events'
     | '/profile'
     | '/reports'
     | '/$section/$id'
@@ -367,6 +395,7 @@ export interface FileRouteTypes {
     | '/settings/configs'
     | '/settings/leaks-types'
     | '/settings/media-types'
+    | '/settings/sla'
     | '/settings/tags'
     | '/settings/whitelist'
     | '/telegram/accounts'
@@ -374,6 +403,7 @@ export interface FileRouteTypes {
     | '/$section/'
     | '/api-keys/'
     | '/companies/'
+    | '/discovery/'
     | '/messages/'
     | '/notifications/'
     | '/users/'
@@ -391,6 +421,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/audit'
     | '/exports'
+    | '/my-events'
     | '/profile'
     | '/reports'
     | '/$section/$id'
@@ -402,6 +433,7 @@ export interface FileRouteTypes {
     | '/settings/configs'
     | '/settings/leaks-types'
     | '/settings/media-types'
+    | '/settings/sla'
     | '/settings/tags'
     | '/settings/whitelist'
     | '/telegram/accounts'
@@ -409,6 +441,7 @@ export interface FileRouteTypes {
     | '/$section'
     | '/api-keys'
     | '/companies'
+    | '/discovery'
     | '/messages'
     | '/notifications'
     | '/users'
@@ -428,6 +461,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/$'
     | '/_auth/_app/audit'
     | '/_auth/_app/exports'
+    | '/_auth/_app/my-events'
     | '/_auth/_app/profile'
     | '/_auth/_app/reports'
     | '/_auth/_app/'
@@ -440,6 +474,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/settings/configs'
     | '/_auth/_app/settings/leaks-types'
     | '/_auth/_app/settings/media-types'
+    | '/_auth/_app/settings/sla'
     | '/_auth/_app/settings/tags'
     | '/_auth/_app/settings/whitelist'
     | '/_auth/_app/telegram/accounts'
@@ -447,6 +482,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/$section/'
     | '/_auth/_app/api-keys/'
     | '/_auth/_app/companies/'
+    | '/_auth/_app/discovery/'
     | '/_auth/_app/messages/'
     | '/_auth/_app/notifications/'
     | '/_auth/_app/users/'
@@ -541,6 +577,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAppExportsRouteImport
       parentRoute: typeof AuthAppRoute
     }
+    '/_auth/_app/my-events': {
+      id: '/_auth/_app/my-events'
+      path: '/my-events'
+      fullPath: '/my-events'
+      preLoaderRoute: typeof AuthAppMyEventsRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
     '/_auth/_app/profile': {
       id: '/_auth/_app/profile'
       path: '/profile'
@@ -604,6 +647,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAppCompaniesCreateRouteImport
       parentRoute: typeof AuthAppRoute
     }
+    '/_auth/_app/discovery/': {
+      id: '/_auth/_app/discovery/'
+      path: '/discovery'
+      fullPath: '/discovery/'
+      preLoaderRoute: typeof AuthAppDiscoveryIndexRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
     '/_auth/_app/messages/': {
       id: '/_auth/_app/messages/'
       path: '/messages'
@@ -651,6 +701,13 @@ declare module '@tanstack/react-router' {
       path: '/settings/media-types'
       fullPath: '/settings/media-types'
       preLoaderRoute: typeof AuthAppSettingsMediaTypesRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
+    '/_auth/_app/settings/sla': {
+      id: '/_auth/_app/settings/sla'
+      path: '/settings/sla'
+      fullPath: '/settings/sla'
+      preLoaderRoute: typeof AuthAppSettingsSlaRouteImport
       parentRoute: typeof AuthAppRoute
     }
     '/_auth/_app/settings/tags': {
@@ -739,6 +796,7 @@ interface AuthAppRouteChildren {
   AuthAppSplatRoute: typeof AuthAppSplatRoute
   AuthAppAuditRoute: typeof AuthAppAuditRoute
   AuthAppExportsRoute: typeof AuthAppExportsRoute
+  AuthAppMyEventsRoute: typeof AuthAppMyEventsRoute
   AuthAppProfileRoute: typeof AuthAppProfileRoute
   AuthAppReportsRoute: typeof AuthAppReportsRoute
   AuthAppIndexRoute: typeof AuthAppIndexRoute
@@ -749,12 +807,14 @@ interface AuthAppRouteChildren {
   AuthAppSettingsConfigsRoute: typeof AuthAppSettingsConfigsRoute
   AuthAppSettingsLeaksTypesRoute: typeof AuthAppSettingsLeaksTypesRoute
   AuthAppSettingsMediaTypesRoute: typeof AuthAppSettingsMediaTypesRoute
+  AuthAppSettingsSlaRoute: typeof AuthAppSettingsSlaRoute
   AuthAppSettingsTagsRoute: typeof AuthAppSettingsTagsRoute
   AuthAppSettingsWhitelistRoute: typeof AuthAppSettingsWhitelistRoute
   AuthAppTelegramAccountsRoute: typeof AuthAppTelegramAccountsRoute
   AuthAppTelegramChannelsRoute: typeof AuthAppTelegramChannelsRoute
   AuthAppApiKeysIndexRoute: typeof AuthAppApiKeysIndexRoute
   AuthAppCompaniesIndexRoute: typeof AuthAppCompaniesIndexRoute
+  AuthAppDiscoveryIndexRoute: typeof AuthAppDiscoveryIndexRoute
   AuthAppMessagesIndexRoute: typeof AuthAppMessagesIndexRoute
   AuthAppNotificationsIndexRoute: typeof AuthAppNotificationsIndexRoute
   AuthAppUsersIndexRoute: typeof AuthAppUsersIndexRoute
@@ -769,6 +829,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppSplatRoute: AuthAppSplatRoute,
   AuthAppAuditRoute: AuthAppAuditRoute,
   AuthAppExportsRoute: AuthAppExportsRoute,
+  AuthAppMyEventsRoute: AuthAppMyEventsRoute,
   AuthAppProfileRoute: AuthAppProfileRoute,
   AuthAppReportsRoute: AuthAppReportsRoute,
   AuthAppIndexRoute: AuthAppIndexRoute,
@@ -779,12 +840,14 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppSettingsConfigsRoute: AuthAppSettingsConfigsRoute,
   AuthAppSettingsLeaksTypesRoute: AuthAppSettingsLeaksTypesRoute,
   AuthAppSettingsMediaTypesRoute: AuthAppSettingsMediaTypesRoute,
+  AuthAppSettingsSlaRoute: AuthAppSettingsSlaRoute,
   AuthAppSettingsTagsRoute: AuthAppSettingsTagsRoute,
   AuthAppSettingsWhitelistRoute: AuthAppSettingsWhitelistRoute,
   AuthAppTelegramAccountsRoute: AuthAppTelegramAccountsRoute,
   AuthAppTelegramChannelsRoute: AuthAppTelegramChannelsRoute,
   AuthAppApiKeysIndexRoute: AuthAppApiKeysIndexRoute,
   AuthAppCompaniesIndexRoute: AuthAppCompaniesIndexRoute,
+  AuthAppDiscoveryIndexRoute: AuthAppDiscoveryIndexRoute,
   AuthAppMessagesIndexRoute: AuthAppMessagesIndexRoute,
   AuthAppNotificationsIndexRoute: AuthAppNotificationsIndexRoute,
   AuthAppUsersIndexRoute: AuthAppUsersIndexRoute,

@@ -11,10 +11,13 @@ export const ASSIGN_MSG = {
   cannotSee: 'Пользователь не может видеть это событие',
 } as const;
 
-/** GET /modules/{code}/assignees: who may be assigned events of a company in this module. */
+/**
+ * GET /modules/{code}/assignees: who may be assigned events of a company in this module. Without
+ * `company_id`: the caller's only company, or — for staff — staff users (they see every company).
+ */
 export const assigneesQuery = z
   .object({
-    company_id: queryInt.positive({ error: EVENT_MSG.companyRequired }),
+    company_id: queryInt.positive({ error: EVENT_MSG.companyRequired }).optional(),
     q: z
       .string()
       .trim()

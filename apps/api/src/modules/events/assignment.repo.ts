@@ -51,7 +51,7 @@ export function createAssignmentRepo(db: Db) {
      * Active users who may see a company's events of a module, by name: staff (when `staff`) and the
      * company's members where the company takes the module. At most 50.
      */
-    async candidates(p: { companyId: number; module: string; staff: boolean; q?: string }) {
+    async candidates(p: { companyId: number | null; module: string; staff: boolean; q?: string }) {
       const text = p.q ? sql` AND (u.name ILIKE ${containing(p.q)} OR u.email ILIKE ${containing(p.q)})` : sql``;
       const staff = p.staff ? sql`u.role <> 'COMPANY_USER' OR ` : sql``;
       return rowsOf<{ id: number; name: string; email: string }>(

@@ -47,7 +47,7 @@ export function assignmentRoutes(app: App, deps: { assignment: Assignment }) {
           response: { 200: assigneesResponse },
         },
       },
-      async (req) => assignment.candidates(callerOf(req), m, req.query as { company_id: number; q?: string }),
+      async (req) => assignment.candidates(callerOf(req), m, req.query as { company_id?: number; q?: string }),
     );
   }
 }

@@ -56,7 +56,7 @@ export function createAssignment(db: Db) {
     /** The assignee `id` for events at these places, or 400 when they may not see one of them. */
     async assignee(id: number, places: readonly EventPlace[], tx: Db = db): Promise<Assignee> {
       const [u] = await repo.users([id], tx);
-      if (!u || places.some((p) => !maySee(u, p))) throw cannotSee();
+      if (!u?.is_active || places.some((p) => !maySee(u, p))) throw cannotSee();
       return { id: u.id, name: u.name };
     },
 
@@ -81,11 +81,18 @@ export function createAssignment(db: Db) {
      * The picker: users who may be assigned the company's events of module `m`. Staff callers see
      * staff and the company's members; company users and API keys only the company's members.
      */
-    async candidates(c: Caller, m: ModuleDescriptor, q: { company_id: number; q?: string }) {
+    async candidates(c: Caller, m: ModuleDescriptor, q: { company_id?: number; q?: string }) {
       assertModule(c, m.code);
-      assertOn(c, 'events.read', q.company_id, EVENT_MSG.companyNotFound);
       const staff = c.auth.keyId === null && isStaff(c.auth.principal.role);
-      return { items: await repo.candidates({ companyId: q.company_id, module: m.code, staff, q: q.q }) };
+      let companyId: number | null = q.company_id ?? null;
+      if (companyId === null && !staff) {
+        const own = companiesWith(c.auth.principal, 'events.read');
+        if (own === 'all' || own.length !== 1)
+          throw badRequest(EVENT_MSG.companyRequired, { company_id: EVENT_MSG.companyRequired });
+        companyId = own[0] as number;
+      }
+      if (companyId !== null) assertOn(c, 'events.read', companyId, EVENT_MSG.companyNotFound);
+      return { items: await repo.candidates({ companyId, module: m.code, staff, q: q.q }) };
     },
 
     /** «Мои события»: the caller's assigned events in the companies (and, for company users, modules) they may read. */

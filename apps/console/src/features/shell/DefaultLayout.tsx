@@ -4,6 +4,7 @@ import { Layout, theme } from 'antd';
 import { useEffect, useState } from 'react';
 import { clearGlobalError, useGlobalError } from '../../lib/global-error';
 import { local, STORAGE_KEYS } from '../../lib/storage';
+import { NotificationBell } from '../bell/NotificationBell';
 import { CompanySelector } from '../company/CompanySelector';
 import { ErrorPage } from '../errors/ErrorPage';
 import { SideMenu } from './SideMenu';
@@ -34,6 +35,10 @@ export function DefaultLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      {/* The first Tab of every page: past the menu and the header, to the page itself (WCAG 2.4.1). */}
+      <a href="#main" className="fp-skip-link">
+        Перейти к содержимому
+      </a>
       <Layout.Sider
         collapsible
         collapsed={collapsed}
@@ -80,9 +85,10 @@ export function DefaultLayout() {
         >
           <CompanySelector />
           <div style={{ flex: 1 }} />
+          <NotificationBell />
           <UserMenu />
         </Layout.Header>
-        <Layout.Content style={{ padding: 24 }}>
+        <Layout.Content id="main" tabIndex={-1} role="main" style={{ padding: 24, outline: 'none' }}>
           {globalError ? <ErrorPage status={globalError.status} message={globalError.message} /> : <Outlet />}
         </Layout.Content>
       </Layout>

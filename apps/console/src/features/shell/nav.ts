@@ -8,6 +8,7 @@ import {
   BookOutlined,
   BugOutlined,
   BulbOutlined,
+  CheckSquareOutlined,
   CloudServerOutlined,
   ClusterOutlined,
   CodeOutlined,
@@ -123,6 +124,9 @@ export const EVENT_SECTIONS = MODULE_LIST.map((m) => ({
 
 export type EventSection = (typeof EVENT_SECTIONS)[number];
 
+/** The URL segment of a module's event section (`domains` → `domains`, as its descriptor's route says). */
+export const sectionOfModule = (code: string): string => EVENT_SECTIONS.find((s) => s.module === code)?.section ?? code;
+
 export function findEventSection(section: string): EventSection | undefined {
   return EVENT_SECTIONS.find((s) => s.section === section);
 }
@@ -130,6 +134,8 @@ export function findEventSection(section: string): EventSection | undefined {
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/', label: 'Главная', icon: HomeOutlined, group: null, permission: null },
 
+  // The analyst's own queue first: events assigned to them across every module.
+  { path: '/my-events', label: 'Мои события', icon: CheckSquareOutlined, group: 'monitoring', permission: 'events.read' },
   ...EVENT_SECTIONS.map(
     (s): NavItem => ({
       path: `/${s.section}`,

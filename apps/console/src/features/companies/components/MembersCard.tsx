@@ -3,9 +3,10 @@ import { MSG } from '@forpost/contract/messages';
 import { COMPANY_ROLE_LABELS, type CompanyRole } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
 import { App, Button, Card, Form, Modal, Popconfirm, Select, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { EmptyState } from '../../../components/page/QueryState';
 import { errorMessage } from '../../../lib/http';
+import { useDebounced } from '../../../lib/useDebounced';
 import { useCan } from '../../auth/useMe';
 import { useUsersQuery } from '../../users/api/queries';
 import { companyRoleOptions } from '../../users/roles';
@@ -13,15 +14,6 @@ import { useUpdateCompanyMutation } from '../api/mutations';
 import type { CompanyDetail } from '../api/queries';
 
 type Member = CompanyDetail['members'][number];
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 /** «Добавить участника»: a company user (searched by name or email) and a company role. */
 function AddMemberModal({ open, company, onClose }: { open: boolean; company: CompanyDetail; onClose: () => void }) {

@@ -5,14 +5,25 @@
 import { DeleteOutlined, EditOutlined, UserOutlined } from '@ant-design/icons';
 import { COMMENT_MAX } from '@forpost/contract/comments';
 import type { ModuleCode } from '@forpost/contract/modules';
-import { Avatar, Button, Card, Empty, Flex, Input, Popconfirm, Skeleton, Space, Tooltip, Typography } from 'antd';
+import { Avatar, Button, Card, Empty, Flex, Popconfirm, Skeleton, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import { useCommentMutations } from '../api/mutations';
 import { useComments } from '../api/queries';
+import { MentionInput, MentionText } from '../assign/MentionInput';
 import type { CommentItem } from '../model/types';
 
-function CommentView({ c, code, eventId }: { c: CommentItem; code: ModuleCode; eventId: number }) {
+function CommentView({
+  c,
+  code,
+  eventId,
+  companyId,
+}: {
+  c: CommentItem;
+  code: ModuleCode;
+  eventId: number;
+  companyId: number | null;
+}) {
   const { edit, remove } = useCommentMutations(code, eventId);
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(c.text);
@@ -65,9 +76,11 @@ function CommentView({ c, code, eventId }: { c: CommentItem; code: ModuleCode; e
         </Flex>
         {editing ? (
           <Flex vertical gap={6}>
-            <Input.TextArea
+            <MentionInput
+              code={code}
+              companyId={companyId}
               value={text}
-              onChange={(e) => setText(e.target.value)}
+              onChange={setText}
               autoSize={{ minRows: 2, maxRows: 10 }}
               maxLength={COMMENT_MAX}
               aria-label="Текст комментария"
@@ -86,7 +99,7 @@ function CommentView({ c, code, eventId }: { c: CommentItem; code: ModuleCode; e
             style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', marginBottom: 0 }}
             data-testid="comment-text"
           >
-            {c.text}
+            <MentionText text={c.text} />
           </Typography.Paragraph>
         )}
       </Flex>
@@ -94,7 +107,18 @@ function CommentView({ c, code, eventId }: { c: CommentItem; code: ModuleCode; e
   );
 }
 
-export function Comments({ code, eventId, canWrite }: { code: ModuleCode; eventId: number; canWrite: boolean }) {
+export function Comments({
+  code,
+  eventId,
+  canWrite,
+  companyId = null,
+}: {
+  code: ModuleCode;
+  eventId: number;
+  canWrite: boolean;
+  /** The event's company: whom «@» offers (users who may see the event). */
+  companyId?: number | null;
+}) {
   const list = useComments(eventId);
   const { add } = useCommentMutations(code, eventId);
   const [text, setText] = useState('');
@@ -119,14 +143,16 @@ export function Comments({ code, eventId, canWrite }: { code: ModuleCode; eventI
         ) : items.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Комментариев пока нет" style={{ margin: 0 }} />
         ) : (
-          items.map((c) => <CommentView key={c.id} c={c} code={code} eventId={eventId} />)
+          items.map((c) => <CommentView key={c.id} c={c} code={code} eventId={eventId} companyId={companyId} />)
         )}
         {canWrite && (
           <Flex vertical gap={8}>
-            <Input.TextArea
+            <MentionInput
+              code={code}
+              companyId={companyId}
               value={text}
-              onChange={(e) => setText(e.target.value)}
-              placeholder="Написать комментарий…"
+              onChange={setText}
+              placeholder="Написать комментарий… (@ — упомянуть)"
               autoSize={{ minRows: 2, maxRows: 8 }}
               maxLength={COMMENT_MAX}
               onKeyDown={(e) => {

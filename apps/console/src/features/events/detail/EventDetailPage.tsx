@@ -10,17 +10,19 @@ import { useCan } from '../../auth/useMe';
 import { ErrorPage } from '../../errors/ErrorPage';
 import type { EventSection } from '../../shell/nav';
 import { usePageTitle } from '../../shell/usePageTitle';
-import { useDeleteEvent, usePatchEvent } from '../api/mutations';
+import { type EventPatch, useDeleteEvent, usePatchEvent } from '../api/mutations';
 import { eventDetailQuery, useEventRefs } from '../api/queries';
 import { EventsBreadcrumb } from '../components/EventsBreadcrumb';
 import { StatusTag, WhitelistTag } from '../components/values';
 import { extraBlocksOf } from '../extras';
+import { DetailKeys } from '../keyboard/DetailKeys';
 import { lastListSearch } from '../model/search';
 import type { EventDetail } from '../model/types';
 import { Attachments } from './Attachments';
 import { Comments } from './Comments';
 import { FieldsCard } from './FieldsCard';
 import { HistoryTimeline } from './HistoryTimeline';
+import { RelatedEvents } from './RelatedEvents';
 import { TriageCard } from './TriageCard';
 
 function MetaCard({ event }: { event: EventDetail }) {
@@ -53,6 +55,9 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
   const navigate = useNavigate();
   const { message } = App.useApp();
 
+  // A triage change saves at once; the toast confirms it (a refusal shows the API's message instead).
+  const onPatch = (p: EventPatch) => patch.mutate(p, { onSuccess: () => message.success('Изменения сохранены') });
+
   const onDelete = () =>
     remove.mutate(event.id, {
       onSuccess: () => {
@@ -77,7 +82,8 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
             {section.label} · событие №{event.id} · {event.company_name} · создано {formatDateTime(event.created_at)}
           </Typography.Text>
         </Flex>
-        <Flex gap={8} style={{ flex: 'none' }}>
+        <Flex gap={8} style={{ flex: 'none' }} wrap justify="flex-end">
+          <DetailKeys section={section.section} event={event} refs={refs} canWrite={canWrite} onPatch={onPatch} />
           <Link to="/$section" params={{ section: section.section }} search={lastListSearch(section.section)}>
             <Button icon={<ArrowLeftOutlined />}>К списку</Button>
           </Link>
@@ -105,13 +111,14 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
             {extraBlocksOf(m).map(({ name, Block }) => (
               <Block key={name} m={m} event={event} canWrite={canWrite} />
             ))}
+            <RelatedEvents m={m} eventId={event.id} />
             <Attachments code={m.code} eventId={event.id} items={event.attachments ?? []} canWrite={canWrite} />
-            <Comments code={m.code} eventId={event.id} canWrite={canWrite} />
+            <Comments code={m.code} eventId={event.id} canWrite={canWrite} companyId={event.company_id} />
           </Flex>
         </Col>
         <Col xs={24} xl={9} xxl={8}>
           <Flex vertical gap={16}>
-            <TriageCard m={m} event={event} refs={refs} canWrite={canWrite} onPatch={(p) => patch.mutate(p)} />
+            <TriageCard m={m} event={event} refs={refs} canWrite={canWrite} onPatch={onPatch} />
             <MetaCard event={event} />
             <HistoryTimeline m={m} eventId={event.id} refs={refs} />
           </Flex>

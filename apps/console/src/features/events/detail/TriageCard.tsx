@@ -3,6 +3,8 @@ import { hasDecisions, type ModuleDescriptor, type WhitelistKind } from '@forpos
 import { Card, Descriptions, Select, Space, Typography } from 'antd';
 import type { EventPatch } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
+import { AssigneeSelect } from '../assign/AssigneeSelect';
+import { SlaDetail } from '../components/SlaValue';
 import { DecisionValue, PriorityTag, StatusTag, sourceLabel, WhitelistTag } from '../components/values';
 import type { EventDetail } from '../model/types';
 import { MlState } from './MlState';
@@ -87,10 +89,27 @@ export function TriageCard({
         ]
       : []),
     {
+      key: 'assignee',
+      label: 'Исполнитель',
+      children: canWrite ? (
+        <AssigneeSelect
+          code={m.code}
+          companyId={event.company_id}
+          value={event.assignee_id ?? null}
+          currentName={event.assignee_name}
+          onChange={(v) => onPatch({ assignee_id: v })}
+          testId="triage-assignee_id"
+        />
+      ) : (
+        (event.assignee_name ?? 'Не назначен')
+      ),
+    },
+    {
       key: 'tags',
       label: 'Теги',
       children: <TagsEditor event={event} tags={refs.tags} canWrite={canWrite} onPatch={onPatch} />,
     },
+    { key: 'sla', label: 'SLA', children: <SlaDetail sla={event.sla} /> },
     { key: 'ml', label: 'Состояние ML', children: <MlState code={m.code} event={event} canWrite={canWrite} /> },
     { key: 'source', label: 'Источник', children: sourceLabel(event.source) },
     ...(wl === 'whitelistClient' || wl === 'whitelistPartner'

@@ -1,20 +1,12 @@
 /* Accounts: leaks of the catalogue this account was found in — link (search by leak name) and unlink. */
 import { DeleteOutlined } from '@ant-design/icons';
 import { Button, Card, Empty, Flex, Popconfirm, Select, Skeleton, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
+import { useDebounced } from '../../../lib/useDebounced';
 import { useLinkedLeakMutations } from '../api/mutations';
 import { useLeakNames, useLinkedLeaks } from '../api/queries';
 import type { ExtrasProps } from './types';
-
-function useDebounced(value: string, ms: number) {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
 
 export function LinkedLeaks({ m, event, canWrite }: ExtrasProps) {
   const linked = useLinkedLeaks(m.code, event.id);

@@ -4,7 +4,7 @@
  * none), or, after «Выбрать все N по фильтру», every event the list's filter selects (a large set
  * runs as a job: BulkProgress follows it and refreshes the list).
  */
-import { DeleteOutlined, DownOutlined, SendOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, SendOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { BulkJob } from '@forpost/contract/events-bulk';
 import { type ActionDescriptor, hasDecisions, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
 import { App, Button, Dropdown, Flex, Popconfirm, Typography, theme } from 'antd';
@@ -13,6 +13,7 @@ import { formatNumber, pluralRu } from '../../../lib/format';
 import type { SearchParams } from '../../../lib/http';
 import { type BulkOp, useBatch, useBulkByFilter } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
+import { AssignDialog } from '../assign/AssignDialog';
 import { ActionRequestModal } from '../components/ActionRequestModal';
 
 export const eventsCount = (n: number) => `${formatNumber(n)} ${pluralRu(n, 'событие', 'события', 'событий')}`;
@@ -68,6 +69,7 @@ export function BulkBar({
   const byFilter = useBulkByFilter(m);
   const busy = batch.isPending || byFilter.isPending;
   const [action, setAction] = useState<ActionDescriptor | null>(null);
+  const [assigning, setAssigning] = useState(false);
   const KEY = 'events-bulk';
   const many = totalCapped ? `более ${eventsCount(total)}` : eventsCount(total);
   const target = allMatching ? `все ${many} по фильтру` : eventsCount(ids.length);
@@ -155,6 +157,11 @@ export function BulkBar({
       {canWrite && patchMenu('Приоритет', refs.priorities, 'priority_id', 'Приоритет изменён', 'bulk-priority')}
       {canWrite && hasDecisions(m) && patchMenu('Решение', refs.decisions, 'decision_id', 'Решение изменено', 'bulk-decision')}
       {canWrite && (
+        <Button icon={<UserAddOutlined />} disabled={busy} onClick={() => setAssigning(true)} data-testid="bulk-assign">
+          Назначить
+        </Button>
+      )}
+      {canWrite && (
         <Dropdown
           trigger={['click']}
           disabled={busy || refs.tags.length === 0}
@@ -200,6 +207,21 @@ export function BulkBar({
         Снять выделение
       </Button>
       <ActionRequestModal action={action} subject={`Для: ${target}`} onSend={sendAction} onCancel={() => setAction(null)} />
+      <AssignDialog
+        open={assigning}
+        code={m.code}
+        companyId={typeof filters.company_id === 'number' ? filters.company_id : null}
+        subject={`Для: ${target}`}
+        pending={busy}
+        onCancel={() => setAssigning(false)}
+        onAssign={(assignee) => {
+          setAssigning(false);
+          run(
+            { kind: 'patch', patch: { assignee_id: assignee } },
+            assignee === null ? 'Исполнитель снят' : 'Исполнитель назначен',
+          );
+        }}
+      />
     </Flex>
   );
 }

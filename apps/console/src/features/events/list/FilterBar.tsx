@@ -4,11 +4,12 @@
  * Every change goes to the URL (the page re-reads it), so a filtered list is a shareable link.
  */
 import { ClearOutlined, FilterOutlined, SearchOutlined } from '@ant-design/icons';
-import type { FilterDescriptor, ModuleDescriptor } from '@forpost/contract/modules';
+import { type FilterDescriptor, INDICATOR_LABELS, type ModuleDescriptor, parseIndicator } from '@forpost/contract/modules';
 import { Badge, Button, DatePicker, Flex, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { dayjs } from '../../../lib/format';
 import { type EventRefs, useRefList } from '../api/queries';
+import { AssigneeFilter } from '../assign/AssigneeFilter';
 import { type EventSearch, joinList, listFiltersOf, paramsOfFilter, splitList } from '../model/search';
 
 export type SearchPatch = Partial<Record<string, string | number | undefined>>;
@@ -17,8 +18,17 @@ const DATE_FORMAT = 'DD.MM.YYYY';
 const API_DATE = 'YYYY-MM-DD';
 /** Shown in the first row; the rest is in the collapsible panel. */
 const PRIMARY = new Set(['q', 'status', 'priority', 'decision']);
-/** Set by links from other pages (an import, an author); shown as removable chips. */
-const CHIPS: Record<string, string> = { import_id: 'Импорт', author_id: 'Автор' };
+/** Set by links from other pages (an import, an author, related events); shown as removable chips. */
+const CHIPS: Record<string, string> = { import_id: 'Импорт', author_id: 'Автор', indicator: 'Индикатор' };
+
+/** A chip's text: «Импорт: №12», «IP-адрес: 185.1.2.3». */
+function chipText(key: string, label: string, value: string | number | undefined): string {
+  if (key === 'indicator') {
+    const i = parseIndicator(String(value));
+    return i ? `${INDICATOR_LABELS[i.kind]}: ${i.value}` : `${label}: ${String(value)}`;
+  }
+  return `${label}: №${value}`;
+}
 
 /** A text input that writes to the URL after a pause in typing, on Enter, or on blur. */
 function TextFilter({
@@ -178,6 +188,14 @@ function FilterControl({
         />
       );
     }
+    case 'assignee':
+      return (
+        <AssigneeFilter
+          code={m.code}
+          value={value === undefined ? undefined : String(value)}
+          onChange={(v) => set({ [f.param]: v })}
+        />
+      );
     case 'eq':
     case 'contains':
     case 'text':
@@ -272,7 +290,7 @@ export function FilterBar({
         )}
         {chips.map(([k, label]) => (
           <Tag key={k} closable onClose={() => onChange({ [k]: undefined })} style={{ marginInlineEnd: 0 }}>
-            {`${label}: №${search[k]}`}
+            {chipText(k, label, search[k])}
           </Tag>
         ))}
       </Flex>
