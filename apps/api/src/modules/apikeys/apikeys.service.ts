@@ -240,7 +240,7 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
     /** Bearer authentication: active, unexpired key of an active company and owner, from an allowed address. */
     async authenticate(secret: string, ip: string): Promise<AuthContext | null> {
       if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
-      const r = await repo.forAuthentication(sha256(secret));
+      const r = await repo.forAuthentication(sha256(secret), ip);
       if (!r?.k.isActive || !r.companyActive || !r.user.isActive) return null;
       if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
       if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
@@ -249,7 +249,8 @@ export function createApiKeysService(deps: { db: Db; audit: Audit }) {
         .filter((x) => owner.includes(x))
         .concat(r.k.collector ? ['messages.collect' as const] : []);
       const modules = r.k.roles.some((x) => x.module === '*') ? undefined : r.k.roles.map((x) => x.module);
-      await repo.touchUse(r.k.id, ip);
+      // The use is written at most every 30 s (or on a new address): no UPDATE round trip otherwise.
+      if (r.touchDue) await repo.touchUse(r.k.id, ip);
       return {
         user: r.user,
         sessionId: null,
