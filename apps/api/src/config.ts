@@ -21,6 +21,7 @@ const envSchema = z.object({
   ADMIN_EMAIL: z.string().default('admin@forpost.local'),
   ADMIN_PASSWORD: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSOLE_DIST: z.string().optional(),
@@ -91,6 +92,8 @@ export interface Config {
   adminEmail: string;
   adminPassword?: string;
   role: 'all' | 'api' | 'worker';
+  /** API processes sharing the port (node:cluster, main.ts); the job worker is not multiplied. */
+  webConcurrency: number;
   trustProxy: boolean | string;
   logLevel: string;
   consoleDist: string;
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL.trim().toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD || undefined,
     role: e.ROLE,
+    webConcurrency: e.WEB_CONCURRENCY,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     consoleDist: path.resolve(e.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),

@@ -6,6 +6,7 @@ import { type EmbeddedDb, startEmbedded } from './db/embedded';
 import { migrateOn, withSchemaLock } from './db/migrate';
 import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
+import { CLUSTER_INDEX, isClusterPrimary, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
 
@@ -15,6 +16,8 @@ async function main() {
   const log = pino({ level: config.logLevel });
   // With an external database every machine must share one secret: a generated one is per DATA_DIR.
   if (config.databaseUrl && !config.secretFromEnv) throw new Error(SECRET_REQUIRED);
+  // WEB_CONCURRENCY > 1: this process only starts the database and the API processes (lib/cluster.ts).
+  if (isClusterPrimary(config)) return runClusterPrimary(config, log);
   let embedded: EmbeddedDb | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -53,7 +56,8 @@ async function main() {
   const indicatorsFill = work ? startIndicatorsBackfill({ db: database.db, log }) : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
-    log.info(`Форпост: ${config.publicUrl}`);
+    // Said once when several API processes share the port.
+    if (!process.env[CLUSTER_INDEX] || process.env[CLUSTER_INDEX] === '0') log.info(`Форпост: ${config.publicUrl}`);
   } else log.info('Форпост: обработчик задач запущен');
 
   let stopping = false;
