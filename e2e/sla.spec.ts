@@ -6,12 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
 import { adminApi, login, ok } from './helpers';
 
 const SHOTS = process.env.SLA_SHOTS ?? '';
+// Several pages in one test on a shared, busy machine: each step may wait longer than the default.
+const expect = baseExpect.configure({ timeout: 30_000 });
 const token = `slae2e${Date.now().toString(36)}`;
 
 async function backdate(id: number, hours: number): Promise<void> {
@@ -65,7 +67,7 @@ test('SLA: overdue in the list and the card, the filter, the home page card, the
 
   await login(page);
   await page.goto(`/domains?q=${token}`);
-  const rowOf = (name: string) => page.locator('tr.ant-table-row', { hasText: `${name}-${token}.ru` });
+  const rowOf = (name: string) => page.getByRole('row', { name: new RegExp(`${name}-${token}\\.ru`) });
   const lateRow = rowOf('late');
   await expect(lateRow).toBeVisible();
   await expect(lateRow.getByTestId('sla-value')).toHaveText('Просрочено на 2 ч');

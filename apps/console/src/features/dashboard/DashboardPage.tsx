@@ -210,6 +210,9 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
 
       <Row gutter={[16, 16]}>
         <Col span={24}>
+          <SlaCard query={sla} />
+        </Col>
+        <Col span={24}>
           <DaySeriesChart
             title="Новые события по модулям"
             name="new"
@@ -217,9 +220,6 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             hint="Нажмите на столбец, чтобы открыть события"
             onOpen={open}
           />
-        </Col>
-        <Col span={24}>
-          <SlaCard query={sla} />
         </Col>
         <Col xs={24} xl={12}>
           <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />

@@ -63,8 +63,11 @@ const WIDTHS: Record<ColumnDescriptor['type'], number> = {
 };
 /** Wide enough for the header's longest word (headers wrap between words, never inside one). */
 function widthOf(col: ColumnDescriptor): number {
+  return Math.max(WIDTHS[col.type], headerWidth(col));
+}
+function headerWidth(col: ColumnDescriptor): number {
   const longest = Math.max(...col.label.split(/[\s,-]+/).map((w) => w.length));
-  return Math.max(WIDTHS[col.type], longest * 8.5 + (col.sortable ? 46 : 26));
+  return longest * 8.5 + (col.sortable ? 46 : 26);
 }
 
 /** The column that names the event (the first of the module's own) gets room to be read. */
@@ -94,6 +97,11 @@ const TRIAGE_WIDTHS_WIDE: Record<string, number> = {
   assignee_id: 150,
   tags: 180,
 };
+/** A triage column's own width (not its type's), never narrower than its header; undefined for other columns. */
+function triageWidth(col: ColumnDescriptor, wide: boolean): number | undefined {
+  const own = (wide ? TRIAGE_WIDTHS_WIDE : TRIAGE_WIDTHS)[col.key];
+  return own === undefined ? undefined : Math.max(own, headerWidth(col));
+}
 /** Table width from which the wide triage columns are used. */
 const WIDE_TABLE = 1400;
 
@@ -191,7 +199,9 @@ export function eventColumns(
   // The company leads the scrolling columns — after the SLA deadline, when that comes first.
   if (showCompany && !middle.includes('company_id')) middle.splice(middle[0] === 'sla_due_at' ? 1 : 0, 0, 'company_id');
   const head = primary && layout.keys.includes(primary) ? [primary] : [];
-  const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...triage, ...middle];
+  // Narrow screens pin nothing: the SLA deadline, when shown first, stays beside the event's name.
+  const sla = !layout.pinned && middle[0] === 'sla_due_at' ? middle.splice(0, 1) : [];
+  const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...sla, ...triage, ...middle];
   const cols = order.map((k) => columnOf(m, k));
   const wide = layout.pinned && (layout.width ?? 0) >= WIDE_TABLE;
   return cols.map((col) => ({
@@ -203,7 +213,7 @@ export function eventColumns(
         ? layout.pinned
           ? Math.max(widthOf(col), PRIMARY_WIDTH)
           : compactPrimaryWidth(layout.width)
-        : Math.max((wide ? TRIAGE_WIDTHS_WIDE : TRIAGE_WIDTHS)[col.key] ?? 0, widthOf(col)),
+        : (triageWidth(col, wide) ?? widthOf(col)),
     fixed: !layout.pinned
       ? undefined
       : col.key === primary
