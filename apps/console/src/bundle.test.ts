@@ -4,6 +4,7 @@
  * behind sign-in must not be in it, and its brotli bytes (the .br files the server sends) stay under
  * a ceiling. Builds the console first when dist is older than its sources (scripts/lib.mjs).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -50,9 +51,15 @@ const transferred = (file: string) => {
 };
 
 beforeAll(async () => {
-  // @ts-expect-error plain JavaScript build helper without types
-  const { ensureConsoleBuilt } = await import('../../../scripts/lib.mjs');
-  await ensureConsoleBuilt();
+  // In a child process with NODE_ENV=production: vitest's NODE_ENV=test would make Vite bundle
+  // React's development build into the shared dist.
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', "await (await import('./scripts/lib.mjs')).ensureConsoleBuilt();"],
+    { cwd: root, env: { ...process.env, NODE_ENV: 'production' }, stdio: 'inherit' },
+  );
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code).toBe(0);
   manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
 }, 300_000);
 
