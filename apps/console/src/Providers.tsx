@@ -1,11 +1,12 @@
 import { ERROR_TOAST_MS, ERROR_TOAST_OFFSET, NOTIFICATION_MS } from '@forpost/contract/http-constants';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, ConfigProvider, theme } from 'antd';
+import { App, ConfigProvider } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import { NotifyBridge } from './features/shell/NotifyBridge';
 import { useDarkMode } from './features/views/theme';
 import { queryClient } from './lib/query-client';
+import { readableTheme } from './lib/readable-theme';
 import './lib/format';
 
 const THEME = {
@@ -26,7 +27,8 @@ const THEME = {
 export function Providers({ children }: { children: ReactNode }) {
   // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
   const dark = useDarkMode();
-  const themeConfig = useMemo(() => ({ ...THEME, algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm }), [dark]);
+  // (readableTheme: the same algorithm, with the greys, the danger red and the tag text shades of WCAG AA)
+  const themeConfig = useMemo(() => readableTheme(THEME, dark), [dark]);
   useEffect(() => {
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [dark]);

@@ -4,6 +4,7 @@ import { THEME_LABELS, THEMES, type ThemePreference } from '@forpost/contract/vi
 import { useNavigate } from '@tanstack/react-router';
 import type { MenuProps } from 'antd';
 import { Avatar, Button, Dropdown, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { useLogoutMutation } from '../auth/api/mutations';
 import { useMe } from '../auth/useMe';
 import { useThemeSetting } from '../views/theme';
@@ -14,6 +15,7 @@ export function UserMenu() {
   const navigate = useNavigate();
   const logout = useLogoutMutation();
   const [themePref, setThemePref] = useThemeSetting();
+  const [open, setOpen] = useState(false);
 
   const items: MenuProps['items'] = [
     {
@@ -54,9 +56,16 @@ export function UserMenu() {
   };
 
   return (
-    <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-      <Button type="text" data-testid="user-menu" style={{ height: 48, paddingInline: 8 }}>
-        <Space size={8}>
+    <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight" open={open} onOpenChange={setOpen}>
+      <Button
+        type="text"
+        data-testid="user-menu"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`Меню пользователя ${me.name || me.email}`}
+        style={{ height: 48, paddingInline: 8 }}
+      >
+        <Space size={8} aria-hidden>
           <Avatar size={32} src={me.avatar_url || undefined} icon={me.avatar_url ? undefined : <UserOutlined />} />
           <span style={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
             {me.name || me.email}

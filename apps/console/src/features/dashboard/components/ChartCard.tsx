@@ -89,7 +89,13 @@ export function ChartCard({
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Нет событий за период" />
         </Flex>
       ) : (
-        children
+        // A named figure for screen readers: the chart's title, its total and hint (the canvas itself says nothing).
+        <div
+          role="img"
+          aria-label={[title, total !== undefined ? formatNumber(total) : '', hint ?? ''].filter(Boolean).join('. ')}
+        >
+          {children}
+        </div>
       )}
     </Card>
   );

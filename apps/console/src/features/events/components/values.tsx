@@ -16,6 +16,7 @@ import {
 } from '@forpost/contract/modules';
 import { Space, Tag, Tooltip, Typography } from 'antd';
 import type { ReactNode } from 'react';
+import { ColorTag } from '../../../components/ColorTag';
 import { EMPTY_VALUE, formatDate, formatDateTime, formatNumber } from '../../../lib/format';
 import { useRefList } from '../api/queries';
 import type { DecisionItem, PriorityItem, StatusItem, TagItem } from '../model/types';
@@ -128,9 +129,9 @@ export function StatusTag({
   const s = statuses.find((x) => x.id === id);
   if (!s) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
   return (
-    <Tag color={s.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? s.name : undefined}>
+    <ColorTag color={s.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? s.name : undefined}>
       {s.name}
-    </Tag>
+    </ColorTag>
   );
 }
 
@@ -146,9 +147,9 @@ export function PriorityTag({
   const p = priorities.find((x) => x.id === id);
   if (!p) return id ? <Tag>{`#${id}`}</Tag> : <Empty />;
   return (
-    <Tag color={p.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? p.name : undefined}>
+    <ColorTag color={p.color} style={clip ? CLIPPED : { marginInlineEnd: 0 }} title={clip ? p.name : undefined}>
       {p.name}
-    </Tag>
+    </ColorTag>
   );
 }
 
@@ -174,9 +175,9 @@ export function TagsValue({
     return (
       <div title={names.join(', ')} style={{ display: 'flex', gap: 4, overflow: 'hidden', minWidth: 0 }}>
         {ids.map((id, i) => (
-          <Tag key={id} color={tags.find((x) => x.id === id)?.color} style={{ ...CLIPPED, flex: '0 1 auto', minWidth: 24 }}>
+          <ColorTag key={id} color={tags.find((x) => x.id === id)?.color} style={{ ...CLIPPED, flex: '0 1 auto', minWidth: 24 }}>
             {names[i]}
-          </Tag>
+          </ColorTag>
         ))}
       </div>
     );
@@ -186,9 +187,9 @@ export function TagsValue({
       {ids.map((id) => {
         const t = tags.find((x) => x.id === id);
         return (
-          <Tag key={id} color={t?.color} style={{ marginInlineEnd: 0 }}>
+          <ColorTag key={id} color={t?.color} style={{ marginInlineEnd: 0 }}>
             {t?.name ?? `#${id}`}
-          </Tag>
+          </ColorTag>
         );
       })}
     </Space>

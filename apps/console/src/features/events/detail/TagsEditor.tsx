@@ -1,8 +1,9 @@
 /* Tags of an event: remove, attach an existing one, or create a new one with a colour (settings.manage). */
 import { CheckOutlined, PlusOutlined } from '@ant-design/icons';
 import { TAG_COLORS } from '@forpost/contract/tags';
-import { App, Button, Flex, Input, Popover, Select, Space, Tag, Typography } from 'antd';
+import { App, Button, Flex, Input, Popover, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
+import { ColorTag } from '../../../components/ColorTag';
 import { useCan } from '../../auth/useMe';
 import { type EventPatch, useCreateTag } from '../api/mutations';
 import type { EventDetail, TagItem } from '../model/types';
@@ -61,7 +62,7 @@ function NewTagForm({ onCreated }: { onCreated: (tag: TagItem) => void }) {
         ))}
       </Space>
       <Flex justify="space-between" align="center">
-        <Tag color={color}>{name.trim() || 'Пример'}</Tag>
+        <ColorTag color={color}>{name.trim() || 'Пример'}</ColorTag>
         <Button type="primary" size="small" onClick={submit} loading={create.isPending} disabled={!name.trim()}>
           Создать
         </Button>
@@ -94,7 +95,7 @@ export function TagsEditor({
         {event.tags.map((id) => {
           const t = tags.find((x) => x.id === id);
           return (
-            <Tag
+            <ColorTag
               key={id}
               color={t?.color}
               closable={canWrite}
@@ -105,7 +106,7 @@ export function TagsEditor({
               style={{ marginInlineEnd: 0 }}
             >
               {t?.name ?? `#${id}`}
-            </Tag>
+            </ColorTag>
           );
         })}
       </Flex>
@@ -118,7 +119,7 @@ export function TagsEditor({
             options={free.map((t) => ({ value: t.id, label: t.name }))}
             optionRender={(o) => {
               const t = free.find((x) => x.id === o.value);
-              return <Tag color={t?.color}>{String(o.label)}</Tag>;
+              return <ColorTag color={t?.color}>{String(o.label)}</ColorTag>;
             }}
             onChange={(id) => onPatch({ tags_add: [id] })}
             notFoundContent="Нет тегов"

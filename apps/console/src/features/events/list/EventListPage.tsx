@@ -13,8 +13,11 @@ import { useCompanyFilter } from '../../company/useCompanyId';
 import { ExportDialog } from '../../exports/ExportDialog';
 import type { EventSection } from '../../shell/nav';
 import { usePageTitle } from '../../shell/usePageTitle';
+import { ColumnChooser } from '../../views/ColumnChooser';
+import { ViewSelector } from '../../views/ViewSelector';
 import { useEventList, useEventRefs } from '../api/queries';
 import { EventsBreadcrumb } from '../components/EventsBreadcrumb';
+import { useListKeys } from '../keyboard/useListKeys';
 import {
   DEFAULT_SORT,
   type EventSearch,
@@ -29,8 +32,6 @@ import {
 import type { EventItem } from '../model/types';
 import { BulkBar, type BulkRun } from './BulkBar';
 import { BulkProgress } from './BulkProgress';
-import { ColumnChooser } from '../../views/ColumnChooser';
-import { ViewSelector } from '../../views/ViewSelector';
 import { columnsWidth, eventColumns, pinnedWidth, SELECTION_WIDTH } from './columns';
 import { FilterBar, type SearchPatch } from './FilterBar';
 import { StatusStrip } from './StatusStrip';
@@ -129,6 +130,19 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
 
   const data = list.data;
   const error = refs.error ?? list.error;
+  const keys = useListKeys({
+    section: section.section,
+    code: m.code,
+    data,
+    params,
+    onToggle:
+      canWrite || canDelete
+        ? (id) => {
+            setAllMatching(false);
+            setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+          }
+        : undefined,
+  });
   const firstLoad = !data && !error;
 
   return (
@@ -233,6 +247,7 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
               dataSource={data?.items ?? []}
               loading={list.isFetching && { delay: 200 }}
               onChange={onTableChange}
+              onRow={keys.onRow}
               tableLayout="fixed"
               scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
               rowSelection={
@@ -245,6 +260,9 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
                       },
                       preserveSelectedRowKeys: false,
                       fixed: true,
+                      // Russian names for screen readers (antd's own are «Select all», «Select row N»).
+                      getTitleCheckboxProps: () => ({ 'aria-label': 'Выбрать все' }),
+                      getCheckboxProps: (r) => ({ 'aria-label': `Выбрать строку ${r.id}` }),
                     }
                   : undefined
               }
@@ -268,6 +286,7 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
           </div>
         )}
       </Card>
+      {keys.help}
       {canExport && (
         <ExportDialog
           open={exporting}

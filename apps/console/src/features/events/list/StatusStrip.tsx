@@ -46,7 +46,7 @@ export function StatusStrip({
             checked={checked}
             onChange={() => onSelect(only === s.code ? undefined : s.code)}
             data-testid={`status-count-${s.code}`}
-            style={{ opacity: n === 0 && !checked && !capped ? 0.55 : 1 }}
+            style={{ opacity: n === 0 && !checked && !capped ? 0.75 : 1 }}
           >
             {s.name}
             {!capped && ' '}

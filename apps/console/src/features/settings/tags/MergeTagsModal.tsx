@@ -1,7 +1,8 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
-import { Alert, Tag as AntTag, App, Flex, Form, Select, Typography } from 'antd';
+import { Alert, App, Flex, Form, Select, Typography } from 'antd';
 import { useEffect } from 'react';
+import { ColorTag } from '../../../components/ColorTag';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { eventsCount } from '../../../lib/format';
 import { useMergeTagMutation } from '../api/mutations';
@@ -115,9 +116,9 @@ export function MergeTagsModal({
           showIcon
           title={
             <span>
-              Тег <AntTag color={src.color}>{src.name}</AntTag>будет удалён, а события с ним
+              Тег <ColorTag color={src.color}>{src.name}</ColorTag>будет удалён, а события с ним
               {countOf(src.id) > 0 ? ` (${eventsCount(countOf(src.id))})` : ''} получат тег{' '}
-              <AntTag color={dst.color}>{dst.name}</AntTag>
+              <ColorTag color={dst.color}>{dst.name}</ColorTag>
             </span>
           }
           description="Объединение нельзя отменить."

@@ -1,6 +1,7 @@
 import { DeleteOutlined, EditOutlined, MergeCellsOutlined, PlusOutlined } from '@ant-design/icons';
-import { Tag as AntTag, Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Table, Tooltip, Typography } from 'antd';
 import { useMemo, useState } from 'react';
+import { ColorTag } from '../../../components/ColorTag';
 import { FilterBar } from '../../../components/list/FilterBar';
 import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
@@ -86,9 +87,9 @@ export function TagsPage({ search, onSearch }: { search: TagsSearch; onSearch: (
                         boxShadow: 'inset 0 0 0 1px rgba(0,0,0,.12)',
                       }}
                     />
-                    <AntTag color={t.color} style={{ marginInlineEnd: 0 }}>
+                    <ColorTag color={t.color} style={{ marginInlineEnd: 0 }}>
                       {name}
-                    </AntTag>
+                    </ColorTag>
                   </Flex>
                 ),
               },

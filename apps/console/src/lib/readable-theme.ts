@@ -1,0 +1,40 @@
+/*
+ * The console theme's colours made readable (WCAG 2.1 AA, issue #16; docs/decisions.md «Colours and
+ * contrast»): antd's secondary/placeholder greys and the danger red are darkened (lighter in the dark
+ * theme) to reach 4.5:1, and the text shade of every preset tag colour is picked by contrast.
+ */
+import { type ThemeConfig, theme } from 'antd';
+import { readablePresetTagTokens } from './contrast';
+
+/** Token overrides per theme; the ratios are against the page (#f5f5f5 / #000) and the cards (#fff / #141414). */
+const READABLE_TOKENS = {
+  light: {
+    // rgba(0,0,0,.45) = #8c8c8c, 3.36:1 on white → #6b6b6b: 5.33:1 on white, 5.19:1 on #f5f5f5.
+    colorTextTertiary: 'rgba(0, 0, 0, 0.58)',
+    colorTextDescription: 'rgba(0, 0, 0, 0.58)',
+    // rgba(0,0,0,.25) = #bfbfbf, 1.83:1 → the same grey as the secondary text.
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
+    // #ff4d4f: 3.26:1 under white text (danger buttons) → #cf1322: 5.57:1.
+    colorError: '#cf1322',
+  },
+  dark: {
+    colorTextTertiary: 'rgba(255, 255, 255, 0.6)',
+    colorTextDescription: 'rgba(255, 255, 255, 0.6)',
+    colorTextPlaceholder: 'rgba(255, 255, 255, 0.6)',
+  },
+} as const;
+
+/** The theme config with readable colours for the given algorithm (light or dark). */
+export function readableTheme(base: ThemeConfig, dark: boolean): ThemeConfig {
+  const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
+  const token = { ...base.token, ...READABLE_TOKENS[dark ? 'dark' : 'light'] };
+  const palette = theme.getDesignToken({ token, algorithm }) as unknown as Record<string, unknown>;
+  // Status tags (color="success" / "warning") write in the status colour on its pale background.
+  const statusTag = dark ? {} : { colorSuccess: '#237804', colorWarning: '#ad4e00' };
+  return {
+    ...base,
+    token,
+    algorithm,
+    components: { ...base.components, Tag: { ...base.components?.Tag, ...statusTag, ...readablePresetTagTokens(palette) } },
+  };
+}
