@@ -3,7 +3,7 @@
  * events of a company and module, and «Мои события», the caller's assigned events across modules.
  */
 import { z } from 'zod';
-import { boolParam, pageQuery, queryInt } from './events';
+import { boolParam, commonEventShape, pageQuery, queryInt } from './events';
 import { MSG } from './messages';
 import { EVENT_MSG, MODULE_CODES } from './modules/index';
 
@@ -54,22 +54,27 @@ export const myEventsQuery = z
   .strict();
 export type MyEventsQuery = z.infer<typeof myEventsQuery>;
 
-export const myEventItem = z.object({
-  id: z.number().int(),
-  module: z.string(),
-  company_id: z.number().int(),
-  company_name: z.string(),
-  title: z.string(),
-  status_id: z.number().int(),
-  status_name: z.string(),
-  status_color: z.string(),
-  status_final: z.boolean(),
-  priority_id: z.number().int().nullable(),
-  priority_name: z.string().nullable(),
-  priority_color: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+/** An assigned event: its common columns, with its status and priority named (they differ per module). */
+export const myEventItem = z
+  .object(commonEventShape)
+  .pick({
+    id: true,
+    module: true,
+    company_id: true,
+    company_name: true,
+    title: true,
+    status_id: true,
+    priority_id: true,
+    created_at: true,
+    updated_at: true,
+  })
+  .extend({
+    status_name: z.string(),
+    status_color: z.string(),
+    status_final: z.boolean(),
+    priority_name: z.string().nullable(),
+    priority_color: z.string().nullable(),
+  });
 export type MyEventItem = z.infer<typeof myEventItem>;
 export const myEventsResponse = z.object({
   items: z.array(myEventItem),
