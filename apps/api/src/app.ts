@@ -35,6 +35,7 @@ import { createMailingsService, mailingsRoutes } from './modules/mailings/index'
 import { createNotificationsService, notificationsRoutes } from './modules/notifications/index';
 import { notify as notifyUsers } from './modules/notifications/notifications.service';
 import { createReportsService, reportsRoutes } from './modules/reports/index';
+import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
 import { systemRoutes } from './modules/system/system.routes';
@@ -49,7 +50,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
 import { registerMetrics } from './plugins/metrics';
 import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
-import { readBuildVersion, registerSpa } from './plugins/spa';
+import { routeTable as consoleRouteTable, readBuildVersion, registerSpa } from './plugins/spa';
 
 export interface AppDeps {
   config: Config;
@@ -206,6 +207,13 @@ export async function buildApp(deps: AppDeps) {
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     maxPoolWaiting: config.dbPoolMaxWaiting,
   });
+  // Route rules redirect only paths that are no console route (the build's table; none known → none refused).
+  const consoleRoutes = consoleRouteTable(config.consoleDist);
+  const routeRules = createRouteRulesService({
+    db,
+    audit,
+    isConsoleRoute: (p) => Boolean(consoleRoutes?.some((r) => r.test(p))),
+  });
   const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
   registerKeyRateLimit(app, { counter: createKeyRateCounter(db), limit: config.apiKeyRateLimit });
 
@@ -236,6 +244,7 @@ export async function buildApp(deps: AppDeps) {
       await mailingsRoutes(a, { mailings });
       await reportsRoutes(a, { reports });
       await viewsRoutes(a, { views: createViewsService({ db }) });
+      await routeRulesRoutes(a, { routeRules });
       const engine = await registerEventEngine(a, {
         database,
         config,
@@ -254,7 +263,7 @@ export async function buildApp(deps: AppDeps) {
     { prefix: API_PREFIX },
   );
 
-  await registerSpa(app, config.consoleDist);
+  await registerSpa(app, config.consoleDist, (p) => routeRules.lookup(p));
   await app.ready();
   return Object.assign(app, {
     routeTable,

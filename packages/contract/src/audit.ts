@@ -143,6 +143,9 @@ export const AUDIT_ACTIONS = {
   'discovery_asset.delete': 'Удаление защищаемого актива',
   'discovery_run.start': 'Запуск поиска доменов',
   'sla.update': 'Изменение сроков SLA',
+  'route_rule.create': 'Добавление перенаправления',
+  'route_rule.update': 'Изменение перенаправления',
+  'route_rule.delete': 'Удаление перенаправления',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -171,6 +174,7 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'media_type.', label: 'Типы СМИ' },
   { value: 'discovery_', label: 'Поиск доменов' },
   { value: 'sla.', label: 'Сроки SLA' },
+  { value: 'route_rule.', label: 'Перенаправления' },
 ];
 
 /** Russian names of the objects audit entries are about. */
@@ -198,6 +202,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   leak: 'Утечка',
   leak_type: 'Тип утечки',
   media_type: 'Тип СМИ',
+  route_rule: 'Перенаправление',
   discovery_asset: 'Защищаемый актив',
   discovery_run: 'Запуск поиска доменов',
   sla_policy: 'Сроки SLA',

@@ -28,7 +28,8 @@ export function routePattern(path: string): RegExp | null {
 }
 
 /** The console's route table (dist/routes.json, written by its build); null when the build has none. */
-function routeTable(dist: string): RegExp[] | null {
+export function routeTable(dist: string): RegExp[] | null {
+  if (!existsSync(path.join(dist, 'index.html'))) return null;
   try {
     const paths = JSON.parse(readFileSync(path.join(dist, 'routes.json'), 'utf8')) as unknown;
     if (!Array.isArray(paths)) return null;
@@ -59,11 +60,15 @@ export function readBuildVersion(dist: string): string {
   }
 }
 
+/** A route rule's redirect for a path that is no console route (modules/route-rules). */
+export type RuleLookup = (path: string) => Promise<{ to: string; permanent: boolean } | null>;
+
 /**
  * Serves the built console with history fallback; /api/* never falls back. A path that is no route
- * of the console still gets the console (it shows «Page Not Found: {path}»), but with status 404.
+ * of the console is looked up in the route rules (302, or 301 for a permanent rule); without a rule
+ * it still gets the console (it shows «Page Not Found: {path}»), but with status 404.
  */
-export async function registerSpa(app: FastifyInstance, dist: string) {
+export async function registerSpa(app: FastifyInstance, dist: string, lookupRule?: RuleLookup) {
   app.get('/version.json', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store, max-age=0');
     return { version: readBuildVersion(dist) };
@@ -87,7 +92,7 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
     });
   }
 
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     if (url.startsWith('/api/') || url === '/api') return sendNotFound(reply);
     const looksLikeFile = /\.[a-z0-9]{1,8}$/i.test(url);
@@ -99,7 +104,11 @@ export async function registerSpa(app: FastifyInstance, dist: string) {
           .send('Консоль не собрана: выполните npm run build (npm start делает это сам).');
       }
       reply.header('cache-control', 'no-cache');
-      if (!isConsoleRoute(routes, url)) reply.code(404);
+      if (!isConsoleRoute(routes, url)) {
+        const rule = lookupRule ? await lookupRule(url) : null;
+        if (rule) return reply.redirect(rule.to, rule.permanent ? 301 : 302);
+        reply.code(404);
+      }
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendNotFound(reply);
