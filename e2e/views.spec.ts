@@ -201,8 +201,14 @@ test.describe
       await signIn(page);
       await page.getByTestId('user-menu').click();
       await page.getByText('Тёмная').click();
-      const bg = () => page.evaluate(() => getComputedStyle(document.querySelector('.ant-layout') as Element).backgroundColor);
-      const dark = (c: string) => {
+      // The layout's background (null while the page is still loading: the poll waits).
+      const bg = () =>
+        page.evaluate(() => {
+          const el = document.querySelector('.ant-layout');
+          return el ? getComputedStyle(el).backgroundColor : null;
+        });
+      const dark = (c: string | null) => {
+        if (c === null) return null;
         const [r = 255, g = 255, b = 255] = (c.match(/\d+/g) ?? []).map(Number);
         return r + g + b < 200;
       };

@@ -201,7 +201,11 @@ export function eventColumns(
   const head = primary && layout.keys.includes(primary) ? [primary] : [];
   // Narrow screens pin nothing: the SLA deadline, when shown first, stays beside the event's name.
   const sla = !layout.pinned && middle[0] === 'sla_due_at' ? middle.splice(0, 1) : [];
-  const order = layout.pinned ? [...head, ...middle, ...triage] : [...head, ...sla, ...triage, ...middle];
+  // Narrow screens: the status right after the name (a phone shows these two), then the SLA and the rest.
+  const [status, ...restTriage] = triage;
+  const order = layout.pinned
+    ? [...head, ...middle, ...triage]
+    : [...head, ...(status ? [status] : []), ...sla, ...restTriage, ...middle];
   const cols = order.map((k) => columnOf(m, k));
   const wide = layout.pinned && (layout.width ?? 0) >= WIDE_TABLE;
   return cols.map((col) => ({
