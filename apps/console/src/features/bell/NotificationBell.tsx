@@ -14,8 +14,8 @@ import { useLatestNotifications, useMarkRead, useUnreadCount } from './api';
 
 const KIND_COLORS: Record<NotificationItem['kind'], string> = { assigned: 'blue', mention: 'purple', sla_breach: 'red' };
 
-function BellPanel({ onClose }: { onClose: () => void }) {
-  const latest = useLatestNotifications(true);
+function BellPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const latest = useLatestNotifications(open);
   const read = useMarkRead();
   const navigate = useNavigate();
   const items = latest.data?.items ?? [];
@@ -91,7 +91,8 @@ export function NotificationBell() {
       onOpenChange={setOpen}
       trigger="click"
       placement="bottomRight"
-      content={open ? <BellPanel onClose={() => setOpen(false)} /> : null}
+      // Always some content: a Popover without any does not open at all.
+      content={<BellPanel open={open} onClose={() => setOpen(false)} />}
       destroyOnHidden
     >
       <Badge count={n} size="small" overflowCount={99} data-testid="bell-badge">
