@@ -65,6 +65,7 @@ describe('mailings: PATCH changes only what is sent', () => {
       priorities: ['critical'],
       sources: ['Other'],
       tags: [],
+      assignee: null,
       text: 'сбер',
     });
     expect((r.json() as Mailing).params).toEqual(m.params);
