@@ -2,11 +2,10 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { createDatabase } from './db/client';
-import { type EmbeddedDb, startEmbedded } from './db/embedded';
 import { migrateOn, withSchemaLock } from './db/migrate';
 import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
-import { CLUSTER_INDEX, isClusterPrimary, runClusterPrimary } from './lib/cluster';
+import { CLUSTER_INDEX, isClusterPrimary, openDatabase, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
 
@@ -18,14 +17,7 @@ async function main() {
   if (config.databaseUrl && !config.secretFromEnv) throw new Error(SECRET_REQUIRED);
   // WEB_CONCURRENCY > 1: this process only starts the database and the API processes (lib/cluster.ts).
   if (isClusterPrimary(config)) return runClusterPrimary(config, log);
-  let embedded: EmbeddedDb | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    embedded = await startEmbedded({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
-    url = embedded.url;
-    log.info({ dir: `${config.dataDir}/postgres`, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
-  }
-  const dbUrl = url;
+  const { url: dbUrl, embedded } = await openDatabase(config, log);
   const database = createDatabase(dbUrl, log);
   const work = config.role !== 'api';
   // Everything that touches the schema at start runs under one lock: processes started at the same

@@ -6,6 +6,14 @@ import { type EmbeddedDb, startEmbedded } from '../db/embedded';
 /** Set in a process forked by the cluster primary: its index (0 … WEB_CONCURRENCY − 1). */
 export const CLUSTER_INDEX = 'FORPOST_CLUSTER_INDEX';
 
+/** DATABASE_URL, or the embedded PostgreSQL in DATA_DIR started now. */
+export async function openDatabase(config: Config, log: Logger): Promise<{ url: string; embedded?: EmbeddedDb }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  const embedded = await startEmbedded({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+  log.info({ dir: `${config.dataDir}/postgres`, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
+  return { url: embedded.url, embedded };
+}
+
 /** This process should be the primary of WEB_CONCURRENCY API processes sharing the port. */
 export function isClusterPrimary(config: Config): boolean {
   return config.webConcurrency > 1 && config.role !== 'worker' && cluster.isPrimary && !process.env[CLUSTER_INDEX];
@@ -21,13 +29,7 @@ export function isClusterPrimary(config: Config): boolean {
  * finished (then stops the embedded database).
  */
 export async function runClusterPrimary(config: Config, log: Logger): Promise<void> {
-  let embedded: EmbeddedDb | undefined;
-  let url = config.databaseUrl;
-  if (!url) {
-    embedded = await startEmbedded({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
-    url = embedded.url;
-    log.info({ dir: `${config.dataDir}/postgres`, port: config.embeddedPgPort }, 'embedded PostgreSQL started');
-  }
+  const { url, embedded } = await openDatabase(config, log);
   // The generated secret is passed on: with a DATABASE_URL the processes require it from the environment.
   const baseEnv = { DATABASE_URL: url, SECRET: config.secret };
   let stopping = false;
