@@ -38,6 +38,7 @@ import { Route as AuthAppNotificationsIdRouteImport } from './routes/_auth/_app/
 import { Route as AuthAppSettingsConfigsRouteImport } from './routes/_auth/_app/settings/configs'
 import { Route as AuthAppSettingsLeaksTypesRouteImport } from './routes/_auth/_app/settings/leaks-types'
 import { Route as AuthAppSettingsMediaTypesRouteImport } from './routes/_auth/_app/settings/media-types'
+import { Route as AuthAppSettingsRedirectsRouteImport } from './routes/_auth/_app/settings/redirects'
 import { Route as AuthAppSettingsSlaRouteImport } from './routes/_auth/_app/settings/sla'
 import { Route as AuthAppSettingsTagsRouteImport } from './routes/_auth/_app/settings/tags'
 import { Route as AuthAppSettingsWhitelistRouteImport } from './routes/_auth/_app/settings/whitelist'
@@ -196,6 +197,12 @@ const AuthAppSettingsMediaTypesRoute =
     path: '/settings/media-types',
     getParentRoute: () => AuthAppRoute,
   } as any)
+const AuthAppSettingsRedirectsRoute =
+  AuthAppSettingsRedirectsRouteImport.update({
+    id: '/settings/redirects',
+    path: '/settings/redirects',
+    getParentRoute: () => AuthAppRoute,
+  } as any)
 const AuthAppSettingsSlaRoute = AuthAppSettingsSlaRouteImport.update({
   id: '/settings/sla',
   path: '/settings/sla',
@@ -274,6 +281,7 @@ export interface FileRoutesByFullPath {
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/settings/redirects': typeof AuthAppSettingsRedirectsRoute
   '/settings/sla': typeof AuthAppSettingsSlaRoute
   '/settings/tags': typeof AuthAppSettingsTagsRoute
   '/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
@@ -312,6 +320,7 @@ export interface FileRoutesByTo {
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/settings/redirects': typeof AuthAppSettingsRedirectsRoute
   '/settings/sla': typeof AuthAppSettingsSlaRoute
   '/settings/tags': typeof AuthAppSettingsTagsRoute
   '/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
@@ -354,6 +363,7 @@ export interface FileRoutesById {
   '/_auth/_app/settings/configs': typeof AuthAppSettingsConfigsRoute
   '/_auth/_app/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/_auth/_app/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
+  '/_auth/_app/settings/redirects': typeof AuthAppSettingsRedirectsRoute
   '/_auth/_app/settings/sla': typeof AuthAppSettingsSlaRoute
   '/_auth/_app/settings/tags': typeof AuthAppSettingsTagsRoute
   '/_auth/_app/settings/whitelist': typeof AuthAppSettingsWhitelistRoute
@@ -395,6 +405,7 @@ export interface FileRouteTypes {
     | '/settings/configs'
     | '/settings/leaks-types'
     | '/settings/media-types'
+    | '/settings/redirects'
     | '/settings/sla'
     | '/settings/tags'
     | '/settings/whitelist'
@@ -433,6 +444,7 @@ export interface FileRouteTypes {
     | '/settings/configs'
     | '/settings/leaks-types'
     | '/settings/media-types'
+    | '/settings/redirects'
     | '/settings/sla'
     | '/settings/tags'
     | '/settings/whitelist'
@@ -474,6 +486,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/settings/configs'
     | '/_auth/_app/settings/leaks-types'
     | '/_auth/_app/settings/media-types'
+    | '/_auth/_app/settings/redirects'
     | '/_auth/_app/settings/sla'
     | '/_auth/_app/settings/tags'
     | '/_auth/_app/settings/whitelist'
@@ -703,6 +716,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAppSettingsMediaTypesRouteImport
       parentRoute: typeof AuthAppRoute
     }
+    '/_auth/_app/settings/redirects': {
+      id: '/_auth/_app/settings/redirects'
+      path: '/settings/redirects'
+      fullPath: '/settings/redirects'
+      preLoaderRoute: typeof AuthAppSettingsRedirectsRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
     '/_auth/_app/settings/sla': {
       id: '/_auth/_app/settings/sla'
       path: '/settings/sla'
@@ -807,6 +827,7 @@ interface AuthAppRouteChildren {
   AuthAppSettingsConfigsRoute: typeof AuthAppSettingsConfigsRoute
   AuthAppSettingsLeaksTypesRoute: typeof AuthAppSettingsLeaksTypesRoute
   AuthAppSettingsMediaTypesRoute: typeof AuthAppSettingsMediaTypesRoute
+  AuthAppSettingsRedirectsRoute: typeof AuthAppSettingsRedirectsRoute
   AuthAppSettingsSlaRoute: typeof AuthAppSettingsSlaRoute
   AuthAppSettingsTagsRoute: typeof AuthAppSettingsTagsRoute
   AuthAppSettingsWhitelistRoute: typeof AuthAppSettingsWhitelistRoute
@@ -840,6 +861,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppSettingsConfigsRoute: AuthAppSettingsConfigsRoute,
   AuthAppSettingsLeaksTypesRoute: AuthAppSettingsLeaksTypesRoute,
   AuthAppSettingsMediaTypesRoute: AuthAppSettingsMediaTypesRoute,
+  AuthAppSettingsRedirectsRoute: AuthAppSettingsRedirectsRoute,
   AuthAppSettingsSlaRoute: AuthAppSettingsSlaRoute,
   AuthAppSettingsTagsRoute: AuthAppSettingsTagsRoute,
   AuthAppSettingsWhitelistRoute: AuthAppSettingsWhitelistRoute,

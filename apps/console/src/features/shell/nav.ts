@@ -37,6 +37,7 @@ import {
   ShopOutlined,
   SolutionOutlined,
   SoundOutlined,
+  SwapRightOutlined,
   TagsOutlined,
   TeamOutlined,
   ThunderboltOutlined,
@@ -202,6 +203,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: FileSearchOutlined,
     group: 'settings',
     permission: 'settings.read',
+  },
+  {
+    path: '/settings/redirects',
+    label: 'Перенаправления',
+    icon: SwapRightOutlined,
+    group: 'settings',
+    permission: 'settings.manage',
   },
   { path: '/settings/sla', label: 'Сроки SLA', icon: FieldTimeOutlined, group: 'settings', permission: 'settings.read' },
   {

@@ -3,7 +3,8 @@ import { MSG } from '@forpost/contract/messages';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { forgetLoginEmail, rememberedLoginEmail, rememberLoginEmail, safeRedirect } from '../../../lib/session';
+import { internalTarget } from '../../../lib/navigation';
+import { forgetLoginEmail, rememberedLoginEmail, rememberLoginEmail } from '../../../lib/session';
 import { useLoginMutation } from '../api/mutations';
 import { emailRule, requiredRule, signInErrorText } from './shared';
 
@@ -29,7 +30,7 @@ export function CredentialsStep({ redirect, onForgotPassword }: { redirect?: str
         onSuccess: (res) => {
           if (res['2fa_success']) {
             forgetLoginEmail();
-            void navigate({ href: safeRedirect(redirect) ?? '/', replace: true });
+            void navigate({ href: internalTarget(redirect, (t) => message.warning(t)), replace: true });
           } else {
             rememberLoginEmail(email);
             void navigate({ to: '/login', search: { type: '2fa', redirect } });

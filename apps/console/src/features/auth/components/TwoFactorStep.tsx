@@ -2,7 +2,8 @@ import { MSG } from '@forpost/contract/messages';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
-import { forgetLoginEmail, rememberedLoginEmail, safeRedirect } from '../../../lib/session';
+import { internalTarget } from '../../../lib/navigation';
+import { forgetLoginEmail, rememberedLoginEmail } from '../../../lib/session';
 import { useTwoFactorMutation } from '../api/mutations';
 import { signInErrorText } from './shared';
 
@@ -20,7 +21,7 @@ export function TwoFactorStep({ redirect }: { redirect?: string }) {
     verify.mutate(recovery ? { recovery_code: recovery_code?.trim() ?? '' } : { code: code ?? '' }, {
       onSuccess: () => {
         forgetLoginEmail();
-        void navigate({ href: safeRedirect(redirect) ?? '/', replace: true });
+        void navigate({ href: internalTarget(redirect, (t) => message.warning(t)), replace: true });
       },
       onError: (e) => setError(signInErrorText(e)),
     });

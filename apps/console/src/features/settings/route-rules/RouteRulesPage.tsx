@@ -1,0 +1,77 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { Button, Card, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { FilterBar } from '../../../components/list/FilterBar';
+import { ListTable } from '../../../components/list/ListTable';
+import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
+import { pageParams } from '../../../components/list/pagination';
+import { RowActions } from '../../../components/list/RowActions';
+import { SearchInput } from '../../../components/list/SearchInput';
+import { PageHeading } from '../../../components/page/PageHeading';
+import { EmptyState } from '../../../components/page/QueryState';
+import type { RefListSearch } from '../search';
+import { type RouteRule, useDeleteRouteRuleMutation, useRouteRulesQuery } from './api';
+import { RouteRuleModal } from './RouteRuleModal';
+
+/** /settings/redirects: redirects from old paths that are no console route (server 302/301 and the «not found» page). */
+export function RouteRulesPage({
+  search,
+  onSearch,
+}: {
+  search: RefListSearch;
+  onSearch: (p: SearchPatch<RefListSearch>) => void;
+}) {
+  const list = useRouteRulesQuery({ q: search.q, ...pageParams(search) });
+  const remove = useDeleteRouteRuleMutation();
+  const [editing, setEditing] = useState<RouteRule | 'new' | null>(null);
+  const { set } = listFilters(search, onSearch, ['q']);
+
+  return (
+    <>
+      <PageHeading
+        title="Перенаправления"
+        subtitle="Старые адреса, которых нет в консоли, ведут на страницу консоли или на внешний адрес (окно переходит целиком)."
+        extra={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="rr-add">
+            Добавить перенаправление
+          </Button>
+        }
+      />
+      <Card>
+        <FilterBar>
+          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Путь или адрес" />
+        </FilterBar>
+        <ListTable<RouteRule>
+          query={list}
+          data-testid="route-rules-table"
+          paging={{ search, onSearch }}
+          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Перенаправлений пока нет'} /> }}
+          columns={[
+            { title: 'Старый путь', dataIndex: 'path', render: (p: string) => <Typography.Text code>{p}</Typography.Text> },
+            {
+              title: 'Куда',
+              dataIndex: 'target',
+              render: (t: string, r: RouteRule) => (
+                <>
+                  <Typography.Text style={{ wordBreak: 'break-all' }}>{t}</Typography.Text>{' '}
+                  {r.external && <Tag color="orange">внешний</Tag>}
+                </>
+              ),
+            },
+            { title: 'Код', dataIndex: 'permanent', width: 90, render: (p: boolean) => (p ? '301' : '302') },
+            { title: 'Комментарий', dataIndex: 'comment', render: (c: string | null) => c ?? '—' },
+            {
+              title: '',
+              key: 'actions',
+              width: 110,
+              render: (_: unknown, r: RouteRule) => (
+                <RowActions name={r.path} onEdit={() => setEditing(r)} onDelete={() => remove.mutateAsync(r.id)} />
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <RouteRuleModal rule={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
+    </>
+  );
+}
