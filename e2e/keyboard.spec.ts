@@ -69,6 +69,14 @@ test.describe
       await expect(page.getByText('Изменения сохранены')).toBeVisible();
       await expect(page.getByTestId('triage-status_id')).toContainText(second);
 
+      // a: the assignee picker opens; typing finds the user, Enter assigns.
+      await page.keyboard.press('a');
+      await page.keyboard.type('Администратор');
+      await expect(page.locator('.ant-select-dropdown:visible').getByText('Администратор').first()).toBeVisible();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('triage-assignee_id')).toContainText('Администратор');
+      await page.getByTestId('page-title').click();
+
       await page.keyboard.press('?');
       await expect(page.getByTestId('keys-help')).toContainText('Изменить статус');
       await page.keyboard.press('Escape');

@@ -76,7 +76,7 @@ export function DetailKeys({
         if (canWrite) setPick('priority');
         return canWrite;
       case 'a':
-        return canWrite && openControl('[data-keyboard="assign"], [data-testid="triage-assignee"]');
+        return canWrite && openControl('[data-keyboard="assign"], [data-testid="triage-assignee_id"]');
       case 'c':
         return openControl('[data-testid="comment-input"]');
       case 'u':
