@@ -1,3 +1,4 @@
+import { cleanEmpty } from '@forpost/contract/helpers';
 import { ERROR_TOAST_MS, HTTP_RETRY, HTTP_TIMEOUT_MS, isErrorPageStatus, retryDelayMs } from '@forpost/contract/http-constants';
 import { MSG } from '@forpost/contract/messages';
 import ky, { HTTPError, isHTTPError, isTimeoutError, type KyInstance, type Options, type ResponsePromise } from 'ky';
@@ -135,9 +136,10 @@ const base = ky.create({
   },
 });
 
-function toSearchParams(params: SearchParams): URLSearchParams {
+/** Filters → query: empty strings and empty lists are no filter (contract `cleanEmpty`), null/undefined too. */
+export function toSearchParams(params: SearchParams): URLSearchParams {
   const out = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
+  for (const [key, value] of Object.entries(cleanEmpty(params) as SearchParams)) {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       if (value.length > 0) out.set(key, value.join(','));
