@@ -85,17 +85,16 @@ const pct = (s: number[], p: number) => s[Math.min(s.length - 1, Math.ceil((p / 
 
 /** `npm start`'s server on DATA_DIR with WEB_CONCURRENCY=n; resolves once all n listen. */
 async function startServer(env: Record<string, string>, n: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  // CPU_PROF=<dir>: each server process (cluster workers inherit the flags) writes a .cpuprofile there
+  // when it stops, for a flame graph.
+  const prof = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
       ...env,
       WEB_CONCURRENCY: String(n),
       LOG_LEVEL: 'warn',
-      // CPU_PROF=<dir>: each server process writes a .cpuprofile there when it stops (a flame graph).
-      ...(process.env.CPU_PROF
-        ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${process.env.CPU_PROF}` }
-        : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -187,8 +186,9 @@ async function main() {
       load.once('message', (m: Result) => resolve(m));
       load.send(job);
     });
+  let server: ChildProcess | undefined;
   try {
-    let server = await startServer(env, 1);
+    server = await startServer(env, 1);
     const demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
       cwd: root,
       env: { ...process.env, ...env },
@@ -236,8 +236,9 @@ async function main() {
         );
       }
     }
-    await stop(server);
   } finally {
+    // Also on an error: the server (and its embedded PostgreSQL) must not outlive the bench.
+    if (server && server.exitCode === null && server.signalCode === null) await stop(server);
     load.kill();
     rmSync(dataDir, { recursive: true, force: true });
   }
