@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { TAG_COLORS } from '@forpost/contract/tags';
@@ -48,6 +50,9 @@ const routes = (): [string, string][] => [
   ['404', '/no-such-page'],
 ];
 
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/a11y');
+const SHOTS_OF: Record<string, string> = { Главная: 'home', Домены: 'domains', 'Карточка события': 'card', Теги: 'tags' };
+
 interface Found {
   page: string;
   rule: string;
@@ -86,9 +91,9 @@ const NO_MOTION = '*,*::before,*::after{transition:none!important;animation:none
 async function checkAll(page: Page, theme: 'light' | 'dark') {
   const found: Found[] = [];
   const names: string[] = [];
-  for (const [name, path] of routes()) {
+  for (const [name, url] of routes()) {
     names.push(name);
-    await page.goto(path);
+    await page.goto(url);
     await page.addStyleTag({ content: NO_MOTION });
     if (name === '404') await expect(page.getByTestId('error-status')).toHaveText('404');
     else await expect(page.getByTestId('page-title')).toBeVisible();
@@ -96,6 +101,12 @@ async function checkAll(page: Page, theme: 'light' | 'dark') {
     const t0 = Date.now();
     const got = await audit(page, name);
     console.log(`${theme} ${name}: ${got.length} (${Date.now() - t0} ms)`);
+    // The colours as a person sees them (tags, statuses, secondary text), at 1280.
+    if (SHOTS_OF[name]) {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: path.join(SHOTS, `${theme}-${SHOTS_OF[name]}.png`) });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
     found.push(...got);
   }
   counts(theme, names, found);
@@ -123,6 +134,7 @@ async function signIn(page: Page, baseURL: string | undefined, theme: 'light' | 
 
 test.describe('accessibility: axe-core on every page', () => {
   test.beforeAll(async ({ baseURL }) => {
+    mkdirSync(SHOTS, { recursive: true });
     // (run again in a fresh worker after a failed test: its own names)
     const stamp = Date.now().toString(36);
     const api = await adminApi(baseURL);

@@ -21,6 +21,10 @@ const READABLE_TOKENS = {
     colorTextTertiary: 'rgba(255, 255, 255, 0.6)',
     colorTextDescription: 'rgba(255, 255, 255, 0.6)',
     colorTextPlaceholder: 'rgba(255, 255, 255, 0.6)',
+    // The brand blue #2f54eb is 2.58:1 as link text on #141414 → #85a5ff: 7.5:1.
+    colorLink: '#85a5ff',
+    // Dangerous buttons' red text: #dc4446 (from #ff4d4f) 4.34:1 on #141414 → a lighter seed.
+    colorError: '#ff7875',
   },
 } as const;
 
@@ -35,6 +39,11 @@ export function readableTheme(base: ThemeConfig, dark: boolean): ThemeConfig {
     ...base,
     token,
     algorithm,
-    components: { ...base.components, Tag: { ...base.components?.Tag, ...statusTag, ...readablePresetTagTokens(palette) } },
+    components: {
+      ...base.components,
+      // The selected tab writes in the primary colour: in the dark theme the readable link blue.
+      ...(dark ? { Tabs: { itemSelectedColor: '#85a5ff', itemHoverColor: '#adc6ff', itemActiveColor: '#adc6ff' } } : {}),
+      Tag: { ...base.components?.Tag, ...statusTag, ...readablePresetTagTokens(palette) },
+    },
   };
 }
