@@ -91,6 +91,8 @@ const S = {
   asset: { a: 0, b: 0 },
   run: { a: 0, b: 0 },
   view: { b: 0, owner: 0, a: 0 },
+  /** A notification of B's user (its event assigned to them by the owner). */
+  notifB: 0,
   session: { owner: '', bUser: '' },
   exportFields: [] as string[],
 };
@@ -247,6 +249,10 @@ async function seed() {
   }
   const evB = (code: string) => S.ev[code]?.b as number;
   const evA = (code: string) => S.ev[code]?.a as number;
+  // B's user is assigned B's domain event: their notification is a target of «mark as read».
+  await send(ctx, owner, { method: 'PATCH', url: `/modules/domains/events/${evB('domains')}`, body: { assignee_id: S.bUserId } });
+  S.notifB = (await db.execute(sql`SELECT id FROM notifications WHERE user_id = ${S.bUserId} ORDER BY id DESC LIMIT 1`)).rows[0]
+    ?.id as number;
   // Failed classifications in both companies (the classifier summary and «requeue failed» count them).
   await db.execute(
     sql`UPDATE events SET ml_state = 'Failed' WHERE id IN (${evB('domains')}, ${evB('brand')}, ${evB('media')}, ${evA('brand')})`,
@@ -524,6 +530,14 @@ const bulkByFilter = (body: (r: Route) => unknown): Case =>
     probe('B’s user (as an author filter)', S.bUserId, (x) => call(r, {}, body(r), `?author_id=${x}`), { list: bulkOutcome }),
   ]);
 
+/** An assignee in a body is checked against the event's company: B's user and a missing user get the same 400. */
+const ASSIGNEE_SAME_400 = {
+  allow: {
+    status: 400,
+    why: 'an assignee is checked against the event’s company: a user of another company and a missing user get the same 400 «Пользователь не может видеть это событие»',
+  },
+};
+
 const DOC_SAME_400 = {
   status: 400,
   why: 'a document id in the body is checked against the event’s company: another company’s document and a missing one get the same 400 «Файл не найден»',
@@ -620,7 +634,19 @@ const CASES: Record<string, Case> = {
     probe('company B (create in it)', S.B, (x) => call(r, {}, { company_id: x, title: 'Проба', ...r.m?.sample(800) })),
   ]),
   'GET /modules/{m}/events/:id': onId(event('B’s event'), { control: ownEvent }),
-  'PATCH /modules/{m}/events/:id': onId(event('B’s event'), { body: () => ({ title: 'Взлом' }) }),
+  'PATCH /modules/{m}/events/:id': {
+    covers: ['path:id', 'body:assignee_id'],
+    probes: (r, p) => [
+      ...onId(event('B’s event'), { body: () => ({ title: 'Взлом' }) }).probes(r, p),
+      // Assigning A's event to B's user: the same 400 as a user that does not exist.
+      probe(
+        'B’s user (as the assignee of A’s event)',
+        S.bUserId,
+        (x) => call(r, { id: evA(r.m) }, { assignee_id: x }),
+        ASSIGNEE_SAME_400,
+      ),
+    ],
+  },
   'DELETE /modules/{m}/events/:id': onId(event('B’s event')),
   'GET /modules/{m}/events/:id/history': onId(event('history of B’s event'), { control: ownEvent }),
   'GET /modules/{m}/events/:id/ml': onId(event('ML state of B’s event'), { control: ownEvent }),
@@ -628,11 +654,17 @@ const CASES: Record<string, Case> = {
   'POST /modules/{m}/events/:id/ml/requeue': onId(event('B’s event')),
   'POST /modules/{m}/events/:id/actions': onId(event('B’s event'), { body: (r) => ({ action: r.m?.actions?.[0]?.code }) }),
   'POST /modules/{m}/events/:id/reveal': onId(event('B’s card event')),
-  'PATCH /modules/{m}/events': custom(['body:ids'], (r) => {
+  'PATCH /modules/{m}/events': custom(['body:ids', 'body:patch.assignee_id'], (r) => {
     const patch = { status_id: S.status[r.m?.code ?? ''] };
     return [
       probe('B’s event (batch)', evB(r.m), (x) => call(r, {}, { ids: [x], patch })),
       probe('B’s event in a batch with A’s', evB(r.m), (x) => call(r, {}, { ids: [evA(r.m), x], patch })),
+      probe(
+        'B’s user (as the assignee of a batch of A’s)',
+        S.bUserId,
+        (x) => call(r, {}, { ids: [evA(r.m)], patch: { assignee_id: x } }),
+        ASSIGNEE_SAME_400,
+      ),
     ];
   }),
   'DELETE /modules/{m}/events': custom(['body:ids'], (r) => [
@@ -646,7 +678,18 @@ const CASES: Record<string, Case> = {
       probe('B’s event in a list with A’s', evB(r.m), (x) => call(r, {}, { ids: [evA(r.m), x], action })),
     ];
   }),
-  'POST /modules/{m}/events/bulk': bulkByFilter((r) => ({ op: 'patch', patch: { status_id: S.status[r.m?.code ?? ''] } })),
+  'POST /modules/{m}/events/bulk': {
+    covers: [...bulkByFilter(() => undefined).covers, 'body:patch.assignee_id'],
+    probes: (r, p) => [
+      ...bulkByFilter((x) => ({ op: 'patch', patch: { status_id: S.status[x.m?.code ?? ''] } })).probes(r, p),
+      probe(
+        'B’s user (as the assignee of every event the filter selects)',
+        S.bUserId,
+        (x) => call(r, {}, { op: 'patch', patch: { assignee_id: x } }),
+        ASSIGNEE_SAME_400,
+      ),
+    ],
+  },
   'DELETE /modules/{m}/events/bulk': bulkByFilter(() => undefined),
   'GET /modules/{m}/events/bulk/:id': onId(() => ({
     'B’s user’s bulk operation': S.bulk.b,
@@ -778,6 +821,12 @@ const CASES: Record<string, Case> = {
     ],
   }),
   'DELETE /tools/reports/:id': onId(() => ({ 'B’s report': S.report.b })),
+  // Notifications are personal: marking another user's as read changes nothing, like a missing id.
+  'POST /notifications/read': custom(['body:ids'], (r) => [
+    // Marking as read touches only the caller's own rows: B's id answers exactly as a missing one
+    // (compared as a list), and B's notification stays unread (the fingerprint).
+    probe('B’s user’s notification', S.notifB, (x) => call(r, {}, { ids: [x] }), { list: true }),
+  ]),
   'POST /notifications/mailings': custom(['body:company_id'], (r) => [
     probe('company B (a mailing of it)', S.B, (x) =>
       call(r, {}, { name: 'Проба', company_id: x, recipients: ['soc@alfa.test'] }),

@@ -184,6 +184,7 @@ export async function fingerprint(
     q('domain_allowlist', sql`SELECT to_jsonb(a) AS j FROM domain_allowlist a WHERE company_id = ${B} ORDER BY id`),
     q('discovery_assets', sql`SELECT to_jsonb(a) AS j FROM discovery_assets a WHERE company_id = ${B} ORDER BY id`),
     q('discovery_runs', sql`SELECT to_jsonb(r) AS j FROM discovery_runs r WHERE company_id = ${B} ORDER BY id`),
+    q('notifications', sql`SELECT id, read_at FROM notifications WHERE user_id IN (${ownerId}, ${bUserId}) ORDER BY id`),
     q('sla_policies', sql`SELECT to_jsonb(p) AS j FROM sla_policies p WHERE company_id = ${B} ORDER BY id`),
     q('repository_files', sql`SELECT to_jsonb(f) AS j FROM repository_files f WHERE event_id IN ${bEvents} ORDER BY id`),
     q('account_leaks', sql`SELECT event_id, leak_id FROM account_leaks WHERE event_id IN ${bEvents} ORDER BY 1, 2`),
