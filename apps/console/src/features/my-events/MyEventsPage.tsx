@@ -4,7 +4,6 @@
  */
 import type { MyEventItem } from '@forpost/contract/assignment';
 import { MODULE_LIST, MODULES } from '@forpost/contract/modules';
-import { Link } from '@tanstack/react-router';
 import { Card, Flex, Segmented, Select, Typography } from 'antd';
 import { ColorTag } from '../../components/ColorTag';
 import { ListTable } from '../../components/list/ListTable';
@@ -14,7 +13,7 @@ import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { EMPTY_VALUE, formatDateTime } from '../../lib/format';
 import { useMyEvents } from '../events/assign/api';
-import { sectionOfModule } from '../shell/nav';
+import { EventTitleLink } from '../events/components/EventTitleLink';
 import type { MyEventsSearch } from './search';
 
 const SORT_OF_COLUMN: Record<string, [string, string]> = {
@@ -98,19 +97,13 @@ export function MyEventsPage({
               title: 'Событие',
               key: 'title',
               render: (_, e) => (
-                <Flex vertical style={{ minWidth: 0 }}>
-                  <Link
-                    to="/$section/$id"
-                    params={{ section: sectionOfModule(e.module), id: String(e.id) }}
-                    data-testid="my-event-link"
-                    style={{ wordBreak: 'break-word' }}
-                  >
-                    {e.title}
-                  </Link>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    №{e.id} · {e.company_name}
-                  </Typography.Text>
-                </Flex>
+                <EventTitleLink
+                  module={e.module}
+                  id={e.id}
+                  title={e.title}
+                  testId="my-event-link"
+                  meta={`№${e.id} · ${e.company_name}`}
+                />
               ),
             },
             {

@@ -13,6 +13,7 @@ import { formatDateTime } from '../../../lib/format';
 import { errorMessage, http } from '../../../lib/http';
 import { paths } from '../api/paths';
 import { eventKeys } from '../api/queries';
+import { EventTitleLink } from '../components/EventTitleLink';
 
 const sectionOf = (code: keyof typeof MODULES) => MODULES[code].route.slice(1);
 
@@ -94,19 +95,13 @@ export function RelatedEvents({ m, eventId }: { m: ModuleDescriptor; eventId: nu
                 dataSource={i.items}
                 renderItem={(e) => (
                   <List.Item style={{ paddingInline: 0 }}>
-                    <Flex vertical gap={2} style={{ minWidth: 0 }}>
-                      <Link
-                        to="/$section/$id"
-                        params={{ section: sectionOf(e.module), id: String(e.id) }}
-                        data-testid="related-event"
-                        style={{ wordBreak: 'break-word' }}
-                      >
-                        {e.title}
-                      </Link>
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {MODULES[e.module].name} · №{e.id} · {e.company_name} · {formatDateTime(e.created_at)}
-                      </Typography.Text>
-                    </Flex>
+                    <EventTitleLink
+                      module={e.module}
+                      id={e.id}
+                      title={e.title}
+                      testId="related-event"
+                      meta={`${MODULES[e.module].name} · №${e.id} · ${e.company_name} · ${formatDateTime(e.created_at)}`}
+                    />
                   </List.Item>
                 )}
               />
