@@ -10,6 +10,7 @@ import {
   type FilterDescriptor,
   filtersOf,
   hasDecisions,
+  indicatorsOf,
   inputFields,
   MODULE_LIST,
   type ModuleDescriptor,
@@ -91,6 +92,21 @@ function filterCases(
       return { hit: null, miss: { import_id: 424242 } };
     case 'author_id':
       return { hit: { author_id: adminId }, miss: { author_id: adminId + 1000 } };
+    case 'assignee':
+      // A new event has no assignee; the admin is not it.
+      return { hit: { assignee: 'none' }, miss: { assignee: 'me' } };
+    case 'sla': {
+      const sla = ev.sla as { due_at: string | null; overdue: boolean } | undefined;
+      if (!sla?.due_at) return { hit: { sla: 'none' }, miss: { sla: 'overdue' } };
+      const soon = Date.parse(sla.due_at) - Date.now() <= 2 * 3_600_000;
+      const state = sla.overdue ? 'overdue' : soon ? 'due_soon' : 'on_track';
+      return { hit: { sla: state }, miss: { sla: state === 'overdue' ? 'on_track' : 'overdue' } };
+    }
+    case 'indicator': {
+      // The event's first indicator finds it; an address nobody uses does not.
+      const [first] = indicatorsOf(m, ev);
+      return { hit: first ? { indicator: first } : null, miss: { indicator: 'ip:203.0.113.254' } };
+    }
   }
   const field = m.fields.find((x) => x.key === f.param) as FieldDescriptor;
   if (v === null || v === undefined) return { hit: null, miss: null };

@@ -35,7 +35,7 @@ export const acquiring: ModuleDescriptor<'acquiring'> = {
       aliases: ['Номер карты', 'Карта', 'PAN', 'card', 'card number', 'card_number'],
       hint: 'Хранится зашифрованным, в списках показывается маской',
     }),
-    field.derived('card_bin', 'BIN', 'string', { filter: 'eq', indicator: 'bin' }),
+    field.derived('card_bin', 'BIN карты', 'string', { filter: 'eq', indicator: 'bin' }),
     field.derived('payment_system', 'Платёжная система', 'enum', { filter: 'in' }, { options: PAYMENT_SYSTEMS }),
     field.string('card_holder', 'Держатель', {
       search: true,
