@@ -103,6 +103,8 @@ const base = ky.create({
     ],
     afterResponse: [
       async (request, options, response) => {
+        // A sign-in step (login, 2FA, new password) answered: a session exists again.
+        if (response.ok && request.method === 'POST' && isAuthCall(request.url)) refresher.signedIn();
         if (response.status !== 401 || isAuthCall(request.url)) return;
         const ctx = ctxOf(options);
         if (ctx.refreshTried) return;

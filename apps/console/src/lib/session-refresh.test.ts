@@ -42,6 +42,12 @@ describe('session refresh on 401', () => {
     expect(await r.after401(200)).toBe(false);
     expect(await r.after401(0)).toBe(false);
     expect(calls).toHaveLength(1);
+    // Signing in again on the same page (the login form's probe had failed): 401s refresh again.
+    r.signedIn();
+    const again = r.after401(300);
+    expect(calls).toHaveLength(2);
+    calls[1]?.resolve();
+    expect(await again).toBe(true);
   });
 });
 
