@@ -157,7 +157,7 @@ test('a chart whose request fails shows its error and «Повторить» loa
   await expect(page.getByTestId('chart-critical-error')).toContainText('Не удалось загрузить график');
   // One error for the page, with the API's message; the other charts are drawn.
   await expect(page.getByTestId('dashboard-error')).toHaveCount(1);
-  await expect(page.getByTestId('dashboard-error')).toContainText('Не удалось загрузить графики: 1 из 6');
+  await expect(page.getByTestId('dashboard-error')).toContainText('Не удалось загрузить графики: 1 из 7'); // six charts and the SLA card
   await expect(page.getByTestId('dashboard-error')).toContainText('Внутренняя ошибка сервера');
   await expect(page.getByTestId('echart-new').locator('svg')).toBeVisible();
   await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains + seeded.media + seeded.accounts));
@@ -185,7 +185,7 @@ test('a chart whose request fails shows its error and «Повторить» loa
   );
   await page.goto(`/?companyId=${seeded.companyId}&period=30d`);
   const alert = page.getByTestId('dashboard-error');
-  await expect(alert).toContainText('Не удалось загрузить графики: 2 из 6');
+  await expect(alert).toContainText('Не удалось загрузить графики: 2 из 7');
   await expect(page.getByTestId('chart-accounts-error')).toBeVisible();
   await expect(page.getByTestId('chart-critical-error')).toBeVisible();
   await expect(page.locator('.ant-message-notice')).toHaveCount(0);

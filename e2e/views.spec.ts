@@ -154,26 +154,29 @@ test.describe
         await page.goto(m.route);
         await expect(rows(page)).toHaveCount(m.code === 'domains' ? 2 : 4);
         const table = page.getByTestId('events-table');
-        const labels = ['Статус', 'Приоритет', ...(m.decisions?.length ? ['Решение'] : []), 'Теги'];
-        const boxes: { label: string; x: number; right: number }[] = [];
-        for (const label of labels) {
-          const th = table.locator('thead th', { hasText: new RegExp(`^${label}$`) }).first();
-          const b = await th.boundingBox();
-          expect(b, `${code}: «${label}»`).not.toBeNull();
-          if (!b) continue;
-          expect(b.x, `${code}: «${label}» starts on screen`).toBeGreaterThanOrEqual(0);
-          expect(b.x + b.width, `${code}: «${label}» ends on screen`).toBeLessThanOrEqual(1280);
-          boxes.push({ label, x: b.x, right: b.x + b.width });
-        }
-        // The primary column (the first header after the selection) is on screen too.
-        const first = await table.locator('tbody tr.ant-table-row td').nth(1).boundingBox();
-        expect(first && first.x >= 0 && first.x + first.width <= 1280).toBe(true);
-        // Pinned headers do not cover each other.
-        boxes.sort((a, b) => a.x - b.x);
-        for (let i = 1; i < boxes.length; i++)
-          expect(boxes[i]?.x ?? 0, `${code}: «${boxes[i]?.label}» overlaps`).toBeGreaterThanOrEqual(
-            (boxes[i - 1]?.right ?? 0) - 1,
-          );
+        // The widths follow the table's measured width (a ResizeObserver): measure once the layout has settled.
+        await expect(async () => {
+          const labels = ['Статус', 'Приоритет', ...(m.decisions?.length ? ['Решение'] : []), 'Теги'];
+          const boxes: { label: string; x: number; right: number }[] = [];
+          for (const label of labels) {
+            const th = table.locator('thead th', { hasText: new RegExp(`^${label}$`) }).first();
+            const b = await th.boundingBox();
+            expect(b, `${code}: «${label}»`).not.toBeNull();
+            if (!b) continue;
+            expect(b.x, `${code}: «${label}» starts on screen`).toBeGreaterThanOrEqual(0);
+            expect(b.x + b.width, `${code}: «${label}» ends on screen`).toBeLessThanOrEqual(1280);
+            boxes.push({ label, x: b.x, right: b.x + b.width });
+          }
+          // The primary column (the first header after the selection) is on screen too.
+          const first = await table.locator('tbody tr.ant-table-row td').nth(1).boundingBox();
+          expect(first && first.x >= 0 && first.x + first.width <= 1280).toBe(true);
+          // Pinned headers do not cover each other.
+          boxes.sort((a, b) => a.x - b.x);
+          for (let i = 1; i < boxes.length; i++)
+            expect(boxes[i]?.x ?? 0, `${code}: «${boxes[i]?.label}» overlaps`).toBeGreaterThanOrEqual(
+              (boxes[i - 1]?.right ?? 0) - 1,
+            );
+        }).toPass({ timeout: 15_000 });
         // The page itself does not scroll sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
         await shot(page, `1280-light-${code}`);
