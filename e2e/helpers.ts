@@ -1,4 +1,4 @@
-import { type APIRequestContext, type APIResponse, expect, type Page, request } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, expect, type Locator, type Page, request } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 
 /** The SUPER_ADMIN the e2e server creates on its fresh database (scripts/e2e-server.mjs). */
@@ -22,6 +22,22 @@ export async function login(
   const target = redirectPath ?? '/';
   await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === target);
   await expect(page.getByTestId('user-menu')).toBeVisible();
+}
+
+/**
+ * Picks the option `option` of an antd Select and waits until the select shows it. On a loaded
+ * machine a click that lands while the dropdown is still animating open can be dropped by the
+ * select, so the pick is checked and, only when it did not take, made again (never twice: in a
+ * multi-select a second click would remove it).
+ */
+export async function pickOption(page: Page, select: Locator, option: string): Promise<void> {
+  await expect(async () => {
+    if ((await select.textContent())?.includes(option)) return;
+    if ((await page.locator('.ant-select-dropdown:visible').count()) === 0) await select.click();
+    const exact = new RegExp(`^\\s*${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact }).first().click({ timeout: 3_000 });
+    await expect(select).toContainText(option, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
 }
 
 /** The JSON of an API answer (null for a 204); a failed answer throws with its status and body. */

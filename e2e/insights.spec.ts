@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getModule } from '@forpost/contract/modules';
 import { expect, test } from '@playwright/test';
-import { adminApi, login, ok } from './helpers';
+import { adminApi, login, ok, pickOption } from './helpers';
 
 /*
  * Home dashboard, notification mailings and reports: a fresh company seeded through the API, then
@@ -280,8 +280,7 @@ test('a mailing is created with its match preview', async ({ page }) => {
   await bad.locator('.ant-tag-close-icon').click();
   await expect(form.getByText('Неверный формат email', { exact: true })).toHaveCount(0);
   const modules = form.getByTestId('filter-modules');
-  await modules.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Домены"]').click();
+  await pickOption(page, modules, 'Домены');
   await page.getByTestId('page-title').click(); // closes the dropdown
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await expect(modules).toContainText('Домены');

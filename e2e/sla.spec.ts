@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import pg from 'pg';
 import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
-import { adminApi, login, ok } from './helpers';
+import { adminApi, login, ok, pickOption } from './helpers';
 
 const SHOTS = process.env.SLA_SHOTS ?? '';
 // Several pages in one test on a shared, busy machine: each step may wait longer than the default.
@@ -78,8 +78,7 @@ test('SLA: overdue in the list and the card, the filter, the home page card, the
 
   // The filter: «Просрочено» leaves only the late one.
   await page.getByTestId('filters-toggle').click();
-  await page.getByTestId('filter-sla').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'Просрочено' }).click();
+  await pickOption(page, page.getByTestId('filter-sla'), 'Просрочено');
   await expect(page).toHaveURL(/sla=overdue/);
   await expect(rowOf('late')).toBeVisible();
   await expect(rowOf('soon')).toHaveCount(0);
