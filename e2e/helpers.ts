@@ -35,7 +35,10 @@ export async function pickOption(page: Page, select: Locator, option: string): P
     if ((await select.textContent())?.includes(option)) return;
     if ((await page.locator('.ant-select-dropdown:visible').count()) === 0) await select.click();
     const exact = new RegExp(`^\\s*${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact }).first().click({ timeout: 3_000 });
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact })
+      .first()
+      .click({ timeout: 3_000 });
     await expect(select).toContainText(option, { timeout: 2_000 });
   }).toPass({ timeout: 15_000 });
 }
