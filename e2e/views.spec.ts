@@ -1,19 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { getModule, type ModuleCode } from '@forpost/contract/modules';
+import { getModule, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
 import { adminApi, login, ok } from './helpers';
 
 /*
  * The analyst's list settings: a saved view (save, reopen with its filters, default view), the column
  * chooser (kept on the server: it survives signing out and in), the dark theme (survives a reload), and
- * the triage columns: at 1280×800 the title, status, priority and decision of the domains, brand and
- * acquiring lists are on screen without scrolling. Screenshots at 1280 and 1920, light and dark.
+ * the triage columns: at 1280×800 the title, status, priority, decision, assignee and tags of every
+ * module's list are on screen without scrolling. Screenshots at 1280 and 1920, light and dark.
  */
 
 const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/views');
 const stamp = Date.now().toString(36);
-const LISTS: ModuleCode[] = ['domains', 'brand', 'acquiring'];
+/** Every module's list (the events of each are seeded below). */
+const LISTS: ModuleCode[] = MODULE_LIST.map((m) => m.code);
+/** Lists screenshotted at 1920 and in the dark theme (the widest rows). */
+const SHOWN: ModuleCode[] = ['domains', 'brand', 'acquiring'];
 
 // A busy shared CI machine: waits are for events (a row, a URL), only longer.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -156,7 +159,7 @@ test.describe
         const table = page.getByTestId('events-table');
         // The widths follow the table's measured width (a ResizeObserver): measure once the layout has settled.
         await expect(async () => {
-          const labels = ['Статус', 'Приоритет', ...(m.decisions?.length ? ['Решение'] : []), 'Теги'];
+          const labels = ['Статус', 'Приоритет', ...(m.decisions?.length ? ['Решение'] : []), 'Исполнитель', 'Теги'];
           const boxes: { label: string; x: number; right: number }[] = [];
           for (const label of labels) {
             const th = table.locator('thead th', { hasText: new RegExp(`^${label}$`) }).first();
@@ -182,7 +185,7 @@ test.describe
         await shot(page, `1280-light-${code}`);
       }
       await page.setViewportSize({ width: 1920, height: 1080 });
-      for (const code of LISTS) {
+      for (const code of SHOWN) {
         await page.goto(getModule(code).route);
         await expect(rows(page).first()).toBeVisible();
         await shot(page, `1920-light-${code}`);
@@ -223,7 +226,7 @@ test.describe
       await page.evaluate(() => window.localStorage.removeItem('forpost:theme'));
       await page.reload();
       await expect.poll(async () => dark(await bg())).toBe(true);
-      for (const code of LISTS) {
+      for (const code of SHOWN) {
         await page.goto(getModule(code).route);
         await expect(rows(page).first()).toBeVisible();
         await shot(page, `1280-dark-${code}`);
@@ -232,7 +235,7 @@ test.describe
       await page.waitForLoadState('networkidle');
       await shot(page, '1280-dark-home');
       await page.setViewportSize({ width: 1920, height: 1080 });
-      for (const code of LISTS) {
+      for (const code of SHOWN) {
         await page.goto(getModule(code).route);
         await expect(rows(page).first()).toBeVisible();
         await shot(page, `1920-dark-${code}`);
