@@ -11,7 +11,8 @@
  *
  * The events are loaded with the table's triggers off (session_replication_role = replica: no ML
  * queue, rollups or SLA work meanwhile) and its secondary indexes dropped and rebuilt afterwards —
- * ten times faster than row-by-row index upkeep at 10M; the table ends up as the app has it.
+ * four times faster than row-by-row index upkeep; the table ends up as the app has it. Indicators are
+ * set (none), or the worker's backfill would rewrite every event while the exports run.
  *
  * Goals: CSV export ≥ 0.5× COPY's rows/s; RSS flat from SMALL to EVENTS. Prints the figures; asserts nothing.
  */
@@ -99,7 +100,7 @@ async function main() {
     for (let from = 1; from <= EVENTS; from += 100_000) {
       const to = Math.min(EVENTS, from + 99_999);
       await loader.query(
-        `INSERT INTO events (company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, tags, data, search, created_at)
+        `INSERT INTO events (company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, tags, data, search, indicators, created_at)
          SELECT CASE WHEN i <= $3 THEN $4::int ELSE $5::int END, 'leaks', 'Дамп CRM партнёра ' || i,
                 (SELECT id FROM event_statuses WHERE module = 'leaks' ORDER BY sort LIMIT 1 OFFSET (i % 5)),
                 (SELECT id FROM event_priorities WHERE module = 'leaks' ORDER BY level LIMIT 1 OFFSET (i % 4)),
@@ -107,7 +108,7 @@ async function main() {
                 jsonb_build_object('leak_name', 'Дамп CRM партнёра ' || i, 'records_count', 50000 + i, 'leaked_at', '2026-02-10',
                                    'source_url', 'https://breachforums.example/thread/' || i, 'data_types', 'ФИО, телефоны, email',
                                    'description', CASE WHEN i % 100 = 0 THEN '=HYPERLINK("http://evil")' ELSE 'Выгрузка клиентской базы, часть ' || i END),
-                ''::tsvector, timestamptz '2026-03-01' - (i || ' seconds')::interval
+                ''::tsvector, '{}', timestamptz '2026-03-01' - (i || ' seconds')::interval
            FROM generate_series($1::int, $2::int) AS i`,
         [from, to, small, A, B],
       );
