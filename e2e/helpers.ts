@@ -35,10 +35,11 @@ export async function pickOption(page: Page, select: Locator, option: string): P
     if ((await select.textContent())?.includes(option)) return;
     if ((await page.locator('.ant-select-dropdown:visible').count()) === 0) await select.click();
     const exact = new RegExp(`^\\s*${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-    await page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact })
-      .first()
-      .click({ timeout: 3_000 });
+    const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact }).first();
+    // The dropdown marks a taken option in the same render that takes it, before the select's own
+    // text catches up: a taken option is never clicked again (in a multi-select that would remove it).
+    const taken = /\bant-select-item-option-selected\b/.test((await item.getAttribute('class', { timeout: 3_000 })) ?? '');
+    if (!taken) await item.click({ timeout: 3_000 });
     await expect(select).toContainText(option, { timeout: 2_000 });
   }).toPass({ timeout: 15_000 });
 }
