@@ -181,3 +181,37 @@ describe('free-text search of event lists', () => {
     expect(ids(r)).toEqual([ev.id]);
   });
 });
+
+describe('lists without free text: the page and its count in one statement (events.repo list)', () => {
+  /** The same page and total by plain SQL: the consulting events of `companyId` (all three when undefined), newest first. */
+  async function plain(companyId: number | undefined, limit: number, offset: number) {
+    const scope = companyId ? sql`AND company_id = ${companyId}` : sql``;
+    const page = await ctx.database.db.execute(sql`
+      SELECT id FROM events WHERE module = 'consulting' ${scope} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+    const [n] = (await ctx.database.db.execute(sql`SELECT count(*)::int AS n FROM events WHERE module = 'consulting' ${scope}`))
+      .rows as { n: number }[];
+    return { ids: (page.rows as { id: number }[]).map((x) => Number(x.id)), total: n?.n ?? 0 };
+  }
+
+  it('full, last, past-the-end and first pages (prepared, asked twice) match plain SQL', async () => {
+    const cases: [number | undefined, number, number][] = [
+      [A.id, 20, 1], // a full first page: counted in the statement
+      [A.id, 20, 1], // again: the named statement of the first page
+      [B.id, 500, 3], // the last page, full: counted
+      [B.id, 400, 4], // the last page, partial: its own count
+      [B.id, 500, 4], // past the end: counted apart
+      [C.id, 100, 1], // a first page that is not full
+      [undefined, 20, 1], // every company
+      [undefined, 500, 9], // every company, a full later page: counted
+      [undefined, 500, 10], // every company, the last page
+    ];
+    for (const [company, size, page] of cases) {
+      const want = await plain(company, size, (page - 1) * size);
+      const r = await list({ ...(company ? { company_id: company } : {}), page_size: size, page });
+      expect(r.statusCode, r.body).toBe(200);
+      const what = `company ${company ?? 'all'}, page ${page} of ${size}`;
+      expect(ids(r), what).toEqual(want.ids);
+      expect(r.json(), what).toMatchObject({ total: want.total, total_capped: false });
+    }
+  });
+});

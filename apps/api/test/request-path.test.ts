@@ -70,13 +70,19 @@ describe('round trips per request', () => {
     const list = await statements(() => admin.get(LIST));
     const detail = await statements(() => admin.get(`/modules/domains/events/${eventId}`));
     const keyList = await statements(() => anon.get(LIST, bearer));
-    // Session (with memberships and touch-due) in one; the page; the total (the page is full).
-    expect(list, list.join('\n')).toHaveLength(3);
+    // Session (with memberships and touch-due) in one; the page with its total (the page is full), a
+    // named statement (db/sql.ts preparedRowsOf): the first page of a list is planned once per connection.
+    expect(list, list.join('\n')).toHaveLength(2);
     expect(list[0]).toBe('forpost_auth_live_access');
+    expect(list[1]).toMatch(/^forpost_[0-9a-f]{20}$/);
+    // A later page is not named (its OFFSET is in the text: deep pages would fill the bounded set).
+    const later = await statements(() => admin.get(LIST.replace('page=1', 'page=2')));
+    expect(later, later.join('\n')).toHaveLength(2);
+    expect(later[1]).toMatch(/^\s*WITH page AS MATERIALIZED/);
     // Session; the event; its comment count; its files.
     expect(detail, detail.join('\n')).toHaveLength(4);
-    // The key (owner, company, membership, use-due) in one prepared statement; the rate window; page; total.
-    expect(keyList, keyList.join('\n')).toHaveLength(4);
+    // The key (owner, company, membership, use-due) in one prepared statement; the rate window; page and total.
+    expect(keyList, keyList.join('\n')).toHaveLength(3);
     expect(keyList[0]).toBe('forpost_apikey_auth');
     expect(keyList.some((q) => /^update "api_keys"/.test(q))).toBe(false);
   });

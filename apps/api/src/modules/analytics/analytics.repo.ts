@@ -5,14 +5,11 @@
  * (module × day: a tenth of the rows with 10 companies) — plus the not yet folded `event_count_deltas`
  * (all maintained by triggers on `events` and the fold) — never from `events`.
  */
-import { createHash } from 'node:crypto';
 import { CHART_MODULES } from '@forpost/contract/analytics';
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Pool } from 'pg';
 import type { Db } from '../../db/client';
 import { createSeeds } from '../../db/seeds';
-import { and, intArray, rowsOf, textArray } from '../../db/sql';
+import { and, intArray, preparedRowsOf, rowsOf, textArray } from '../../db/sql';
 
 export interface RollupFilter {
   from: string;
@@ -154,18 +151,8 @@ function daySeriesSql(f: RollupFilter, of: CountColumn | 'status', part: Part): 
 
 export function createAnalyticsRepo(db: Db) {
   const seeds = createSeeds(db);
-  /**
-   * A dashboard read as a named prepared statement: parsed and planned once per connection instead
-   * of on every request (the planning of these small queries cost more than running them). The
-   * texts vary only in structure (table, grouping, one module or several); values are parameters.
-   */
-  const dialect = new PgDialect();
-  const client = (db as Db & { $client: Pool }).$client;
-  const prepared = async <T>(q: SQL): Promise<T[]> => {
-    const { sql: text, params } = dialect.sqlToQuery(q);
-    const name = `forpost_analytics_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    return (await client.query({ name, text, values: params as unknown[] })).rows as T[];
-  };
+  /** A dashboard read, planned once per connection (db/sql.ts preparedRowsOf): texts vary only in structure. */
+  const prepared = <T>(q: SQL): Promise<T[]> => preparedRowsOf<T>(db, q);
 
   return {
     /** Counts (total, per priority, per sentiment) grouped by day and/or module; `only` limits the columns summed. */
@@ -366,9 +353,7 @@ export function createAnalyticsRepo(db: Db) {
      * triage / to resolution over the events created in the period (events_*_created_idx ranges).
      * Grouped by module and by company (GROUPING SETS): a module's median is over all its events.
      */
-    async slaSummary(
-      f: RollupFilter & { tz: string },
-    ): Promise<
+    async slaSummary(f: RollupFilter & { tz: string }): Promise<
       {
         module: string | null;
         company_id: number | null;

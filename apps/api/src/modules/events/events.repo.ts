@@ -2,7 +2,7 @@
 import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { arrayLiteral, bigArray, intArray, jsonParam, rowsOf, textArrayLiteral } from '../../db/sql';
+import { arrayLiteral, bigArray, intArray, intLiteral, jsonParam, preparedRowsOf, rowsOf, textArrayLiteral } from '../../db/sql';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import { searchVector } from './events.query';
 
@@ -163,19 +163,44 @@ export function createEventsRepo(db: Db) {
   };
 
   return {
-    /** One page; the inner query walks an index in `order`, the joins only decorate the page. */
-    async list(p: { where: SQL; order: SQL; limit: number; offset: number; ruleCase?: SQL }): Promise<EventRow[]> {
+    /**
+     * One page and, in the same statement, its count up to `cap` (+1 when capped) when the page is
+     * full — a page that is not full gives the count itself; an empty page past the end counts apart.
+     * The inner query walks an index in `order`, the joins only decorate the page. `prepared`: the
+     * statement is named (db/sql.ts preparedRowsOf) — the first page of a list without free text,
+     * the request the console sends most; LIMIT, OFFSET and the cap are in its text.
+     */
+    async list(p: {
+      where: SQL;
+      order: SQL;
+      limit: number;
+      offset: number;
+      cap: number;
+      ruleCase?: SQL;
+      prepared?: boolean;
+    }): Promise<{ rows: EventRow[]; counted: number }> {
       const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
-      return rows<EventRow>(sql`
-        SELECT e.*, c.name AS company_name, u.name AS author_name, a.name AS assignee_name
-        FROM (SELECT ${EVENT_COLUMNS}${rule} FROM events e WHERE ${p.where} ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}) e
+      const limit = intLiteral(p.limit);
+      const q = sql`
+        WITH page AS MATERIALIZED (
+          SELECT ${EVENT_COLUMNS}${rule} FROM events e WHERE ${p.where} ORDER BY ${p.order}
+          LIMIT ${limit} OFFSET ${intLiteral(p.offset)})
+        SELECT e.*, c.name AS company_name, u.name AS author_name, a.name AS assignee_name,
+               CASE WHEN (SELECT count(*) FROM page) = ${limit}
+                    THEN (SELECT count(*) FROM (SELECT 1 FROM events e WHERE ${p.where} LIMIT ${intLiteral(p.cap + 1)}) s)
+               END::int AS counted_n
+        FROM page e
         JOIN companies c ON c.id = e.company_id
         LEFT JOIN users u ON u.id = e.author_id
         LEFT JOIN users a ON a.id = e.assignee_id
-        ORDER BY ${p.order}`);
+        ORDER BY ${p.order}`;
+      const page = await (p.prepared ? preparedRowsOf : rowsOf)<EventRow & { counted_n: number | null }>(db, q);
+      const counted = page[0]?.counted_n;
+      const items = page.map(({ counted_n: _, ...r }) => r as EventRow);
+      if (counted != null) return { rows: items, counted };
+      if (items.length > 0 || p.offset === 0) return { rows: items, counted: p.offset + items.length };
+      return { rows: items, counted: await countCapped(p.where, p.cap) };
     },
-
-    countCapped,
 
     /**
      * A tsquery (events.query tsQueryOf) evaluated once — its prefix expanded through the lexicon —

@@ -321,8 +321,11 @@ export function createEventsService(deps: EventsServiceDeps) {
               cap,
             })
           : undefined;
-      const [rows, statusCounts] = await Promise.all([
-        search ? search.then((r) => r.rows) : repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, ruleCase }),
+      const pageQuery =
+        search ??
+        repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, cap, ruleCase, prepared: !text && offset === 0 });
+      const [{ rows, counted }, statusCounts] = await Promise.all([
+        pageQuery,
         q.status_counts
           ? repo.statusCounts({
               where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]),
@@ -331,12 +334,6 @@ export function createEventsService(deps: EventsServiceDeps) {
             })
           : undefined,
       ]);
-      // A page that is not full ends the list: its total is known without counting.
-      const counted = search
-        ? (await search).counted
-        : rows.length < pageSize && (rows.length > 0 || offset === 0)
-          ? offset + rows.length
-          : await repo.countCapped(where, cap);
       return {
         items: rows.map((r) => toView(m, r)),
         total: Math.min(counted, cap),
