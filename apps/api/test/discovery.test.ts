@@ -248,7 +248,10 @@ describe('runs', () => {
       mx: true,
       registrar: 'Registrar of Domain Names REG.RU LLC',
       registered_at: '2026-10-02',
+      registration_status: 'client transfer prohibited, server hold',
     });
+    // Without an RDAP answer (404 at the test server) the registration fields stay empty.
+    expect(byDomain.get(found.omission.domain)?.data.registration_status ?? null).toBeNull();
     expect(events.every((e) => e.source === 'Discovery')).toBe(true);
     // The run's link: its new events by the run id filter.
     const linked = await aUser.get(`/modules/domains/events?company_id=${A}&discovery_run=${run.id}`);

@@ -59,6 +59,7 @@ export function findingInput(runId: number, c: Candidate, r: Resolution, info: R
   if (info?.registrar) input.registrar = info.registrar.trim().slice(0, 500);
   const day = info?.created?.slice(0, 10);
   if (day && isRealDate(day)) input.registered_at = day;
+  if (info?.status.length) input.registration_status = info.status.join(', ').slice(0, 1000);
   return input;
 }
 

@@ -28,9 +28,19 @@ export const domains: ModuleDescriptor<'domains'> = {
     field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
     field.string('registrar', 'Регистратор', {
       indicator: 'registrar',
-      search: true, filter: 'contains', aliases: ['Регистратор', 'registrar'] }),
+      search: true,
+      filter: 'contains',
+      aliases: ['Регистратор', 'registrar'],
+    }),
     field.date('registered_at', 'Дата регистрации', {
       aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'],
+    }),
+    // RDAP status values of the domain (RFC 9083 §10.2.2, e.g. «client transfer prohibited, server hold»), filled by discovery.
+    field.string('registration_status', 'Статус регистрации', {
+      search: true,
+      filter: 'contains',
+      max: 1000,
+      aliases: ['Статус регистрации', 'Статус домена', 'registration status', 'domain status'],
     }),
     field.date('expires_at', 'Оплачен до', {
       aliases: ['Оплачен до', 'Дата окончания', 'expires', 'expiration date', 'expires_at'],
