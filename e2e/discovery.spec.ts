@@ -45,7 +45,9 @@ test.describe
       await set('discovery_dns_retries', 0);
       await set('discovery_dns_rate', 20000);
       await set('discovery_dns_concurrency', 100);
+      // No RDAP: no servers and no bootstrap file (the default is IANA's, unreachable here).
       await set('discovery_rdap_servers', '');
+      await set('discovery_rdap_bootstrap', '');
       await set('snapshot_on_create', 1);
       companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: 'Дисковери Банк' } }), 'company'))
         .id;

@@ -94,7 +94,10 @@ export function isResolverAddress(s: string): boolean {
 /** `ru=https://…, *=https://…` → {ru: url, '*': url}; null when malformed. */
 export function parseRdapServers(s: string): Record<string, string> | null {
   const out: Record<string, string> = {};
-  for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const item of s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const i = item.indexOf('=');
     if (i <= 0) return null;
     const zone = item.slice(0, i).trim().toLowerCase().replace(/^\./, '');
@@ -336,8 +339,7 @@ export const CONFIG_REGISTRY = {
   }),
   discovery_dns_servers: def({
     title: 'Поиск доменов: DNS-серверы',
-    description:
-      'Адреса резолверов через запятую: IP или IP:порт (например: 77.88.8.8, 8.8.8.8). Запросы DNS идут только к ним.',
+    description: 'Адреса резолверов через запятую: IP или IP:порт (например: 77.88.8.8, 8.8.8.8). Запросы DNS идут только к ним.',
     group: 'discovery',
     type: 'string',
     schema: text(0, 500).refine((s) => s === '' || splitList(s).every(isResolverAddress), {
@@ -382,13 +384,22 @@ export const CONFIG_REGISTRY = {
   discovery_rdap_servers: def({
     title: 'Поиск доменов: серверы RDAP',
     description:
-      'Откуда брать регистратора и дату регистрации: зона=адрес через запятую, * — для остальных зон (например: ru=https://rdap.tcinet.ru/, *=https://rdap.org/). Пусто — без RDAP.',
+      'Серверы RDAP сверх файла bootstrap: зона=адрес через запятую, * — для зон, которых нет ни здесь, ни в файле (например: ru=https://rdap.example.ru/). Зона, заданная здесь, важнее файла. Пусто — только серверы из файла.',
     group: 'discovery',
     type: 'string',
     schema: text(0, 2000).refine((s) => s === '' || parseRdapServers(s) !== null, {
       error: 'Ожидается зона=https://адрес через запятую (зона * — для остальных)',
     }),
-    default: '*=https://rdap.org/',
+    default: '',
+  }),
+  discovery_rdap_bootstrap: def({
+    title: 'Поиск доменов: файл bootstrap RDAP',
+    description:
+      'Адрес файла IANA (RFC 9224) со списком серверов RDAP по зонам: загружается раз в сутки и хранится в памяти; серверы из него считаются заданными для своих зон. Пусто — только серверы, заданные вручную; пусто и там — без RDAP.',
+    group: 'discovery',
+    type: 'string',
+    schema: optionalUrl,
+    default: 'https://data.iana.org/rdap/dns.json',
   }),
   discovery_rdap_timeout_ms: int({
     title: 'Поиск доменов: таймаут RDAP',

@@ -1,7 +1,8 @@
 /*
- * An RDAP server on 127.0.0.1 (node:http) for the discovery tests: GET /domain/<ascii-name> answers
+ * An RDAP server on 127.0.0.1 (node:http) for the discovery tests: GET [<base path>]/domain/<ascii-name> answers
  * the recorded JSON for the name (application/rdap+json), an RDAP error object with 404 for unknown
- * names; an answer can be late, have another status, or redirect. Every request is logged.
+ * names; an answer can be late, have another status, or redirect. Other paths can serve files (the RFC 9224
+ * bootstrap `dns.json`, see rdapBootstrapFile). Every request is logged.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,13 +18,27 @@ export interface RdapServer {
   close(): Promise<void>;
 }
 
-export async function startRdapServer(records: Record<string, RdapAnswer>): Promise<RdapServer> {
+export async function startRdapServer(
+  records: Record<string, RdapAnswer>,
+  /** Paths other than /domain/… and what they answer (e.g. '/rdap/dns.json' → a bootstrap file). */
+  files: Record<string, RdapAnswer> = {},
+): Promise<RdapServer> {
   const requests: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
-    const m = /^\/domain\/([^/?]+)$/.exec(path);
+    const file = files[path];
+    if (file) {
+      if ('redirect' in file) {
+        res.writeHead(file.status ?? 302, { location: file.redirect });
+        return res.end();
+      }
+      res.writeHead(file.status ?? 200, { 'content-type': 'application/json' });
+      return res.end(typeof file.body === 'string' ? file.body : JSON.stringify(file.body));
+    }
+    // Any base path: /domain/x or, as registries publish their base URLs, /com/v1/domain/x.
+    const m = /\/domain\/([^/?]+)$/.exec(path);
     const name = m ? decodeURIComponent(m[1] ?? '').toLowerCase() : '';
     const answer = records[name];
     const json = (status: number, body: unknown) => {
@@ -121,5 +136,15 @@ export function recordedComDomain(ldhName: string): unknown {
     ],
     rdapConformance: ['rdap_level_0', 'icann_rdap_technical_implementation_guide_0', 'icann_rdap_response_profile_0'],
     notices: [{ title: 'Terms of Use', description: ['Service subject to Terms of Use.'] }],
+  };
+}
+
+/** An RFC 9224 bootstrap file (the shape of IANA's https://data.iana.org/rdap/dns.json) for the given services. */
+export function rdapBootstrapFile(services: [zones: string[], urls: string[]][]): unknown {
+  return {
+    version: '1.0',
+    publication: '2026-11-24T18:00:01Z',
+    description: 'RDAP bootstrap file for Domain Name System registrations',
+    services,
   };
 }

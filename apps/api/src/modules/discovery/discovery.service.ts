@@ -14,7 +14,8 @@ export interface DiscoverySettings {
   enabled: boolean;
   scheduleHours: number;
   resolver: ResolverOptions;
-  rdap: { servers: Record<string, string>; timeoutMs: number };
+  /** RDAP is off when there are no servers and no bootstrap file. */
+  rdap: { servers: Record<string, string>; bootstrapUrl: string | null; timeoutMs: number };
   ctLogs: string[];
   /** 0..1 */
   ctThreshold: number;
@@ -34,6 +35,7 @@ export async function discoverySettings(configs: Pick<ConfigsService, 'get'>): P
     },
     rdap: {
       servers: parseRdapServers(await configs.get('discovery_rdap_servers')) ?? {},
+      bootstrapUrl: (await configs.get('discovery_rdap_bootstrap')).trim() || null,
       timeoutMs: await configs.get('discovery_rdap_timeout_ms'),
     },
     ctLogs: splitList(await configs.get('discovery_ct_logs')),

@@ -1,8 +1,10 @@
 /*
  * RDAP domain lookup (RFC 9082 query path, RFC 9083 response) for registration data of a discovered
- * domain: registrar, creation date, status. Only the configured servers are contacted: the server
- * is chosen by TLD (key '*' = default), a redirect is followed only to one of the configured
- * servers' origins, and every failure (404, timeout, 5xx, bad JSON, a redirect elsewhere) is `null`
+ * domain: registrar, creation date, status. Only configured servers are contacted. The server of a name
+ * is, in this order: an explicit `tld=url` entry; the servers the RFC 9224 bootstrap file (IANA's
+ * dns.json, fetched once and kept in memory for a day) names for the name's zone; the '*' entry. A
+ * redirect is followed only to the origin of an explicit server or of a bootstrap server of the same
+ * zone, and every failure (404, timeout, 5xx, bad JSON, a redirect elsewhere, no bootstrap) is `null`
  * — registration data fills fields, it never fails a run.
  */
 import { domainToASCII } from 'node:url';
@@ -12,10 +14,22 @@ export interface RdapInfo {
   created: string | null /* ISO 8601 */;
   status: string[];
 }
-export type RdapFailure = 'not-found' | 'timeout' | 'http' | 'network' | 'invalid' | 'redirect' | 'no-server';
+export type RdapFailure =
+  | 'not-found'
+  | 'timeout'
+  | 'http'
+  | 'network'
+  | 'invalid'
+  | 'redirect'
+  | 'no-server'
+  | 'bootstrap' /* the bootstrap file was needed and is unavailable */;
 export interface RdapOptions {
   servers: Record<string, string> /* tld (punycode, no dot) or '*' → base URL */;
   timeoutMs: number;
+  /** The RFC 9224 bootstrap file (e.g. https://data.iana.org/rdap/dns.json); null/'' = none. */
+  bootstrapUrl?: string | null;
+  /** Where the bootstrap file is kept between clients (one per process); default: this client's own. */
+  bootstrapCache?: RdapBootstrapCache;
   /** Why a lookup gave null (for the caller's log); never throws into the lookup. */
   onFailure?: (f: { domain: string; reason: RdapFailure; status?: number }) => void;
 }
@@ -84,7 +98,7 @@ export function parseRdapDomain(body: unknown): RdapInfo | null {
   return { registrar: registrarOf(arr(body.entities)), created, status };
 }
 
-async function readLimited(res: Response): Promise<string | null> {
+async function readLimited(res: Response, max = MAX_BODY): Promise<string | null> {
   if (!res.body) return '';
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -93,7 +107,7 @@ async function readLimited(res: Response): Promise<string | null> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY) {
+    if (size > max) {
       await reader.cancel();
       return null;
     }
@@ -102,15 +116,146 @@ async function readLimited(res: Response): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const httpUrl = (s: string): URL | null => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u : null;
+  } catch {
+    return null;
+  }
+};
+
+/** Zone (ASCII, no dots at the ends) → base URLs of its RDAP servers, https first. */
+export type RdapBootstrap = Map<string, URL[]>;
+
+/**
+ * The services of an RFC 9224 bootstrap file (`{version, publication, services: [[[zones…], [urls…]], …]}`);
+ * null when it is not one. Zones are compared as ASCII; URLs that are not http(s) are left out.
+ */
+export function parseRdapBootstrap(body: unknown): RdapBootstrap | null {
+  if (!isObj(body) || !Array.isArray(body.services)) return null;
+  const out: RdapBootstrap = new Map();
+  for (const service of body.services) {
+    const [zones, urls] = arr(service);
+    if (!Array.isArray(zones) || !Array.isArray(urls)) continue;
+    const bases = urls
+      .map((u) => (typeof u === 'string' ? httpUrl(u) : null))
+      .filter((u): u is URL => u !== null)
+      // RFC 9224 §3: when both are offered, prefer https.
+      .sort((a, b) => Number(b.protocol === 'https:') - Number(a.protocol === 'https:'));
+    if (!bases.length) continue;
+    for (const z of zones) {
+      const zone =
+        typeof z === 'string'
+          ? domainToASCII(
+              z
+                .trim()
+                .toLowerCase()
+                .replace(/^\.+|\.+$/g, ''),
+            )
+          : '';
+      if (zone) out.set(zone, [...(out.get(zone) ?? []), ...bases]);
+    }
+  }
+  return out;
+}
+
+/** The bootstrap servers of an ASCII name: the longest zone of the file the name ends with (RFC 9224 §4). */
+function bootstrapServers(b: RdapBootstrap, ascii: string): URL[] {
+  const labels = ascii.split('.');
+  for (let i = 1; i < labels.length; i++) {
+    const found = b.get(labels.slice(i).join('.'));
+    if (found) return found;
+  }
+  return [];
+}
+
+/** A day, as the issue asks; the IANA file changes a few times a month. */
+export const RDAP_BOOTSTRAP_TTL_MS = 24 * 3600_000;
+/** After a failed fetch the file is tried again no sooner than this (a run makes thousands of lookups). */
+export const RDAP_BOOTSTRAP_RETRY_MS = 5 * 60_000;
+const MAX_BOOTSTRAP_BODY = 4 << 20;
+
+export interface RdapBootstrapCache {
+  /** The bootstrap of `url`: kept for a day after a fetch, a failure kept for five minutes; one fetch at a time. */
+  get(url: string, timeoutMs: number): Promise<RdapBootstrap | null>;
+}
+
+export function createRdapBootstrapCache(
+  opts: { ttlMs?: number; retryMs?: number; now?: () => number } = {},
+): RdapBootstrapCache {
+  const ttlMs = opts.ttlMs ?? RDAP_BOOTSTRAP_TTL_MS;
+  const retryMs = opts.retryMs ?? RDAP_BOOTSTRAP_RETRY_MS;
+  const now = opts.now ?? Date.now;
+  let kept: { url: string; until: number; value: Promise<RdapBootstrap | null> } | null = null;
+
+  async function fetchFile(url: string, timeoutMs: number): Promise<RdapBootstrap | null> {
+    try {
+      // No redirects: the file is read from the configured address only.
+      const res = await fetch(url, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
+        headers: { accept: 'application/json' },
+      });
+      if (!res.ok) {
+        await res.body?.cancel();
+        return null;
+      }
+      const text = await readLimited(res, MAX_BOOTSTRAP_BODY);
+      return text === null ? null : parseRdapBootstrap(JSON.parse(text));
+    } catch {
+      return null;
+    }
+  }
+
+  return {
+    get(url, timeoutMs) {
+      if (kept && kept.url === url && now() < kept.until) return kept.value;
+      const entry = { url, until: Number.POSITIVE_INFINITY, value: fetchFile(url, timeoutMs) };
+      kept = entry;
+      void entry.value.then((b) => {
+        entry.until = now() + (b ? ttlMs : retryMs);
+      });
+      return entry.value;
+    },
+  };
+}
+
 export function createRdapClient(opts: RdapOptions): { lookup(domain: string): Promise<RdapInfo | null> } {
   const bases = new Map<string, URL>();
   for (const [tld, url] of Object.entries(opts.servers)) {
-    const u = new URL(url);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`Некорректный адрес RDAP-сервера: «${url}»`);
+    const u = httpUrl(url);
+    if (!u) throw new Error(`Некорректный адрес RDAP-сервера: «${url}»`);
     bases.set(tld.toLowerCase().replace(/^\./, ''), u);
   }
-  const origins = new Set([...bases.values()].map((u) => u.origin));
+  const explicitOrigins = new Set([...bases.values()].map((u) => u.origin));
   const timeoutMs = Math.max(1, opts.timeoutMs);
+  const bootstrapUrl = opts.bootstrapUrl?.trim() || null;
+  if (bootstrapUrl && !httpUrl(bootstrapUrl)) throw new Error(`Некорректный адрес файла bootstrap RDAP: «${bootstrapUrl}»`);
+  const cache = opts.bootstrapCache ?? createRdapBootstrapCache();
+
+  /** The bootstrap servers of `ascii`'s zone; null when the file was needed and is unavailable. */
+  async function fromFile(ascii: string): Promise<URL[] | null> {
+    if (!bootstrapUrl) return [];
+    const b = await cache.get(bootstrapUrl, timeoutMs);
+    return b ? bootstrapServers(b, ascii) : null;
+  }
+
+  /** The server to ask about `ascii`: explicit zone entry, else the file's, else '*'; or why there is none. */
+  async function serverOf(ascii: string): Promise<URL | RdapFailure> {
+    const explicit = bases.get(ascii.slice(ascii.lastIndexOf('.') + 1));
+    if (explicit) return explicit;
+    const listed = await fromFile(ascii);
+    const base = listed?.[0] ?? bases.get('*');
+    if (!base) return listed === null ? 'bootstrap' : 'no-server';
+    return base;
+  }
+
+  /** A redirect may lead to a configured server, or to one the file names for the name's zone. */
+  async function mayFollow(ascii: string, next: URL): Promise<boolean> {
+    if (explicitOrigins.has(next.origin)) return true;
+    return ((await fromFile(ascii)) ?? []).some((u) => u.origin === next.origin);
+  }
 
   return {
     async lookup(domain) {
@@ -119,9 +264,9 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
         return null;
       };
       const ascii = domainToASCII(domain.trim().toLowerCase().replace(/\.$/, ''));
-      const tld = ascii.slice(ascii.lastIndexOf('.') + 1);
-      const base = bases.get(tld) ?? bases.get('*');
-      if (!ascii || !base) return fail('no-server');
+      if (!ascii) return fail('no-server');
+      const base = await serverOf(ascii);
+      if (typeof base === 'string') return fail(base);
       let url = new URL(`${base.href.replace(/\/+$/, '')}/domain/${encodeURIComponent(ascii)}`);
       // One deadline for the whole lookup, redirects and body included.
       const signal = AbortSignal.timeout(timeoutMs);
@@ -136,8 +281,8 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
             await res.body?.cancel();
             const loc = res.headers.get('location');
             const next = loc ? new URL(loc, url) : null;
-            // Only to a configured server: RDAP bootstrap redirects would otherwise reach any host.
-            if (!next || !origins.has(next.origin) || hop >= MAX_REDIRECTS) return fail('redirect', res.status);
+            // Only to a configured server (or the zone's bootstrap server): a redirect would otherwise reach any host.
+            if (!next || hop >= MAX_REDIRECTS || !(await mayFollow(ascii, next))) return fail('redirect', res.status);
             url = next;
             continue;
           }

@@ -13,7 +13,7 @@ import type { AssetsRepo } from './assets.repo';
 import type { EventRaiser, Finding } from './discovery.events';
 import { discoverySettings } from './discovery.service';
 import { generatePermutations } from './permutations';
-import { createRdapClient, type RdapInfo } from './rdap';
+import { createRdapBootstrapCache, createRdapClient, type RdapInfo } from './rdap';
 import { createResolver, type Resolution } from './resolver';
 import type { RunProgress, RunsRepo } from './runs.repo';
 
@@ -72,6 +72,8 @@ export function createRunExecutor(deps: {
   log: Pick<Logger, 'warn' | 'info'>;
 }) {
   const { db, runs } = deps;
+  // The RDAP bootstrap file, kept for the process's runs (fetched at most once a day).
+  const bootstrapCache = createRdapBootstrapCache();
 
   async function work(runId: number, companyId: number, authorId: number | null, p: RunProgress) {
     const s = await discoverySettings(deps.configs);
@@ -88,7 +90,8 @@ export function createRunExecutor(deps: {
     await runs.progress(runId, p);
 
     const raise = deps.raise();
-    const rdap = Object.keys(s.rdap.servers).length ? createRdapClient(s.rdap) : null;
+    const rdap =
+      Object.keys(s.rdap.servers).length || s.rdap.bootstrapUrl ? createRdapClient({ ...s.rdap, bootstrapCache }) : null;
     let rdapLeft = RDAP_MAX_PER_RUN;
     let pending: Resolution[] = [];
     let saved = Date.now();
