@@ -2,7 +2,8 @@
  * The discovery run job: the permutations of every enabled domain asset of the company → DNS
  * (resolveMany) → for each registered candidate that is not a wildcard echo: RDAP (bounded) → a domain
  * event with source «Discovery» (discovery.events.ts). Progress is written to the run row as it goes;
- * each batch of events commits together with the counters that count it.
+ * each batch of events commits together with the counters that count it. RDAP lookups that gave no data
+ * are counted by reason and logged at the end.
  */
 import { DISCOVERY_MSG } from '@forpost/contract/discovery';
 import { isRealDate } from '@forpost/contract/modules/fields';
@@ -13,7 +14,7 @@ import type { AssetsRepo } from './assets.repo';
 import type { EventRaiser, Finding } from './discovery.events';
 import { discoverySettings } from './discovery.service';
 import { generatePermutations } from './permutations';
-import { createRdapBootstrapCache, createRdapClient, type RdapInfo } from './rdap';
+import { createRdapBootstrapCache, createRdapClient, type RdapFailure, type RdapInfo } from './rdap';
 import { createResolver, type Resolution } from './resolver';
 import type { RunProgress, RunsRepo } from './runs.repo';
 
@@ -90,17 +91,33 @@ export function createRunExecutor(deps: {
     await runs.progress(runId, p);
 
     const raise = deps.raise();
+    // Lookups without data, by reason: logged once at the end (names and reasons only, never server addresses).
+    const rdapFailed = new Map<RdapFailure, number>();
+    const rdapExamples: string[] = [];
     const rdap =
-      Object.keys(s.rdap.servers).length || s.rdap.bootstrapUrl ? createRdapClient({ ...s.rdap, bootstrapCache }) : null;
+      Object.keys(s.rdap.servers).length || s.rdap.bootstrapUrl
+        ? createRdapClient({
+            ...s.rdap,
+            bootstrapCache,
+            onFailure: (f) => {
+              rdapFailed.set(f.reason, (rdapFailed.get(f.reason) ?? 0) + 1);
+              if (rdapExamples.length < 5)
+                rdapExamples.push(f.status ? `${f.domain}: ${f.reason} ${f.status}` : `${f.domain}: ${f.reason}`);
+            },
+          })
+        : null;
     let rdapLeft = RDAP_MAX_PER_RUN;
+    let rdapAsked = 0;
     let pending: Resolution[] = [];
     let saved = Date.now();
     const flush = async () => {
       const batch = pending;
       pending = [];
-      const infos = await mapLimit(batch, RDAP_CONCURRENCY, async (r) =>
-        rdap && rdapLeft-- > 0 ? rdap.lookup(r.name).catch(() => null) : null,
-      );
+      const infos = await mapLimit(batch, RDAP_CONCURRENCY, async (r) => {
+        if (!rdap || rdapLeft-- <= 0) return null;
+        rdapAsked++;
+        return rdap.lookup(r.name).catch(() => null);
+      });
       const findings: Finding[] = batch.map((r, i) => ({
         companyId,
         input: findingInput(runId, candidates.get(r.name) as Candidate, r, infos[i] ?? null),
@@ -129,6 +146,13 @@ export function createRunExecutor(deps: {
       if (pending.length) await flush();
     } finally {
       resolver.close();
+      if (rdapFailed.size) {
+        const failed = [...rdapFailed.values()].reduce((a, b) => a + b, 0);
+        deps.log.warn(
+          { runId, rdap: { asked: rdapAsked, failed, reasons: Object.fromEntries(rdapFailed), examples: rdapExamples } },
+          'discovery run: RDAP lookups without registration data',
+        );
+      }
     }
     await runs.progress(runId, p);
   }
