@@ -2,7 +2,8 @@
  * «Поиск доменов» in the browser: a protected domain is added on the page, its candidates previewed,
  * a run started against a DNS server this spec starts on 127.0.0.1 (the e2e server's settings point at
  * it), the run's new event opened from the runs table, and its snapshot block filled by the snapshot
- * producer (the e2e server maps snapshot-target.ru to a page on loopback).
+ * producer, which discovery queues for every new event (the e2e server maps snapshot-target.ru to a page
+ * on loopback).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -48,7 +49,8 @@ test.describe
       // No RDAP: no servers and no bootstrap file (the default is IANA's, unreachable here).
       await set('discovery_rdap_servers', '');
       await set('discovery_rdap_bootstrap', '');
-      await set('snapshot_on_create', 1);
+      // Discovered events get their snapshot without the «snapshot on create» sweep.
+      await set('snapshot_on_create', 0);
       companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: 'Дисковери Банк' } }), 'company'))
         .id;
       await api.dispose();
@@ -101,7 +103,7 @@ test.describe
       await expect(page).toHaveURL(/\/domains\/\d+/);
       await expect(page.getByTestId('event-fields')).toContainText('Пропущен символ');
 
-      // The snapshot producer checks the new event like any new domain event (snapshot_on_create).
+      // The snapshot producer checks the new event: discovery queues it (snapshot_on_create is 0).
       const eventId = Number(/\/domains\/(\d+)/.exec(page.url())?.[1]);
       await expect
         .poll(

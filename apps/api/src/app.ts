@@ -196,7 +196,15 @@ export async function buildApp(deps: AppDeps) {
   const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
   app.addHook('onClose', () => snapshots.stop());
   // Discovery of lookalike domains (#17): runs (pg-boss job), schedule and CT monitor (main.ts attaches them).
-  const discovery = createDiscovery({ db, pool: database.pool, audit, configs, secret: config.secret, log: app.log });
+  const discovery = createDiscovery({
+    db,
+    pool: database.pool,
+    audit,
+    configs,
+    secret: config.secret,
+    snapshots,
+    log: app.log,
+  });
   app.addHook('onClose', () => discovery.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.

@@ -2,7 +2,8 @@
  * The CT monitor: for each configured log, reads the entries after the saved position (followLog), matches
  * every name against each company's assets (createMatcher: own domains excluded; permutations, keywords,
  * similarity threshold) and raises domain events with source «CT». Each batch's events and the log's next
- * index commit in one transaction, so a restart resumes exactly where the last batch ended. One pass at a
+ * index commit in one transaction, so a restart resumes exactly where the last batch ended; the batch's new
+ * events then get their snapshot probe queued. One pass at a
  * time across all processes (a session advisory lock); ROLE=all|worker run it.
  */
 import { isDomain } from '@forpost/contract/validation';
@@ -52,6 +53,8 @@ export function createCtMonitor(deps: {
   assets: AssetsRepo;
   state: CtStateRepo;
   raise: () => EventRaiser;
+  /** Queues the snapshot probe of new events (called after their transaction commits). */
+  snapshot: (eventIds: number[]) => Promise<void>;
   log: Pick<Logger, 'warn' | 'info'>;
   /** The client of a log URL (tests may wrap it); default: RFC 6962 over HTTP. */
   client?: (url: string) => CtClient;
@@ -117,12 +120,15 @@ export function createCtMonitor(deps: {
       signal,
       onBatch: async (entries, nextIndex) => {
         const findings = findingsOf(entries, ms);
-        await db.transaction(async (tx) => {
-          created += (await raise(tx, findings, 'CT', null)).created;
+        const ids = await db.transaction(async (tx) => {
+          const r = await raise(tx, findings, 'CT', null);
+          created += r.created;
           if (!(await state.advance(url, at, nextIndex, null, tx)))
             throw new Error(`Позиция журнала CT ${url} изменена другим процессом`);
+          return r.ids;
         });
         at = nextIndex;
+        if (ids.length) await deps.snapshot(ids);
       },
     });
     return { ...res, created };

@@ -2,8 +2,8 @@
  * Raising domain events from discovery (DNS runs and the CT monitor) through the import's batch writer
  * (imports/event-write.ts): the module's fingerprint dedups (an existing event is left as it is), the
  * create guards refuse allowlisted domains, the whitelist mark is looked up, history is written — exactly
- * as for imported rows. New events then get their snapshot and ML score like any new domain event
- * (the snapshot sweep with `snapshot_on_create`, the classifier queue).
+ * as for imported rows. The ids of the new events are returned: the caller queues their snapshot probe
+ * after the commit (always, whatever `snapshot_on_create` says); the ML score comes from the classifier queue.
  */
 import { getModule } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
@@ -34,15 +34,15 @@ export function createEventRaiser(engine: EngineParts) {
   const writer: EventWriter = { m, ...engine };
   /**
    * Writes the findings as domain events with `source` in transaction `tx`; returns how many were new
-   * and how many a create guard refused (allowlisted).
+   * (and their ids) and how many a create guard refused (allowlisted).
    */
   return async function raise(
     tx: Db,
     findings: readonly Finding[],
     source: 'Discovery' | 'CT',
     authorId: number | null,
-  ): Promise<{ created: number; refused: number }> {
-    if (!findings.length) return { created: 0, refused: 0 };
+  ): Promise<{ created: number; refused: number; ids: number[] }> {
+    if (!findings.length) return { created: 0, refused: 0, ids: [] };
     const records: EventRecord[] = findings.map((f, i) => ({
       row: i + 1,
       companyId: f.companyId,
@@ -50,8 +50,15 @@ export function createEventRaiser(engine: EngineParts) {
       ...newEventData(m, f.input, engine.vault),
       source,
     }));
-    const res = await writeEvents(writer, tx, records, { mode: 'skip', authorId, authorKeyId: null, importId: null });
-    return { created: res.created, refused: res.errors.length };
+    const ids: number[] = [];
+    const res = await writeEvents(writer, tx, records, {
+      mode: 'skip',
+      authorId,
+      authorKeyId: null,
+      importId: null,
+      onCreated: (x) => ids.push(...x),
+    });
+    return { created: res.created, refused: res.errors.length, ids };
   };
 }
 export type EventRaiser = ReturnType<typeof createEventRaiser>;

@@ -16,6 +16,7 @@ import { createCardVault } from '../events/event-data';
 import { createEventsRepo } from '../events/events.repo';
 import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
+import type { SnapshotsService } from '../snapshots/index';
 import { createAssetsRepo } from './assets.repo';
 import { createAssetsService } from './assets.service';
 import { createCtMonitor } from './ct-monitor.jobs';
@@ -41,6 +42,8 @@ export interface DiscoveryDeps {
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
   secret: string;
+  /** Discovered events always get the SSRF-guarded snapshot probe (screenshot, title), not only with `snapshot_on_create`. */
+  snapshots: Pick<SnapshotsService, 'enqueue'>;
   log: Pick<Logger, 'warn' | 'info'>;
 }
 
@@ -63,8 +66,27 @@ export function createDiscovery(deps: DiscoveryDeps) {
     if (jobId) await runsRepo.setJob(runId, jobId);
   }
 
+  /** Queues the snapshot of each new discovered event (deduplicated with the `snapshot_on_create` sweep). */
+  async function snapshot(eventIds: number[]) {
+    for (const id of eventIds) {
+      try {
+        await deps.snapshots.enqueue(id, { auto: true });
+      } catch (e) {
+        deps.log.warn({ err: { message: (e as Error).message }, eventId: id }, 'discovery: snapshot not queued');
+      }
+    }
+  }
+
   const runs = createRunsService({ db, audit: deps.audit, runs: runsRepo, assets: assetsRepo, enqueue });
-  const execute = createRunExecutor({ db, configs: deps.configs, runs: runsRepo, assets: assetsRepo, raise, log: deps.log });
+  const execute = createRunExecutor({
+    db,
+    configs: deps.configs,
+    runs: runsRepo,
+    assets: assetsRepo,
+    raise,
+    snapshot,
+    log: deps.log,
+  });
   const ct = createCtMonitor({
     db,
     pool: deps.pool,
@@ -72,6 +94,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
     assets: assetsRepo,
     state: createCtStateRepo(db),
     raise,
+    snapshot,
     log: deps.log,
   });
 

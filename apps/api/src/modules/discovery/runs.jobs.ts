@@ -2,8 +2,8 @@
  * The discovery run job: the permutations of every enabled domain asset of the company → DNS
  * (resolveMany) → for each registered candidate that is not a wildcard echo: RDAP (bounded) → a domain
  * event with source «Discovery» (discovery.events.ts). Progress is written to the run row as it goes;
- * each batch of events commits together with the counters that count it. RDAP lookups that gave no data
- * are counted by reason and logged at the end.
+ * each batch of events commits together with the counters that count it, then the batch's new events get
+ * their snapshot probe queued. RDAP lookups that gave no data are counted by reason and logged at the end.
  */
 import { DISCOVERY_MSG } from '@forpost/contract/discovery';
 import { isRealDate } from '@forpost/contract/modules/fields';
@@ -70,6 +70,8 @@ export function createRunExecutor(deps: {
   runs: RunsRepo;
   assets: AssetsRepo;
   raise: () => EventRaiser;
+  /** Queues the snapshot probe of new events (called after their transaction commits). */
+  snapshot: (eventIds: number[]) => Promise<void>;
   log: Pick<Logger, 'warn' | 'info'>;
 }) {
   const { db, runs } = deps;
@@ -122,10 +124,13 @@ export function createRunExecutor(deps: {
         companyId,
         input: findingInput(runId, candidates.get(r.name) as Candidate, r, infos[i] ?? null),
       }));
-      await db.transaction(async (tx) => {
-        p.newEvents += (await raise(tx, findings, 'Discovery', authorId)).created;
+      const created = await db.transaction(async (tx) => {
+        const r = await raise(tx, findings, 'Discovery', authorId);
+        p.newEvents += r.created;
         await runs.progress(runId, p, tx);
+        return r.ids;
       });
+      if (created.length) await deps.snapshot(created);
       saved = Date.now();
     };
     const resolver = createResolver(s.resolver);

@@ -42,7 +42,11 @@ const keyOf = (r: { companyId: number; fingerprint: string }) => `${r.companyId}
 const CHECK_CONCURRENCY = 8;
 
 /** What a batch is written for: an import (its id), or another writer such as discovery (`importId` null). */
-export type WriteContext = Pick<ImportContext, 'mode' | 'authorId' | 'authorKeyId'> & { importId: number | null };
+export type WriteContext = Pick<ImportContext, 'mode' | 'authorId' | 'authorKeyId'> & {
+  importId: number | null;
+  /** Told the ids of the events each round inserted (discovery queues their snapshots after the commit). */
+  onCreated?: (ids: number[]) => void;
+};
 
 export async function writeEvents(w: EventWriter, tx: Db, records: EventRecord[], ctx: WriteContext): Promise<WriteResult> {
   const res = emptyResult();
@@ -163,6 +167,7 @@ async function insertNew(w: EventWriter, tx: Db, fresh: EventRecord[], ctx: Writ
     tx,
   );
   res.created += created.length;
+  if (created.length) ctx.onCreated?.(created.map((c) => c.id));
   for (const c of created) {
     const k = keyOf({ companyId: c.company_id, fingerprint: c.fingerprint });
     const x = inserts.get(k);
