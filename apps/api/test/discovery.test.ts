@@ -2,19 +2,25 @@
  * Discovery (#17) end to end against real peers on 127.0.0.1: protected assets (CRUD, validation, tenant
  * scope for users and company keys), the candidate preview, runs (pg-boss job → test DNS server → RDAP
  * server → domain events through the import's writer; a second run finds nothing new; the allowlist and
- * wildcard parents hold) and the CT monitor (test RFC 6962 log with real certificates; resumes after a
- * restart without duplicates).
+ * wildcard parents hold; RDAP servers come from a local RFC 9224 bootstrap file) and the CT monitor (test
+ * RFC 6962 log with real certificates; resumes after a restart without duplicates; a failing log beside a
+ * healthy one). Discovered events are like any other: whitelist mark, SLA due time, mailings by source, and
+ * the snapshot probe (against a local web server) whatever `snapshot_on_create` says.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { unicodeToPunycode } from '@forpost/contract/helpers';
+import { SLA_DEFAULTS } from '@forpost/contract/sla';
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
+import { generatePermutations } from '../src/modules/discovery/permutations';
 import { Client, createCompany, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
 import { createTestCa, issueCertificate } from './peers/certs';
 import { type CtLogPeer, startCtLog } from './peers/ct-log-server';
 import { type DnsServer, startDnsServer, type Zone } from './peers/dns-server';
-import { type RdapServer, recordedComDomain, startRdapServer } from './peers/rdap-server';
+import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer } from './peers/rdap-server';
 
 let ctx: TestContext;
 let boss: PgBoss;
@@ -26,9 +32,41 @@ let A: number;
 let B: number;
 let dns: DnsServer | undefined;
 let rdap: RdapServer | undefined;
+let iana: RdapServer | undefined;
 let ct: CtLogPeer | undefined;
+let badCt: CtLogPeer | undefined;
+/** The server's warnings and errors (JSON lines). */
+const logs: { msg: string; [k: string]: unknown }[] = [];
 
 const PROTECTED = 'forpost-bank.ru';
+
+/*
+ * The lookalikes the test zone registers, picked from the engine's candidates (the preview's order) before
+ * the app starts: the snapshot probe reaches them through SNAPSHOT_HOST_MAP.
+ */
+const CANDIDATES = generatePermutations(PROTECTED);
+const taken = new Set<string>();
+function pick(f: string, pred: (d: string) => boolean = () => true) {
+  const x = CANDIDATES.find((i) => i.fuzzer === f && pred(i.domain) && !taken.has(i.domain));
+  if (!x) throw new Error(`no ${f} candidate`);
+  taken.add(x.domain);
+  return { domain: x.domain, fuzzer: x.fuzzer };
+}
+const found = {
+  omission: pick('omission', (d) => d.endsWith('.ru')),
+  homoglyph: pick('homoglyph', (d) => d.endsWith('.ru')),
+  tld: pick('tld-swap', (d) => d.endsWith('.com')),
+};
+const allowed = pick('replacement', (d) => d.endsWith('.ru')).domain;
+const servfail = pick('transposition', (d) => d.endsWith('.ru')).domain;
+const ctLookalike = pick('hyphenation').domain;
+const CT_NAMES = ['forpost-login.xyz', 'forpost-bonus.site', 'forpost-pay.site', 'forpost-kabinet.site'];
+
+/** The web server the discovered hosts resolve to for the snapshot probe: a page titled by its host. */
+const web = createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><title>Вход ${req.headers.host?.split(':')[0]}</title></head><body></body></html>`);
+});
 
 async function setConfig(key: string, value: string | number) {
   const r = await admin.post('/configs', { key, value });
@@ -56,9 +94,29 @@ async function domainEvents(companyId: number, source?: string) {
 }
 
 beforeAll(async () => {
-  ctx = await setupApp();
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+  const { port } = web.address() as AddressInfo;
+  const hosts = [...Object.values(found).map((f) => f.domain), ctLookalike, ...CT_NAMES];
+  ctx = await setupApp(
+    {
+      SNAPSHOT_ALLOW_PRIVATE: '1',
+      SNAPSHOT_HOST_MAP: hosts.map((h) => `${h}=127.0.0.1:${port}`).join(','),
+      // Screenshots are the e2e's (discovery.spec.ts); here the probe's title and status are enough.
+      CHROMIUM_PATH: '/nonexistent/chromium',
+      LOG_LEVEL: 'warn',
+    },
+    {
+      level: 'warn',
+      stream: {
+        write(line: string) {
+          logs.push(JSON.parse(line));
+        },
+      },
+    },
+  );
   boss = await startJobs(ctx.url, { warn() {} }, true);
   await ctx.app.services.discovery.attach(boss, { work: true, background: false });
+  await ctx.app.services.snapshots.attach(boss, { work: true });
   admin = await signedIn(ctx, 'root@forpost.test', 'SUPER_ADMIN');
   A = (await createCompany(ctx, 'Альфа')).id;
   B = (await createCompany(ctx, 'Бета')).id;
@@ -69,11 +127,29 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ctx.app.services.discovery.stop();
+  await ctx.app.services.snapshots.stop();
   await boss?.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => undefined);
   await dns?.close();
   await rdap?.close();
+  await iana?.close();
   await ct?.close();
+  await badCt?.close();
+  await new Promise<void>((r) => {
+    web.closeAllConnections();
+    web.close(() => r());
+  });
 });
+
+/** The event's snapshots, once the probe job has recorded one; none if no job recorded one within 30 s. */
+async function snapshotsOf(eventId: number) {
+  for (const until = Date.now() + 30_000; ; ) {
+    const r = await admin.get(`/modules/domains/events/snapshots/${eventId}`);
+    expect(r.statusCode, r.body).toBe(200);
+    const items = r.json().items as { page_title: string | null; http_status: number | null; error: string | null }[];
+    if (items.length || Date.now() > until) return items;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
 
 describe('protected assets', () => {
   it('adds domains (IDN as ASCII and Unicode) and keywords, with Russian errors and duplicates refused', async () => {
@@ -170,25 +246,12 @@ describe('preview', () => {
 });
 
 describe('runs', () => {
-  const found = {} as Record<'omission' | 'homoglyph' | 'tld', { domain: string; fuzzer: string }>;
-  let allowed = '';
-  let servfail = '';
+  let discoveryMailing = 0;
+  let ctMailing = 0;
 
   beforeAll(async () => {
-    const items = (await admin.post('/discovery/preview', { domain: PROTECTED })).json().items as {
-      domain: string;
-      fuzzer: string;
-    }[];
-    const first = (f: string, pred: (d: string) => boolean = () => true) => {
-      const x = items.find((i) => i.fuzzer === f && pred(i.domain) && !Object.values(found).some((y) => y.domain === i.domain));
-      if (!x) throw new Error(`no ${f} candidate`);
-      return x;
-    };
-    found.omission = first('omission', (d) => d.endsWith('.ru'));
-    found.homoglyph = first('homoglyph', (d) => d.endsWith('.ru'));
-    found.tld = first('tld-swap', (d) => d.endsWith('.com'));
-    allowed = first('replacement', (d) => d.endsWith('.ru')).domain;
-    servfail = first('transposition', (d) => d.endsWith('.ru')).domain;
+    const preview = (await admin.post('/discovery/preview', { domain: PROTECTED })).json().items as { domain: string }[];
+    expect(preview.map((i) => i.domain)).toEqual(CANDIDATES.map((c) => c.domain));
     const zone: Zone = {
       [found.omission.domain]: { A: ['203.0.113.10'], MX: ['10 mx.evil.test'], NS: ['ns1.evil.test', 'ns2.evil.test'] },
       [found.homoglyph.domain]: { A: ['203.0.113.11'], NS: ['ns1.evil.test'] },
@@ -200,12 +263,38 @@ describe('runs', () => {
     };
     dns = await startDnsServer(zone);
     rdap = await startRdapServer({ [found.tld.domain]: { body: recordedComDomain(found.tld.domain) } });
+    // RFC 9224: the «IANA» file names the local RDAP server for .ru and .com; no server is set by hand.
+    iana = await startRdapServer({}, { '/rdap/dns.json': { body: rdapBootstrapFile([[['ru', 'com'], [`${rdap.url}/`]]]) } });
     await setConfig('discovery_dns_servers', dns.server);
     await setConfig('discovery_dns_timeout_ms', 300);
     await setConfig('discovery_dns_retries', 1);
     await setConfig('discovery_dns_rate', 20000);
     await setConfig('discovery_dns_concurrency', 100);
-    await setConfig('discovery_rdap_servers', `*=${rdap.url}`);
+    await setConfig('discovery_rdap_servers', '');
+    await setConfig('discovery_rdap_bootstrap', `${iana.url}/rdap/dns.json`);
+    // Discovered events get their snapshot without the «snapshot on create» sweep.
+    await setConfig('snapshot_on_create', 0);
+    // A whitelist entry of the company covering one lookalike: the event is raised and marked.
+    const wl = await aUser.post(`/companies/${A}/whitelist`, {
+      type: 'domain',
+      value: found.tld.domain,
+      kind: 'whitelistClient',
+    });
+    expect(wl.statusCode, wl.body).toBe(201);
+    // Mailings filtered on the source: created before the run, they collect its events (or none).
+    const mailing = async (source: string) => {
+      const r = await aUser.post('/notifications/mailings', {
+        name: `Находки ${source}`,
+        company_id: A,
+        recipients: ['soc@alfa.test'],
+        filters: { sources: [source] },
+        params: { frequency: 'instant', format: 'html' },
+      });
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as number;
+    };
+    discoveryMailing = await mailing('Discovery');
+    ctMailing = await mailing('CT');
     await setConfig('discovery_rdap_timeout_ms', 2000);
     expect((await aUser.post(`/companies/${A}/assets`, { kind: 'domain', value: PROTECTED })).statusCode).toBe(201);
     const allow = await admin.post('/modules/domains/allowlist', { company_id: A, domain: allowed });
@@ -259,6 +348,45 @@ describe('runs', () => {
     // Only DNS to the configured server, RDAP only for registered names.
     expect(rdap?.requests.every((p) => p.startsWith('/domain/'))).toBe(true);
     expect(rdap?.requests.length).toBe(4);
+    // The servers came from the bootstrap file, fetched once.
+    expect(iana?.requests).toEqual(['/rdap/dns.json']);
+    // The three lookups without an answer (404) are counted and logged, without server addresses.
+    const rdapLog = logs.find((l) => l.msg === 'discovery run: RDAP lookups without registration data' && l.runId === run.id);
+    expect(rdapLog?.rdap).toMatchObject({
+      asked: 4,
+      failed: 3,
+      reasons: { 'not-found': 3 },
+      examples: expect.arrayContaining([`${found.omission.domain}: not-found 404`]),
+    });
+    const logged = JSON.stringify(rdapLog);
+    for (const peer of [rdap, iana]) expect(logged).not.toContain(new URL(peer?.url ?? '').host);
+  }, 120_000);
+
+  it('discovered events are like any other: whitelist mark, SLA due time, mailings by source, snapshot', async () => {
+    const events = await domainEvents(A, 'Discovery');
+    expect(events).toHaveLength(3);
+    for (const e of events) {
+      const card = (await admin.get(`/modules/domains/events/${e.id}`)).json();
+      // The company's whitelist covers the .com lookalike only.
+      expect(card.whitelist_kind).toBe(e.data.domain_punycode === found.tld.domain ? 'whitelistClient' : null);
+      // SLA: no priority → «medium»; the triage deadline from creation.
+      expect(card.sla).toMatchObject({ stage: 'triage', overdue: false, triaged_at: null });
+      const [row] = (
+        await ctx.database.db.execute(
+          sql`SELECT extract(epoch FROM sla_due_at - created_at) / 60 AS minutes FROM events WHERE id = ${e.id}`,
+        )
+      ).rows;
+      expect(Number(row?.minutes)).toBe(SLA_DEFAULTS.medium.triage_minutes);
+      // The SSRF-guarded probe ran on it although snapshot_on_create is 0: status and title of the local page.
+      const [snap] = await snapshotsOf(e.id);
+      expect(snap).toMatchObject({ http_status: 200, page_title: `Вход ${e.data.domain_punycode}` });
+    }
+    // The mailing on source «Discovery» collects and sends the three; the one on «CT» has nothing.
+    await ctx.app.services.mailings.tick();
+    const deliveries = async (id: number) =>
+      (await aUser.get(`/notifications/mailings/${id}/deliveries`)).json().items as { event_count: number }[];
+    expect((await deliveries(discoveryMailing)).map((d) => d.event_count)).toEqual([3]);
+    expect(await deliveries(ctMailing)).toEqual([]);
   }, 120_000);
 
   it('a second run creates no new events; runs are listed and read within the company only', async () => {
@@ -336,6 +464,8 @@ describe('CT monitor', () => {
     expect(String(ev?.data.ct_issuer)).toContain('Forpost Test CA');
     expect(String(ev?.data.ct_names)).toContain(`www.${lookalike}`);
     expect(ev?.data.ct_not_after).toBeTruthy();
+    // CT findings get the snapshot probe too.
+    expect((await snapshotsOf(Number(ev?.id)))[0]).toMatchObject({ http_status: 200, page_title: `Вход ${lookalike}` });
 
     // The log grows; another instance (a restart) resumes from the saved index.
     ct.append([issueCertificate(ca, { sans: ['forpost-bonus.site'] }), issueCertificate(ca, { sans: ['nothing.example'] })]);
@@ -347,6 +477,38 @@ describe('CT monitor', () => {
     expect(Number(state.rows[0]?.next_index)).toBe(6);
     // Nothing new: nothing read, nothing raised.
     expect(await ctx.app.services.discovery.ct.pass()).toMatchObject({ processed: 0, created: 0 });
+    await setConfig('discovery_enabled', 0);
+  }, 120_000);
+
+  it('a failing log beside a healthy one: the healthy log is processed, the failing one keeps its index', async () => {
+    if (!ct) throw new Error('the CT log of the previous test');
+    const ca = createTestCa({ cn: 'Forpost Test CA 2', o: 'Forpost' });
+    badCt = await startCtLog({ entries: [issueCertificate(ca, { sans: ['unrelated-one.org'] })] });
+    // The failing log comes first: its failure must not stop the pass before the healthy one.
+    await setConfig('discovery_ct_logs', `${badCt.url}, ${ct.url}`);
+    await setConfig('discovery_enabled', 1);
+    const nextIndex = async (url: string) => {
+      const r = await ctx.database.db.execute(sql`SELECT next_index FROM ct_log_state WHERE log_url = ${url}`);
+      return Number(r.rows[0]?.next_index);
+    };
+    expect(await ctx.app.services.discovery.ct.pass()).toMatchObject({ processed: 1, created: 0 });
+    expect(await nextIndex(badCt.url)).toBe(1);
+    expect(await nextIndex(ct.url)).toBe(6);
+
+    badCt.append([issueCertificate(ca, { sans: ['forpost-pay.site'] })]);
+    badCt.setFailing(true);
+    ct.append([issueCertificate(ca, { sans: ['forpost-kabinet.site'] })]);
+    expect(await ctx.app.services.discovery.ct.pass()).toMatchObject({ processed: 1, created: 1 });
+    expect(await nextIndex(badCt.url)).toBe(1);
+    expect(await nextIndex(ct.url)).toBe(7);
+    expect(logs.some((l) => l.msg === 'CT log follow failed' && l.url === badCt?.url)).toBe(true);
+    expect((await domainEvents(A, 'CT')).map((e) => e.data.domain_punycode)).toContain('forpost-kabinet.site');
+
+    // Back up: the failing log goes on from its kept index, nothing skipped.
+    badCt.setFailing(false);
+    expect(await ctx.app.services.discovery.ct.pass()).toMatchObject({ processed: 1, created: 1 });
+    expect(await nextIndex(badCt.url)).toBe(2);
+    expect((await domainEvents(A, 'CT')).map((e) => e.data.domain_punycode)).toContain('forpost-pay.site');
     await setConfig('discovery_enabled', 0);
   }, 120_000);
 });
