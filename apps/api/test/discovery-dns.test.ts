@@ -4,6 +4,7 @@
  * Timeouts are generous where an answer must arrive (2 s) and short only where none will (dropped,
  * held), so a busy machine slows the file down but does not change a count.
  */
+import { promises as dnsPromises } from 'node:dns';
 import { domainToASCII } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenBucket } from '../src/modules/discovery/rate-limit';
@@ -119,6 +120,50 @@ describe('status mapping and records', () => {
     dns.setRecord(ascii, { A: ['192.0.2.33'] });
     const r = await make().resolve('сбербанкк.рф');
     expect(r).toMatchObject({ name: ascii, status: 'registered', a: ['192.0.2.33'] });
+  });
+});
+
+describe('the test server checked by an independent DNS implementation', () => {
+  // Node's own resolver (c-ares) against the same server: the wire codec (dns-wire.ts) both encodes the
+  // server's answers and decodes them in our client, so a symmetric mistake would pass every test above.
+  const nodeResolver = () => {
+    const r = new dnsPromises.Resolver({ timeout: 2_000, tries: 1 });
+    r.setServers([dns.server]);
+    return r;
+  };
+
+  it('c-ares reads A, AAAA, MX, NS and CNAME answers as our client does', async () => {
+    const r = nodeResolver();
+    expect((await r.resolve4('sberbank-online.ru')).sort()).toEqual(['192.0.2.10', '192.0.2.11']);
+    expect(await r.resolve6('sberbank-online.ru')).toEqual(['2001:db8::10']);
+    expect((await r.resolveMx('sberbank-online.ru')).sort((a, b) => a.priority - b.priority)).toEqual([
+      { exchange: 'mx1.sberbank-online.ru', priority: 10 },
+      { exchange: 'mx2.sberbank-online.ru', priority: 20 },
+    ]);
+    expect((await r.resolveNs('sberbank-online.ru')).sort()).toEqual(['ns1.reg.ru', 'ns2.reg.ru']);
+    expect(await r.resolveCname('sberbenk.ru')).toEqual(['parking.hoster.net']);
+    // The chain in one answer: c-ares follows it to the addresses, with TTLs as sent.
+    const withTtl = await r.resolve4('sberbenk.ru', { ttl: true });
+    expect(withTtl.map((x) => x.address)).toEqual(['198.51.100.7']);
+    expect(withTtl[0]?.ttl).toBeGreaterThan(0);
+    // The same names through our client give the same records.
+    const ours = await make().resolve('sberbank-online.ru');
+    expect(ours).toMatchObject({ a: ['192.0.2.10', '192.0.2.11'], aaaa: ['2001:db8::10'], ns: ['ns1.reg.ru', 'ns2.reg.ru'] });
+  });
+
+  it('c-ares sees wildcards, IDN names, NXDOMAIN, SERVFAIL and REFUSED as the server means them', async () => {
+    const r = nodeResolver();
+    expect(await r.resolve4('anything-at-all.wild.ru')).toEqual(['203.0.113.1']);
+    expect(await r.resolve4('real.wild.ru')).toEqual(['203.0.113.99']);
+    const ascii = domainToASCII('сбербанк-ц.рф');
+    dns.setRecord(ascii, { A: ['192.0.2.34'] });
+    expect(await r.resolve4(ascii)).toEqual(['192.0.2.34']);
+    expect(await r.resolveMx('mx-only.ru')).toEqual([{ exchange: 'mail.mx-only.ru', priority: 10 }]);
+    await expect(r.resolve4('no-such-name.ru')).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    await expect(r.resolve4('broken.ru')).rejects.toMatchObject({ code: 'ESERVFAIL' });
+    await expect(r.resolve4('refused.ru')).rejects.toMatchObject({ code: 'EREFUSED' });
+    // A name that exists with no A record: NOERROR without answers (c-ares: ENODATA), not NXDOMAIN.
+    await expect(r.resolve4('mx-only.ru')).rejects.toMatchObject({ code: 'ENODATA' });
   });
 });
 
