@@ -151,6 +151,16 @@ async function updateEvents(vs: readonly (EventUpdate & { id: number })[], tx: D
      WHERE e.id = v.id`);
 }
 
+/** A file attached to an event, as its card lists it. */
+export interface EventAttachmentRow {
+  id: number;
+  kind: string;
+  name: string;
+  mimetype: string;
+  size: number;
+  created_at: Date | string;
+}
+
 export function createEventsRepo(db: Db) {
   const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
   const companies = createCompaniesRepo(db);
@@ -328,6 +338,28 @@ export function createEventsRepo(db: Db) {
       return r;
     },
 
+    /**
+     * The card of an event (GET …/events/{id}): the row with its comment count and attachments, in
+     * one prepared statement (three round trips before; docs/decisions.md, «Путь запроса»).
+     */
+    async findDetail(
+      module: ModuleCode,
+      id: number,
+    ): Promise<(EventRow & { comments_count: number; attachments: EventAttachmentRow[] }) | undefined> {
+      const [r] = await preparedRowsOf<EventRow & { comments_count: number; attachments: EventAttachmentRow[] }>(
+        db,
+        sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, u.name AS author_name, a.name AS assignee_name,
+                   (SELECT count(*)::int FROM event_comments k WHERE k.event_id = e.id) AS comments_count,
+                   COALESCE((SELECT json_agg(json_build_object('id', d.id, 'kind', d.kind, 'name', d.name, 'mimetype', d.mimetype,
+                                                               'size', d.size, 'created_at', d.created_at) ORDER BY d.id)
+                             FROM docs d WHERE d.event_id = e.id), '[]'::json) AS attachments
+            FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id
+            LEFT JOIN users a ON a.id = e.assignee_id
+            WHERE e.id = ${id} AND e.module = ${module}`,
+      );
+      return r;
+    },
+
     /** Rows of these ids in this module, locked (batch operations), in id order. */
     async findByIdsForUpdate(module: ModuleCode, ids: number[], tx: Db): Promise<EventRow[]> {
       return rows<EventRow>(
@@ -433,8 +465,8 @@ export function createEventsRepo(db: Db) {
       return r?.n ?? 0;
     },
 
-    async attachments(eventId: number) {
-      return rows<{ id: number; kind: string; name: string; mimetype: string; size: number; created_at: Date | string }>(
+    async attachments(eventId: number): Promise<EventAttachmentRow[]> {
+      return rows<EventAttachmentRow>(
         sql`SELECT id, kind, name, mimetype, size, created_at FROM docs WHERE event_id = ${eventId} ORDER BY id`,
       );
     },

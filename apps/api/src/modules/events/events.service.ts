@@ -29,7 +29,7 @@ import {
 } from './changes';
 import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data';
 import { and, orderBy, orderedSort } from './events.query';
-import type { EventRow, EventsRepo, HistoryEntry } from './events.repo';
+import type { EventAttachmentRow, EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
 import { listFilter, listWhere } from './list-filter';
 import type { Refs } from './refs';
@@ -97,9 +97,16 @@ export function createEventsService(deps: EventsServiceDeps) {
     return { ...v, ...viewOf(m, r.data ?? {}) };
   }
 
+  /** The card's view: the event, its comment count and its files. */
+  const cardView = (m: ModuleDescriptor, r: EventRow, comments: number, atts: EventAttachmentRow[]): Data => ({
+    ...toView(m, r),
+    comments_count: comments,
+    attachments: atts.map((a) => ({ ...a, size: Number(a.size), created_at: iso(a.created_at) })),
+  });
+
   async function toDetail(m: ModuleDescriptor, r: EventRow): Promise<Data> {
     const [comments, atts] = await Promise.all([repo.commentsCount(r.id), repo.attachments(r.id)]);
-    return { ...toView(m, r), comments_count: comments, attachments: atts.map((a) => ({ ...a, created_at: iso(a.created_at) })) };
+    return cardView(m, r, comments, atts);
   }
 
   /** Loads an event of the module; 404 if absent or of a company the caller cannot read, 403 without `perm`. */
@@ -279,8 +286,14 @@ export function createEventsService(deps: EventsServiceDeps) {
     return docsOf.map((d) => d.storage_key);
   }
 
+  /** GET …/events/{id}: the card in one statement, then the caller's right to its company. */
   async function get(c: Caller, m: ModuleDescriptor, id: number) {
-    return toDetail(m, await load(c, m, id, 'events.read'));
+    assertModule(c, m.code);
+    const r = await repo.findDetail(m.code, id);
+    if (!r) throw notFound(EVENT_MSG.eventNotFound);
+    assertOn(c, 'events.read', r.company_id, EVENT_MSG.eventNotFound);
+    const { comments_count, attachments, ...row } = r;
+    return cardView(m, row, comments_count, attachments);
   }
 
   const dropFiles = async (keys: string[]) => {
