@@ -5,7 +5,14 @@
  *   node --import tsx bench/list.bench.ts   (EVENTS=200000 for a quicker run; EXPLAIN=1 prints the plans;
  *                                            KEEP_DB=1 leaves the database running;
  *                                            BENCH_DATABASE_URL=… measures a database loaded before;
- *                                            ONLY=b,b2 runs only those cases)
+ *                                            ONLY=b,b2 runs only those cases; COMPANIES=10;
+ *                                            SEQ_RUNS=3 fewer forced scans on a big table)
+ *
+ * 10 000 000 events: `BENCH_DIR=/var/tmp/forpost-10m EVENTS=10000000 COMPANIES=10 SEQ_RUNS=3 node
+ * --max-old-space-size=6144 --import tsx bench/list.bench.ts`. BENCH_DIR keeps the embedded database
+ * (and the bench's secret) between runs: a load that was stopped resumes where its last batch
+ * committed (the generator is deterministic: the rows already in the table are skipped), the index
+ * rebuild resumes too, and a finished load is measured again without loading (table `bench_load`).
  *
  * Goal: p95 ≤ 50 ms for (a) the first page of a filtered, sorted list and (b) a text search — rare,
  * frequent (a word in a fifth or a third of the rows), a prefix being typed, with other filters —
@@ -15,7 +22,7 @@
  */
 import '@forpost/contract/zod-setup';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -38,10 +45,32 @@ import { seedEventReference } from '../apps/api/src/modules/events/refs';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 
 const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
+const COMPANIES = Number(process.env.COMPANIES ?? 3);
+const BENCH_DIR = process.env.BENCH_DIR ? path.resolve(process.env.BENCH_DIR) : undefined;
+const COMPANY_NAMES = [
+  'Альфа-Банк',
+  'Бета-Финанс',
+  'Гамма-Маркет',
+  'Дельта-Страхование',
+  'Эпсилон-Телеком',
+  'Зета-Ритейл',
+  'Эта-Логистик',
+  'Тета-Энерго',
+  'Йота-Фарм',
+  'Каппа-Девелопмент',
+];
 const RUNS = Number(process.env.RUNS ?? 200);
 const SEQ_RUNS = Number(process.env.SEQ_RUNS ?? 20);
 const BATCH = 5000;
-const SECRET = randomBytes(32).toString('hex');
+/** The card vault's key: kept in BENCH_DIR with the database it encrypted (card filters must match). */
+function benchSecret(): string {
+  if (!BENCH_DIR) return randomBytes(32).toString('hex');
+  const file = path.join(BENCH_DIR, 'bench-secret');
+  mkdirSync(BENCH_DIR, { recursive: true });
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+const SECRET = benchSecret();
 const ADMIN = { email: 'bench@forpost.local', password: 'Bench-Admin-2026!Password' };
 
 const quiet = { info() {}, warn() {}, error: console.error };
@@ -52,72 +81,101 @@ const pct = (xs: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(1)} мс`;
 
+/**
+ * Loads TOTAL generated events (or resumes a stopped load, see the header). The state of a load is the
+ * row of `bench_load`: the dropped secondary indexes' definitions, whether every row is in, whether the
+ * indexes are back.
+ */
 async function load(url: string, companyIds: number[]) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const db = drizzle(client, { schema });
+  await client.query(`CREATE TABLE IF NOT EXISTS bench_load (
+    total bigint NOT NULL, companies int NOT NULL, indexdefs text[] NOT NULL,
+    rows_done boolean NOT NULL DEFAULT false, indexes_done boolean NOT NULL DEFAULT false)`);
+  let state = (await client.query('SELECT * FROM bench_load')).rows[0] as
+    | { total: string; companies: number; indexdefs: string[]; rows_done: boolean; indexes_done: boolean }
+    | undefined;
+  if (state && (Number(state.total) !== TOTAL || state.companies !== companyIds.length))
+    throw new Error(`в ${BENCH_DIR} загружен другой набор: ${state.total} событий, ${state.companies} компаний`);
+  if (state?.indexes_done) {
+    await client.end();
+    return describeLoaded(url);
+  }
   await seedEventReference(db as never);
   const refs = await loadEventRefs(client);
   const tagIds: number[] = [];
   for (const name of ['Фишинг', 'Срочно', 'Клиент', 'Партнёр', 'Повтор', 'VIP', 'Проверено', 'Суд', 'СМИ', 'Утечка']) {
+    const had = (await client.query('SELECT id FROM tags WHERE name = $1', [name])).rows[0];
     tagIds.push(
-      (await client.query('INSERT INTO tags (name, color) VALUES ($1, $2) RETURNING id', [name, '#1677ff'])).rows[0].id,
+      had?.id ??
+        (await client.query('INSERT INTO tags (name, color) VALUES ($1, $2) RETURNING id', [name, '#1677ff'])).rows[0].id,
     );
   }
 
-  // Secondary indexes are rebuilt after the load (much faster than maintaining them row by row).
-  const idx = await client.query(
-    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' AND indexname <> 'events_pkey'",
-  );
-  for (const r of idx.rows) await client.query(`DROP INDEX ${r.indexname}`);
-
-  const vault = createCardVault(SECRET);
-  let batch: Record<string, unknown>[] = [];
-  let inserted = 0;
-  const t0 = performance.now();
-  const flush = async () => {
-    const rows = batch;
-    batch = [];
-    await insertEventRows(client, rows);
-  };
-  let pending: Promise<void> = Promise.resolve();
-  let tagRng = 1;
-  const tags = () => {
-    tagRng = (tagRng * 1103515245 + 12345) % 2147483648;
-    return tagRng % 10 < 3 ? [tagIds[tagRng % tagIds.length] as number] : [];
-  };
-  for (const row of eventRows({ seed: 2026, count: TOTAL, companyIds, refs, vault, tags })) {
-    batch.push(row);
-    inserted++;
-    if (batch.length >= BATCH) {
-      await pending;
-      pending = flush();
-      if (inserted % 100_000 < BATCH)
-        log(`загружено ${inserted.toLocaleString('ru-RU')} событий (${((performance.now() - t0) / 1000).toFixed(0)} с)`);
-    }
+  if (!state) {
+    // Secondary indexes are rebuilt after the load (much faster than maintaining them row by row).
+    const idx = await client.query(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' AND indexname <> 'events_pkey'",
+    );
+    const defs = idx.rows.map((r: { indexdef: string }) => r.indexdef);
+    await client.query('INSERT INTO bench_load (total, companies, indexdefs) VALUES ($1, $2, $3)', [
+      TOTAL,
+      companyIds.length,
+      defs,
+    ]);
+    for (const r of idx.rows) await client.query(`DROP INDEX ${r.indexname}`);
+    state = { total: String(TOTAL), companies: companyIds.length, indexdefs: defs, rows_done: false, indexes_done: false };
   }
-  await pending;
-  await flush();
+
+  const t0 = performance.now();
+  let inserted = 0;
+  if (!state.rows_done) {
+    // Batches commit whole: the rows in the table are the generator's first ones.
+    const skip = Number((await client.query('SELECT count(*) AS n FROM events')).rows[0].n);
+    if (skip) log(`продолжаем загрузку: уже ${skip.toLocaleString('ru-RU')} событий`);
+    const vault = createCardVault(SECRET);
+    let batch: Record<string, unknown>[] = [];
+    const flush = async () => {
+      const rows = batch;
+      batch = [];
+      await insertEventRows(client, rows);
+    };
+    let pending: Promise<void> = Promise.resolve();
+    let tagRng = 1;
+    const tags = () => {
+      tagRng = (tagRng * 1103515245 + 12345) % 2147483648;
+      return tagRng % 10 < 3 ? [tagIds[tagRng % tagIds.length] as number] : [];
+    };
+    for (const row of eventRows({ seed: 2026, count: TOTAL, companyIds, refs, vault, tags })) {
+      inserted++;
+      if (inserted <= skip) continue;
+      batch.push(row);
+      if (batch.length >= BATCH) {
+        await pending;
+        pending = flush();
+        if (inserted % 100_000 < BATCH)
+          log(`загружено ${inserted.toLocaleString('ru-RU')} событий (${((performance.now() - t0) / 1000).toFixed(0)} с)`);
+      }
+    }
+    await pending;
+    await flush();
+    await client.query('UPDATE bench_load SET rows_done = true');
+  }
   const loadS = (performance.now() - t0) / 1000;
   log(`загрузка ${inserted.toLocaleString('ru-RU')} событий: ${loadS.toFixed(0)} с; строим индексы…`);
   const t1 = performance.now();
   await client.query("SET maintenance_work_mem = '1GB'");
-  for (const r of idx.rows) await client.query(r.indexdef);
+  for (const def of state.indexdefs) {
+    const t = performance.now();
+    await client.query(def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+    log(`  ${/INDEX (?:IF NOT EXISTS )?(\S+)/.exec(def)?.[1]}: ${((performance.now() - t) / 1000).toFixed(0)} с`);
+  }
   await client.query('VACUUM (ANALYZE) events');
+  await client.query('UPDATE bench_load SET indexes_done = true');
   log(`индексы и ANALYZE: ${((performance.now() - t1) / 1000).toFixed(0)} с`);
-  const size = (
-    await client.query(
-      "SELECT pg_size_pretty(pg_total_relation_size('events')) AS s, pg_size_pretty(pg_relation_size('events')) AS t",
-    )
-  ).rows[0];
   await client.end();
-  return {
-    inserted,
-    loadS,
-    size: `${size.t} таблица, ${size.s} с индексами`,
-    statuses: refs.statuses,
-    priorities: refs.priorities,
-  };
+  return { ...(await describeLoaded(url)), loadS };
 }
 
 interface Case {
@@ -126,26 +184,40 @@ interface Case {
   query: Record<string, string>;
 }
 
-/** Statuses, priorities and size of an already loaded database (BENCH_DATABASE_URL). */
+/** Statuses, priorities and sizes (table, each index, the database) of a loaded database. */
 async function describeLoaded(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const { statuses, priorities } = await loadEventRefs(client);
-  const inserted = (await client.query('SELECT count(*)::int AS n FROM events')).rows[0].n as number;
+  const inserted = Number((await client.query('SELECT count(*) AS n FROM events')).rows[0].n);
   await client.query('VACUUM (ANALYZE) events');
   const size = (
     await client.query(
-      "SELECT pg_size_pretty(pg_total_relation_size('events')) AS s, pg_size_pretty(pg_relation_size('events')) AS t",
+      `SELECT pg_size_pretty(pg_total_relation_size('events')) AS s, pg_size_pretty(pg_relation_size('events')) AS t,
+              pg_size_pretty(pg_database_size(current_database())) AS d`,
     )
   ).rows[0];
+  const indexes = (
+    await client.query(
+      `SELECT indexrelid::regclass::text AS name, pg_size_pretty(pg_relation_size(indexrelid)) AS size
+         FROM pg_index WHERE indrelid = 'events'::regclass ORDER BY pg_relation_size(indexrelid) DESC`,
+    )
+  ).rows as { name: string; size: string }[];
   await client.end();
-  return { inserted, loadS: 0, size: `${size.t} таблица, ${size.s} с индексами`, statuses, priorities };
+  return {
+    inserted,
+    loadS: 0,
+    size: `${size.t} таблица, ${size.s} с индексами, база ${size.d}`,
+    indexes: indexes.map((i) => `${i.name} ${i.size}`).join(', '),
+    statuses,
+    priorities,
+  };
 }
 
 async function main() {
   const reuse = process.env.BENCH_DATABASE_URL;
-  const dir = mkdtempSync(path.join(tmpdir(), 'forpost-bench-'));
-  const port = 57000 + Math.floor(Math.random() * 2000);
+  const dir = BENCH_DIR ?? mkdtempSync(path.join(tmpdir(), 'forpost-bench-'));
+  const port = BENCH_DIR ? Number(process.env.BENCH_PG_PORT ?? 57999) : 57000 + Math.floor(Math.random() * 2000);
   if (!reuse) log(`встроенный PostgreSQL в ${dir}`);
   const embedded = reuse ? undefined : await startEmbedded({ dataDir: dir, port, log: quiet });
   const url = reuse ?? (embedded?.url as string);
@@ -153,17 +225,16 @@ async function main() {
     await runMigrations(url);
     const database = createDatabase(url, quiet, 10);
     await ensureFirstAdmin(database.db, ADMIN.email, ADMIN.password);
-    const companyIds: number[] = [];
-    if (reuse) {
-      companyIds.push(
-        ...(await database.pool.query('SELECT id FROM companies ORDER BY id LIMIT 3')).rows.map((r: { id: number }) => r.id),
-      );
-    } else {
-      for (const name of ['Альфа-Банк', 'Бета-Финанс', 'Гамма-Маркет']) {
-        companyIds.push((await database.pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [name])).rows[0].id);
-      }
+    // The companies (the first COMPANIES of a database loaded before), created when missing.
+    const companyIds: number[] = (
+      await database.pool.query('SELECT id FROM companies ORDER BY id LIMIT $1', [COMPANIES])
+    ).rows.map((r: { id: number }) => r.id);
+    for (let i = companyIds.length; i < COMPANIES && !reuse; i++) {
+      const name = COMPANY_NAMES[i] ?? `Компания ${i + 1}`;
+      companyIds.push((await database.pool.query('INSERT INTO companies (name) VALUES ($1) RETURNING id', [name])).rows[0].id);
     }
     const loaded = reuse ? await describeLoaded(url) : await load(url, companyIds);
+    log(`размер: ${loaded.size}; индексы: ${loaded.indexes}`);
 
     const config = loadConfig({
       DATA_DIR: dir,
@@ -186,7 +257,7 @@ async function main() {
     const c1 = companyIds[0] as number;
     const st = (m: ModuleCode, code: string) => String(loaded.statuses.get(`${m}:${code}`));
     const pr = (m: ModuleCode, code: string) => String(loaded.priorities.get(`${m}:${code}`));
-    const cases: Case[] = [
+    const cases: Case[] = (<Case[]>[
       {
         name: '(a) список: домены компании, статус «Новое» + приоритет «Высокий», -created_at',
         module: 'domains',
@@ -239,12 +310,17 @@ async function main() {
         query: { status: st('accounts', 'in_progress'), q: 'стилер', sort: '-detected_at', page_size: '50' },
       },
       {
-        // What the console's list page sends: the same search plus counts per status (not capped).
-        name: '(b8) как консоль: (b5) + status_counts=true',
+        name: '(c1) первая страница: домены всех компаний, -created_at',
         module: 'domains',
-        query: { company_id: String(c1), q: 'банк', page_size: '20', status_counts: 'true' },
+        query: { sort: '-created_at', page_size: '20' },
       },
-    ];
+      {
+        name: '(c2) глубокая страница: то же, страница 10 000 (OFFSET 199 980)',
+        module: 'domains',
+        query: { sort: '-created_at', page_size: '20', page: '10000' },
+      },
+    ]).map((c) => ({ ...c, query: { status_counts: 'true', ...c.query } }));
+    // Every case asks for the per-status counts, as the console's list page does with every request.
 
     const results: string[] = [];
     {
@@ -287,6 +363,7 @@ async function main() {
       const m = MODULES[c.module];
       const q = eventListQuery(m).parse(c.query) as Record<string, unknown> & {
         sort: string;
+        page: number;
         page_size: number;
         company_id?: number;
       };
@@ -300,7 +377,7 @@ async function main() {
         const t = performance.now();
         await Promise.all([
           // The page and its count: one statement, as the service sends it.
-          repos[0]?.list({ where, order: orderBy(m, q.sort), limit: q.page_size, offset: 0, cap }),
+          repos[0]?.list({ where, order: orderBy(m, q.sort), limit: q.page_size, offset: (q.page - 1) * q.page_size, cap }),
           q.status_counts
             ? repos[2]?.statusCounts({
                 where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]),
@@ -344,13 +421,40 @@ async function main() {
       results.push(line);
     }
     for (const c of pgSeq) await c.end();
+    {
+      // (e) The card: an event of any module, then its history — the two requests the detail page sends.
+      const picks = (
+        await database.pool.query(
+          `SELECT e.id, e.module FROM events e TABLESAMPLE SYSTEM (1) WHERE e.company_id = ANY($1::int[]) LIMIT ${RUNS + 10}`,
+          [companyIds],
+        )
+      ).rows as { id: string; module: string }[];
+      const card: number[] = [];
+      const history: number[] = [];
+      for (const [i, e] of picks.entries()) {
+        for (const [suffix, into] of [
+          ['', card],
+          ['/history', history],
+        ] as const) {
+          const t = performance.now();
+          const r = await fetch(`${address}/api/v1/modules/${e.module}/events/${e.id}${suffix}`, { headers: { cookie } });
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`карточка ${e.id}${suffix}: ${r.status}`);
+          if (i >= 10) into.push(performance.now() - t);
+        }
+      }
+      const line = `(e) карточка события и её история (${card.length} случайных событий всех модулей)\n    карточка p50 ${ms(pct(card, 50))}, p95 ${ms(pct(card, 95))} | история p50 ${ms(pct(history, 50))}, p95 ${ms(pct(history, 95))} | цель p95 ≤ 30 мс: ${pct(card, 95) <= 30 && pct(history, 95) <= 30 ? 'да' : 'НЕТ'}`;
+      log(line);
+      results.push(line);
+    }
     process.stdout.write(
-      `\n=== bench/list.bench.ts: ${loaded.inserted.toLocaleString('ru-RU')} событий, 3 компании, 16 модулей (${loaded.size}); загрузка ${loaded.loadS.toFixed(0)} с; ${RUNS} запросов на случай ===\n${results.join('\n')}\n`,
+      `\n=== bench/list.bench.ts: ${loaded.inserted.toLocaleString('ru-RU')} событий, ${companyIds.length} компаний, 16 модулей (${loaded.size}); загрузка ${loaded.loadS.toFixed(0)} с; ${RUNS} запросов на случай ===\n${results.join('\n')}\n`,
     );
     await app.close();
     await database.close();
   } finally {
-    if (process.env.KEEP_DB && embedded) log(`база оставлена: ${embedded.url} (каталог ${dir})`);
+    if (BENCH_DIR) await embedded?.stop();
+    else if (process.env.KEEP_DB && embedded) log(`база оставлена: ${embedded.url} (каталог ${dir})`);
     else {
       await embedded?.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  * builder and one batched insert, shared by list.bench and load.bench.
  */
 import { eventCreateRequest } from '@forpost/contract/events';
-import { MODULES } from '@forpost/contract/modules';
+import { indicatorsOf, MODULES } from '@forpost/contract/modules';
 import type pg from 'pg';
 import {
   applyInput,
@@ -63,6 +63,8 @@ export function* eventRows(
       tags: o.tags?.() ?? [],
       data,
       search_text: searchTextOf(m, title, data),
+      // As every write sets them (related events; a NULL would make the worker's backfill rewrite the row).
+      indicators: indicatorsOf(m, data),
       detected_at: e.detected_at,
       created_at: e.created_at,
     };
@@ -73,11 +75,12 @@ export function* eventRows(
 export async function insertEventRows(client: pg.ClientBase, rows: Record<string, unknown>[]): Promise<void> {
   if (!rows.length) return;
   await client.query(
-    `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data, search, detected_at, created_at, updated_at)
+    `INSERT INTO events (company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data, search, indicators, detected_at, created_at, updated_at)
      SELECT company_id, module, title, status_id, priority_id, decision_id, source, ml_state, fingerprint, tags, data,
-            to_tsvector('russian', search_text) || to_tsvector('simple', search_text), detected_at, created_at, created_at
+            to_tsvector('russian', search_text) || to_tsvector('simple', search_text), indicators, detected_at, created_at, created_at
      FROM jsonb_to_recordset($1::jsonb) AS x(company_id int, module text, title text, status_id int, priority_id int, decision_id int,
-          source text, ml_state text, fingerprint text, tags int[], data jsonb, search_text text, detected_at timestamptz, created_at timestamptz)`,
+          source text, ml_state text, fingerprint text, tags int[], data jsonb, search_text text, indicators text[],
+          detected_at timestamptz, created_at timestamptz)`,
     [JSON.stringify(rows)],
   );
 }
