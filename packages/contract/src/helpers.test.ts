@@ -148,6 +148,13 @@ describe('groupCardNumber / maskCardNumber', () => {
     expect(groupCardNumber('')).toBe('');
   });
 
+  it('keeps the stars of a masked number, however it was spaced', () => {
+    expect(groupCardNumber('4276********1234')).toBe('4276 **** **** 1234');
+    expect(groupCardNumber('4276 **** **** 1234')).toBe('4276 **** **** 1234');
+    expect(groupCardNumber(maskCardNumber('4276123456781234'))).toBe(maskCardNumber('4276123456781234'));
+    expect(groupCardNumber('**** 1234')).toBe('**** 1234');
+  });
+
   it('16 digits always give exactly four groups of four', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^\d{16}$/), (digits) => {

@@ -61,9 +61,12 @@ function groupFours(s: string): string {
   return s.match(/.{1,4}/gsu)?.join(' ') ?? '';
 }
 
-/** Keeps only the digits and groups them in fours: '1234567890123456' → '1234 5678 9012 3456'. */
+/**
+ * Keeps only the digits and mask stars and groups them in fours: '1234567890123456' → '1234 5678 9012 3456',
+ * '4276********1234' → '4276 **** **** 1234' (a masked number as the API sends it is shown the same way).
+ */
 export function groupCardNumber(s: string): string {
-  return groupFours(s.replace(/\D/g, ''));
+  return groupFours(s.replace(/[^\d*]/g, ''));
 }
 
 /**

@@ -4,7 +4,7 @@
  * numbers in groups of four, safe external links, «Кириллица» on IDN domains…).
  */
 import { ML_STATE_COLORS } from '@forpost/contract/classifier';
-import { isCyrillicHost, isMixedScriptHost, unicodeToPunycode } from '@forpost/contract/helpers';
+import { groupCardNumber, isCyrillicHost, isMixedScriptHost, unicodeToPunycode } from '@forpost/contract/helpers';
 import {
   type FieldDescriptor,
   ML_STATE_LABELS,
@@ -23,11 +23,6 @@ import type { DecisionItem, PriorityItem, StatusItem, TagItem } from '../model/t
 
 export const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 const Empty = () => <Typography.Text type="secondary">{EMPTY_VALUE}</Typography.Text>;
-
-/** Card number in groups of four, masked digits kept as the API sent them: '4276 **** **** 1234'. */
-export function groupCard(value: string): string {
-  return (value.replace(/\s+/g, '').match(/.{1,4}/g) ?? []).join(' ');
-}
 
 /** Only http(s) URLs become links; anything else (javascript:, data:…) stays text. */
 export function safeHref(value: string): string | null {
@@ -229,7 +224,7 @@ export function fieldText(field: FieldDescriptor, value: unknown): string {
     case 'enum':
       return field.options?.find((o) => o.value === value)?.label ?? String(value);
     case 'card':
-      return groupCard(String(value));
+      return groupCardNumber(String(value));
     case 'integer':
     case 'number':
       // Exact-match integers are codes (port, HTTP status): never grouped like amounts.
@@ -269,7 +264,7 @@ export function FieldValue({
     case 'card':
       return (
         <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
-          {groupCard(String(value))}
+          {groupCardNumber(String(value))}
         </Typography.Text>
       );
     case 'boolean':

@@ -1,11 +1,12 @@
 /* Every field of the module's descriptor with its Russian label, formatted by type. */
 import { EditOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
+import { groupCardNumber } from '@forpost/contract/helpers';
 import type { FieldDescriptor, ModuleDescriptor } from '@forpost/contract/modules';
 import { Button, Card, Descriptions, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useCan } from '../../auth/useMe';
 import { useCardReveal } from '../api/mutations';
-import { FieldValue, groupCard, isEmpty } from '../components/values';
+import { FieldValue, isEmpty } from '../components/values';
 import { isWide } from '../model/edit';
 import type { EventDetail } from '../model/types';
 import { FieldsEditor } from './FieldsEditor';
@@ -23,7 +24,7 @@ function CardNumber({ m, event, field }: { m: ModuleDescriptor; event: EventDeta
   return (
     <Space size={8} wrap>
       <Typography.Text code copyable={clear ? { text: clear } : false} style={{ fontSize: 14 }} data-testid="card-number">
-        {groupCard(clear ?? String(masked))}
+        {groupCardNumber(clear ?? String(masked))}
       </Typography.Text>
       {canReveal &&
         (clear ? (

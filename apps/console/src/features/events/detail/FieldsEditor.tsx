@@ -16,7 +16,6 @@ import { applyApiErrors } from '../../../components/form/forms';
 import { getErrorBody, getErrorStatus } from '../../../lib/http';
 import { useEditEvent } from '../api/mutations';
 import { useRefList } from '../api/queries';
-import { groupCard } from '../components/values';
 import { fingerprintInputs, isWide, same, toForm, toWire } from '../model/edit';
 import type { EventDetail } from '../model/types';
 
@@ -108,7 +107,9 @@ function FieldInput({
           {...p}
           autoComplete="off"
           inputMode="numeric"
-          placeholder={typeof mask === 'string' && mask ? `${groupCard(mask)} — оставьте пустым, чтобы не менять` : 'Номер карты'}
+          placeholder={
+            typeof mask === 'string' && mask ? `${groupCardNumber(mask)} — оставьте пустым, чтобы не менять` : 'Номер карты'
+          }
         />
       );
     }
