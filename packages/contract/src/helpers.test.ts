@@ -5,6 +5,7 @@ import {
   generatePassword,
   groupCardNumber,
   hasCyrillic,
+  idnAsciiForm,
   isCyrillicHost,
   isMixedScriptHost,
   maskCardNumber,
@@ -371,5 +372,21 @@ describe('isMixedScriptHost', () => {
     expect(isMixedScriptHost('192.0.2.1')).toBe(false);
     expect(isMixedScriptHost('2001:db8::1')).toBe(false);
     expect(isMixedScriptHost('')).toBe(false);
+  });
+});
+
+describe('idnAsciiForm', () => {
+  it('gives the punycode of every Unicode host, one script or mixed', () => {
+    expect(idnAsciiForm('пример.рф')).toBe('xn--e1afmkfd.xn--p1ai');
+    expect(idnAsciiForm('bücher.de')).toBe('xn--bcher-kva.de');
+    expect(idnAsciiForm('ex\u0430mple.com')).toBe(unicodeToPunycode('ex\u0430mple.com'));
+    expect(idnAsciiForm('sber.рф')).toBe('sber.xn--p1ai');
+  });
+
+  it('is null for an ASCII host, however it is spelt', () => {
+    expect(idnAsciiForm('example.com')).toBeNull();
+    expect(idnAsciiForm('Example.COM')).toBeNull();
+    expect(idnAsciiForm('xn--e1afmkfd.xn--p1ai')).toBeNull();
+    expect(idnAsciiForm('192.0.2.1')).toBeNull();
   });
 });

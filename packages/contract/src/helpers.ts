@@ -154,6 +154,14 @@ export function unicodeToPunycode(host: string): string {
     .join('.');
 }
 
+/**
+ * The ASCII form a Unicode host is registered under ('пример.рф' → 'xn--e1afmkfd.xn--p1ai'), or null when the
+ * host is ASCII already (nothing to show beside it): what a list shows on hover of an IDN host.
+ */
+export function idnAsciiForm(host: string): string | null {
+  return isAscii(host) ? null : unicodeToPunycode(host);
+}
+
 /** True when the host has Cyrillic characters, as typed or inside `xn--` (punycode) labels. */
 export function isCyrillicHost(host: string): boolean {
   const h = host.trim().replace(/:\d+$/, '');

@@ -4,7 +4,7 @@
  * numbers in groups of four, safe external links, «Кириллица» on IDN domains…).
  */
 import { ML_STATE_COLORS } from '@forpost/contract/classifier';
-import { groupCardNumber, isCyrillicHost, isMixedScriptHost, unicodeToPunycode } from '@forpost/contract/helpers';
+import { groupCardNumber, idnAsciiForm, isCyrillicHost, isMixedScriptHost } from '@forpost/contract/helpers';
 import {
   type FieldDescriptor,
   ML_STATE_LABELS,
@@ -74,13 +74,24 @@ function MixedScriptTag({ punycode }: { punycode: string }) {
   );
 }
 
+/**
+ * A domain as the user reads it. Any Unicode host (its ASCII form differs) shows its punycode on hover, in
+ * lists too; a mixed-script one also carries its mark; the detail page writes the punycode out beside it.
+ */
 function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
   const idn = isCyrillicHost(value);
   const mixed = isMixedScriptHost(value);
+  const ascii = idnAsciiForm(value);
   return (
     <Space size={6} wrap>
-      <span>{value}</span>
-      {mixed && <MixedScriptTag punycode={typeof punycode === 'string' ? punycode : unicodeToPunycode(value)} />}
+      {ascii ? (
+        <Tooltip title={`Punycode: ${ascii}`}>
+          <span data-testid="idn-host">{value}</span>
+        </Tooltip>
+      ) : (
+        <span>{value}</span>
+      )}
+      {mixed && <MixedScriptTag punycode={typeof punycode === 'string' ? punycode : (ascii ?? value)} />}
       {idn && <CyrillicTag />}
       {idn && typeof punycode === 'string' && punycode !== value && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
