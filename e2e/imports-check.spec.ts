@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { unicodeToPunycode } from '@forpost/contract/helpers';
 import { expect, test } from '@playwright/test';
 import { adminApi, login, ok } from './helpers';
 
 /*
  * Issue 16, imports: the mapping step checks the WHOLE file (not the first 20 rows) and shows the
  * errors by reason; a `company` column that fails most rows is named at the top with a one-click
- * «Не загружать этот столбец». A mixed-script domain is marked in the list. Screenshots go to
+ * «Не загружать этот столбец». A mixed-script domain is marked in the list; every Unicode domain
+ * shows its punycode on hover. Screenshots go to
  * .tmp/shots/imports at 1280 and 1920 px.
  */
 
@@ -14,13 +16,15 @@ const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/imports');
 const stamp = Date.now().toString(36);
 const COMPANY = `E2E Проверка ${stamp}`;
 const MIXED = `ex\u0430mple-${stamp}.com`; // Cyrillic «а» among Latin letters
+const CYRILLIC = `пример-${stamp}.рф`; // one script per label: no mark, still punycode on hover
 let companyId: number;
 
 test.beforeAll(async ({ baseURL }) => {
   mkdirSync(SHOTS, { recursive: true });
   const api = await adminApi(baseURL);
   companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: COMPANY } }), 'company')).id;
-  await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: companyId, domain: MIXED } }), 'event');
+  for (const domain of [MIXED, CYRILLIC])
+    await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: companyId, domain } }), 'event');
   await api.dispose();
 });
 
@@ -63,8 +67,8 @@ test('the mapping step checks the whole file and proposes to leave out a column 
   await expect(page.getByTestId('preview-table').locator('th', { hasText: 'company' })).toContainText('не импортируется');
   await expect(page.getByTestId('check-warning')).toHaveCount(0);
   await expect(verdict).toHaveText('Импорт отклонит 1 из 30 строк (ошибок: 1)');
-  // The sample alone would have said «no errors»: the bad row is past it.
-  await expect(page.getByTestId('preview-summary')).toHaveText('Ошибок нет (проверено строк: 20)');
+  // The sample is clean, the bad row past it: its line speaks of the first 20 rows only, never of the file.
+  await expect(page.getByTestId('preview-summary')).toHaveText('Первые 20 строк: ошибок нет');
   const reasons = page.getByTestId('check-reasons');
   await expect(reasons).toContainText('Неверный формат домена');
   await expect(reasons).toContainText('27: это не домен');
@@ -73,13 +77,20 @@ test('the mapping step checks the whole file and proposes to leave out a column 
   await page.screenshot({ path: path.join(SHOTS, 'check-unmapped-1280.png'), fullPage: true });
 });
 
-test('a mixed-script domain is marked in the list, its punycode on hover', async ({ page }) => {
+test('a mixed-script domain is marked in the list; every Unicode domain shows its punycode on hover', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await login(page, '/domains');
   await page.goto(`/domains?companyId=${companyId}`);
   const tag = page.getByTestId('mixed-script').first();
   await expect(tag).toHaveText('Смешанные алфавиты');
   await tag.hover();
-  await expect(page.getByRole('tooltip')).toContainText('xn--');
+  await expect(page.getByRole('tooltip').filter({ visible: true })).toContainText('xn--');
   await page.screenshot({ path: path.join(SHOTS, 'mixed-script-1280.png') });
+
+  // A one-script Cyrillic host: no mark, but its registered (ASCII) name is on hover too.
+  const row = page.locator('tr.ant-table-row', { hasText: CYRILLIC });
+  await expect(row.getByTestId('mixed-script')).toHaveCount(0);
+  await row.getByTestId('idn-host').hover();
+  await expect(page.getByRole('tooltip').filter({ visible: true })).toHaveText(`Punycode: ${unicodeToPunycode(CYRILLIC)}`);
+  await page.screenshot({ path: path.join(SHOTS, 'idn-hover-1280.png') });
 });

@@ -4,7 +4,7 @@
  * first rows checked cell by cell, what to do with existing events, start.
  */
 import { CloseCircleFilled, PlayCircleOutlined } from '@ant-design/icons';
-import { formatFileSize } from '@forpost/contract/format';
+import { formatFileSize, pluralRu } from '@forpost/contract/format';
 import {
   IMPORT_DELIMITER_LABELS,
   IMPORT_ENCODING_LABELS,
@@ -35,6 +35,15 @@ export interface MappingStepProps {
 }
 
 const NONE = '';
+
+/**
+ * The verdict on the sample rows shown, worded so it speaks of them only: the whole file's verdict is the
+ * dry run's («Проверка всего файла»), and a clean sample must not read as «no errors» for the file.
+ */
+export function sampleSummary(shown: number, bad: number): string {
+  const first = shown === 1 ? 'Первая строка' : `Первые ${shown} ${pluralRu(shown, 'строка', 'строки', 'строк')}`;
+  return bad ? `${first}: с ошибками ${bad}` : `${first}: ошибок нет`;
+}
 
 export function MappingStep({
   target,
@@ -245,9 +254,7 @@ export function MappingStep({
         title="Первые строки файла"
         extra={
           <Typography.Text type={badRows ? 'danger' : 'success'} data-testid="preview-summary">
-            {badRows
-              ? `С ошибками: ${badRows} из ${preview.rows.length}`
-              : `Ошибок нет (проверено строк: ${preview.rows.length})`}
+            {sampleSummary(preview.rows.length, badRows)}
           </Typography.Text>
         }
       >
