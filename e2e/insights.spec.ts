@@ -257,7 +257,24 @@ test('the custom range cannot be longer than the API allows, and the picker keep
   await page.screenshot({ path: path.join(SHOTS, 'dashboard-too-long.png'), fullPage: true });
 });
 
-test('a mailing is created with its match preview', async ({ page }) => {
+test('a mailing is created with its match preview', async ({ page, baseURL }) => {
+  // Two of the critical domains are the admin's: the assignee filter then splits the preview 2 / 3.
+  const api = await adminApi(baseURL);
+  const me = await ok<{ id: number; name: string }>(await api.get('/api/v1/me'), 'me');
+  const priorities = await ok<{ items: { id: number; code: string }[] }>(
+    await api.get('/api/v1/modules/domains/events/priorities'),
+    'priorities',
+  );
+  const criticalId = priorities.items.find((p) => p.code === 'critical')?.id;
+  const critical = await ok<{ items: { id: number }[] }>(
+    await api.get(`/api/v1/modules/domains/events?company_id=${seeded.companyId}&priority=${criticalId}&page_size=2`),
+    'critical domains',
+  );
+  expect(critical.items).toHaveLength(2);
+  for (const e of critical.items)
+    await ok(await api.patch(`/api/v1/modules/domains/events/${e.id}`, { data: { assignee_id: me.id } }), 'assign');
+  await api.dispose();
+
   await login(page);
   await page.goto(`/notifications?companyId=${seeded.companyId}`);
   await expect(page.getByTestId('page-title')).toHaveText('Уведомления');
@@ -285,7 +302,15 @@ test('a mailing is created with its match preview', async ({ page }) => {
   await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await expect(modules).toContainText('Домены');
   // Default priorities: critical and high → 3 + 2 of the seeded domains over the last 7 days.
-  await expect(page.getByTestId('mailing-preview-count')).toHaveText(String(seeded.critical + seeded.high), { timeout: 15_000 });
+  const count = page.getByTestId('mailing-preview-count');
+  await expect(count).toHaveText(String(seeded.critical + seeded.high), { timeout: 15_000 });
+  // The assignee filter (the events' picker): «Не назначен» leaves the three nobody has, the admin their two.
+  const assignee = form.getByTestId('filter-assignee');
+  await expect(assignee).toContainText('Любой исполнитель');
+  await pickOption(page, assignee, 'Не назначен');
+  await expect(count).toHaveText(String(seeded.critical + seeded.high - 2), { timeout: 15_000 });
+  await pickOption(page, assignee, me.name);
+  await expect(count).toHaveText('2', { timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, 'notifications-new.png'), fullPage: true });
 
   await page.getByTestId('mailing-save').click();
@@ -293,6 +318,9 @@ test('a mailing is created with its match preview', async ({ page }) => {
   await expect(page.getByText('Рассылка создана')).toBeVisible();
   await expect(page.getByTestId('deliveries')).toBeVisible();
   await expect(page.getByTestId('page-title')).toHaveText(`Критичные домены ${stamp}`);
+  // Saved with its assignee: the stored mailing shows it and previews the same two.
+  await expect(page.getByTestId('mailing-form').getByTestId('filter-assignee')).toContainText(me.name);
+  await expect(count).toHaveText('2', { timeout: 15_000 });
   await page.screenshot({ path: path.join(SHOTS, 'notifications-detail.png'), fullPage: true });
 
   // A name with a line break is refused.

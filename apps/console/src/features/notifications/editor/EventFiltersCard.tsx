@@ -1,6 +1,9 @@
-import type { MailingFilterOptions } from '@forpost/contract/mailings';
+import type { MailingFilterOptions, MailingFilters } from '@forpost/contract/mailings';
 import { MSG } from '@forpost/contract/messages';
+import type { ModuleCode } from '@forpost/contract/modules';
 import { Card, Col, Form, Input, Row, Select, type SelectProps } from 'antd';
+import { AssigneeFilter } from '../../events/assign/AssigneeFilter';
+import { ALL, assigneeFromSelect, assigneeToSelect, type MailingFormValues } from './values';
 
 /** The multi-select filters, in their order on the card; an empty one matches every event. */
 const multiFilters = (filters: MailingFilterOptions): { name: string; label: string; select: SelectProps; testId?: string }[] => [
@@ -35,7 +38,43 @@ const multiFilters = (filters: MailingFilterOptions): { name: string; label: str
   },
 ];
 
-/** «Какие события»: modules, priorities, statuses, sources, tags and text. */
+const MAILING_ASSIGNEE_CHOICES = [{ value: 'none', label: 'Не назначен' }];
+
+/**
+ * The events' assignee, with the events feature's picker: «Любой исполнитель» (empty), «Не назначен» or a
+ * user who may be assigned the mailing's events — of its company, in its first module (any module the
+ * caller reaches when none is chosen).
+ */
+function AssigneeField({
+  id,
+  value,
+  onChange,
+  filters,
+}: {
+  id?: string;
+  value?: MailingFilters['assignee'];
+  onChange?: (v: MailingFilters['assignee']) => void;
+  filters: MailingFilterOptions;
+}) {
+  const form = Form.useFormInstance<MailingFormValues>();
+  const modules = Form.useWatch('modules', form) ?? [];
+  const company = Form.useWatch('company_id', form);
+  const code = (modules[0] ?? filters.modules[0]?.value ?? 'domains') as ModuleCode;
+  return (
+    <AssigneeFilter
+      code={code}
+      companyId={company === ALL || company === undefined ? null : company}
+      value={assigneeToSelect(value)}
+      onChange={(v) => onChange?.(assigneeFromSelect(v))}
+      choices={MAILING_ASSIGNEE_CHOICES}
+      placeholder="Любой исполнитель"
+      testId="filter-assignee"
+      id={id}
+    />
+  );
+}
+
+/** «Какие события»: modules, priorities, statuses, sources, tags, assignee and text. */
 export function EventFiltersCard({ filters }: { filters: MailingFilterOptions }) {
   return (
     <Card title="Какие события" style={{ marginBottom: 16 }}>
@@ -47,6 +86,11 @@ export function EventFiltersCard({ filters }: { filters: MailingFilterOptions })
             </Form.Item>
           </Col>
         ))}
+        <Col xs={24} md={12}>
+          <Form.Item name="assignee" label="Исполнитель">
+            <AssigneeField filters={filters} />
+          </Form.Item>
+        </Col>
         <Col xs={24} md={12}>
           <Form.Item name="text" label="Текст" rules={[{ max: 200, message: MSG.tooLong(200) }]}>
             <Input placeholder="Слова в событии (как поиск в списках)" allowClear />

@@ -19,6 +19,7 @@ const FIELDS: readonly (keyof MailingFormValues)[] = [
   'priorities',
   'sources',
   'tags',
+  'assignee',
   'text',
   'frequency',
   'hour',

@@ -87,6 +87,19 @@ export function filtersBody(v: Partial<MailingFormValues>) {
   };
 }
 
+/** The assignee filter as its select holds it: no value = anyone, 'none' = unassigned, a user id as text. */
+export function assigneeToSelect(v: MailingFilters['assignee'] | undefined): string | undefined {
+  return v === null || v === undefined ? undefined : String(v);
+}
+
+/** The select's value back as the API takes it. */
+export function assigneeFromSelect(s: string | undefined): MailingFilters['assignee'] {
+  if (s === undefined || s === '') return null;
+  if (s === 'none') return 'none';
+  const id = Number(s);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /** POST / PATCH body of the form's values. */
 export function toBody(v: MailingFormValues): MailingInput {
   return {
