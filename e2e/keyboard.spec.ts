@@ -1,11 +1,27 @@
-import { expect, test } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
 import { adminApi, login, ok } from './helpers';
 
 /*
  * Keyboard triage: in a filtered list j/k move the marked row and Enter opens it; on the card j/k step
  * to the next/previous event of the same filter (across a page edge), s + a digit sets the status,
- * ? shows the keys, u returns to the list with its filter.
+ * ? shows the keys, u returns to the list with its filter. Each step is screenshot at 1280 and 1920 px
+ * (the page as the user sees it, not the full page) to .tmp/shots/keyboard.
  */
+
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/keyboard');
+
+/** The viewport at 1280×800 and at 1920×1080; the test goes on at 1280. */
+async function shots(page: Page, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1920, 1080],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) });
+  }
+}
 
 const stamp = Date.now().toString(36);
 let companyId = 0;
@@ -14,6 +30,7 @@ const ids: number[] = [];
 test.describe
   .serial('keyboard triage', () => {
     test.beforeAll(async ({ baseURL }) => {
+      mkdirSync(SHOTS, { recursive: true });
       const api = await adminApi(baseURL);
       companyId = (
         await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `E2E Клавиши ${stamp}` } }), 'company')
@@ -30,6 +47,7 @@ test.describe
     });
 
     test('j/k and Enter in the list; next/previous, status by key and help on the card', async ({ page }) => {
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), companyId);
       await login(page);
       // Newest first; two per page, so stepping crosses a page edge.
@@ -42,6 +60,7 @@ test.describe
       await expect(page.locator(`tr[data-row-key="${ids[2]}"]`)).toHaveAttribute('data-active', 'true');
       await page.keyboard.press('j');
       await expect(page.locator(`tr[data-row-key="${ids[1]}"]`)).toHaveAttribute('data-active', 'true');
+      await shots(page, 'list-active-row');
       await page.keyboard.press('k');
       await page.keyboard.press('j');
       await page.keyboard.press('Enter');
@@ -53,6 +72,7 @@ test.describe
       await expect(page).toHaveURL(new RegExp(`/domains/${ids[0]}$`));
       await expect(page.getByTestId('event-position')).toHaveText('3 из 3');
       await expect(page.getByTestId('event-next')).toBeDisabled();
+      await shots(page, 'card-last-of-filter');
       await page.keyboard.press('k');
       await expect(page).toHaveURL(new RegExp(`/domains/${ids[1]}$`));
 
@@ -60,6 +80,7 @@ test.describe
       await page.keyboard.press('s');
       const pick = page.getByTestId('quick-pick');
       await expect(pick).toBeVisible();
+      await shots(page, 'card-status-pick');
       const second = (await pick.getByRole('button').nth(1).innerText())
         .replace(/^\d+\s*/, '')
         .replace(/\s*сейчас$/, '')
@@ -73,12 +94,14 @@ test.describe
       await page.keyboard.press('a');
       await page.keyboard.type('Администратор');
       await expect(page.locator('.ant-select-dropdown:visible').getByText('Администратор').first()).toBeVisible();
+      await shots(page, 'card-assignee-pick');
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('triage-assignee_id')).toContainText('Администратор');
       await page.getByTestId('page-title').click();
 
       await page.keyboard.press('?');
       await expect(page.getByTestId('keys-help')).toContainText('Изменить статус');
+      await shots(page, 'keys-help');
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('keys-help')).toBeHidden();
 
