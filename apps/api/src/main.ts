@@ -8,6 +8,7 @@ import { ensureFirstAdmin } from './lib/bootstrap';
 import { CLUSTER_INDEX, isClusterPrimary, openDatabase, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
+import { startTitlesBackfill } from './modules/events/titles-backfill';
 
 /** config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen. */
 async function main() {
@@ -46,6 +47,8 @@ async function main() {
   const whitelistSweep = work ? app.services.whitelist.startExpirySweep() : undefined;
   // Events older than their indicators column get them (related events, modules/indicators.ts).
   const indicatorsFill = work ? startIndicatorsBackfill({ db: database.db, log }) : undefined;
+  // Domain events titled in punycode before titles were derived in Unicode get the Unicode title, once.
+  const titlesFill = work ? startTitlesBackfill({ db: database.db, log }) : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     // Said once when several API processes share the port.
@@ -62,6 +65,7 @@ async function main() {
     try {
       await whitelistSweep?.stop();
       await indicatorsFill?.stop();
+      await titlesFill?.stop();
       await app?.close(); // stop accepting, finish in-flight requests
       await boss.stop({ graceful: true, timeout: 20_000, wait: true });
       await database.close();

@@ -147,6 +147,20 @@ export interface NewEventSpec {
 }
 
 /**
+ * The title the module gives an event of this input: its descriptor's title over the input and what it
+ * derives (a domain in Unicode, whatever spelling came in), else the module's name. Also what the titles
+ * backfill re-titles old rows by (titles-backfill.ts).
+ */
+export function titleOf(m: ModuleDescriptor, input: Data): string {
+  return (
+    m
+      .title({ ...input, ...(m.derive?.(input) ?? {}) })
+      .trim()
+      .slice(0, 500) || m.name
+  );
+}
+
+/**
  * The row of a new event: the module's title of its input when none is given (its name when that is
  * empty), the module's initial status, source «Other», ML state «NotDetermined», the search text.
  */
@@ -155,13 +169,7 @@ export function newEventRow(
   e: NewEventSpec,
   meta: { initialStatus: number; whitelistKind: string | null; actor: Actor; importId: number | null },
 ): NewEvent {
-  const title =
-    e.title ??
-    (m
-      .title({ ...e.input, ...(m.derive?.(e.input) ?? {}) })
-      .trim()
-      .slice(0, 500) ||
-      m.name);
+  const title = e.title ?? titleOf(m, e.input);
   return {
     companyId: e.companyId,
     module: m.code,
