@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HTTP_RETRY } from '@forpost/contract/http-constants';
 import ky from 'ky';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRefresher, retryPayloadTooLarge } from './session-refresh';
 
 /** A refresh the test settles by hand, counting its calls. */
@@ -80,6 +80,61 @@ describe('ky with the console retry options, against a real server', () => {
       // …with the console's rule it retries.
       expect(await ky.get(url, { retry: { ...retry, shouldRetry: retryPayloadTooLarge } }).json()).toEqual({ ok: true });
       expect(hits).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the console client when the refresh fails', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('lands on /login with ?redirect=<current path>, after one refresh only', async () => {
+    let refreshes = 0;
+    // Every call is 401, the refresh too: the session is gone.
+    const server = createServer((req, res) => {
+      if (req.url === '/api/v1/auth/refresh') refreshes++;
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ statusCode: 401, statusMessage: 'Unauthorized', message: 'Требуется вход' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // The console's relative /api/v1 paths resolve against the page, as in a browser.
+      const NativeRequest = globalThis.Request;
+      vi.stubGlobal(
+        'Request',
+        class extends NativeRequest {
+          constructor(input: RequestInfo | URL, init?: RequestInit) {
+            super(typeof input === 'string' ? new URL(input, origin) : input, init);
+          }
+        },
+      );
+      const assign = vi.fn();
+      const location = {
+        href: `${origin}/domains?status=1,2#list`,
+        pathname: '/domains',
+        search: '?status=1,2',
+        hash: '#list',
+        assign,
+      };
+      vi.stubGlobal('window', { location });
+      const { http } = await import('./http');
+      const { onSessionEnd } = await import('./session');
+      // Dropping the auth state may move the router to /login before the reload: the redirect is read first.
+      onSessionEnd(() => Object.assign(location, { pathname: '/login', search: '', hash: '' }));
+
+      await expect(http.get('modules/domains/events').json()).rejects.toThrow(/401/);
+      expect(refreshes).toBe(1);
+      expect(assign).toHaveBeenCalledTimes(1);
+      expect(assign).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/domains?status=1,2#list')}`);
+
+      // Another 401 afterwards: no second refresh, no second reload.
+      await expect(http.get('me').json()).rejects.toThrow(/401/);
+      expect(refreshes).toBe(1);
+      expect(assign).toHaveBeenCalledTimes(1);
     } finally {
       server.close();
     }
