@@ -12,7 +12,18 @@ import { KeysHelp } from './KeysHelp';
 import { LIST_KEYS, useShortcuts } from './keys';
 import { rememberListPage } from './neighbours';
 
-const ACTIVE_ROW: React.CSSProperties = { outline: '2px solid #2f54eb', outlineOffset: -2 };
+const MARK = '#2f54eb';
+const ACTIVE_ROW: React.CSSProperties = { outline: `2px solid ${MARK}`, outlineOffset: -2 };
+/*
+ * The row's outline is drawn under its pinned cells (the name on the left, triage on the right: sticky
+ * cells with their own background), so on a wide list the mark showed only between them. Each cell
+ * draws its share of the frame instead.
+ */
+const ACTIVE_CELLS = `
+tr[data-active="true"] > td { box-shadow: inset 0 2px 0 ${MARK}, inset 0 -2px 0 ${MARK}; }
+tr[data-active="true"] > td:first-child { box-shadow: inset 2px 0 0 ${MARK}, inset 0 2px 0 ${MARK}, inset 0 -2px 0 ${MARK}; }
+tr[data-active="true"] > td:last-child { box-shadow: inset -2px 0 0 ${MARK}, inset 0 2px 0 ${MARK}, inset 0 -2px 0 ${MARK}; }
+`;
 
 export function useListKeys(p: {
   section: string;
@@ -23,6 +34,7 @@ export function useListKeys(p: {
   onToggle?: (id: number) => void;
 }): {
   onRow: (record: { id: number }) => HTMLAttributes<HTMLElement> & { 'data-active'?: boolean };
+  /** The «?» sheet, with the marked row's frame style. */
   help: ReactNode;
 } {
   const navigate = useNavigate();
@@ -92,6 +104,11 @@ export function useListKeys(p: {
 
   return {
     onRow: (record) => (record.id === active ? { style: ACTIVE_ROW, 'data-active': true, 'aria-current': 'true' } : {}),
-    help: <KeysHelp open={help} onClose={() => setHelp(false)} keys={LIST_KEYS} title="список событий" />,
+    help: (
+      <>
+        <style>{ACTIVE_CELLS}</style>
+        <KeysHelp open={help} onClose={() => setHelp(false)} keys={LIST_KEYS} title="список событий" />
+      </>
+    ),
   };
 }
