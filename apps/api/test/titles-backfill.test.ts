@@ -11,7 +11,7 @@ import { rowsOf } from '../src/db/sql';
 import { type Data, searchTextOf } from '../src/modules/events/event-data';
 import { searchVector } from '../src/modules/events/events.query';
 import { retitleBatch, retitleDomains } from '../src/modules/events/titles-backfill';
-import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let admin: Client;
@@ -21,9 +21,7 @@ const m = getModule('domains');
 
 beforeAll(async () => {
   ctx = await setupApp();
-  await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
-  admin = new Client(ctx);
-  await admin.login(ADMIN.email, ADMIN.password);
+  admin = await signedIn(ctx, ADMIN.email, 'SUPER_ADMIN');
   A = await createCompany(ctx, 'Альфа');
   B = await createCompany(ctx, 'Бета');
 });
