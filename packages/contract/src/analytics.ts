@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { companyQuery } from './common';
+import { isDay, PERIOD_PRESETS, type PeriodPreset } from './enums';
 import { csvOf } from './events';
 import { MODULE_CODES, type ModuleCode } from './modules/types';
 
@@ -12,8 +13,7 @@ export const ANALYTICS_TZ = 'Europe/Moscow';
 /** The longest period a dashboard or report may cover, days. */
 export const MAX_PERIOD_DAYS = 366;
 
-export const PERIOD_PRESETS = ['7d', '30d', '90d'] as const;
-export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+export { PERIOD_PRESETS, type PeriodPreset };
 export const PERIOD_PRESET_LABELS: Record<PeriodPreset, string> = { '7d': '7 дней', '30d': '30 дней', '90d': '90 дней' };
 export const PERIOD_PRESET_DAYS: Record<PeriodPreset, number> = { '7d': 7, '30d': 30, '90d': 90 };
 export const DEFAULT_PERIOD: PeriodPreset = '30d';
@@ -29,9 +29,7 @@ export const ANALYTICS_MSG = {
 // Calendar days in a time zone (pure; browser and Node)
 // ---------------------------------------------------------------------------
 
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-export const isDay = (s: string): boolean =>
-  DAY_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+export { isDay };
 
 const dayFormat = new Map<string, Intl.DateTimeFormat>();
 /** The calendar day ('YYYY-MM-DD') of an instant in `tz`. */

@@ -3,6 +3,7 @@
  * events of a company and module, and «Мои события», the caller's assigned events across modules.
  */
 import { z } from 'zod';
+import { MY_EVENTS_SORTS } from './enums';
 import { boolParam, commonEventShape, pageQuery, queryInt } from './events';
 import { MSG } from './messages';
 import { EVENT_MSG, MODULE_CODES } from './modules/index';
@@ -29,7 +30,7 @@ export const assigneeItem = z.object({ id: z.number().int(), name: z.string(), e
 export type AssigneeItem = z.infer<typeof assigneeItem>;
 export const assigneesResponse = z.object({ items: z.array(assigneeItem) });
 
-export const MY_EVENTS_SORTS = ['-created_at', 'created_at', '-priority', 'priority', 'status', '-status'] as const;
+export { MY_EVENTS_SORTS };
 
 /** GET /events/assigned: the caller's events across the modules and companies they may read. */
 export const myEventsQuery = z

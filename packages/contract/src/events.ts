@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { BIGSERIAL_MAX, idRule, textId } from './common';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './enums';
 import { MSG } from './messages';
 import {
   datetimeSchema,
@@ -21,8 +22,7 @@ import {
 } from './modules/index';
 import { eventSla, SLA_FILTERS } from './sla';
 
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 20;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 /** Lists count matching rows exactly up to this many; beyond it `total_capped` is true. */
 export const COUNT_CAP = 10_000;
 /** With a free-text `q` the count stops earlier (each match costs a row read; a search is for finding). */

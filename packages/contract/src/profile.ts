@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG } from './messages';
+import { IDENTITY_MSG, MSG } from './messages';
 import { emailSchema, ipOrCidrSchema, optionalPasswordSchema, passwordSchema } from './validation';
 
 export const updateProfileRequest = z
@@ -74,17 +74,4 @@ export const sessionResponse = z.object({
   current: z.boolean(),
 });
 
-export const IDENTITY_MSG = {
-  badCode: 'Неверный код',
-  badRecovery: 'Неверный или уже использованный резервный код',
-  stepExpired: 'Время на ввод кода истекло, войдите заново',
-  wrongPassword: 'Неверный текущий пароль',
-  tokenInvalid: 'Ссылка недействительна или устарела. Запросите новую',
-  resetSent: 'Если такой пользователь существует, мы отправили письмо со ссылкой для смены пароля',
-  ipSelfLockout: (ip: string) => `Список не включает ваш текущий адрес ${ip}: вы потеряете доступ`,
-  noSetup: 'Сначала начните подключение двухфакторной аутентификации',
-  already2fa: 'Двухфакторная аутентификация уже включена',
-  profileUpdated: 'Профиль обновлён',
-} as const;
-
-export { emailSchema };
+export { emailSchema, IDENTITY_MSG };

@@ -4,10 +4,10 @@
  */
 import { z } from 'zod';
 import { bodyId, listResponse, pageQuery, textId } from './common';
+import { TELEGRAM_ACCOUNT_STATUSES, type TelegramAccountStatus } from './enums';
 import { MSG } from './messages';
 
-export const TELEGRAM_ACCOUNT_STATUSES = ['active', 'paused', 'banned'] as const;
-export type TelegramAccountStatus = (typeof TELEGRAM_ACCOUNT_STATUSES)[number];
+export { TELEGRAM_ACCOUNT_STATUSES, type TelegramAccountStatus };
 export const TELEGRAM_ACCOUNT_STATUS_LABELS: Record<TelegramAccountStatus, string> = {
   active: 'Активен',
   paused: 'Приостановлен',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { bodyId, isoDate } from './common';
+import { THEMES, type ThemePreference } from './enums';
 import { eventFilterShape, memo } from './events';
 import { MSG } from './messages';
 import {
@@ -190,8 +191,7 @@ export const viewParams = z.object({ id: z.coerce.number({ error: VIEW_MSG.inval
 // User preferences
 // ---------------------------------------------------------------------------
 
-export const THEMES = ['light', 'dark', 'system'] as const;
-export type ThemePreference = (typeof THEMES)[number];
+export { THEMES, type ThemePreference };
 export const THEME_LABELS: Record<ThemePreference, string> = { light: 'Светлая', dark: 'Тёмная', system: 'Как в системе' };
 
 export const columnsPrefKey = (code: string) => `columns:${code}`;

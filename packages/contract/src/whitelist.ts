@@ -4,13 +4,13 @@
  */
 import { z } from 'zod';
 import { listResponse, pageQuery, textId } from './common';
+import { WHITELIST_SORTS, WHITELIST_TYPES, type WhitelistType } from './enums';
 import { unicodeToPunycode } from './helpers';
 import { MSG } from './messages';
 import { WHITELIST_KINDS } from './modules/common';
 import { isDomain, isEmail, isInn, isIPv4, isIPv6, isIpOrCidr, isUrl } from './validation';
 
-export const WHITELIST_TYPES = ['domain', 'url', 'email', 'ip', 'name', 'inn'] as const;
-export type WhitelistType = (typeof WHITELIST_TYPES)[number];
+export { WHITELIST_TYPES, type WhitelistType };
 export const WHITELIST_TYPE_LABELS: Record<WhitelistType, string> = {
   domain: 'Домен',
   url: 'URL',
@@ -285,16 +285,7 @@ export const whitelistItemResponse = z.object({
 });
 export type WhitelistItem = z.infer<typeof whitelistItemResponse>;
 
-export const WHITELIST_SORTS = [
-  'created_at',
-  '-created_at',
-  'value',
-  '-value',
-  'type',
-  '-type',
-  'expires_at',
-  '-expires_at',
-] as const;
+export { WHITELIST_SORTS };
 
 export const whitelistListQuery = pageQuery.extend({
   q: text().trim().max(200).optional(),

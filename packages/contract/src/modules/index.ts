@@ -1,7 +1,8 @@
 /*
  * The module registry's API: the descriptors (listed in defs/index.ts, one line per module) and what
  * the API and the console derive from them. Adding a plain module = its descriptor in defs/ plus one
- * line in defs/index.ts.
+ * line in defs/index.ts, and its id, code, route, name and icon in sections.ts (the console's light list,
+ * checked against the descriptors by registry.test.ts).
  */
 
 import { SLA_FILTER_LABELS } from '../sla';

@@ -20,8 +20,15 @@ import {
   sampleInn,
   sampleOgrn,
 } from './index';
+import { isModuleSectionCode, MODULE_SECTIONS } from './sections';
 
 describe('module registry', () => {
+  it('has its light section list (sections.ts) equal to the descriptors', () => {
+    expect(MODULE_SECTIONS).toEqual(MODULE_LIST.map(({ id, code, route, name, icon }) => ({ id, code, route, name, icon })));
+    expect(MODULE_CODES.every(isModuleSectionCode)).toBe(true);
+    expect(isModuleSectionCode('nope')).toBe(false);
+  });
+
   it('has the modules of the design, with unique ids, codes, routes, colours and icons, in the order of their ids', () => {
     const n = MODULE_LIST.length;
     expect(n).toBeGreaterThanOrEqual(16);
