@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { pageFields, searchDay, searchInt, searchText } from '../../components/list/listSearch';
+import { pageFields, type SearchOf, searchDay, searchInt, searchSchema, searchText } from '../../components/list/listSearch';
 
 /** /audit?action=&entity=&actor=&company_id=&from=YYYY-MM-DD&to=YYYY-MM-DD&page=&page_size= */
-const auditSearchSchema = z.object({
+const auditSearch = {
   action: searchText(100),
   entity: searchText(50),
   entity_id: searchText(100),
@@ -11,6 +10,6 @@ const auditSearchSchema = z.object({
   from: searchDay,
   to: searchDay,
   ...pageFields,
-});
-export type AuditSearch = Partial<z.infer<typeof auditSearchSchema>>;
-export const parseAuditSearch = (s: Record<string, unknown>): AuditSearch => auditSearchSchema.parse(s);
+};
+export type AuditSearch = SearchOf<typeof auditSearch>;
+export const parseAuditSearch = searchSchema(auditSearch);

@@ -1,5 +1,6 @@
-import { isDay, PERIOD_PRESETS } from '@forpost/contract/analytics';
-import { isModuleCode } from '@forpost/contract/modules';
+// The light modules (no zod, no registry): this validator is in the entry chunk with the route tree.
+import { isDay, PERIOD_PRESETS } from '@forpost/contract/enums';
+import { isModuleSectionCode } from '@forpost/contract/modules/sections';
 
 /** The home page's state in the URL: `/?period=90d` or `/?from=2026-03-01&to=2026-03-31&modules=domains,media`. */
 export interface DashboardSearch {
@@ -20,7 +21,7 @@ export function validateDashboardSearch(raw: Record<string, unknown>): Dashboard
     delete out.period;
   }
   if (typeof raw.modules === 'string') {
-    const list = raw.modules.split(',').filter(isModuleCode);
+    const list = raw.modules.split(',').filter(isModuleSectionCode);
     if (list.length) out.modules = [...new Set(list)].join(',');
   }
   return out;

@@ -1,20 +1,17 @@
-import { z } from 'zod';
-import { pageFields, searchDay, searchText } from '../../components/list/listSearch';
+import { pageFields, type SearchOf, searchDay, searchEnum, searchSchema, searchText } from '../../components/list/listSearch';
 
 /** /messages?q=&channel=&from=&to=&rule=&sort=&page=&page_size= (the company comes from the header). */
-const messagesSearchSchema = z.object({
+const messagesSearch = {
   q: searchText(500),
   channel: searchText(100),
   from: searchDay,
   to: searchDay,
   rule: searchText(200),
-  sort: z.enum(['posted_at', '-posted_at', 'created_at', '-created_at']).optional().catch(undefined),
+  sort: searchEnum(['posted_at', '-posted_at', 'created_at', '-created_at']),
   ...pageFields,
-});
-export type MessagesSearch = Partial<z.infer<typeof messagesSearchSchema>>;
-export const parseMessagesSearch = (s: Record<string, unknown>): MessagesSearch => messagesSearchSchema.parse(s);
+};
+export type MessagesSearch = SearchOf<typeof messagesSearch>;
+export const parseMessagesSearch = searchSchema(messagesSearch);
 
 /** /messages/$id?q= — the search words to highlight as well. */
-export const messageSearchSchema = z.object({ q: searchText(500) });
-export const parseMessageSearch = (s: Record<string, unknown>): Partial<z.infer<typeof messageSearchSchema>> =>
-  messageSearchSchema.parse(s);
+export const parseMessageSearch = searchSchema({ q: searchText(500) });

@@ -1,14 +1,13 @@
-import { MY_EVENTS_SORTS } from '@forpost/contract/assignment';
-import { MODULE_CODES } from '@forpost/contract/modules';
-import { z } from 'zod';
-import { pageFields } from '../../components/list/listSearch';
+import { MY_EVENTS_SORTS } from '@forpost/contract/enums';
+import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
+import { pageFields, type SearchOf, searchEnum, searchSchema } from '../../components/list/listSearch';
 
 /** /my-events?sort=&state=open|all&module=&page=&page_size= (the default: open events, newest first). */
-const schema = z.object({
-  sort: z.enum(MY_EVENTS_SORTS).optional().catch(undefined),
-  state: z.enum(['open', 'all']).optional().catch(undefined),
-  module: z.enum(MODULE_CODES).optional().catch(undefined),
+const myEventsSearch = {
+  sort: searchEnum(MY_EVENTS_SORTS),
+  state: searchEnum(['open', 'all']),
+  module: searchEnum(MODULE_SECTIONS.map((m) => m.code)),
   ...pageFields,
-});
-export type MyEventsSearch = Partial<z.infer<typeof schema>>;
-export const parseMyEventsSearch = (s: Record<string, unknown>): MyEventsSearch => schema.parse(s);
+};
+export type MyEventsSearch = SearchOf<typeof myEventsSearch>;
+export const parseMyEventsSearch = searchSchema(myEventsSearch);

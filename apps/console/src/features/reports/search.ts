@@ -1,7 +1,5 @@
-import { z } from 'zod';
-import { pageFields } from '../../components/list/listSearch';
+import { pageFields, type SearchOf, searchSchema } from '../../components/list/listSearch';
 
 /** /reports?page=&page_size= (the company comes from the header selector). */
-const reportsSearchSchema = z.object(pageFields);
-export type ReportsSearch = Partial<z.infer<typeof reportsSearchSchema>>;
-export const parseReportsSearch = (s: Record<string, unknown>): ReportsSearch => reportsSearchSchema.parse(s);
+export type ReportsSearch = SearchOf<typeof pageFields>;
+export const parseReportsSearch = searchSchema(pageFields);

@@ -1,21 +1,23 @@
-import { WHITELIST_KINDS, WHITELIST_SORTS, WHITELIST_TYPES } from '@forpost/contract/whitelist';
-import { z } from 'zod';
-import { pageFields, searchText } from '../../components/list/listSearch';
-
-/** 'true' / 'false' in the URL (the router may hand a boolean). */
-export const boolText = z
-  .preprocess((v) => (typeof v === 'boolean' ? String(v) : v), z.enum(['true', 'false']).optional())
-  .catch(undefined);
+import { WHITELIST_SORTS, WHITELIST_TYPES } from '@forpost/contract/enums';
+import { WHITELIST_KINDS } from '@forpost/contract/modules/common';
+import {
+  pageFields,
+  type SearchOf,
+  searchBoolText,
+  searchEnum,
+  searchSchema,
+  searchText,
+} from '../../components/list/listSearch';
 
 /** /settings/whitelist?tab=&q=&type=&kind=&expired=&sort=&page=&page_size= (the company comes from the header). */
-const whitelistSearchSchema = z.object({
-  tab: z.enum(['global', 'company']).optional().catch(undefined),
+const whitelistSearch = {
+  tab: searchEnum(['global', 'company']),
   q: searchText(),
-  type: z.enum(WHITELIST_TYPES).optional().catch(undefined),
-  kind: z.enum(WHITELIST_KINDS).optional().catch(undefined),
-  expired: boolText,
-  sort: z.enum(WHITELIST_SORTS).optional().catch(undefined),
+  type: searchEnum(WHITELIST_TYPES),
+  kind: searchEnum(WHITELIST_KINDS),
+  expired: searchBoolText,
+  sort: searchEnum(WHITELIST_SORTS),
   ...pageFields,
-});
-export type WhitelistSearch = Partial<z.infer<typeof whitelistSearchSchema>>;
-export const parseWhitelistSearch = (s: Record<string, unknown>): WhitelistSearch => whitelistSearchSchema.parse(s);
+};
+export type WhitelistSearch = SearchOf<typeof whitelistSearch>;
+export const parseWhitelistSearch = searchSchema(whitelistSearch);

@@ -1,14 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
-import { searchInt } from '../../../../components/list/listSearch';
+import { searchInt, searchSchema } from '../../../../components/list/listSearch';
 import { requirePermission } from '../../../../features/auth/guards';
 import { ImportPage } from '../../../../features/imports/ImportPage';
 
-const searchSchema = z.object({ id: searchInt() });
+const parseImportSearch = searchSchema({ id: searchInt() });
 
 export const Route = createFileRoute('/_auth/_app/$section/import')({
   beforeLoad: requirePermission('events.import'),
-  validateSearch: (s: Record<string, unknown>) => searchSchema.parse(s),
+  validateSearch: parseImportSearch,
   component: Page,
 });
 

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import { requirePermission } from '../../../../features/auth/guards';
 import { EventListPage } from '../../../../features/events/list/EventListPage';
-import { type EventSearch, validateEventSearch } from '../../../../features/events/model/search';
+import { type EventSearch, validateEventSearch } from '../../../../features/events/model/validateSearch';
 
 export const Route = createFileRoute('/_auth/_app/$section/')({
   beforeLoad: requirePermission('events.read'),
