@@ -9,7 +9,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Empty, Flex, List, Popover, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime } from '../../lib/format';
-import { sectionOfModule } from '../shell/nav';
+import { sectionOfModule } from '../shell/sections';
 import { useLatestNotifications, useMarkRead, useUnreadCount } from './api';
 
 const KIND_COLORS: Record<NotificationItem['kind'], string> = { assigned: 'blue', mention: 'purple', sla_breach: 'red' };

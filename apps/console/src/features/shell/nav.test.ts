@@ -1,7 +1,8 @@
 import { MODULE_LIST } from '@forpost/contract/modules';
 import type { Principal } from '@forpost/contract/permissions';
 import { describe, expect, it } from 'vitest';
-import { EVENT_SECTIONS, findEventSection, NAV_ITEMS, navItemForPath, visibleNavItems } from './nav';
+import { NAV_ITEMS, navItemForPath, visibleNavItems } from './nav';
+import { EVENT_SECTIONS, findEventSection } from './sections';
 
 const paths = (p: Principal) => visibleNavItems(p).map((i) => i.path);
 
@@ -11,6 +12,8 @@ describe('nav data', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(EVENT_SECTIONS).toHaveLength(MODULE_LIST.length);
     expect(new Set(EVENT_SECTIONS.map((s) => s.icon)).size).toBe(MODULE_LIST.length);
+    // every section's menu item has an icon component
+    for (const s of EVENT_SECTIONS) expect(NAV_ITEMS.find((i) => i.path === `/${s.section}`)?.icon).toBeTruthy();
     for (const p of [
       '/',
       '/messages',

@@ -46,9 +46,10 @@ import {
   UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
-import { MODULE_LIST, type ModuleIcon } from '@forpost/contract/modules';
+import type { ModuleIcon } from '@forpost/contract/modules';
 import { can, type Permission, type Principal } from '@forpost/contract/permissions';
 import type { ComponentType } from 'react';
+import { EVENT_SECTIONS } from './sections';
 
 /**
  * The console's navigation as data: every section of spec §2, its Russian name, menu group, icon
@@ -112,26 +113,6 @@ const MODULE_ICON_COMPONENTS: Record<ModuleIcon, Icon> = {
   mobile: MobileOutlined,
 };
 
-/**
- * The event sections (spec §2), from the contract's module registry: route segment, Russian name,
- * API module code and icon. Each has /{section}, /{section}/import and /{section}/{id}.
- */
-export const EVENT_SECTIONS = MODULE_LIST.map((m) => ({
-  section: m.route.slice(1),
-  module: m.code,
-  label: m.name,
-  icon: MODULE_ICON_COMPONENTS[m.icon],
-}));
-
-export type EventSection = (typeof EVENT_SECTIONS)[number];
-
-/** The URL segment of a module's event section (`domains` → `domains`, as its descriptor's route says). */
-export const sectionOfModule = (code: string): string => EVENT_SECTIONS.find((s) => s.module === code)?.section ?? code;
-
-export function findEventSection(section: string): EventSection | undefined {
-  return EVENT_SECTIONS.find((s) => s.section === section);
-}
-
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '/', label: 'Главная', icon: HomeOutlined, group: null, permission: null },
 
@@ -141,7 +122,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     (s): NavItem => ({
       path: `/${s.section}`,
       label: s.label,
-      icon: s.icon,
+      icon: MODULE_ICON_COMPONENTS[s.icon],
       group: 'monitoring',
       permission: 'events.read',
     }),

@@ -3,7 +3,7 @@ import type { ModuleCode } from '@forpost/contract/modules';
 import { Link } from '@tanstack/react-router';
 import { Flex, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { sectionOfModule } from '../../shell/nav';
+import { sectionOfModule } from '../../shell/sections';
 
 export function EventTitleLink({
   module,

@@ -1,7 +1,7 @@
 import { HomeOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
 import { Breadcrumb } from 'antd';
-import type { EventSection } from '../../shell/nav';
+import type { EventSection } from '../../shell/sections';
 import { lastListSearch } from '../model/search';
 
 /** Главная › Мониторинг › <Раздел> [› Событие №id]. */

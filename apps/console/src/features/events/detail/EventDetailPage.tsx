@@ -8,7 +8,7 @@ import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { errorMessage, getErrorBody, getErrorStatus } from '../../../lib/http';
 import { useCan } from '../../auth/useMe';
 import { ErrorPage } from '../../errors/ErrorPage';
-import type { EventSection } from '../../shell/nav';
+import type { EventSection } from '../../shell/sections';
 import { usePageTitle } from '../../shell/usePageTitle';
 import { type EventPatch, useDeleteEvent, usePatchEvent } from '../api/mutations';
 import { eventDetailQuery, useEventRefs } from '../api/queries';

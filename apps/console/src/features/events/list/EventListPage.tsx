@@ -11,7 +11,7 @@ import { errorMessage } from '../../../lib/http';
 import { useCan, useMe } from '../../auth/useMe';
 import { useCompanyFilter } from '../../company/useCompanyId';
 import { ExportDialog } from '../../exports/ExportDialog';
-import type { EventSection } from '../../shell/nav';
+import type { EventSection } from '../../shell/sections';
 import { usePageTitle } from '../../shell/usePageTitle';
 import { ColumnChooser } from '../../views/ColumnChooser';
 import { ViewSelector } from '../../views/ViewSelector';

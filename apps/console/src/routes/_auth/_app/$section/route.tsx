@@ -1,6 +1,6 @@
 import { createFileRoute, notFound, Outlet } from '@tanstack/react-router';
 import { NotFoundPage } from '../../../../features/errors/NotFoundPage';
-import { findEventSection } from '../../../../features/shell/nav';
+import { findEventSection } from '../../../../features/shell/sections';
 
 /**
  * The 16 event sections (/domains, /brands, …) share one route: the segment is checked against the
