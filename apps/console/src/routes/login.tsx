@@ -1,6 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { meQuery } from '../features/auth/api/queries';
-import { LoginPage, parseLoginSearch } from '../features/auth/LoginPage';
+import { LoginPage } from '../features/auth/LoginPage';
+import { parseLoginSearch } from '../features/auth/loginSearch';
 
 export const Route = createFileRoute('/login')({
   validateSearch: parseLoginSearch,

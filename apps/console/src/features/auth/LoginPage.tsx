@@ -7,21 +7,7 @@ import { CredentialsStep } from './components/CredentialsStep';
 import { NewPasswordStep } from './components/NewPasswordStep';
 import { ResetPasswordStep } from './components/ResetPasswordStep';
 import { TwoFactorStep } from './components/TwoFactorStep';
-
-export interface LoginSearch {
-  /** Where to go after signing in (only same-origin relative paths are honoured). */
-  redirect?: string;
-  /** '2fa' = the code step; 'new-password' (+ token) = set a new password from a mail link. */
-  type?: '2fa' | 'new-password';
-  token?: string;
-}
-
-const str = (v: unknown): string | undefined => (v === undefined || v === null || v === '' ? undefined : String(v));
-
-export function parseLoginSearch(search: Record<string, unknown>): LoginSearch {
-  const type = search.type === '2fa' || search.type === 'new-password' ? search.type : undefined;
-  return { redirect: str(search.redirect), type, token: str(search.token) };
-}
+import type { LoginSearch } from './loginSearch';
 
 type Step = 'credentials' | 'reset' | '2fa' | 'new-password';
 

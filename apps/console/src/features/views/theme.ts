@@ -2,7 +2,7 @@
  * The console theme (light, dark or the system's): the user's preference `theme`, kept in localStorage
  * too so the first paint (before the preferences load) already has the right colours.
  */
-import { THEMES, type ThemePreference } from '@forpost/contract/views';
+import { THEMES, type ThemePreference } from '@forpost/contract/enums';
 import { useEffect, useSyncExternalStore } from 'react';
 import { local } from '../../lib/storage';
 import { usePreferences, usePutPreference } from './api';

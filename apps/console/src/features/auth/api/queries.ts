@@ -1,4 +1,4 @@
-import { type Me, meResponse } from '@forpost/contract/auth';
+import type { Me } from '@forpost/contract/auth';
 import { queryOptions } from '@tanstack/react-query';
 import { getErrorStatus, http } from '../../../lib/http';
 
@@ -20,6 +20,14 @@ async function fetchMe(): Promise<Me | null> {
     console.error('Не удалось загрузить профиль', error);
     throw error;
   }
+  // The schema (and zod with it) loads only when there is a profile to check: the sign-in page, where
+  // GET /me answers 401, does without both (issue #16). Should its chunk be gone after a deploy, the
+  // profile is used unchecked, as when it does not match.
+  const meResponse = await import('@forpost/contract/auth').then(
+    (m) => m.meResponse,
+    () => null,
+  );
+  if (!meResponse) return raw as Me;
   const parsed = meResponse.safeParse(raw);
   if (parsed.success) return parsed.data;
   // A newer/older API shape must not lock everyone out: log it and use what came.

@@ -1,6 +1,6 @@
 import { LockOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
-import { PASSWORD_MIN_LENGTH } from '@forpost/contract/validation';
+import { PASSWORD_MIN_LENGTH } from '@forpost/contract/validators';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useSetPasswordMutation } from '../api/mutations';

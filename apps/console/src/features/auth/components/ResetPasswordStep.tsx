@@ -1,6 +1,5 @@
 import { MailOutlined } from '@ant-design/icons';
-import { MSG } from '@forpost/contract/messages';
-import { IDENTITY_MSG } from '@forpost/contract/profile';
+import { IDENTITY_MSG, MSG } from '@forpost/contract/messages';
 import { Alert, App, Button, Form, Input, Typography } from 'antd';
 import { useResetPasswordMutation } from '../api/mutations';
 import { emailRule, requiredRule } from './shared';

@@ -1,5 +1,5 @@
 import { MSG } from '@forpost/contract/messages';
-import { isEmail, isStrongPassword, PASSWORD_MAX_LENGTH } from '@forpost/contract/validation';
+import { isEmail, isStrongPassword, PASSWORD_MAX_LENGTH } from '@forpost/contract/validators';
 import type { FormRule } from 'antd';
 import { errorMessage, getErrorStatus } from '../../../lib/http';
 
