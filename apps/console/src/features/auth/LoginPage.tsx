@@ -1,13 +1,19 @@
 import { MailOutlined, SafetyOutlined } from '@ant-design/icons';
-import { Card, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { theme } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { BlankLayout } from '../shell/BlankLayout';
 import { PRODUCT_NAME, usePageTitle } from '../shell/usePageTitle';
 import { CredentialsStep } from './components/CredentialsStep';
-import { NewPasswordStep } from './components/NewPasswordStep';
-import { ResetPasswordStep } from './components/ResetPasswordStep';
-import { TwoFactorStep } from './components/TwoFactorStep';
 import type { LoginSearch } from './loginSearch';
+
+/*
+ * What /login shows first is the credentials step; the others (and antd Typography, which only they
+ * use) load when reached. The frame is a plain box in the Card's colours: antd Card brings Tabs, Menu
+ * and Dropdown with it (~20 KB of the sign-in page's budget, issue #16).
+ */
+const ResetPasswordStep = lazy(() => import('./components/ResetPasswordStep').then((m) => ({ default: m.ResetPasswordStep })));
+const TwoFactorStep = lazy(() => import('./components/TwoFactorStep').then((m) => ({ default: m.TwoFactorStep })));
+const NewPasswordStep = lazy(() => import('./components/NewPasswordStep').then((m) => ({ default: m.NewPasswordStep })));
 
 type Step = 'credentials' | 'reset' | '2fa' | 'new-password';
 
@@ -23,27 +29,55 @@ export function LoginPage({ search }: { search: LoginSearch }) {
   const [resetMode, setResetMode] = useState(false);
   const step: Step = search.type ?? (resetMode ? 'reset' : 'credentials');
   usePageTitle(SUBTITLES[step]);
+  const { token } = theme.useToken();
+  const secondary = { color: token.colorTextDescription, wordBreak: 'break-word' } as const;
 
   return (
     <BlankLayout>
-      <Card style={{ width: '100%', maxWidth: 420, boxShadow: '0 8px 24px rgba(15, 27, 61, 0.08)' }}>
-        <Space orientation="vertical" size={4} style={{ width: '100%', textAlign: 'center', marginBottom: 24 }}>
+      <div
+        style={{
+          width: '100%',
+          maxWidth: 420,
+          boxSizing: 'border-box',
+          position: 'relative',
+          padding: token.paddingLG,
+          color: token.colorText,
+          fontSize: token.fontSize,
+          lineHeight: token.lineHeight,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+          boxShadow: '0 8px 24px rgba(15, 27, 61, 0.08)',
+        }}
+      >
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 4, width: '100%', textAlign: 'center', marginBottom: 24 }}>
           <SafetyOutlined style={{ fontSize: 40, color: '#2f54eb' }} />
-          <Typography.Title level={2} style={{ margin: 0 }}>
+          <h2
+            style={{
+              margin: 0,
+              color: token.colorTextHeading,
+              fontWeight: token.fontWeightStrong,
+              fontSize: token.fontSizeHeading2,
+              lineHeight: token.lineHeightHeading2,
+              wordBreak: 'break-word',
+            }}
+          >
             {PRODUCT_NAME}
-          </Typography.Title>
-          <Typography.Text type="secondary" data-testid="login-step">
+          </h2>
+          <span style={secondary} data-testid="login-step">
             {SUBTITLES[step]}
-          </Typography.Text>
-        </Space>
+          </span>
+        </div>
         {step === 'credentials' && <CredentialsStep redirect={search.redirect} onForgotPassword={() => setResetMode(true)} />}
-        {step === 'reset' && <ResetPasswordStep onBack={() => setResetMode(false)} />}
-        {step === '2fa' && <TwoFactorStep redirect={search.redirect} />}
-        {step === 'new-password' && <NewPasswordStep token={search.token} />}
-      </Card>
-      <Typography.Text type="secondary" style={{ marginTop: 24, fontSize: 12 }}>
+        <Suspense>
+          {step === 'reset' && <ResetPasswordStep onBack={() => setResetMode(false)} />}
+          {step === '2fa' && <TwoFactorStep redirect={search.redirect} />}
+          {step === 'new-password' && <NewPasswordStep token={search.token} />}
+        </Suspense>
+      </div>
+      <span style={{ ...secondary, marginTop: 24, fontSize: 12 }}>
         <MailOutlined /> Вопросы о доступе — к администратору вашей компании
-      </Typography.Text>
+      </span>
     </BlankLayout>
   );
 }
