@@ -102,3 +102,15 @@ export function pluralRu(n: number, one: string, few: string, many: string): str
   if (mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14)) return few;
   return many;
 }
+
+/** A duration for people: «2 д 3 ч», «3 ч 15 мин», «12 мин», «меньше минуты». */
+export function formatSlaDuration(seconds: number): string {
+  const s = Math.abs(Math.trunc(seconds));
+  if (s < 60) return 'меньше минуты';
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return h > 0 ? `${d} д ${h} ч` : `${d} д`;
+  if (h > 0) return m > 0 ? `${h} ч ${m} мин` : `${h} ч`;
+  return `${m} мин`;
+}

@@ -3,16 +3,11 @@
  * only their user reads them (signed-in sessions; API keys have no bell).
  */
 import { z } from 'zod';
+import { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind } from './enums';
 import { boolParam, queryInt } from './events';
 import { EVENT_MSG } from './modules/index';
 
-export const NOTIFICATION_KINDS = ['assigned', 'mention', 'sla_breach'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
-  assigned: 'Назначение',
-  mention: 'Упоминание',
-  sla_breach: 'Нарушение SLA',
-};
+export { NOTIFICATION_KIND_LABELS, NOTIFICATION_KINDS, type NotificationKind };
 export const NOTIFICATION_MSG = { emptyRead: 'Укажите уведомления или all: true' } as const;
 
 /**

@@ -10,6 +10,7 @@
  * The database computes the stored due time (function `sla_due`, trigger `events_sla`: migration 0029).
  */
 import { z } from 'zod';
+import { formatSlaDuration } from './format';
 import { DEFAULT_PRIORITIES } from './modules/common';
 
 /** Priority codes of the policies (the events' priority codes; an event without priority follows `medium`). */
@@ -141,17 +142,7 @@ export type SlaSummaryResponse = z.infer<typeof slaSummaryResponse>;
 
 export { idParam as slaCompanyParams } from './common';
 
-/** A duration for people: «2 д 3 ч», «3 ч 15 мин», «12 мин», «меньше минуты». */
-export function formatSlaDuration(seconds: number): string {
-  const s = Math.abs(Math.trunc(seconds));
-  if (s < 60) return 'меньше минуты';
-  const d = Math.floor(s / 86_400);
-  const h = Math.floor((s % 86_400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  if (d > 0) return h > 0 ? `${d} д ${h} ч` : `${d} д`;
-  if (h > 0) return m > 0 ? `${h} ч ${m} мин` : `${h} ч`;
-  return `${m} мин`;
-}
+export { formatSlaDuration };
 
 /** What the console shows for a deadline at `now`: «Осталось 3 ч 15 мин» or «Просрочено на 2 ч». */
 export function slaText(dueAt: string | Date, now: Date | number): string {

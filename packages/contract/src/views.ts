@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { bodyId, isoDate } from './common';
-import { THEMES, type ThemePreference } from './enums';
+import { THEME_LABELS, THEMES, type ThemePreference } from './enums';
 import { eventFilterShape, memo } from './events';
 import { MSG } from './messages';
 import {
@@ -191,8 +191,7 @@ export const viewParams = z.object({ id: z.coerce.number({ error: VIEW_MSG.inval
 // User preferences
 // ---------------------------------------------------------------------------
 
-export { THEMES, type ThemePreference };
-export const THEME_LABELS: Record<ThemePreference, string> = { light: 'Светлая', dark: 'Тёмная', system: 'Как в системе' };
+export { THEME_LABELS, THEMES, type ThemePreference };
 
 export const columnsPrefKey = (code: string) => `columns:${code}`;
 export const defaultViewPrefKey = (code: string) => `default_view:${code}`;

@@ -24,7 +24,9 @@ import { isModuleSectionCode, MODULE_SECTIONS } from './sections';
 
 describe('module registry', () => {
   it('has its light section list (sections.ts) equal to the descriptors', () => {
-    expect(MODULE_SECTIONS).toEqual(MODULE_LIST.map(({ id, code, route, name, icon }) => ({ id, code, route, name, icon })));
+    expect(MODULE_SECTIONS).toEqual(
+      MODULE_LIST.map(({ id, code, route, name, icon, color }) => ({ id, code, route, name, icon, color })),
+    );
     expect(MODULE_CODES.every(isModuleSectionCode)).toBe(true);
     expect(isModuleSectionCode('nope')).toBe(false);
   });
