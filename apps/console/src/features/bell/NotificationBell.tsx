@@ -4,7 +4,8 @@
  * on the way, and «Отметить все прочитанными».
  */
 import { BellOutlined } from '@ant-design/icons';
-import { NOTIFICATION_KIND_LABELS, type NotificationItem } from '@forpost/contract/notifications';
+import { NOTIFICATION_KIND_LABELS } from '@forpost/contract/enums';
+import type { NotificationItem } from '@forpost/contract/notifications';
 import { useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Empty, Flex, List, Popover, Skeleton, Tag, Typography } from 'antd';
 import { useState } from 'react';

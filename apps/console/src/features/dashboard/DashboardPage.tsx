@@ -4,17 +4,17 @@
  * Every chart leads to the event list filtered by what was clicked. The chart requests are silent: a
  * failed chart shows its own error with «Повторить», and the page the API's message once, above them.
  */
+
+import type { ChartLink, TimeSeriesResponse } from '@forpost/contract/analytics';
 import {
-  type ChartLink,
   dayRangeParams,
   MAX_PERIOD_DAYS,
   PERIOD_PRESET_LABELS,
   PERIOD_PRESETS,
   type PeriodPreset,
   resolvePeriod,
-  type TimeSeriesResponse,
-} from '@forpost/contract/analytics';
-import { MODULE_LIST } from '@forpost/contract/modules';
+} from '@forpost/contract/analytics-period';
+import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, Button, Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
@@ -142,7 +142,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             placeholder="Все модули"
             maxTagCount="responsive"
             value={modules ?? []}
-            options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name }))}
+            options={MODULE_SECTIONS.map((m) => ({ value: m.code, label: m.name }))}
             optionFilterProp="label"
             onChange={(v: string[]) => onSearch({ ...search, modules: v.length ? v.join(',') : undefined })}
           />

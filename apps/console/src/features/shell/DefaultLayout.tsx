@@ -1,15 +1,17 @@
 import { SafetyOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation } from '@tanstack/react-router';
 import { Layout, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { clearGlobalError, useGlobalError } from '../../lib/global-error';
 import { local, STORAGE_KEYS } from '../../lib/storage';
 import { NotificationBell } from '../bell/NotificationBell';
 import { CompanySelector } from '../company/CompanySelector';
-import { ErrorPage } from '../errors/ErrorPage';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 import { PRODUCT_NAME } from './usePageTitle';
+
+/* The full-page error (antd Result and its illustrations, ~9 KB) loads only when a page needs it (#16). */
+const ErrorPage = lazy(() => import('../errors/ErrorPage').then((m) => ({ default: m.ErrorPage })));
 
 const SIDER_WIDTH = 256;
 const HEADER_HEIGHT = 64;
@@ -89,7 +91,13 @@ export function DefaultLayout() {
           <UserMenu />
         </Layout.Header>
         <Layout.Content id="main" tabIndex={-1} role="main" style={{ padding: 24, outline: 'none' }}>
-          {globalError ? <ErrorPage status={globalError.status} message={globalError.message} /> : <Outlet />}
+          {globalError ? (
+            <Suspense>
+              <ErrorPage status={globalError.status} message={globalError.message} />
+            </Suspense>
+          ) : (
+            <Outlet />
+          )}
         </Layout.Content>
       </Layout>
     </Layout>

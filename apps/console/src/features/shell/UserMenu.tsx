@@ -1,6 +1,6 @@
 import { CheckOutlined, DownOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { THEME_LABELS, THEMES, type ThemePreference } from '@forpost/contract/enums';
 import { USER_ROLE_LABELS } from '@forpost/contract/permissions';
-import { THEME_LABELS, THEMES, type ThemePreference } from '@forpost/contract/views';
 import { useNavigate } from '@tanstack/react-router';
 import type { MenuProps } from 'antd';
 import { Avatar, Button, Dropdown, Space, Typography } from 'antd';

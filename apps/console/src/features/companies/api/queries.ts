@@ -4,7 +4,7 @@ import type {
   companyResponse,
   productKeyResponse,
 } from '@forpost/contract/companies';
-import { MODULE_LIST } from '@forpost/contract/modules';
+import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Page } from '../../../components/list/pagination';
@@ -97,12 +97,12 @@ export function useModuleOptions() {
       } catch {
         // No /modules on this server: the registry has the same list.
       }
-      return MODULE_LIST.map((m) => ({ code: m.code, name: m.name }));
+      return MODULE_SECTIONS.map((m) => ({ code: m.code, name: m.name }));
     },
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });
-  const list = q.data ?? MODULE_LIST.map((m) => ({ code: m.code, name: m.name }));
+  const list = q.data ?? MODULE_SECTIONS.map((m) => ({ code: m.code, name: m.name }));
   return {
     list,
     options: list.map((m) => ({ value: m.code, label: m.name })),

@@ -1,4 +1,5 @@
-import { DASHBOARD_CHARTS, type DashboardChart, type MatrixResponse, type TimeSeriesResponse } from '@forpost/contract/analytics';
+import type { MatrixResponse, TimeSeriesResponse } from '@forpost/contract/analytics';
+import { DASHBOARD_CHARTS, type DashboardChart } from '@forpost/contract/analytics-period';
 import type { MlSummary } from '@forpost/contract/classifier';
 import type { SlaSummaryResponse } from '@forpost/contract/sla';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';

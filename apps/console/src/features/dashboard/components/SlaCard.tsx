@@ -3,8 +3,9 @@
  * times from creation to first triage and to resolution of the events created in the period; per
  * company for staff who see more than one. A module's overdue count opens its list filtered «Просрочено».
  */
-import { getModule, type ModuleCode } from '@forpost/contract/modules';
-import { formatSlaDuration, type SlaSummaryResponse } from '@forpost/contract/sla';
+import { formatSlaDuration } from '@forpost/contract/format';
+import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
+import type { SlaSummaryResponse } from '@forpost/contract/sla';
 import { Link } from '@tanstack/react-router';
 import { Segmented, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -41,7 +42,8 @@ export function SlaCard({ query }: { query: ChartQuery & { data?: SlaSummaryResp
           </Typography.Text>
         );
         if (by === 'companies' && perCompany) return text;
-        const route = getModule(r.key as ModuleCode).route.replace(/^\//, '');
+        // (the API's module keys are registry codes; an unknown one keeps its key, as sectionOfModule does)
+        const route = (MODULE_SECTIONS.find((m) => m.code === r.key)?.route ?? r.key).replace(/^\//, '');
         return r.overdue ? (
           <Link
             to="/$section"

@@ -1,6 +1,6 @@
 /* ECharts options of the home page's charts, from the API's series (pure). */
 import type { MatrixResponse, TimeSeries, TimeSeriesResponse } from '@forpost/contract/analytics';
-import { getModule, isModuleCode } from '@forpost/contract/modules';
+import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import type { EChartsCoreOption } from 'echarts/core';
 
 /** Ant Design colour names used by statuses, priorities and sentiment → hex. */
@@ -19,7 +19,7 @@ const NAMED_COLORS: Record<string, string> = {
   processing: '#1677ff',
 };
 /** The module's colour (its descriptor's: the same in every chart, the PDF report's too); grey for an unknown code. */
-const moduleColor = (code: string) => (isModuleCode(code) ? getModule(code).color : '#8c8c8c');
+const moduleColor = (code: string) => MODULE_SECTIONS.find((m) => m.code === code)?.color ?? '#8c8c8c';
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
 
 /** 'YYYY-MM-DD' → 'dd.MM' / 'dd.MM.yyyy'. */
