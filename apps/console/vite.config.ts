@@ -114,6 +114,10 @@ export default defineConfig({
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/, priority: 2 },
             { name: 'charts', test: /[\\/]node_modules[\\/](?:echarts|zrender)[\\/]/, priority: 2 },
+            // What the entry imports statically (Rolldown's `$initial` tag): every page loads all of it, so
+            // one chunk instead of the ~30 Rolldown makes of it by default (each shared with lazy routes) —
+            // brotli packs one file ~8 % smaller than thirty (issue #16, docs/decisions.md «Загрузка консоли»).
+            { name: 'entry', tags: ['$initial'], priority: 1 },
           ],
         },
       },
