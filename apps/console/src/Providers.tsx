@@ -7,7 +7,6 @@ import { NotifyBridge } from './features/shell/NotifyBridge';
 import { useDarkMode } from './features/views/theme';
 import { queryClient } from './lib/query-client';
 import { readableTheme } from './lib/readable-theme';
-import './lib/format';
 
 const THEME = {
   token: {

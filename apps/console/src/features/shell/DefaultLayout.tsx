@@ -4,6 +4,9 @@ import { Layout, theme } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { clearGlobalError, useGlobalError } from '../../lib/global-error';
 import { local, STORAGE_KEYS } from '../../lib/storage';
+// dayjs in Russian (antd date pickers, relative times) before any signed-in page renders; every other
+// module that formats dates imports lib/format itself. Not in Providers: /login needs no dayjs (#16).
+import '../../lib/format';
 import { NotificationBell } from '../bell/NotificationBell';
 import { CompanySelector } from '../company/CompanySelector';
 import { SideMenu } from './SideMenu';
