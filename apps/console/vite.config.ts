@@ -46,6 +46,14 @@ function routeTable(): Plugin {
   };
 }
 
+/*
+ * Modules of the code-splitting groups below (route chunks, `?tsr-split=…`, stay chunks of their own:
+ * the router loads them by name).
+ */
+const LOGIN_MODULES =
+  /[\\/]src[\\/](?:features[\\/]auth[\\/](?:LoginPage|components[\\/](?:CredentialsStep|shared)|api[\\/]mutations)|features[\\/]shell[\\/](?:BlankLayout|usePageTitle)|lib[\\/]navigation)\.tsx?$/;
+const SHELL_MODULES = /[\\/]src[\\/]features[\\/](?:shell|bell|company)[\\/][^?]*$/;
+
 /** Text files worth compressing; below 1 KB the headers cost more than compression saves. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
 const MIN_COMPRESS_BYTES = 1024;
@@ -107,17 +115,22 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
-        // Rolldown splits by which entries (the main one, each lazy route) use a module; these groups
-        // only name and merge what every page loads anyway (React) and what only chart pages load
-        // (ECharts + zrender, one `charts` chunk that bench/console.bench.ts and the build test look for).
+        // Rolldown splits by which entries (the main one, each lazy route) use a module, into many small
+        // chunks; brotli packs one file better than thirty (issue #16: /login 257 → 226 KB). These groups
+        // merge what pages load together anyway, and keep apart what only chart pages load (ECharts +
+        // zrender, one `charts` chunk that bench/console.bench.ts and the build test look for).
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: 'charts', test: /[\\/]node_modules[\\/](?:echarts|zrender)[\\/]/, priority: 2 },
+            { name: 'react', test: /[\\/]node_modules[\\/](?:react|react-dom|scheduler)[\\/]/, priority: 4 },
+            { name: 'charts', test: /[\\/]node_modules[\\/](?:echarts|zrender)[\\/]/, priority: 4 },
             // What the entry imports statically (Rolldown's `$initial` tag): every page loads all of it, so
-            // one chunk instead of the ~30 Rolldown makes of it by default (each shared with lazy routes) —
-            // brotli packs one file ~8 % smaller than thirty (issue #16, docs/decisions.md «Загрузка консоли»).
-            { name: 'entry', tags: ['$initial'], priority: 1 },
+            // one chunk instead of the ~30 Rolldown makes of it by default (each shared with lazy routes).
+            { name: 'entry', tags: ['$initial'], priority: 3 },
+            // The sign-in page's modules with their npm dependencies (antd Form, Input, Alert …) and the
+            // signed-in shell's (layout, menu, header, bell) with theirs, each one chunk: every signed-in
+            // page loads both, /login only the first. Higher priority wins a module both groups reach.
+            { name: 'login', test: LOGIN_MODULES, priority: 2 },
+            { name: 'shell', test: SHELL_MODULES, priority: 1 },
           ],
         },
       },
