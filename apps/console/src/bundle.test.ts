@@ -1,8 +1,9 @@
 /*
- * The login page's bundle (issue #16): what /login loads is the entry's static import graph plus the
- * login route's chunk, read from the production build's manifest. The chart library and the pages
- * behind sign-in must not be in it, and its brotli bytes (the .br files the server sends) stay under
- * a ceiling. Builds the console first when dist is older than its sources (scripts/lib.mjs).
+ * The console's page bundles (issue #16): what /login loads is the entry's static import graph plus the
+ * login route's chunk, what / loads after sign-in adds the signed-in layout's and the home page's route
+ * chunks, read from the production build's manifest. The chart library and the pages behind sign-in
+ * must not be on /login, and the brotli bytes of each (the .br files the server sends) stay under a
+ * ceiling. Builds the console first when dist is older than its sources (scripts/lib.mjs).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -22,13 +23,21 @@ interface Chunk {
 type Manifest = Record<string, Chunk>;
 
 /**
- * /login's initial JS, brotli as sent (bench/console.bench.ts measures the same in Chromium). The
- * issue's goal is 200 KB; this ceiling is where the build stood before the split (≈ 346 KB of .br
- * files, 360 KB with headers in Chromium), so the login bundle can only shrink from here:
- * docs/decisions.md «Загрузка консоли» lists what still keeps it above 200 KB.
+ * /login's initial JS, brotli as sent (bench/console.bench.ts measures the same in Chromium, with the
+ * response headers on top). The issue's goal is 200 KB; the build stands at ≈ 226 KB of .br files
+ * (from ≈ 343 KB before the zod-free route tree and the chunk groups), so this ceiling keeps it from
+ * growing back: docs/decisions.md «Загрузка консоли» lists what still keeps it above 200 KB.
  */
-export const LOGIN_JS_CEILING = 360 * 1024;
+export const LOGIN_JS_CEILING = 230 * 1024;
+/** / after sign-in, the same way (goal 450 KB; ≈ 552 KB now, of which the charts' chunk is ≈ 150 KB). */
+export const HOME_JS_CEILING = 560 * 1024;
 const LOGIN_ROUTE = 'src/routes/login.tsx?tsr-split=component';
+/** The route chunks / loads after sign-in: the session guard, the signed-in layout, the home page. */
+const HOME_ROUTES = [
+  'src/routes/_auth.tsx?tsr-split=component',
+  'src/routes/_auth/_app.tsx?tsr-split=component',
+  'src/routes/_auth/_app/index.tsx?tsr-split=component',
+];
 
 let manifest: Manifest;
 
@@ -49,6 +58,7 @@ const transferred = (file: string) => {
   const br = path.join(dist, `${file}.br`);
   return statSync(existsSync(br) ? br : path.join(dist, file)).size;
 };
+const bytesOf = (keys: string[]) => [...closure(keys)].reduce((s, k) => s + transferred(manifest[k]?.file ?? ''), 0);
 
 beforeAll(async () => {
   // In a child process with NODE_ENV=production: vitest's NODE_ENV=test would make Vite bundle
@@ -63,7 +73,7 @@ beforeAll(async () => {
   manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Manifest;
 }, 300_000);
 
-describe('the login page bundle', () => {
+describe('the page bundles', () => {
   it('holds the entry and the login route only: no other route, no chart library', () => {
     const login = closure(['index.html', LOGIN_ROUTE]);
     const routes = [...login].filter((k) => k.includes('?tsr-split='));
@@ -71,6 +81,8 @@ describe('the login page bundle', () => {
     const files = [...login].map((k) => manifest[k]?.file ?? '');
     expect(files.filter((f) => /\/charts-/.test(f))).toEqual([]);
     expect([...login].filter((k) => /src\/features\/(dashboard|events|discovery|imports)\//.test(k))).toEqual([]);
+    // Nor the signed-in shell's chunk (vite.config.ts `codeSplitting.groups`: `login` and `shell`).
+    expect(files.filter((f) => /\/shell-/.test(f))).toEqual([]);
   });
 
   it('the chart library is one chunk, reached only through the home page', () => {
@@ -84,8 +96,14 @@ describe('the login page bundle', () => {
   });
 
   it(`sends at most ${LOGIN_JS_CEILING / 1024} KB of brotli JavaScript for /login`, () => {
-    const bytes = [...closure(['index.html', LOGIN_ROUTE])].reduce((s, k) => s + transferred(manifest[k]?.file ?? ''), 0);
+    const bytes = bytesOf(['index.html', LOGIN_ROUTE]);
     expect(bytes).toBeGreaterThan(50 * 1024); // the sum really read the files
     expect(bytes).toBeLessThanOrEqual(LOGIN_JS_CEILING);
+  });
+
+  it(`sends at most ${HOME_JS_CEILING / 1024} KB of brotli JavaScript for / after sign-in`, () => {
+    const bytes = bytesOf(['index.html', ...HOME_ROUTES]);
+    expect(bytes).toBeGreaterThan(bytesOf(['index.html', LOGIN_ROUTE]));
+    expect(bytes).toBeLessThanOrEqual(HOME_JS_CEILING);
   });
 });
