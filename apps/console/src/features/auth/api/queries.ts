@@ -7,6 +7,21 @@ export const authKeys = {
   me: () => [...authKeys.all, 'me'] as const,
 };
 
+/*
+ * GET /me's schema (and zod with it) loads only when there is a profile to check: the sign-in page, where
+ * GET /me answers 401, does without both (issue #16). The signed-in routes start loading it together with
+ * the request (`preloadMeSchema` in routes/_auth.tsx). Should its chunk be gone after a deploy, the
+ * profile is used unchecked, as when it does not match.
+ */
+let meSchema: Promise<typeof import('@forpost/contract/auth')['meResponse'] | null> | undefined;
+export const preloadMeSchema = () => {
+  meSchema ??= import('@forpost/contract/auth').then(
+    (m) => m.meResponse,
+    () => null,
+  );
+  return meSchema;
+};
+
 /**
  * GET /me: the signed-in user, or null when there is no session (401 after the refresh attempt).
  * Never toasts and never triggers the logout reload: the route guards decide where to go.
@@ -20,13 +35,7 @@ async function fetchMe(): Promise<Me | null> {
     console.error('Не удалось загрузить профиль', error);
     throw error;
   }
-  // The schema (and zod with it) loads only when there is a profile to check: the sign-in page, where
-  // GET /me answers 401, does without both (issue #16). Should its chunk be gone after a deploy, the
-  // profile is used unchecked, as when it does not match.
-  const meResponse = await import('@forpost/contract/auth').then(
-    (m) => m.meResponse,
-    () => null,
-  );
+  const meResponse = await preloadMeSchema();
   if (!meResponse) return raw as Me;
   const parsed = meResponse.safeParse(raw);
   if (parsed.success) return parsed.data;
