@@ -51,7 +51,9 @@ export function LoginPage({ search }: { search: LoginSearch }) {
         }}
       >
         <div style={{ display: 'flex', flexDirection: 'column', gap: 4, width: '100%', textAlign: 'center', marginBottom: 24 }}>
-          <SafetyOutlined style={{ fontSize: 40, color: '#2f54eb' }} />
+          <div>
+            <SafetyOutlined style={{ fontSize: 40, color: '#2f54eb' }} />
+          </div>
           <h2
             style={{
               margin: 0,
