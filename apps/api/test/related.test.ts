@@ -117,7 +117,11 @@ describe('GET …/events/{id}/related', () => {
   });
 
   it('a company key sees its company and only its modules', async () => {
-    const k = await admin.post('/apikeys', { name: 'Домены А', company_id: A.id, roles: [{ module: 'domains', access: 'read' }] });
+    const k = await admin.post('/apikeys', {
+      name: 'Домены А',
+      company_id: A.id,
+      roles: [{ module: 'domains', access: 'read' }],
+    });
     expect(k.statusCode, k.body).toBe(201);
     const h = { authorization: `Bearer ${k.json().secret}` };
     const r = await new Client(ctx).get(`/modules/domains/events/${dom.id}/related`, h);
@@ -130,7 +134,12 @@ describe('GET …/events/{id}/related', () => {
   it('the list filters by an indicator (normalised), within its scope', async () => {
     const r = await admin.get('/modules/domains/events?indicator=ip:185.77.1.1');
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json().items.map((i: { id: number }) => i.id).sort()).toEqual([dom.id, domB.id].sort());
+    expect(
+      r
+        .json()
+        .items.map((i: { id: number }) => i.id)
+        .sort(),
+    ).toEqual([dom.id, domB.id].sort());
     const mine = await aUser.get('/modules/domains/events?indicator=ip:185.77.1.1');
     expect(mine.json().items.map((i: { id: number }) => i.id)).toEqual([dom.id]);
     const bad = await admin.get('/modules/domains/events?indicator=colour:red');

@@ -182,9 +182,7 @@ export const events = pgTable(
     index('events_company_module_sla_idx').on(t.companyId, t.module, t.slaDueAt, t.id),
     index('events_module_sla_idx').on(t.module, t.slaDueAt, t.id, t.companyId),
     // Overdue counts of the home page and the breach job: open events by deadline only.
-    index('events_sla_due_idx')
-      .on(t.slaDueAt, t.companyId, t.module)
-      .where(sql`${t.slaDueAt} IS NOT NULL`),
+    index('events_sla_due_idx').on(t.slaDueAt, t.companyId, t.module).where(sql`${t.slaDueAt} IS NOT NULL`),
   ],
 );
 

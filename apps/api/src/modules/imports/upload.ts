@@ -108,7 +108,8 @@ async function withoutStrangers(
 ): Promise<{ mapping: (string | null)[]; preview: ImportPreview }> {
   const preview = await previewRows(ctx, code, head.headers, head.rows, auto, pctx);
   const col = auto.indexOf('company_id');
-  if (col < 0 || !AMBIGUOUS_COMPANY_HEADERS.has((head.headers[col] ?? '').trim().toLowerCase())) return { mapping: auto, preview };
+  if (col < 0 || !AMBIGUOUS_COMPANY_HEADERS.has((head.headers[col] ?? '').trim().toLowerCase()))
+    return { mapping: auto, preview };
   const cells = preview.rows.map((r) => r.cells[col]).filter((x) => x?.value);
   if (!cells.length || cells.some((x) => x?.error !== IMPORT_MSG.companyUnknown)) return { mapping: auto, preview };
   const mapping = auto.map((k, i) => (i === col ? null : k));
