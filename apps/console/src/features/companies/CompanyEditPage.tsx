@@ -5,12 +5,12 @@ import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
+import { AssetsCard } from '../discovery/AssetsCard';
+import { SlaPolicyEditor } from '../sla/SlaPolicyEditor';
 import { useCreateCompanyMutation, useDeleteCompanyMutation, useUpdateCompanyMutation } from './api/mutations';
 import { type CompanyDetail, useCompanyQuery } from './api/queries';
 import { CompanyForm } from './components/CompanyForm';
-import { AssetsCard } from '../discovery/AssetsCard';
 import { MembersCard } from './components/MembersCard';
-import { SlaPolicyEditor } from '../sla/SlaPolicyEditor';
 import { ProductKeysCard } from './components/ProductKeysCard';
 import type { CompanyTab } from './search';
 
