@@ -30,6 +30,13 @@ export interface ScreenshotInput {
   allowPrivate: boolean;
 }
 
+/**
+ * How long the browser may take to start. Not the site's timeout (`timeoutMs`, which bounds the page):
+ * starting Chromium costs the server, not the site, and on a busy machine it takes seconds — with the
+ * site's few seconds it failed snapshots of sites that answered in time.
+ */
+const LAUNCH_TIMEOUT_MS = 30_000;
+
 export async function takeScreenshot(s: ScreenshotInput): Promise<Buffer> {
   const { chromium } = await import('playwright-core');
   const target = new URL(s.url);
@@ -38,7 +45,7 @@ export async function takeScreenshot(s: ScreenshotInput): Promise<Buffer> {
   const browser = await chromium.launch({
     executablePath: s.chromium,
     headless: true,
-    timeout: s.timeoutMs,
+    timeout: Math.max(s.timeoutMs, LAUNCH_TIMEOUT_MS),
     args: [
       '--no-sandbox',
       '--disable-gpu',
