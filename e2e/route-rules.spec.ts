@@ -33,6 +33,10 @@ const navigateInApp = (page: import('@playwright/test').Page, path: string) =>
 test('an admin adds a redirect; the old path leads to its target (server and console)', async ({ page, baseURL }) => {
   await login(page, '/settings/redirects');
   await expect(page.getByRole('heading', { name: 'Перенаправления' })).toBeVisible();
+  // A slow CPU, as on a loaded machine: the save ends and the modal closes in one render; the
+  // reopened modal's «Добавить» must not keep the spinner of the last save (it did, CI failed on it).
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 10 });
   await page.getByTestId('rr-add').click();
   await page.getByTestId('rr-path').fill('/old-audit');
   await page.getByTestId('rr-target').fill('/audit');
@@ -46,6 +50,7 @@ test('an admin adds a redirect; the old path leads to its target (server and con
   await page.getByTestId('rr-target').fill('/');
   await page.getByRole('dialog').getByRole('button', { name: 'Добавить', exact: true }).click();
   await expect(page.getByText('Этот путь — страница консоли: его нельзя перенаправить')).toBeVisible();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await page.getByRole('dialog').getByRole('button', { name: 'Отмена' }).click();
   const api = await adminApi(baseURL);
   await ok(await api.post('/api/v1/settings/route-rules', { data: { path: '/old-external', target: landingUrl } }), 'rule');

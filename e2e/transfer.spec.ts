@@ -54,7 +54,7 @@ test('import a CSV with bad rows, follow the job, read the error report, export 
   // Mapping detected from the Russian headers; the bad cells are marked in the preview.
   await expect(page.getByTestId('import-mapping')).toBeVisible();
   await expect(page.getByTestId('mapping-table')).toContainText('Домен');
-  await expect(page.getByTestId('preview-summary')).toHaveText('С ошибками: 2 из 14');
+  await expect(page.getByTestId('preview-summary')).toHaveText('Первые 14 строк: с ошибками 2');
   const bad = page.getByTestId('cell-error').first();
   await bad.hover();
   await expect(page.getByRole('tooltip')).toContainText('Неверный формат домена');
@@ -139,7 +139,7 @@ test('the empty «Мои экспорты» page and the leaks catalogue import 
     mimeType: 'text/csv',
     buffer: Buffer.from(`Название;Тип утечки;Записей\nУтечка ${stamp};Комбо-лист;1000\n`, 'utf8'),
   });
-  await expect(page.getByTestId('preview-summary')).toHaveText('Ошибок нет (проверено строк: 1)');
+  await expect(page.getByTestId('preview-summary')).toHaveText('Первая строка: ошибок нет');
   await page.getByTestId('import-start').click();
   await expect(page.getByTestId('import-progress').getByTestId('import-status')).toHaveText('Завершён', { timeout: 60_000 });
   await page.screenshot({ path: path.join(SHOTS, 'leaks-import.png'), fullPage: true });

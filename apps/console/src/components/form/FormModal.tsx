@@ -48,6 +48,23 @@ export function useFormModal<V extends object>() {
 }
 
 /**
+ * A key for a modal kept rendered while hidden (`forceRender`) that changes each time it opens.
+ * The OK button's loading spinner leaves with a CSS transition; when the modal closes in the same
+ * render as the save ends, the hidden modal never ends that transition and the reopened button
+ * still carries the spinner («loading Добавить» to a screen reader). A new key on open builds the
+ * modal afresh; the close keeps its animation.
+ */
+export function useOpenKey(open: boolean): number {
+  const [key, setKey] = useState(0);
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setKey((k) => k + 1);
+  }
+  return key;
+}
+
+/**
  * The modal around such a form: «Добавить» for a new item, «Сохранить» for an existing one (or
  * `okText`); required fields marked «optional»-style unless `formProps.requiredMark` says otherwise.
  */
@@ -80,8 +97,10 @@ export function FormModal<V extends object>({
   onClose: () => void;
   children: ReactNode;
 }) {
+  const openKey = useOpenKey(open);
   return (
     <Modal
+      key={openKey}
       open={open}
       title={title}
       okText={okText ?? (isNew ? 'Добавить' : 'Сохранить')}

@@ -4,6 +4,7 @@ import { MSG } from '@forpost/contract/messages';
 import { urlSchema } from '@forpost/contract/validation';
 import { Button, Card, Empty, Flex, Form, Input, Modal, Popconfirm, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
+import { useOpenKey } from '../../../components/form/FormModal';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { useRepoFileMutations } from '../api/mutations';
 import { useRepoFiles } from '../api/queries';
@@ -21,6 +22,7 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
   const files = useRepoFiles(m.code, event.id);
   const { add, edit, remove } = useRepoFileMutations(m.code, event.id);
   const [editing, setEditing] = useState<RepoFile | 'new' | null>(null);
+  const openKey = useOpenKey(editing !== null);
   const [form] = Form.useForm<FormValues>();
 
   const open = (f: RepoFile | 'new') => {
@@ -120,6 +122,7 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
         />
       )}
       <Modal
+        key={openKey}
         open={editing !== null}
         title={editing === 'new' ? 'Новый файл' : 'Файл'}
         okText="Сохранить"

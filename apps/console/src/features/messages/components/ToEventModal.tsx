@@ -3,7 +3,7 @@ import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleC
 import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo } from 'react';
-import { useFormModal } from '../../../components/form/FormModal';
+import { useFormModal, useOpenKey } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
@@ -98,8 +98,10 @@ export function ToEventModal({
       (k) => (k.startsWith('fields.') ? ['fields', k.slice(7)] : k),
     );
 
+  const openKey = useOpenKey(open);
   return (
     <Modal
+      key={openKey}
       open={open}
       title="Создать событие из сообщения"
       okText="Создать событие"
