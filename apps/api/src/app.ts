@@ -187,6 +187,7 @@ export async function buildApp(deps: AppDeps) {
     audit,
     configs,
     dataDir: config.dataDir,
+    importWriters: config.importWriters,
     secret: config.secret,
     log: app.log,
   });

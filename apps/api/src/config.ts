@@ -22,6 +22,8 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Batches of one import written at once, each a transaction on its own connection (1 = one after another). */
+  IMPORT_WRITERS: z.coerce.number().int().min(1).max(8).default(2),
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   CONSOLE_DIST: z.string().optional(),
@@ -94,6 +96,7 @@ export interface Config {
   role: 'all' | 'api' | 'worker';
   /** API processes sharing the port (node:cluster, main.ts); the job worker is not multiplied. */
   webConcurrency: number;
+  importWriters: number;
   trustProxy: boolean | string;
   logLevel: string;
   consoleDist: string;
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.ADMIN_PASSWORD || undefined,
     role: e.ROLE,
     webConcurrency: e.WEB_CONCURRENCY,
+    importWriters: e.IMPORT_WRITERS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     consoleDist: path.resolve(e.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),

@@ -52,6 +52,7 @@ describe('crash and retry', () => {
     await expect(
       jobs().run(id, {
         batchSize: 10,
+        writers: 1,
         onBatch: (n) => {
           if (n === 2) throw new Error('killed');
         },
@@ -76,6 +77,86 @@ describe('crash and retry', () => {
     await jobs().run(id, { batchSize: 10 });
     expect(await item(id)).toMatchObject({ status: 'done', created: 35 });
     expect(await eventCount('crash')).toBe(35);
+  });
+
+  it('batches committed out of file order: the cursor waits for the gap; killed, the run resumes over the committed spans', async () => {
+    // An event the first batch updates, row-locked here: the first batch waits while later ones commit.
+    await jobs().run(await queued(csvOf(5, 'gap').replace(/^gap-[1-4]\.ru;R[1-4]\n/gm, '')));
+    expect(await eventCount('gap')).toBe(1);
+    const locker = await ctx.database.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query(`SELECT id FROM events WHERE module = 'domains' AND data->>'domain' = 'gap-5.ru' FOR UPDATE`);
+    const id = await queued(csvOf(40, 'gap'));
+    let killed!: () => void;
+    const kill = new Promise<void>((r) => {
+      killed = r;
+    });
+    const run = jobs().run(id, {
+      batchSize: 10,
+      writers: 3,
+      onBatch: (n) => {
+        if (n === 1) {
+          killed();
+          throw new Error('killed');
+        }
+      },
+    });
+    run.catch(() => undefined);
+    await kill;
+    // The first batch, still waiting for the lock, dies with its connection (as in a kill -9).
+    const { rows } = await ctx.database.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+    );
+    expect(rows.length).toBe(1);
+    await expect(run).rejects.toThrow('killed');
+    await locker.query('ROLLBACK');
+    locker.release();
+
+    const mid = await item(id);
+    const spans = (await ctx.database.pool.query('SELECT from_row, to_row FROM import_spans WHERE import_id = $1', [id])).rows;
+    const cursor = (await ctx.database.pool.query('SELECT cursor FROM imports WHERE id = $1', [id])).rows[0].cursor;
+    expect(cursor).toBe(0); // the first batch never committed
+    expect(spans.length).toBeGreaterThanOrEqual(1);
+    expect(mid.rows_read).toBe(spans.reduce((n, s) => n + s.to_row - s.from_row, 0));
+    expect(await eventCount('gap')).toBe(1 + mid.created);
+
+    await jobs().run(id, { batchSize: 10, writers: 3 });
+    expect(await item(id)).toMatchObject({ status: 'done', rows_read: 40, created: 39, skipped: 1, updated: 0, failed: 0 });
+    expect(await eventCount('gap')).toBe(40);
+    expect(
+      (await ctx.database.pool.query('SELECT count(*)::int AS n FROM import_spans WHERE import_id = $1', [id])).rows[0].n,
+    ).toBe(0);
+    // The cursor is the last row's line number (the header is line 1).
+    expect((await ctx.database.pool.query('SELECT cursor FROM imports WHERE id = $1', [id])).rows[0].cursor).toBe(41);
+  });
+
+  it('rows of one key in two batches keep file order under parallel writers: the later row wins', async () => {
+    // wins-3.ru exists and is row-locked here: the first batch waits for it. Row 1 of that batch
+    // creates wins-1.ru; row 15, in the second batch, changes it.
+    await jobs().run(await queued('Домен;Регистратор\nwins-3.ru;R3\n'));
+    const locker = await ctx.database.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query(`SELECT id FROM events WHERE module = 'domains' AND data->>'domain' = 'wins-3.ru' FOR UPDATE`);
+    const rows = Array.from({ length: 20 }, (_, i) => (i === 14 ? 'wins-1.ru;ПОСЛЕДНИЙ' : `wins-${i + 1}.ru;R${i + 1}`));
+    const id = await queued(`Домен;Регистратор\n${rows.join('\n')}\n`);
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await locker.query('ROLLBACK');
+      locker.release();
+    };
+    // Released when a batch commits (a second batch overtaking the first would be it) or, if none can, soon.
+    const fallback = setTimeout(() => void release(), 500);
+    await jobs().run(id, { batchSize: 10, writers: 3, onBatch: () => release() });
+    clearTimeout(fallback);
+    await release();
+    expect(await item(id)).toMatchObject({ status: 'done', rows_read: 20, created: 18, updated: 1, skipped: 1 });
+    const { rows: ev } = await ctx.database.pool.query(
+      `SELECT data->>'registrar' AS registrar FROM events WHERE module = 'domains' AND data->>'domain' = 'wins-1.ru'`,
+    );
+    expect(ev).toEqual([{ registrar: 'ПОСЛЕДНИЙ' }]);
   });
 
   it('two workers on the same import: one runs it, the other steps aside', async () => {

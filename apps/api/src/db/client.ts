@@ -28,6 +28,10 @@ export function createDatabase(url: string, log: Pick<Logger, 'warn'>, max = 10)
   pool.on('error', (err) =>
     log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'db pool client error'),
   );
+  // A checked-out client whose connection dies (server restart, terminated backend) rejects its
+  // running query — the caller sees that — and also emits 'error'; with no listener that event
+  // would be an uncaught exception ending the process. Idle clients' errors are logged above.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { schema });
   return {
     pool,

@@ -1,7 +1,8 @@
 /*
  * Data in and out: imports of events and of the leaks catalogue (with their row errors) and the
- * users' exports. The import job commits in batches; `cursor` is the last data row committed, so a
- * retried job resumes after it without duplicates.
+ * users' exports. The import job commits in batches, several at once; `cursor` is the last data row
+ * up to which every batch committed, `import_spans` the batches committed beyond it, so a retried
+ * job resumes after them without duplicates.
  */
 import type { ImportDelimiter, ImportEncoding } from '@forpost/contract/imports';
 import { sql } from 'drizzle-orm';
@@ -94,7 +95,24 @@ export const importRowErrors = pgTable(
     value: text('value'),
     message: text('message').notNull(),
   },
-  (t) => [index('import_row_errors_import_idx').on(t.importId, t.id)],
+  (t) => [index('import_row_errors_import_row_idx').on(t.importId, t.row, t.id)],
+);
+
+/**
+ * Batches committed past an import's cursor (batches commit in parallel, so out of file order):
+ * the data rows after `from_row` up to `to_row`. A batch that closes the gap at the cursor folds
+ * the spans it meets into the cursor and deletes them.
+ */
+export const importSpans = pgTable(
+  'import_spans',
+  {
+    importId: integer('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+    fromRow: integer('from_row').notNull(),
+    toRow: integer('to_row').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.fromRow] })],
 );
 
 /** Leaks catalogue entries an import created (deleting the import removes them). */

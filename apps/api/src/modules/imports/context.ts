@@ -37,6 +37,8 @@ export interface ImportsDeps {
   configs: Pick<ConfigsService, 'get'>;
   store: DocStore;
   dataDir: string;
+  /** Batches of one import written at once (IMPORT_WRITERS; 1 = one after another). */
+  importWriters?: number;
   engine: { refs: Refs; vault: CardVault; guards: CreateGuards; whitelistKindFor: WhitelistKindFor };
   log: Pick<Logger, 'warn' | 'error'>;
 }

@@ -16,7 +16,7 @@ export async function errorReport(ctx: ImportsContext, c: Caller, code: TargetCo
   const out = stringify({ delimiter: ';', bom: true, record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
   out.write([...IMPORT_ERROR_REPORT_HEADERS]);
   (async () => {
-    let after = 0;
+    let after = { row: 0, id: 0 };
     for (;;) {
       const page = await ctx.repo.errorsAfter(id, after, PAGE);
       if (!page.length) break;
@@ -29,7 +29,8 @@ export async function errorReport(ctx: ImportsContext, c: Caller, code: TargetCo
         ]);
         if (!ok) await new Promise((res) => out.once('drain', res));
       }
-      after = page[page.length - 1]?.id ?? after;
+      const last = page[page.length - 1];
+      if (last) after = { row: last.row, id: last.id };
     }
     out.end();
   })().catch((e) => out.destroy(e as Error));

@@ -11,7 +11,7 @@ import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
 import type { Refs } from '../events/refs';
 import { nameIndex } from './cells';
 import { type EventLookups, type EventRecord, prepareEventRow } from './event-row';
-import { checkEvents, writeEvents } from './event-write';
+import { checkEvents, keyOf, writeEvents } from './event-write';
 import { refIndexes, type Target } from './targets';
 import { EVENTS_ANALYZE, type TargetsRepo } from './targets.repo';
 
@@ -41,6 +41,7 @@ export function eventTarget(m: ModuleDescriptor, deps: EventTargetDeps): Target<
     prepare: (r, mapping, headers, lookups, ctx) => prepareEventRow(reader, r, mapping, headers, lookups, ctx),
     enrich: (records) => markWhitelist(m, deps, records),
     check: (db, records) => checkEvents(writer, deps.repo, db, records),
+    keyOf,
     write: (tx, records, ctx) => writeEvents(writer, tx, records, ctx),
     undo: (tx, importId) => deps.repo.deleteImportedEvents(importId, m.code, tx),
   };

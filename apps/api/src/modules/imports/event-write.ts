@@ -36,7 +36,8 @@ export interface EventWriter {
   whitelistKindFor: WhitelistKindFor;
 }
 
-const keyOf = (r: { companyId: number; fingerprint: string }) => `${r.companyId}:${r.fingerprint}`;
+/** The unique key of an event: its company and fingerprint (the events' unique index, per module). */
+export const keyOf = (r: { companyId: number; fingerprint: string }) => `${r.companyId}:${r.fingerprint}`;
 
 /** Guard lookups of a dry-run batch running at once (each is a query on the pool). */
 const CHECK_CONCURRENCY = 8;

@@ -2,9 +2,9 @@
  * SQL of imports: the import rows (upload → queued → running → done/failed), their row errors and
  * the stored file's doc. No permission checks here: the service passes who sees what.
  */
-import { type AnyColumn, and, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { docs, importRowErrors, imports } from '../../db/schema/index';
+import { docs, importRowErrors, importSpans, imports } from '../../db/schema/index';
 import { LOCK_IMPORT, stalledSql } from './jobs-kit';
 import type { RowError } from './targets';
 
@@ -141,7 +141,50 @@ export function createImportsRepo(db: Db) {
       await tx.execute(sql`SET LOCAL synchronous_commit = off`);
     },
 
-    /** Adds a committed batch to the counters and moves the cursor past it. */
+    /**
+     * The import's progress with its row locked until the transaction ends: the last step of a
+     * batch's transaction (the batches write in parallel and meet only here). Undefined: no such import.
+     */
+    async lockProgress(id: number, tx: Db) {
+      const [r] = await tx
+        .select({ status: imports.status, cursor: imports.cursor, errorsCount: imports.errorsCount })
+        .from(imports)
+        .where(eq(imports.id, id))
+        .for('update');
+      return r;
+    },
+
+    /** The batches committed past the cursor, in file order (a resumed job skips their rows). */
+    spans(id: number, tx: Db = db) {
+      return tx
+        .select({ from: importSpans.fromRow, to: importSpans.toRow })
+        .from(importSpans)
+        .where(eq(importSpans.importId, id))
+        .orderBy(importSpans.fromRow);
+    },
+
+    /**
+     * Records the committed batch of rows (from, to] — under the lock of `lockProgress` — and returns
+     * the new cursor: a batch that starts at the cursor moves it past itself and past every recorded
+     * span that follows without a gap (those spans are deleted); any other batch is recorded as a span.
+     */
+    async foldSpan(id: number, cursor: number, span: { from: number; to: number }, tx: Db): Promise<number> {
+      if (span.from !== cursor) {
+        await tx.insert(importSpans).values({ importId: id, fromRow: span.from, toRow: span.to });
+        return cursor;
+      }
+      let at = span.to;
+      for (;;) {
+        const [next] = await tx
+          .delete(importSpans)
+          .where(and(eq(importSpans.importId, id), eq(importSpans.fromRow, at)))
+          .returning({ to: importSpans.toRow });
+        if (!next) return at;
+        at = next.to;
+      }
+    },
+
+    /** Adds a committed batch to the counters and moves the cursor. */
     async advance(id: number, c: BatchCounts, tx: Db): Promise<void> {
       await tx
         .update(imports)
@@ -187,8 +230,8 @@ export function createImportsRepo(db: Db) {
       );
     },
 
-    /** Row errors in file order, a page at a time (keyset on id). */
-    errorsAfter(importId: number, afterId: number, limit: number) {
+    /** Row errors in file order, a page at a time (keyset on row, then id). */
+    errorsAfter(importId: number, after: { row: number; id: number }, limit: number) {
       return db
         .select({
           id: importRowErrors.id,
@@ -198,8 +241,13 @@ export function createImportsRepo(db: Db) {
           message: importRowErrors.message,
         })
         .from(importRowErrors)
-        .where(and(eq(importRowErrors.importId, importId), gt(importRowErrors.id, afterId)))
-        .orderBy(importRowErrors.id)
+        .where(
+          and(
+            eq(importRowErrors.importId, importId),
+            sql`(${importRowErrors.row}, ${importRowErrors.id}) > (${after.row}::int, ${after.id}::bigint)`,
+          ),
+        )
+        .orderBy(importRowErrors.row, importRowErrors.id)
         .limit(limit);
     },
 

@@ -25,6 +25,9 @@ interface LeakRecord {
   values: LeakValues;
 }
 
+/** A catalogue entry is unique by its name, case aside. */
+const leakKey = (r: LeakRecord) => r.name.toLowerCase();
+
 /** Catalogue field key (the contract's) → column. */
 const COLUMN_OF: Record<string, (typeof LEAK_COLUMNS)[number]> = {
   leak_type_id: 'leakTypeId',
@@ -68,13 +71,11 @@ export function leaksCatalogueTarget(repo: TargetsRepo): Target<LeakRecord, Part
       return { record: { row: r.row, name, values }, errors };
     },
 
+    keyOf: leakKey,
+
     async write(tx, records, ctx) {
       const res = emptyResult();
-      await inRounds(
-        records,
-        (r) => r.name.toLowerCase(),
-        (rows) => writeRound(tx, rows, ctx, res),
-      );
+      await inRounds(records, leakKey, (rows) => writeRound(tx, rows, ctx, res));
       return res;
     },
 

@@ -33,6 +33,8 @@ const BATCH_ATTEMPTS = 3;
 
 export interface RunOptions {
   batchSize?: number;
+  /** Batches written at once (default: the IMPORT_WRITERS setting of the process). */
+  writers?: number;
   /** Called after each committed batch (progress reporting; a throw stops the run like a crash). */
   onBatch?: (batches: number) => void | Promise<void>;
 }
@@ -61,11 +63,14 @@ interface Job {
   lookups: unknown;
   /** Drizzle over the job's own connection (the one holding the job lock). */
   tx: Db;
+  /** Where this run starts: the cursor as claimed. */
   cursor: number;
-  errorsStored: number;
   batches: number;
   sinceAnalyze: number;
   analyzedRows: number;
+  analyzing: boolean;
+  /** Set once the run fails: batches still being written are not retried. */
+  stopped: boolean;
   opts: RunOptions;
 }
 
@@ -91,10 +96,11 @@ export async function runImport(ctx: ImportsContext, id: number, opts: RunOption
         lookups: await target.loadLookups(wctx),
         tx: clientDb(client),
         cursor: r.cursor,
-        errorsStored: r.errorsCount,
         batches: 0,
         sinceAnalyze: 0,
         analyzedRows: 0,
+        analyzing: false,
+        stopped: false,
         opts,
       };
       if (await importRows(job, source)) await finish(ctx, id, r.module);
@@ -164,49 +170,105 @@ const contextOf = (r: ImportRow): ImportContext => ({
   scope: scopeOf(r),
 });
 
-/** The data rows after the cursor, in batches, with the file's header. */
+/** A batch's place in the file: the data rows after `from` up to `to` (row numbers; blank lines leave gaps). */
+export interface Span {
+  from: number;
+  to: number;
+}
+
+/**
+ * The data rows after the cursor, in batches, with the file's header and each batch's span. Rows of
+ * `done` (batches committed past the cursor by an earlier run, in file order) are skipped, and a
+ * batch never reaches over one: the spans of the batches and of `done` tile the file without a gap.
+ */
 export async function* batchesOf(
   s: Source,
   cursor: number,
   size: number,
-): AsyncGenerator<{ rows: SourceRow[]; headers: string[] }> {
+  done: readonly Span[] = [],
+): AsyncGenerator<{ rows: SourceRow[]; headers: string[]; span: Span }> {
   let headers: string[] | undefined;
   let rows: SourceRow[] = [];
+  let from = cursor;
+  let next = 0;
   for await (const row of readRows(s.file, s.meta, s.plan)) {
     if (!headers) {
       headers = headersOf(row.cells);
       continue;
     }
-    if (row.row <= cursor) continue;
+    for (let d = done[next]; d && row.row > d.from; d = done[++next]) {
+      if (rows.length) yield { rows, headers, span: { from, to: d.from } };
+      rows = [];
+      from = d.to;
+    }
+    if (row.row <= from) continue;
     rows.push(row);
     if (rows.length >= size) {
-      yield { rows, headers };
+      yield { rows, headers, span: { from, to: row.row } };
       rows = [];
+      from = row.row;
     }
   }
-  if (rows.length && headers) yield { rows, headers };
+  const last = rows[rows.length - 1];
+  if (last && headers) yield { rows, headers, span: { from, to: last.row } };
+}
+
+/** A batch being written: its keys (a batch sharing one waits for it) and its end (never rejects). */
+interface Writing {
+  keys: Set<string>;
+  done: Promise<void>;
 }
 
 /**
- * Reads, checks and writes the batches; false when the import went away meanwhile (deleted). Batches
- * commit one after another, in file order (the cursor stays exact); the next is read and checked —
- * no transaction needed — while the previous one is written.
+ * Reads, checks and writes the batches; false when the import went away meanwhile (deleted). Up to
+ * `writers` batches are written at once, each in its own transaction on its own connection (the
+ * database's work — indexes, search vectors, triggers — is most of an import's time, and it runs
+ * on as many cores as there are transactions); the next batch is read and checked meanwhile. A
+ * batch that shares a key with one being written waits for it, so rows of one key keep file order.
+ * Batches commit in any order: each records its span, and the cursor moves over spans without a gap.
  */
 async function importRows(job: Job, s: Source): Promise<boolean> {
-  let inflight: Promise<boolean> = Promise.resolve(true);
-  const batches = batchesOf(s, job.cursor, job.opts.batchSize ?? IMPORT_BATCH);
+  const writers = Math.max(1, job.opts.writers ?? job.ctx.deps.importWriters ?? 1);
+  const writing = new Set<Writing>();
+  let gone = false;
+  let failure: { e: unknown } | undefined;
+  const stop = (e: unknown) => {
+    failure ??= { e };
+    job.stopped = true;
+  };
+  const write = (p: Prepared, span: Span, keys: Set<string>) => {
+    const w: Writing = { keys, done: Promise.resolve() };
+    w.done = commitBatch(job, p, span)
+      .then((ok) => {
+        if (!ok) gone = true;
+      }, stop)
+      .finally(() => writing.delete(w));
+    writing.add(w);
+  };
+  const batches = batchesOf(s, job.cursor, job.opts.batchSize ?? IMPORT_BATCH, await job.ctx.repo.spans(job.id));
   try {
     for await (const b of batches) {
       const prepared = await prepareBatch(job, b.rows, b.headers);
-      if (!(await inflight)) return false;
-      inflight = commitBatch(job, prepared);
-      inflight.catch(() => undefined); // observed by the next batch or at the end
+      const keys = new Set(prepared.records.map((r) => job.target.keyOf(r)));
+      for (;;) {
+        if (failure || gone) break;
+        const full = writing.size >= writers;
+        const blocking = [...writing].filter((w) => full || [...keys].some((k) => w.keys.has(k)));
+        if (!blocking.length) break;
+        await Promise.race(blocking.map((w) => w.done));
+      }
+      if (failure || gone) break;
+      write(prepared, b.span, keys);
     }
-    return await inflight;
+  } catch (e) {
+    stop(e);
   } finally {
     await batches.return(undefined);
-    await inflight.catch(() => undefined); // never leave a write running on the connection
+    // Never leave a write running: every batch started ends (commits or rolls back) before the run does.
+    while (writing.size) await Promise.all([...writing].map((w) => w.done));
   }
+  if (failure) throw failure.e;
+  return !gone;
 }
 
 /** A batch's rows checked cell by cell: the records to write, the rows' errors (the job and the dry run). */
@@ -235,27 +297,31 @@ async function prepareBatch(job: Job, rows: SourceRow[], headers: string[]): Pro
   return p;
 }
 
+/** The import was deleted (or is no longer running) under a batch: the batch's transaction rolls back. */
+class ImportGone extends Error {}
+
 /**
- * One transaction: the batch's rows, its row errors (up to IMPORT_MAX_STORED_ERRORS in all), the
- * counters and the cursor; retried on a transient failure. False: the import is gone (deleted) or
- * no longer running.
+ * One transaction on a connection of the pool: the batch's rows, then — under the import row's lock,
+ * the one point where parallel batches meet — its row errors (up to IMPORT_MAX_STORED_ERRORS in all),
+ * its span folded into the cursor, and the counters. Retried on a transient failure (unless the run is
+ * stopping). False: the import is gone (deleted) or no longer running.
  */
-async function commitBatch(job: Job, p: Prepared): Promise<boolean> {
+async function commitBatch(job: Job, p: Prepared, span: Span): Promise<boolean> {
   const { repo } = job.ctx;
-  const last = p.rows[p.rows.length - 1]?.row ?? job.cursor;
   for (let attempt = 1; ; attempt++) {
     try {
-      const kept = await job.tx.transaction(async (tx) => {
+      await job.ctx.deps.db.transaction(async (tx) => {
         await repo.deferFlush(tx);
-        if ((await repo.lockStatus(job.id, tx)) !== 'running') return null;
         const res = await job.target.write(tx, p.records, job.wctx);
-        const all = [...p.errors, ...res.errors];
-        const kept = all.slice(0, Math.max(0, IMPORT_MAX_STORED_ERRORS - job.errorsStored));
+        const at = await repo.lockProgress(job.id, tx);
+        if (at?.status !== 'running') throw new ImportGone();
+        const all = [...p.errors, ...res.errors].sort((a, b) => a.row - b.row);
+        const kept = all.slice(0, Math.max(0, IMPORT_MAX_STORED_ERRORS - at.errorsCount));
         await repo.insertErrors(job.id, kept, tx);
         await repo.advance(
           job.id,
           {
-            cursor: last,
+            cursor: await repo.foldSpan(job.id, at.cursor, span, tx),
             rows: p.rows.length,
             created: res.created,
             updated: res.updated,
@@ -265,14 +331,11 @@ async function commitBatch(job: Job, p: Prepared): Promise<boolean> {
           },
           tx,
         );
-        return kept.length;
       });
-      if (kept === null) return false;
-      job.cursor = last;
-      job.errorsStored += kept;
       break;
     } catch (e) {
-      if (isTransient(e) && attempt < BATCH_ATTEMPTS) continue;
+      if (e instanceof ImportGone) return false;
+      if (isTransient(e) && attempt < BATCH_ATTEMPTS && !job.stopped) continue;
       throw e;
     }
   }
@@ -288,9 +351,14 @@ async function commitBatch(job: Job, p: Prepared): Promise<boolean> {
  */
 async function refreshStatistics(job: Job, rows: number): Promise<void> {
   job.sinceAnalyze += rows;
-  if (job.sinceAnalyze < Math.max(ANALYZE_AFTER, job.analyzedRows)) return;
-  job.analyzedRows = await job.ctx.targetsRepo.refreshStatistics(job.target.analyze, job.target.table, job.tx);
-  job.sinceAnalyze = 0;
+  if (job.analyzing || job.sinceAnalyze < Math.max(ANALYZE_AFTER, job.analyzedRows)) return;
+  job.analyzing = true;
+  try {
+    job.sinceAnalyze = 0;
+    job.analyzedRows = await job.ctx.targetsRepo.refreshStatistics(job.target.analyze, job.target.table, job.tx);
+  } finally {
+    job.analyzing = false;
+  }
 }
 
 /** Marks the import done and records it in the audit log, in one transaction. */

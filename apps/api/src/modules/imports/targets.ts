@@ -61,7 +61,13 @@ export interface Target<P = unknown, L = unknown> {
    * the create rules, read on `db`. Absent: `write` reports none.
    */
   check?(db: Db, records: P[]): Promise<RowError[]>;
-  /** Writes a batch in the job's transaction `tx`. */
+  /**
+   * The unique key a record writes under (what `write` dedups by). Batches sharing no key are
+   * written in parallel; a batch with a key of a batch still being written waits for it, so a later
+   * row of the file still wins over an earlier one.
+   */
+  keyOf(record: P): string;
+  /** Writes a batch in the transaction `tx`. */
   write(tx: Db, records: P[], ctx: ImportContext): Promise<WriteResult>;
   /** Removes what the import created; returns how many. */
   undo(tx: Db, importId: number): Promise<number>;

@@ -25,6 +25,7 @@ export interface TransferDeps {
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
   dataDir: string;
+  importWriters: number;
   secret: string;
   log: Pick<Logger, 'warn' | 'error'>;
 }
