@@ -10,6 +10,9 @@ import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
 import { startTitlesBackfill } from './modules/events/titles-backfill';
 
+/** Connections of a process's pool for requests and the other jobs. */
+const POOL_BASE = 10;
+
 /** config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen. */
 async function main() {
   const config = loadConfig();
@@ -19,8 +22,9 @@ async function main() {
   // WEB_CONCURRENCY > 1: this process only starts the database and the API processes (lib/cluster.ts).
   if (isClusterPrimary(config)) return runClusterPrimary(config, log);
   const { url: dbUrl, embedded } = await openDatabase(config, log);
-  const database = createDatabase(dbUrl, log);
   const work = config.role !== 'api';
+  // A process that runs jobs: an import holds its job's connection plus one per batch being written.
+  const database = createDatabase(dbUrl, log, work ? POOL_BASE + config.importWriters + 1 : POOL_BASE);
   // Everything that touches the schema at start runs under one lock: processes started at the same
   // instant on an empty database come up one after another (db/migrate.ts withSchemaLock).
   const { boss, app } = await withSchemaLock(dbUrl, async (client) => {

@@ -159,6 +159,21 @@ describe('crash and retry', () => {
     expect(ev).toEqual([{ registrar: 'ПОСЛЕДНИЙ' }]);
   });
 
+  it('the leaks catalogue in parallel batches: its links to the import do not deadlock the batches', async () => {
+    // Each batch inserts catalogue links referencing the import (a key-share lock on its row) before
+    // it takes the import's row; a FOR UPDATE there deadlocked two such batches.
+    const CAT = '/modules/leaks/imports';
+    const csv = `Название;Количество записей\n${Array.from({ length: 60 }, (_, i) => `Параллельная ${i + 1};${i + 1}`).join('\n')}\n`;
+    const up = await upload(ctx, admin, CAT, { name: 'cat.csv', content: csv });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect((await admin.post(`${CAT}/${u.id}/start`, { mapping: u.preview.mapping, mode: 'update' })).statusCode).toBe(202);
+    await jobs().run(u.id, { batchSize: 5, writers: 4 });
+    expect((await admin.get(`${CAT}/${u.id}`)).json()).toMatchObject({ status: 'done', created: 60, rows_read: 60, failed: 0 });
+    const n = await ctx.database.pool.query(`SELECT count(*)::int AS n FROM import_leaks WHERE import_id = $1`, [u.id]);
+    expect(n.rows[0].n).toBe(60);
+  });
+
   it('two workers on the same import: one runs it, the other steps aside', async () => {
     const id = await queued(csvOf(50, 'twin'));
     await Promise.all([jobs().run(id, { batchSize: 7 }), jobs().run(id, { batchSize: 7 }), jobs().run(id, { batchSize: 7 })]);
@@ -196,12 +211,17 @@ describe('crash and retry', () => {
 
   it('deleting an import while it runs stops it and removes what it wrote', async () => {
     const id = await queued(csvOf(40, 'undo'));
+    let deletion: Promise<{ statusCode: number }> | undefined;
     await jobs().run(id, {
       batchSize: 10,
       onBatch: async (n) => {
-        if (n === 2) expect((await admin.del(`${BASE}/${id}`)).statusCode).toBe(204);
+        if (n !== 2) return;
+        // The deletion stops the import first, then waits for its job to end before undoing it.
+        deletion = admin.del(`${BASE}/${id}`);
+        await expect.poll(async () => (await item(id)).status).toBe('failed');
       },
     });
+    expect((await deletion)?.statusCode).toBe(204);
     expect((await admin.get(`${BASE}/${id}`)).statusCode).toBe(404);
     expect(await eventCount('undo')).toBe(0);
   });

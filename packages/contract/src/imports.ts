@@ -145,6 +145,8 @@ export const IMPORT_MSG = {
   queueUnavailable: 'Очередь фоновых задач недоступна, попробуйте позже',
   fileMissing: 'Файл импорта не найден в хранилище',
   crashed: 'Импорт прерван: превышено число попыток',
+  /** Set on a running import its deletion stops (seen only if the deletion then fails). */
+  stoppedByRemoval: 'Импорт остановлен при удалении',
   failed: 'Импорт не выполнен, попробуйте позже',
   noErrors: 'В импорте нет ошибок строк',
   /** A running import whose worker died; another worker takes it over within half a minute. */

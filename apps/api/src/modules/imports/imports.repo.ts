@@ -5,6 +5,7 @@
 import { type AnyColumn, and, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { docs, importRowErrors, importSpans, imports } from '../../db/schema/index';
+import { rowsOf } from '../../db/sql';
 import { LOCK_IMPORT, stalledSql } from './jobs-kit';
 import type { RowError } from './targets';
 
@@ -47,7 +48,7 @@ function whereOf(f: ImportsFilter): SQL | undefined {
 
 /** What a committed batch adds to an import's counters. */
 export interface BatchCounts {
-  /** The last row of the batch (the cursor a retry resumes after). */
+  /** The cursor after the batch (its span folded in; unchanged when the batch lies past a gap). */
   cursor: number;
   rows: number;
   created: number;
@@ -126,6 +127,11 @@ export function createImportsRepo(db: Db) {
       return r.length > 0;
     },
 
+    /** Waits until no job runs the import (its job lock), holding that lock until the transaction ends. */
+    async waitForJob(id: number, tx: Db): Promise<void> {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${LOCK_IMPORT}::int, ${id}::int)`);
+    },
+
     /** The import's status, its row locked until the transaction ends (undefined: no such import). */
     async lockStatus(id: number, tx: Db): Promise<ImportRow['status'] | undefined> {
       const [r] = await tx.select({ status: imports.status }).from(imports).where(eq(imports.id, id)).for('update');
@@ -150,8 +156,30 @@ export function createImportsRepo(db: Db) {
         .select({ status: imports.status, cursor: imports.cursor, errorsCount: imports.errorsCount })
         .from(imports)
         .where(eq(imports.id, id))
-        .for('update');
+        // Not FOR UPDATE: that would wait on the key-share locks a batch's own inserts into tables
+        // referencing the import (catalogue links) take, and two batches would deadlock.
+        .for('no key update');
       return r;
+    },
+
+    /** Whether the batch of rows (from, to] already committed (a retry after a commit whose answer was lost). */
+    async spanCommitted(id: number, span: { from: number; to: number }, tx: Db = db): Promise<boolean> {
+      const [r] = await rowsOf<{ done: boolean }>(
+        tx,
+        sql`SELECT (SELECT cursor FROM imports WHERE id = ${id}) >= ${span.to}
+                OR EXISTS (SELECT 1 FROM ${importSpans} WHERE import_id = ${id} AND from_row = ${span.from}) AS done`,
+      );
+      return r?.done === true;
+    },
+
+    /** The heartbeat of a running import; false when it is no longer running (deleted, stopped). */
+    async touchRunning(id: number): Promise<boolean> {
+      const r = await db
+        .update(imports)
+        .set({ heartbeatAt: sql`now()` })
+        .where(and(eq(imports.id, id), eq(imports.status, 'running')))
+        .returning({ id: imports.id });
+      return r.length > 0;
     },
 
     /** The batches committed past the cursor, in file order (a resumed job skips their rows). */

@@ -1,7 +1,8 @@
 /*
  * Deleting an import undoes it: what it created goes (events it only updated stay as they are now),
- * with its row errors, its file and its doc. A running import's batch in progress commits first; the
- * job then stops at its next batch (its row is gone).
+ * with its row errors, its file and its doc. A running import is stopped first: its batches in
+ * progress find it no longer running and roll back, its job ends, and only then is it undone — the
+ * undo never waits on a batch's row locks while the batch waits on the import (no deadlock).
  */
 import { IMPORT_MSG, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import { can } from '@forpost/contract/permissions';
@@ -17,8 +18,9 @@ export async function remove(ctx: ImportsContext, c: Caller, code: TargetCode, i
     throw new ApiError(403, 'Удалить чужой импорт может только тот, кто вправе удалять события компании');
   }
   const target = ctx.targetOf(code);
+  if (r.status === 'queued' || r.status === 'running') await ctx.repo.fail(id, IMPORT_MSG.stoppedByRemoval);
   await ctx.deps.db.transaction(async (tx) => {
-    // Waits for a batch in progress to commit.
+    await ctx.repo.waitForJob(id, tx);
     if (!(await ctx.repo.lockStatus(id, tx))) throw notFound(IMPORT_MSG.notFound);
     const removed = await target.undo(tx, id);
     await ctx.repo.remove(id, r.docId, tx);

@@ -1,12 +1,14 @@
 /*
- * The import job: one import's rows, in batches. Each batch is one transaction that also advances the
- * import's `cursor` (the last row committed) and its counters, so a retried job resumes right after
- * it: no row is imported twice, and dedup by fingerprint covers the same file submitted twice. The
- * whole file is read through before the first batch, so a malformed file fails with nothing written.
- * A second run of the same import (another worker) finds the job lock held and returns.
+ * The import job: one import's rows, in batches. Each batch is one transaction that also records its
+ * span of rows and adds its counters, so a retried job resumes without importing a row twice: the
+ * import's `cursor` is the row up to which every batch committed, `import_spans` the batches committed
+ * past it (batches are written several at once and commit in any order). Dedup by fingerprint covers
+ * the same file submitted twice. The whole file is read through before the first batch, so a malformed
+ * file fails with nothing written. A second run of the same import (another worker) finds the job lock
+ * held and returns.
  *
  * Steps: claim the import → fetch its file → count its rows → read, check and write batches (the
- * next batch is read and checked while the previous one is written) → done.
+ * next batch is read and checked while earlier ones are written) → done.
  */
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -83,6 +85,7 @@ export async function runImport(ctx: ImportsContext, id: number, opts: RunOption
       source = await fetchSource(ctx, r);
       if (r.rowsTotal === null) {
         const total = await countRows(ctx, id, source);
+        if (total === undefined) return;
         await ctx.repo.update(id, { rowsTotal: total, heartbeatAt: new Date() });
       }
       const target = ctx.targetOf(r.module as TargetCode);
@@ -151,12 +154,15 @@ export async function fetchSource(ctx: ImportsContext, r: ImportRow): Promise<So
   }
 }
 
-/** Reads the file through once: structure errors surface before anything is written; counts the data rows. */
-async function countRows(ctx: ImportsContext, id: number, s: Source): Promise<number> {
+/**
+ * Reads the file through once: structure errors surface before anything is written; counts the data
+ * rows. Undefined: the import stopped meanwhile (deleted).
+ */
+async function countRows(ctx: ImportsContext, id: number, s: Source): Promise<number | undefined> {
   let n = -1;
   for await (const _ of readRows(s.file, s.meta, s.plan)) {
     n++;
-    if (n > 0 && n % 50_000 === 0) await ctx.repo.update(id, { heartbeatAt: new Date() });
+    if (n > 0 && n % 50_000 === 0 && !(await ctx.repo.touchRunning(id))) return undefined;
   }
   return Math.max(n, 0);
 }
@@ -199,7 +205,7 @@ export async function* batchesOf(
     for (let d = done[next]; d && row.row > d.from; d = done[++next]) {
       if (rows.length) yield { rows, headers, span: { from, to: d.from } };
       rows = [];
-      from = d.to;
+      from = Math.max(from, d.to);
     }
     if (row.row <= from) continue;
     rows.push(row);
@@ -310,6 +316,8 @@ async function commitBatch(job: Job, p: Prepared, span: Span): Promise<boolean> 
   const { repo } = job.ctx;
   for (let attempt = 1; ; attempt++) {
     try {
+      // A retry after a commit whose answer was lost (the connection broke): the batch is in already.
+      if (attempt > 1 && (await repo.spanCommitted(job.id, span))) break;
       await job.ctx.deps.db.transaction(async (tx) => {
         await repo.deferFlush(tx);
         const res = await job.target.write(tx, p.records, job.wctx);
