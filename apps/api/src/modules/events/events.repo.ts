@@ -345,9 +345,10 @@ export function createEventsRepo(db: Db) {
     async findDetail(
       module: ModuleCode,
       id: number,
+      tx: Db = db,
     ): Promise<(EventRow & { comments_count: number; attachments: EventAttachmentRow[] }) | undefined> {
       const [r] = await preparedRowsOf<EventRow & { comments_count: number; attachments: EventAttachmentRow[] }>(
-        db,
+        tx,
         sql`SELECT ${EVENT_COLUMNS}, c.name AS company_name, u.name AS author_name, a.name AS assignee_name,
                    (SELECT count(*)::int FROM event_comments k WHERE k.event_id = e.id) AS comments_count,
                    COALESCE((SELECT json_agg(json_build_object('id', d.id, 'kind', d.kind, 'name', d.name, 'mimetype', d.mimetype,
@@ -457,17 +458,6 @@ export function createEventsRepo(db: Db) {
         sql`SELECT h.id, h.at, h.action, h.field, h.before, h.after, h.actor_user_id AS actor_id, u.name AS actor_name
             FROM event_history h LEFT JOIN users u ON u.id = h.actor_user_id
             WHERE h.event_id = ${eventId} ORDER BY h.id DESC LIMIT 1000`,
-      );
-    },
-
-    async commentsCount(eventId: number): Promise<number> {
-      const [r] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM event_comments WHERE event_id = ${eventId}`);
-      return r?.n ?? 0;
-    },
-
-    async attachments(eventId: number): Promise<EventAttachmentRow[]> {
-      return rows<EventAttachmentRow>(
-        sql`SELECT id, kind, name, mimetype, size, created_at FROM docs WHERE event_id = ${eventId} ORDER BY id`,
       );
     },
 

@@ -104,9 +104,12 @@ export function createEventsService(deps: EventsServiceDeps) {
     attachments: atts.map((a) => ({ ...a, size: Number(a.size), created_at: iso(a.created_at) })),
   });
 
-  async function toDetail(m: ModuleDescriptor, r: EventRow): Promise<Data> {
-    const [comments, atts] = await Promise.all([repo.commentsCount(r.id), repo.attachments(r.id)]);
-    return cardView(m, r, comments, atts);
+  /** The card of event `id` (one statement), or undefined. */
+  async function detailOf(m: ModuleDescriptor, id: number, tx: Db = db): Promise<Data | undefined> {
+    const r = await repo.findDetail(m.code, id, tx);
+    if (!r) return undefined;
+    const { comments_count, attachments, ...row } = r;
+    return cardView(m, row, comments_count, attachments);
   }
 
   /** Loads an event of the module; 404 if absent or of a company the caller cannot read, 403 without `perm`. */
@@ -289,11 +292,10 @@ export function createEventsService(deps: EventsServiceDeps) {
   /** GET …/events/{id}: the card in one statement, then the caller's right to its company. */
   async function get(c: Caller, m: ModuleDescriptor, id: number) {
     assertModule(c, m.code);
-    const r = await repo.findDetail(m.code, id);
+    const r = await detailOf(m, id);
     if (!r) throw notFound(EVENT_MSG.eventNotFound);
-    assertOn(c, 'events.read', r.company_id, EVENT_MSG.eventNotFound);
-    const { comments_count, attachments, ...row } = r;
-    return cardView(m, row, comments_count, attachments);
+    assertOn(c, 'events.read', r.company_id as number, EVENT_MSG.eventNotFound);
+    return r;
   }
 
   const dropFiles = async (keys: string[]) => {
@@ -406,9 +408,9 @@ export function createEventsService(deps: EventsServiceDeps) {
         await repo.insertHistory([createdEntry(newId, actor, row.title)], tx);
         return newId;
       });
-      const r = await repo.findById(m.code, id, opts.tx ?? db);
+      const r = await detailOf(m, id, opts.tx ?? db);
       if (!r) throw notFound(EVENT_MSG.eventNotFound);
-      return toDetail(m, r);
+      return r;
     },
 
     async patch(c: Caller, m: ModuleDescriptor, id: number, body: Data) {
