@@ -12,6 +12,7 @@ import {
   RDAP_BOOTSTRAP_RETRY_MS,
   RDAP_BOOTSTRAP_TTL_MS,
   type RdapFailure,
+  rdapStatusRu,
 } from '../src/modules/discovery/rdap';
 import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer } from './peers/rdap-server';
 
@@ -78,6 +79,15 @@ describe('RDAP lookup', () => {
       created: '2026-11-19T21:00:00.000Z',
       status: ['active'],
     });
+  });
+
+  it('status values read in Russian: RFC 9083 spelling and EPP camelCase; an unknown one stays as sent', () => {
+    expect(rdapStatusRu('client transfer prohibited')).toBe('передача запрещена регистратором');
+    expect(rdapStatusRu('clientTransferProhibited')).toBe('передача запрещена регистратором');
+    expect(rdapStatusRu('Server Hold')).toBe('делегирование приостановлено реестром');
+    expect(rdapStatusRu('ok')).toBe('активен');
+    expect(rdapStatusRu('redemption period')).toBe('период восстановления после удаления');
+    expect(rdapStatusRu('REGISTERED')).toBe('REGISTERED');
   });
 
   it('an answer without those fields gives nulls and no status', async () => {

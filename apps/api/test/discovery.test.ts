@@ -337,7 +337,7 @@ describe('runs', () => {
       mx: true,
       registrar: 'Registrar of Domain Names REG.RU LLC',
       registered_at: '2026-10-02',
-      registration_status: 'client transfer prohibited, server hold',
+      registration_status: 'передача запрещена регистратором, делегирование приостановлено реестром',
     });
     // Without an RDAP answer (404 at the test server) the registration fields stay empty.
     expect(byDomain.get(found.omission.domain)?.data.registration_status ?? null).toBeNull();

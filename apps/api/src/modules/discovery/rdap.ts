@@ -310,3 +310,55 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
     },
   };
 }
+
+/**
+ * RDAP status values (RFC 9083 §10.2.2, the EPP statuses of RFC 8056) in Russian, for the event's
+ * «Статус регистрации». Servers also send EPP's own spelling («clientTransferProhibited», «ok»).
+ */
+const RDAP_STATUS_RU: Record<string, string> = {
+  validated: 'подтверждён',
+  'renew prohibited': 'продление запрещено',
+  'update prohibited': 'изменение запрещено',
+  'transfer prohibited': 'передача запрещена',
+  'delete prohibited': 'удаление запрещено',
+  proxy: 'зарегистрирован через посредника',
+  private: 'данные скрыты',
+  removed: 'данные удалены',
+  obscured: 'данные замаскированы',
+  associated: 'связан с другими объектами',
+  active: 'активен',
+  ok: 'активен',
+  inactive: 'неактивен',
+  locked: 'заблокирован от изменений',
+  'pending create': 'ожидает создания',
+  'pending renew': 'ожидает продления',
+  'pending transfer': 'ожидает передачи',
+  'pending update': 'ожидает изменения',
+  'pending delete': 'ожидает удаления',
+  'pending restore': 'ожидает восстановления',
+  'add period': 'льготный период после регистрации',
+  'auto renew period': 'период автопродления',
+  'renew period': 'льготный период после продления',
+  'transfer period': 'льготный период после передачи',
+  'redemption period': 'период восстановления после удаления',
+  'client delete prohibited': 'удаление запрещено регистратором',
+  'client hold': 'делегирование приостановлено регистратором',
+  'client renew prohibited': 'продление запрещено регистратором',
+  'client transfer prohibited': 'передача запрещена регистратором',
+  'client update prohibited': 'изменение запрещено регистратором',
+  'server delete prohibited': 'удаление запрещено реестром',
+  'server hold': 'делегирование приостановлено реестром',
+  'server renew prohibited': 'продление запрещено реестром',
+  'server transfer prohibited': 'передача запрещена реестром',
+  'server update prohibited': 'изменение запрещено реестром',
+};
+
+/** A status value in Russian; one this list does not know stays as the server sent it. */
+export function rdapStatusRu(status: string): string {
+  const key = status
+    .trim()
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
+  return RDAP_STATUS_RU[key] ?? status;
+}

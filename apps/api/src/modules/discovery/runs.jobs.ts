@@ -14,7 +14,7 @@ import type { AssetsRepo } from './assets.repo';
 import type { EventRaiser, Finding } from './discovery.events';
 import { discoverySettings } from './discovery.service';
 import { generatePermutations } from './permutations';
-import { createRdapBootstrapCache, createRdapClient, type RdapFailure, type RdapInfo } from './rdap';
+import { createRdapBootstrapCache, createRdapClient, type RdapFailure, type RdapInfo, rdapStatusRu } from './rdap';
 import { createResolver, type Resolution } from './resolver';
 import type { RunProgress, RunsRepo } from './runs.repo';
 
@@ -60,7 +60,7 @@ export function findingInput(runId: number, c: Candidate, r: Resolution, info: R
   if (info?.registrar) input.registrar = info.registrar.trim().slice(0, 500);
   const day = info?.created?.slice(0, 10);
   if (day && isRealDate(day)) input.registered_at = day;
-  if (info?.status.length) input.registration_status = info.status.join(', ').slice(0, 1000);
+  if (info?.status.length) input.registration_status = [...new Set(info.status.map(rdapStatusRu))].join(', ').slice(0, 1000);
   return input;
 }
 

@@ -35,7 +35,7 @@ export const domains: ModuleDescriptor<'domains'> = {
     field.date('registered_at', 'Дата регистрации', {
       aliases: ['Дата регистрации', 'Зарегистрирован', 'registered', 'creation date', 'registered_at'],
     }),
-    // RDAP status values of the domain (RFC 9083 §10.2.2, e.g. «client transfer prohibited, server hold»), filled by discovery.
+    // RDAP status values of the domain (RFC 9083 §10.2.2), in Russian («передача запрещена регистратором, …»), filled by discovery.
     field.string('registration_status', 'Статус регистрации', {
       search: true,
       filter: 'contains',
