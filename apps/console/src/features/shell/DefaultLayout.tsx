@@ -9,15 +9,13 @@ import { local, STORAGE_KEYS } from '../../lib/storage';
 import '../../lib/format';
 import { NotificationBell } from '../bell/NotificationBell';
 import { CompanySelector } from '../company/CompanySelector';
+import { HEADER_HEIGHT, SIDER_WIDTH } from './metrics';
 import { SideMenu } from './SideMenu';
 import { UserMenu } from './UserMenu';
 import { PRODUCT_NAME } from './usePageTitle';
 
 /* The full-page error (antd Result and its illustrations, ~9 KB) loads only when a page needs it (#16). */
 const ErrorPage = lazy(() => import('../errors/ErrorPage').then((m) => ({ default: m.ErrorPage })));
-
-const SIDER_WIDTH = 256;
-const HEADER_HEIGHT = 64;
 
 /** Signed-in layout: collapsible side menu, header (company selector, user menu), page content. */
 export function DefaultLayout() {

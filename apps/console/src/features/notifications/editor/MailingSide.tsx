@@ -1,12 +1,13 @@
 import type { Mailing } from '@forpost/contract/mailings';
 import { Card, Flex, Typography } from 'antd';
+import { HEADER_HEIGHT } from '../../shell/metrics';
 import { PreviewCard } from '../components/PreviewCard';
 import type { filtersBody } from './values';
 
 /** The editor's side column, kept in view: the preview of matching events and a saved mailing's counts. */
 export function MailingSide({ mailing, previewBody }: { mailing?: Mailing; previewBody: ReturnType<typeof filtersBody> }) {
   return (
-    <div style={{ position: 'sticky', top: 16 }}>
+    <div style={{ position: 'sticky', top: HEADER_HEIGHT + 16 }}>
       <PreviewCard body={previewBody} />
       {mailing && (
         <Card size="small" title="Статистика" style={{ marginTop: 16 }}>
