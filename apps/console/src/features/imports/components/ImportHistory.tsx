@@ -55,7 +55,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
             {
               title: 'Файл',
               key: 'file',
-              width: 200,
+              width: 180,
               ellipsis: true,
               render: (_, r) => (
                 <Flex vertical>
@@ -67,12 +67,12 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
               ),
             },
             ...(target.kind === 'module'
-              ? [{ title: 'Компания', dataIndex: 'company_name', width: 150, render: (v: string | null) => v ?? '—' }]
+              ? [{ title: 'Компания', dataIndex: 'company_name', width: 140, render: (v: string | null) => v ?? '—' }]
               : []),
             {
               title: 'Статус',
               key: 'status',
-              width: 160,
+              width: 140,
               render: (_, r) =>
                 isActive(r) ? (
                   <Flex vertical>
@@ -97,7 +97,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
             {
               title: 'Результат',
               key: 'counts',
-              width: 200,
+              width: 160,
               render: (_, r) => {
                 const parts = [
                   r.created ? (
@@ -115,7 +115,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
             {
               title: 'Загружен',
               key: 'uploaded',
-              width: 150,
+              width: 140,
               render: (_, r) => (
                 <Flex vertical>
                   <span>{formatDateTime(r.created_at)}</span>
@@ -128,7 +128,7 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
             {
               title: '',
               key: 'actions',
-              width: 100,
+              width: 72,
               fixed: 'right',
               render: (_, r) => (
                 <Flex gap={4}>
