@@ -1,5 +1,5 @@
 import { Alert, type ButtonProps, Form, type FormInstance, type FormProps, Modal } from 'antd';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useId, useState } from 'react';
 import { applyApiErrors } from './forms';
 
 /**
@@ -45,6 +45,15 @@ export function useFormModal<V extends object>() {
   };
 
   return { form, formError, reset, submit };
+}
+
+/**
+ * A name for a form in a modal kept rendered while hidden: antd gives each field the id
+ * `<form name>_<field>` (just `<field>` without a name), so two hidden forms with a «comment» field
+ * would share an id and a label's `for` could point into the other modal.
+ */
+export function useFormName(): string {
+  return `form${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
 }
 
 /**
@@ -98,6 +107,7 @@ export function FormModal<V extends object>({
   children: ReactNode;
 }) {
   const openKey = useOpenKey(open);
+  const name = useFormName();
   return (
     <Modal
       key={openKey}
@@ -113,7 +123,7 @@ export function FormModal<V extends object>({
       forceRender
       width={width}
     >
-      <Form<V> form={form} layout="vertical" requiredMark="optional" {...formProps}>
+      <Form<V> form={form} name={name} layout="vertical" requiredMark="optional" {...formProps}>
         {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
         {children}
       </Form>

@@ -4,7 +4,7 @@ import { MSG } from '@forpost/contract/messages';
 import { urlSchema } from '@forpost/contract/validation';
 import { Button, Card, Empty, Flex, Form, Input, Modal, Popconfirm, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { useOpenKey } from '../../../components/form/FormModal';
+import { useFormName, useOpenKey } from '../../../components/form/FormModal';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { useRepoFileMutations } from '../api/mutations';
 import { useRepoFiles } from '../api/queries';
@@ -23,6 +23,7 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
   const { add, edit, remove } = useRepoFileMutations(m.code, event.id);
   const [editing, setEditing] = useState<RepoFile | 'new' | null>(null);
   const openKey = useOpenKey(editing !== null);
+  const formName = useFormName();
   const [form] = Form.useForm<FormValues>();
 
   const open = (f: RepoFile | 'new') => {
@@ -132,7 +133,7 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
         onCancel={() => setEditing(null)}
         forceRender
       >
-        <Form form={form} layout="vertical" requiredMark={false}>
+        <Form form={form} name={formName} layout="vertical" requiredMark={false}>
           <Form.Item name="path" label="Путь в репозитории" rules={[{ required: true, whitespace: true, message: MSG.required }]}>
             <Input placeholder="config/application.yml" maxLength={1000} />
           </Form.Item>

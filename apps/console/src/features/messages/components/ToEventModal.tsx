@@ -3,7 +3,7 @@ import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleC
 import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo } from 'react';
-import { useFormModal, useOpenKey } from '../../../components/form/FormModal';
+import { useFormModal, useFormName, useOpenKey } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
@@ -99,6 +99,7 @@ export function ToEventModal({
     );
 
   const openKey = useOpenKey(open);
+  const formName = useFormName();
   return (
     <Modal
       key={openKey}
@@ -114,7 +115,7 @@ export function ToEventModal({
       forceRender
       width={620}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark="optional">
+      <Form<Values> form={form} name={formName} layout="vertical" requiredMark="optional">
         {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
         <Form.Item name="module" label="Модуль" rules={[{ required: true, message: MSG.required }]}>
           <Select
