@@ -5,7 +5,7 @@
  * way it was counted, and a prefix (search as you type) is expanded through the word lexicon that
  * triggers keep for every write path.
  */
-import { SEARCH_COUNT_CAP } from '@forpost/contract/events';
+import { COUNT_CAP, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,10 +29,10 @@ const ids = (r: { json(): { items: { id: number }[] } }) => r.json().items.map((
  * event g has the title `title(g)` and was created g·7 919 mod n minutes ago, so that the order of
  * creation differs from the order of insertion (as after an import).
  */
-async function bulk(companyId: number, n: number, title: SQL, tag: string) {
+async function bulk(companyId: number, n: number, title: SQL, tag: string, module = 'consulting') {
   await ctx.database.db.execute(sql`
     INSERT INTO events (company_id, module, title, status_id, fingerprint, data, search, created_at)
-    SELECT ${companyId}, 'consulting', t.title, (SELECT id FROM event_statuses WHERE module = 'consulting' AND code = 'new'),
+    SELECT ${companyId}, ${module}, t.title, (SELECT id FROM event_statuses WHERE module = ${module} AND code = 'new'),
            ${tag} || '-' || g, '{}'::jsonb, to_tsvector('russian', t.title) || to_tsvector('simple', t.title),
            now() - make_interval(mins => (g * 7919) % ${n}) - interval '1 day'
     FROM generate_series(1, ${n}) g CROSS JOIN LATERAL (SELECT ${title} AS title) t`);
@@ -137,6 +137,31 @@ describe('free-text search of event lists', () => {
     const plain = (await list({ company_id: A.id, status_counts: 'true' })).json();
     expect(plain.status_counts_capped).toBe(false);
     expect(plain.status_counts.reduce((n: number, x: { count: number }) => n + x.count, 0)).toBe(3000);
+  });
+
+  it('per-status counts of a list: exact up to COUNT_CAP per status, flagged beyond it', async () => {
+    // (accounts: the other tests count all companies' consulting events)
+    const D = await createCompany(ctx, 'Дельта');
+    await bulk(D.id, COUNT_CAP + 5, sql`'Событие ' || g`, 'cap', 'accounts');
+    await ctx.database.db.execute(sql`
+      UPDATE events SET status_id = (SELECT id FROM event_statuses WHERE module = 'accounts' AND code = 'in_progress')
+      WHERE id IN (SELECT id FROM events WHERE company_id = ${D.id} ORDER BY id LIMIT 7)`);
+    const real = (
+      await ctx.database.db.execute(sql`
+        SELECT status_id, count(*)::int AS count FROM events WHERE company_id = ${D.id} AND module = 'accounts'
+        GROUP BY status_id ORDER BY status_id`)
+    ).rows as { status_id: number; count: number }[];
+    expect(real.map((r) => r.count).sort((a, b) => a - b)).toEqual([7, COUNT_CAP - 2]);
+    // COUNT_CAP − 2 «new» events: below the cap, exact; then three more pass it.
+    let r = (await admin.get(`/modules/accounts/events?company_id=${D.id}&status_counts=true`)).json();
+    expect(r.status_counts).toEqual(real);
+    await bulk(D.id, 3, sql`'Ещё ' || g`, 'cap-more', 'accounts');
+    r = (await admin.get(`/modules/accounts/events?company_id=${D.id}&status_counts=true`)).json();
+    const newId = real.find((x) => x.count > 7)?.status_id;
+    expect(r.status_counts).toEqual(
+      real.map((x) => (x.status_id === newId ? { status_id: newId, count: COUNT_CAP, capped: true } : x)),
+    );
+    expect(r).toMatchObject({ status_counts_capped: false, total: COUNT_CAP, total_capped: true });
   });
 
   it('several companies and other filters: the same page as a plain query', async () => {

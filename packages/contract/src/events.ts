@@ -207,8 +207,14 @@ export const eventListResponse = memo((m) =>
     page_size: z.number().int(),
     /** The filter matched more than COUNT_CAP rows (SEARCH_COUNT_CAP with `q`); `total` is that cap. */
     total_capped: z.boolean(),
-    /** Per-status counts of the same filter without the status filter (when `status_counts=true`). */
-    status_counts: z.array(z.object({ status_id: z.number().int(), count: z.number().int() })).optional(),
+    /**
+     * Per-status counts of the same filter without the status filter (when `status_counts=true`);
+     * statuses without events are left out. A list (no `q`) counts each status up to COUNT_CAP:
+     * `capped` — more events have that status, `count` is COUNT_CAP.
+     */
+    status_counts: z
+      .array(z.object({ status_id: z.number().int(), count: z.number().int(), capped: z.boolean().optional() }))
+      .optional(),
     /**
      * A free-text search whose filter (without the status) matches more than SEARCH_COUNT_CAP events:
      * the per-status counts are not computed (`status_counts` is empty).

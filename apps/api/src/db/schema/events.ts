@@ -166,8 +166,18 @@ export const events = pgTable(
       t.id.desc(),
       t.statusId,
     ),
-    index('events_company_module_detected_idx').on(t.companyId, t.module, t.detectedAt.desc(), t.id.desc()),
-    index('events_module_detected_idx').on(t.module, t.detectedAt.desc(), t.id.desc(), t.companyId),
+    // Sorted by «Обнаружено»: status and priority trail, so a status filter in that order is checked
+    // inside the index (10M events: all companies + status + -detected_at read every row of the
+    // status and sorted them — bench/README, case (a2)).
+    index('events_company_module_detected_idx').on(
+      t.companyId,
+      t.module,
+      t.detectedAt.desc(),
+      t.id.desc(),
+      t.statusId,
+      t.priorityId,
+    ),
+    index('events_module_detected_idx').on(t.module, t.detectedAt.desc(), t.id.desc(), t.companyId, t.statusId, t.priorityId),
     // Needs btree_gin (migration 0010): module and company narrow the search inside the GIN index.
     index('events_search_gin').using('gin', t.module, t.companyId, t.search),
     index('events_tags_gin').using('gin', t.tags),

@@ -317,6 +317,31 @@ export function createEventsRepo(db: Db) {
       return capped ? { items: [], capped } : { items, capped };
     },
 
+    /**
+     * Per-status counts of a list (no free text), each status of `module` counted up to `cap`
+     * (`capped`: more, `count` is `cap`); statuses without events left out. Each count walks the
+     * status's index (company|module, status, …) for at most cap + 1 entries, so a list of millions
+     * of events counts in milliseconds, where one GROUP BY over every row took 0.6 s at 10M
+     * (bench/README, case (c1)).
+     */
+    async statusCountsPerStatus(p: {
+      module: ModuleCode;
+      where: SQL;
+      cap: number;
+    }): Promise<{ status_id: number; count: number; capped?: boolean }[]> {
+      const found = await rows<{ status_id: number; n: number }>(
+        sql`SELECT s.id AS status_id, c.n::int AS n
+              FROM event_statuses s
+             CROSS JOIN LATERAL (SELECT count(*) AS n FROM (
+                      SELECT 1 FROM events e WHERE ${p.where} AND e.status_id = s.id LIMIT ${intLiteral(p.cap + 1)}) x) c
+             WHERE s.module = ${p.module} AND c.n > 0
+             ORDER BY s.id`,
+      );
+      return found.map((r) =>
+        r.n > p.cap ? { status_id: r.status_id, count: p.cap, capped: true } : { status_id: r.status_id, count: r.n },
+      );
+    },
+
     /** The company and module of an event of any module, or undefined (for what hangs on events: comments, documents). */
     async owner(id: number, tx: Db = db): Promise<{ companyId: number; module: ModuleCode } | undefined> {
       const [r] = await rows<{ companyId: number; module: ModuleCode }>(

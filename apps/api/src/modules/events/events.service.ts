@@ -341,13 +341,15 @@ export function createEventsService(deps: EventsServiceDeps) {
         repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, cap, ruleCase, prepared: !text && offset === 0 });
       const [{ rows, counted }, statusCounts] = await Promise.all([
         pageQuery,
-        q.status_counts
-          ? repo.statusCounts({
-              where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]),
-              // Lists count per status exactly (an index-only scan); a search reads at most cap + 1 matches.
-              cap: searching ? cap : undefined,
-            })
-          : undefined,
+        !q.status_counts
+          ? undefined
+          : searching
+            ? // A search reads at most cap + 1 matches, then gives up the per-status numbers.
+              repo.statusCounts({ where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]), cap })
+            : // A list counts each status up to the cap (an index walk per status).
+              repo
+                .statusCountsPerStatus({ module: m.code, where: and([...base, ...f.ownButStatus, ...anyRule]), cap })
+                .then((items) => ({ items, capped: false })),
       ]);
       return {
         items: rows.map((r) => toView(m, r)),

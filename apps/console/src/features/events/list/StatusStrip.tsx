@@ -1,6 +1,8 @@
 /*
  * Counts per status of the current filter (the API's `status_counts`); a click filters by that status.
- * A broad search (more matches than the API counts) shows «Все: более 1 000» and the statuses without numbers.
+ * A broad search (more matches than the API counts) shows «Все: более 1 000» and the statuses without numbers;
+ * a list counts each status up to COUNT_CAP and shows «более 10 000» for a status past it (and «Все» as
+ * «более» the sum).
  */
 import { SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { Badge, Flex, Tag } from 'antd';
@@ -23,22 +25,22 @@ export function StatusStrip({
   onSelect: (code: string | undefined) => void;
 }) {
   if (!counts) return null;
-  const byId = new Map(counts.map((c) => [c.status_id, c.count]));
+  const byId = new Map(counts.map((c) => [c.status_id, c]));
   const total = counts.reduce((n, c) => n + c.count, 0);
+  const totalText = capped
+    ? `более ${formatNumber(SEARCH_COUNT_CAP)}`
+    : counts.some((c) => c.capped)
+      ? `более ${formatNumber(total)}`
+      : formatNumber(total);
   const only = selected.length === 1 ? selected[0] : undefined;
   return (
     <Flex gap={6} wrap data-testid="status-strip" role="group" aria-label="Количество по статусам">
       <Tag.CheckableTag checked={selected.length === 0} onChange={() => onSelect(undefined)} data-testid="status-count-all">
-        Все{' '}
-        <Badge
-          count={capped ? `более ${formatNumber(SEARCH_COUNT_CAP)}` : formatNumber(total)}
-          overflowCount={Number.MAX_SAFE_INTEGER}
-          color="#8c8c8c"
-          style={{ marginInlineStart: 4 }}
-        />
+        Все <Badge count={totalText} overflowCount={Number.MAX_SAFE_INTEGER} color="#8c8c8c" style={{ marginInlineStart: 4 }} />
       </Tag.CheckableTag>
       {statuses.map((s) => {
-        const n = byId.get(s.id) ?? 0;
+        const c = byId.get(s.id);
+        const n = c?.count ?? 0;
         const checked = selected.includes(s.code);
         return (
           <Tag.CheckableTag
@@ -52,7 +54,7 @@ export function StatusStrip({
             {!capped && ' '}
             {!capped && (
               <Badge
-                count={formatNumber(n)}
+                count={c?.capped ? `более ${formatNumber(n)}` : formatNumber(n)}
                 overflowCount={Number.MAX_SAFE_INTEGER}
                 showZero
                 color={checked ? '#fff' : colorOf(s.color)}
