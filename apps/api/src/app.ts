@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAudit } from './lib/audit';
@@ -50,6 +50,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
 import { registerMetrics } from './plugins/metrics';
 import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
+import { createResponseSerializer } from './plugins/serializer';
 import { routeTable as consoleRouteTable, readBuildVersion, registerSpa } from './plugins/spa';
 
 export interface AppDeps {
@@ -81,7 +82,7 @@ export async function buildApp(deps: AppDeps) {
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(createResponseSerializer({ check: config.responseCheck }));
   registerErrorHandling(app);
   registerTextGuard(app);
 

@@ -61,6 +61,11 @@ const envSchema = z.object({
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   /** Load shedding: 503 while more requests than this wait for a database connection (0 = off). */
   DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).default(20),
+  /**
+   * Every response is also encoded by its zod schema and must match the compiled writer's text byte
+   * for byte (plugins/serializer.ts); on in the tests, off in production (it doubles the write).
+   */
+  RESPONSE_CHECK: bool.optional(),
   /** Prometheus metrics on their own listener (METRICS_HOST:METRICS_PORT); absent = not served there. */
   METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: z.string().default('127.0.0.1'),
@@ -99,6 +104,8 @@ export interface Config {
   importWriters: number;
   trustProxy: boolean | string;
   logLevel: string;
+  /** RESPONSE_CHECK (plugins/serializer.ts). */
+  responseCheck: boolean;
   consoleDist: string;
   accessTtlSeconds: number;
   sessionIdleSeconds: number;
@@ -228,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importWriters: e.IMPORT_WRITERS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    responseCheck: e.RESPONSE_CHECK ?? false,
     consoleDist: path.resolve(e.CONSOLE_DIST ?? path.join(repoRoot, 'apps/console/dist')),
     accessTtlSeconds: e.ACCESS_TTL_SECONDS,
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,

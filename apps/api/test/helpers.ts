@@ -63,6 +63,8 @@ export async function setupApp(
     // machine must not turn a request into 503 (a test turns it on by passing these).
     MAX_EVENT_LOOP_DELAY_MS: '0',
     DB_POOL_MAX_WAITING: '0',
+    // Every response written by the compiled writer is checked against zod's (plugins/serializer.ts).
+    RESPONSE_CHECK: '1',
     ...env,
   });
   const database = createDatabase(url, { warn() {} });
