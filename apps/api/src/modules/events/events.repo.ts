@@ -206,7 +206,8 @@ export function createEventsRepo(db: Db) {
         ORDER BY ${p.order}`;
       const page = await (p.prepared ? preparedRowsOf : rowsOf)<EventRow & { counted_n: number | null }>(db, q);
       const counted = page[0]?.counted_n;
-      const items = page.map(({ counted_n: _, ...r }) => r as EventRow);
+      // (the rows keep counted_n: the view picks its fields, and copying 30 keys per row costs)
+      const items: EventRow[] = page;
       if (counted != null) return { rows: items, counted };
       if (items.length > 0 || p.offset === 0) return { rows: items, counted: p.offset + items.length };
       return { rows: items, counted: await countCapped(p.where, p.cap) };
@@ -280,7 +281,7 @@ export function createEventsRepo(db: Db) {
         LEFT JOIN users a ON a.id = e.assignee_id
         ORDER BY ${p.order}`);
       const last = page.at(-1)?.walk_rn;
-      const items = page.map(({ walk_rn: _, ...r }) => r as EventRow);
+      const items: EventRow[] = page; // (walk_rn stays on the rows, as counted_n in list)
       if (items.length < p.limit && (items.length > 0 || p.offset === 0))
         return { rows: items, counted: p.offset + items.length };
       if (last != null) {

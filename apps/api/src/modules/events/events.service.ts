@@ -94,15 +94,16 @@ export function createEventsService(deps: EventsServiceDeps) {
       sla: slaView(r),
     };
     if (hasDecisions(m)) v.decision_id = r.decision_id;
-    return { ...v, ...viewOf(m, r.data ?? {}) };
+    return viewOf(m, r.data ?? {}, v);
   }
 
   /** The card's view: the event, its comment count and its files. */
-  const cardView = (m: ModuleDescriptor, r: EventRow, comments: number, atts: EventAttachmentRow[]): Data => ({
-    ...toView(m, r),
-    comments_count: comments,
-    attachments: atts.map((a) => ({ ...a, size: Number(a.size), created_at: iso(a.created_at) })),
-  });
+  const cardView = (m: ModuleDescriptor, r: EventRow, comments: number, atts: EventAttachmentRow[]): Data => {
+    const v = toView(m, r);
+    v.comments_count = comments;
+    v.attachments = atts.map((a) => ({ ...a, size: Number(a.size), created_at: iso(a.created_at) }));
+    return v;
+  };
 
   /** The card of event `id` (one statement), or undefined. */
   async function detailOf(m: ModuleDescriptor, id: number, tx: Db = db): Promise<Data | undefined> {
