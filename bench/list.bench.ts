@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { COUNT_CAP, eventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
-import { MODULES, type ModuleCode } from '@forpost/contract/modules';
+import { MODULE_CODES, MODULES, type ModuleCode } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -39,7 +39,16 @@ import { runMigrations } from '../apps/api/src/db/migrate';
 import * as schema from '../apps/api/src/db/schema/index';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
 import { createCardVault } from '../apps/api/src/modules/events/event-data';
-import { and, filterConditions, matching, orderBy, orderedSort, tsQueryOf } from '../apps/api/src/modules/events/events.query';
+import {
+  afterCondition,
+  and,
+  filterConditions,
+  keysetCursor,
+  matching,
+  orderBy,
+  orderedSort,
+  tsQueryOf,
+} from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
@@ -320,6 +329,21 @@ async function main() {
         query: { sort: '-created_at', page_size: '20', page: '10000' },
       },
     ]).map((c) => ({ ...c, query: { status_counts: 'true', ...c.query } }));
+    {
+      // (c3) The keyset equivalent of (c2): the page after the event that ends page 9 999, by cursor.
+      const [r] = (
+        await database.pool.query(
+          `SELECT created_at::text AS created_at, id FROM events WHERE module = 'domains'
+            ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 199979`,
+        )
+      ).rows as { created_at: string; id: string }[];
+      if (r)
+        cases.push({
+          name: '(c3) глубокая страница курсором: то же место, after = next_cursor страницы 9 999',
+          module: 'domains',
+          query: { status_counts: 'true', sort: '-created_at', page_size: '20', after: keysetCursor(r) },
+        });
+    }
     // Every case asks for the per-status counts, as the console's list page does with every request.
 
     const results: string[] = [];
@@ -367,6 +391,7 @@ async function main() {
         page: number;
         page_size: number;
         company_id?: number;
+        after?: string;
       };
       const cap = q.q ? SEARCH_COUNT_CAP : COUNT_CAP;
       // The module and the companies (the service's `base`), then the other conditions.
@@ -378,7 +403,14 @@ async function main() {
         const t = performance.now();
         await Promise.all([
           // The page and its count: one statement, as the service sends it.
-          repos[0]?.list({ where, order: orderBy(m, q.sort), limit: q.page_size, offset: (q.page - 1) * q.page_size, cap }),
+          repos[0]?.list({
+            where,
+            order: orderBy(m, q.sort),
+            limit: q.page_size,
+            offset: q.after ? 0 : (q.page - 1) * q.page_size,
+            cap,
+            after: q.after ? afterCondition(q.sort, q.after) : undefined,
+          }),
           q.status_counts
             ? repos[2]?.statusCounts({
                 where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]),
@@ -410,6 +442,8 @@ async function main() {
           const filter = and(filterConditions(m, q, vault, { skipText: true }));
           const text = matching(await rx.resolveQuery(query));
           await rx.searchList({ base, filter, text, order, limit: q.page_size, offset: 0, cap });
+          if (q.status_counts)
+            await rx.statusCounts({ where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]), cap });
         } else {
           await rx.list({ where, order, limit: q.page_size, offset: 0, cap });
         }
@@ -419,7 +453,7 @@ async function main() {
       const seq95 = pct(seq, 95);
       // The goals of issue #18 at 10M (at 1M: 50 ms and 20× for every case); a deep page: ≤ 1.5× the first.
       const searching = typeof c.query.q === 'string';
-      const deep = c.query.page !== undefined;
+      const deep = c.query.page !== undefined || c.query.after !== undefined;
       if (c.name.startsWith('(c1)')) firstPage95 = p95;
       const goal =
         TOTAL < 10_000_000
@@ -434,6 +468,52 @@ async function main() {
       results.push(line);
     }
     for (const c of pgSeq) await c.end();
+    {
+      // (w) The first cases of each kind again while a collector writes 20 events/s (random company
+      // and module, created now — on the first page of every list), as issue #18 asks: the writes
+      // must not push a case's p95 past its goal. Written by SQL as the import writer's statement
+      // does (triggers — search lexicon, SLA, rollup deltas — run as in production).
+      const under = cases.filter((c) => /^\((a|a2|b|b3|c1)\)/.test(c.name));
+      let writing = true;
+      let written = 0;
+      const writer = (async () => {
+        let next = performance.now();
+        while (writing) {
+          const company = companyIds[written % companyIds.length];
+          const module = MODULE_CODES[(written * 7) % MODULE_CODES.length];
+          await database.pool.query(
+            `INSERT INTO events (company_id, module, title, status_id, source, ml_state, fingerprint, data, search, created_at, updated_at)
+             SELECT $1, $2::text, 'запись во время замера: мошенники', s.id, 'Other', 'Done', md5(random()::text), '{}'::jsonb,
+                    to_tsvector('russian', 'запись во время замера мошенники'), now(), now()
+             FROM event_statuses s WHERE s.module = $2::text AND s.code = 'new'`,
+            [company, module],
+          );
+          written++;
+          next += 50; // 20/s on schedule, whatever each insert took
+          await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+        }
+      })();
+      const lines: string[] = [];
+      const started = performance.now();
+      for (const c of under) {
+        const url = `${address}/api/v1/modules/${c.module}/events?${new URLSearchParams(c.query).toString()}`;
+        const times: number[] = [];
+        for (let i = 0; i < RUNS + 10; i++) {
+          const t = performance.now();
+          const r = await fetch(url, { headers: { cookie } });
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`${url}: ${r.status}`);
+          if (i >= 10) times.push(performance.now() - t);
+        }
+        lines.push(`    ${c.name.slice(0, c.name.indexOf(' '))} HTTP p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`);
+      }
+      writing = false;
+      await writer;
+      const rate = written / ((performance.now() - started) / 1000);
+      const line = `(w) те же запросы во время записи (${written} событий, ${rate.toFixed(1)}/с)\n${lines.join('\n')}`;
+      log(line);
+      results.push(line);
+    }
     {
       // (e) The card: an event of any module, then its history — the two requests the detail page sends.
       const picks = (

@@ -239,4 +239,61 @@ describe('lists without free text: the page and its count in one statement (even
       expect(r.json(), what).toMatchObject({ total: want.total, total_capped: false });
     }
   });
+
+  it('keyset paging: following next_cursor gives the plain SQL order, both ways, unmoved by new events', async () => {
+    for (const [sort, dir] of [
+      ['-created_at', sql`created_at DESC, id DESC`],
+      ['created_at', sql`created_at ASC, id ASC`],
+    ] as const) {
+      const want = (
+        await ctx.database.db.execute(
+          sql`SELECT id FROM events WHERE module = 'consulting' AND company_id = ${B.id} ORDER BY ${dir}`,
+        )
+      ).rows.map((x) => Number((x as { id: number }).id));
+      expect(want.length).toBeGreaterThan(1000);
+      const got: number[] = [];
+      let after: string | null | undefined;
+      let pages = 0;
+      do {
+        const r = await list({ company_id: B.id, sort, page_size: 400, ...(after ? { after } : {}) });
+        expect(r.statusCode, r.body).toBe(200);
+        const body = r.json();
+        expect(body.total).toBe(want.length + (pages > 0 ? 1 : 0));
+        got.push(...ids(r));
+        after = body.next_cursor;
+        // A new event between two pages: at the top of -created_at, it must not shift the next page.
+        if (pages++ === 0) await bulk(B.id, 1, sql`'Новое между страницами'`, `between-${sort}`);
+      } while (after);
+      // created_at ascending reaches the event added meanwhile at its end; newest first does not.
+      const added = Number(
+        (
+          (await ctx.database.db.execute(sql`SELECT id FROM events WHERE fingerprint = ${`between-${sort}-1`}`)).rows[0] as {
+            id: number;
+          }
+        ).id,
+      );
+      expect(got).toEqual(sort === 'created_at' ? [...want, added] : want);
+      expect(new Set(got).size).toBe(got.length);
+    }
+    // The last page's cursor is null; a cursor with another sort, or one not made by the API, is refused in Russian.
+    const first = (await list({ company_id: B.id, page_size: 5 })).json();
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const byTitle = await list({ company_id: B.id, sort: 'title', after: first.next_cursor });
+    expect(byTitle.statusCode).toBe(400);
+    expect(byTitle.json().message).toMatch(/только с сортировкой по дате создания/);
+    const enc = (t: string) => Buffer.from(t).toString('base64url');
+    for (const bad of [
+      'x',
+      'Zm9v',
+      enc("2026-01-01 00:00:00+00|1' OR 1=1"),
+      enc('2026-02-30 00:00:00+00|5'),
+      enc('2026-01-01 24:00:00+00|5'),
+      '%%',
+    ]) {
+      const r = await list({ company_id: B.id, after: bad });
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json().message, bad).toMatch(/Неверный курсор страницы/);
+    }
+    expect((await list({ company_id: B.id, sort: 'title', page_size: 5 })).json()).not.toHaveProperty('next_cursor');
+  });
 });

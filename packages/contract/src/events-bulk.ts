@@ -25,7 +25,7 @@ export const BULK_MSG = {
 
 /** The list's filters (its query string without paging, sort and counts). */
 export const bulkFilterQuery = memo((m) =>
-  eventListQuery(m).omit({ page: true, page_size: true, sort: true, status_counts: true }),
+  eventListQuery(m).omit({ page: true, page_size: true, sort: true, status_counts: true, after: true }),
 );
 
 /** The fields a bulk change may set: triage, not the event's own data (which would change its identity). */

@@ -223,6 +223,11 @@ export const eventListResponse = memo((m) =>
     /** The rules the list was filtered by (when `rules` was given), and which rule matched each item. */
     rules: z.array(z.record(z.string(), z.unknown())).optional(),
     rules_map: z.array(ruleMatch).optional(),
+    /**
+     * Sorted by creation date: the cursor of the page after this one (`after`), null on the last
+     * page; absent with other sorts.
+     */
+    next_cursor: z.string().nullable().optional(),
   }),
 );
 
@@ -377,6 +382,11 @@ export const eventListQuery = memo((m) => {
       sort: z.enum(sorts, { error: EVENT_MSG.sortUnknown }).default('-created_at'),
       company_id: queryInt.min(-1).optional(),
       status_counts: boolParam.optional(),
+      /**
+       * Keyset paging: `next_cursor` of the previous page (sort `-created_at` or `created_at` only);
+       * the page follows that event, whatever was added before it since, at the cost of page 1.
+       */
+      after: z.string().max(200, { error: EVENT_MSG.cursorInvalid }).optional(),
       /** JSON array of rule objects (each: the list's filters); items matching any rule are listed. */
       rules: z
         .string()
@@ -393,6 +403,7 @@ export type EventListQuery = {
   sort: string;
   company_id?: number;
   status_counts?: boolean;
+  after?: string;
   rules?: string;
 } & Record<string, unknown>;
 

@@ -118,6 +118,8 @@ export const EVENT_MSG = {
   actionUnknown: 'Неизвестное действие',
   noCard: 'В событии нет номера карты',
   sortUnknown: 'Сортировка по этому полю недоступна',
+  cursorSort: 'Курсор страницы работает только с сортировкой по дате создания (created_at или -created_at)',
+  cursorInvalid: 'Неверный курсор страницы: возьмите next_cursor из предыдущего ответа',
   fileNotFound: 'Файл не найден',
   leakNotFound: 'Утечка не найдена',
   leakDuplicate: 'Утечка с таким названием уже есть',

@@ -188,17 +188,20 @@ export function createEventsRepo(db: Db) {
       cap: number;
       ruleCase?: SQL;
       prepared?: boolean;
+      /** Keyset paging (events.query afterCondition): limits the page, not the count. */
+      after?: SQL;
     }): Promise<{ rows: EventRow[]; counted: number }> {
       const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
       const limit = intLiteral(p.limit);
+      const pageWhere = p.after ? sql`${p.where} AND ${p.after}` : p.where;
       // Past the first page the ids come first (an index-only walk over the skipped rows), then
       // the page's rows: OFFSET over whole rows read every skipped row from the table (page 10 000
       // of a 10M-row list: seconds — bench/README, case (c2)).
       const pageRows =
         p.offset === 0
-          ? sql`SELECT ${EVENT_COLUMNS}${rule} FROM events e WHERE ${p.where} ORDER BY ${p.order} LIMIT ${limit}`
+          ? sql`SELECT ${EVENT_COLUMNS}${rule} FROM events e WHERE ${pageWhere} ORDER BY ${p.order} LIMIT ${limit}`
           : sql`SELECT ${EVENT_COLUMNS}${rule} FROM events e
-                 WHERE e.id IN (SELECT e.id FROM events e WHERE ${p.where} ORDER BY ${p.order}
+                 WHERE e.id IN (SELECT e.id FROM events e WHERE ${pageWhere} ORDER BY ${p.order}
                                 LIMIT ${limit} OFFSET ${intLiteral(p.offset)})`;
       const q = sql`
         WITH page AS MATERIALIZED (${pageRows})
@@ -216,7 +219,8 @@ export function createEventsRepo(db: Db) {
       // (the rows keep counted_n: the view picks its fields, and copying 30 keys per row costs)
       const items: EventRow[] = page;
       if (counted != null) return { rows: items, counted };
-      if (items.length > 0 || p.offset === 0) return { rows: items, counted: p.offset + items.length };
+      // (after a cursor, a short page does not tell the count: the rows before the cursor are not in it)
+      if (!p.after && (items.length > 0 || p.offset === 0)) return { rows: items, counted: p.offset + items.length };
       return { rows: items, counted: await countCapped(p.where, p.cap) };
     },
 

@@ -28,7 +28,7 @@ import {
   whitelistAfter,
 } from './changes';
 import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data';
-import { and, orderBy, orderedSort } from './events.query';
+import { afterCondition, and, KEYSET_SORTS, keysetCursor, orderBy, orderedSort } from './events.query';
 import type { EventAttachmentRow, EventRow, EventsRepo, HistoryEntry } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
 import { listFilter, listWhere } from './list-filter';
@@ -322,10 +322,12 @@ export function createEventsService(deps: EventsServiceDeps) {
           )} END`
         : undefined;
       const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
-      const offset = (page - 1) * pageSize;
+      // Keyset paging: the page after the cursor's event (`page` is then ignored).
+      const after = q.after === undefined ? undefined : afterCondition(q.sort, q.after);
+      const offset = after ? 0 : (page - 1) * pageSize;
       // A free-text search in an indexed order: page and count by the search plan (events.repo searchList).
       const search =
-        text && orderedSort(q.sort)
+        text && orderedSort(q.sort) && !after
           ? repo.searchList({
               base: and(base),
               filter: and([...own, ...anyRule]),
@@ -339,7 +341,16 @@ export function createEventsService(deps: EventsServiceDeps) {
           : undefined;
       const pageQuery =
         search ??
-        repo.list({ where, order: orderBy(m, q.sort), limit: pageSize, offset, cap, ruleCase, prepared: !text && offset === 0 });
+        repo.list({
+          where,
+          order: orderBy(m, q.sort),
+          limit: pageSize,
+          offset,
+          cap,
+          ruleCase,
+          after,
+          prepared: !text && offset === 0,
+        });
       const [{ rows, counted }, statusCounts] = await Promise.all([
         pageQuery,
         !q.status_counts
@@ -358,6 +369,9 @@ export function createEventsService(deps: EventsServiceDeps) {
         page,
         page_size: pageSize,
         total_capped: counted > cap,
+        ...(KEYSET_SORTS.includes(q.sort)
+          ? { next_cursor: rows.length === pageSize ? keysetCursor(rows[rows.length - 1] as EventRow) : null }
+          : {}),
         ...(statusCounts ? { status_counts: statusCounts.items, status_counts_capped: statusCounts.capped } : {}),
         ...(rules
           ? {
