@@ -288,6 +288,11 @@ test.describe
       const strip = page.getByTestId('status-strip');
       await expect(strip).toContainText('более 10 000');
       await expect(page.getByTestId('status-count-all')).toContainText('более 10 0');
+      for (const width of [1280, 1920]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expect(strip).toBeInViewport();
+        await shot(page, `list-domains-status-capped-${width}`);
+      }
     });
 
     test('a detail: change status, comment, attach a screenshot', async ({ page }) => {

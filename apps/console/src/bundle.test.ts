@@ -29,8 +29,11 @@ type Manifest = Record<string, Chunk>;
  * growing back: docs/decisions.md «Загрузка консоли» lists what still keeps it above 200 KB.
  */
 export const LOGIN_JS_CEILING = 230 * 1024;
-/** / after sign-in, the same way (goal 450 KB; ≈ 552 KB now, of which the charts' chunk is ≈ 150 KB). */
-export const HOME_JS_CEILING = 560 * 1024;
+/**
+ * / after sign-in, the same way: what its first render needs (goal 450 KB; ≈ 402 KB). The charts'
+ * chunk (≈ 150 KB) is not in it: the home page fetches it after rendering (LazyEChart).
+ */
+export const HOME_JS_CEILING = 410 * 1024;
 const LOGIN_ROUTE = 'src/routes/login.tsx?tsr-split=component';
 /** The route chunks / loads after sign-in: the session guard, the signed-in layout, the home page. */
 const HOME_ROUTES = [
@@ -41,7 +44,8 @@ const HOME_ROUTES = [
 
 let manifest: Manifest;
 
-function closure(keys: string[]): Set<string> {
+/** The chunks `keys` load statically (with `lazy`: also what they import dynamically). */
+function closure(keys: string[], lazy = false): Set<string> {
   const seen = new Set<string>();
   const walk = (k: string) => {
     if (seen.has(k)) return;
@@ -49,6 +53,7 @@ function closure(keys: string[]): Set<string> {
     if (!chunk) throw new Error(`not in the manifest: ${k}`);
     seen.add(k);
     for (const i of chunk.imports ?? []) walk(i);
+    if (lazy) for (const i of chunk.dynamicImports ?? []) if (!i.includes('?tsr-split=')) walk(i);
   };
   for (const k of keys) walk(k);
   return seen;
@@ -90,9 +95,11 @@ describe('the page bundles', () => {
     expect(charts.map(([, c]) => c.file)).toHaveLength(1);
     const chartsKey = charts[0]?.[0] ?? '';
     const routesWithCharts = Object.keys(manifest).filter(
-      (k) => k.includes('?tsr-split=component') && closure([k]).has(chartsKey),
+      (k) => k.includes('?tsr-split=component') && closure([k], true).has(chartsKey),
     );
     expect(routesWithCharts).toEqual(['src/routes/_auth/_app/index.tsx?tsr-split=component']);
+    // …and after its first render: not in what / needs to render.
+    expect(closure(['index.html', ...HOME_ROUTES]).has(chartsKey)).toBe(false);
   });
 
   it(`sends at most ${LOGIN_JS_CEILING / 1024} KB of brotli JavaScript for /login`, () => {

@@ -27,7 +27,7 @@ import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { type DashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
 import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
 import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
-import { EChart } from './components/EChart';
+import { LazyEChart as EChart } from './components/LazyEChart';
 import { MlQueueCard } from './components/MlQueueCard';
 import { SlaCard } from './components/SlaCard';
 import type { DashboardSearch } from './search';
