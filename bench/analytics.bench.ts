@@ -35,6 +35,7 @@ import {
   type DayGroup,
 } from '../apps/api/src/modules/analytics/analytics.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { startCollector } from './collector';
 import { createHttpClient } from './http-client';
 import { startHttpLoad } from './http-load';
 
@@ -307,27 +308,13 @@ async function main() {
     // (20/s, random company and module, created now — inside the period) and the fold every 5 s, as
     // the worker does. Deltas are pending most of the time: the answer cache adds them to its rollup
     // rows, read together with the generation.
-    let writing = true;
-    let written = 0;
-    const writer = (async () => {
-      let lastFold = performance.now();
-      while (writing) {
-        const company = companyIds[written % companyIds.length];
-        const module = MODULE_CODES[(written * 7) % MODULE_CODES.length];
-        await pool.query(
-          `INSERT INTO events (company_id, module, title, status_id, priority_id, source, ml_state, fingerprint, data, search, created_at, updated_at)
-           SELECT $1, $2::text, 'запись во время замера', s.id, NULL, 'Other', 'Done', md5(random()::text), '{}'::jsonb, ''::tsvector, now(), now()
-           FROM event_statuses s WHERE s.module = $2::text AND s.code = 'new'`,
-          [company, module],
-        );
-        written++;
-        if (performance.now() - lastFold > 5000) {
-          while ((await analytics.fold()) > 0) {}
-          lastFold = performance.now();
-        }
-        await new Promise((r) => setTimeout(r, 50));
+    let lastFold = performance.now();
+    const stop = startCollector(pool, companyIds, async () => {
+      if (performance.now() - lastFold > 5000) {
+        while ((await analytics.fold()) > 0) {}
+        lastFold = performance.now();
       }
-    })();
+    });
     const underWrites: string[] = [];
     let metWriting = 0;
     for (const g of goal) {
@@ -338,8 +325,7 @@ async function main() {
         `${g.chart.padEnd(34)} HTTP p50 ${ms(pct(t, 50)).padStart(7)} p95 ${ms(p95).padStart(7)} │ GROUP BY p95 (без записи) ${ms(g.bp95).padStart(9)} │ ×${(g.bp95 / p95).toFixed(0).padStart(4)}`,
       );
     }
-    writing = false;
-    await writer;
+    const { written } = await stop();
     const hitStats = app.services.analytics.cacheStats();
     process.stdout.write(`  Во время записи (20 событий/с, фолд каждые 5 с; записано ${written.toLocaleString('ru-RU')}):\n`);
     for (const r of underWrites) process.stdout.write(`    ${r}\n`);

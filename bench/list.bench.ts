@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { COUNT_CAP, eventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
-import { MODULE_CODES, MODULES, type ModuleCode } from '@forpost/contract/modules';
+import { MODULES, type ModuleCode } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -51,6 +51,7 @@ import {
 } from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { startCollector } from './collector';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 
 const TOTAL = Number(process.env.EVENTS ?? 1_000_000);
@@ -469,32 +470,11 @@ async function main() {
     }
     for (const c of pgSeq) await c.end();
     {
-      // (w) The first cases of each kind again while a collector writes 20 events/s (random company
-      // and module, created now — on the first page of every list), as issue #18 asks: the writes
-      // must not push a case's p95 past its goal. Written by SQL as the import writer's statement
-      // does (triggers — search lexicon, SLA, rollup deltas — run as in production).
+      // (w) The first cases of each kind again while a collector writes 20 events/s (bench/collector.ts),
+      // as issue #18 asks: the writes must not push a case's p95 past its goal.
       const under = cases.filter((c) => /^\((a|a2|b|b3|c1)\)/.test(c.name));
-      let writing = true;
-      let written = 0;
-      const writer = (async () => {
-        let next = performance.now();
-        while (writing) {
-          const company = companyIds[written % companyIds.length];
-          const module = MODULE_CODES[(written * 7) % MODULE_CODES.length];
-          await database.pool.query(
-            `INSERT INTO events (company_id, module, title, status_id, source, ml_state, fingerprint, data, search, created_at, updated_at)
-             SELECT $1, $2::text, 'запись во время замера: мошенники', s.id, 'Other', 'Done', md5(random()::text), '{}'::jsonb,
-                    to_tsvector('russian', 'запись во время замера мошенники'), now(), now()
-             FROM event_statuses s WHERE s.module = $2::text AND s.code = 'new'`,
-            [company, module],
-          );
-          written++;
-          next += 50; // 20/s on schedule, whatever each insert took
-          await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-        }
-      })();
+      const stop = startCollector(database.pool, companyIds);
       const lines: string[] = [];
-      const started = performance.now();
       for (const c of under) {
         const url = `${address}/api/v1/modules/${c.module}/events?${new URLSearchParams(c.query).toString()}`;
         const times: number[] = [];
@@ -507,9 +487,7 @@ async function main() {
         }
         lines.push(`    ${c.name.slice(0, c.name.indexOf(' '))} HTTP p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}`);
       }
-      writing = false;
-      await writer;
-      const rate = written / ((performance.now() - started) / 1000);
+      const { written, perSecond: rate } = await stop();
       const line = `(w) те же запросы во время записи (${written} событий, ${rate.toFixed(1)}/с)\n${lines.join('\n')}`;
       log(line);
       results.push(line);
