@@ -75,15 +75,27 @@ function plainKeys(s: Json, defs: Json, depth: number): Json {
   return out;
 }
 
+/**
+ * Writers by schema: Fastify asks for one per route and status, and most share their schema (the
+ * error shape of every 4xx, a module's card for get, create and patch) — compiled once each, start-up
+ * compiled ~9 600 writers in 1.3 s without it.
+ */
+const writers = new WeakMap<ZodType, Serialize | null>();
+
 /** A compiled writer for `schema`, or undefined when the schema needs zod. */
 export function compileWriter(schema: ZodType): Serialize | undefined {
-  try {
-    const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw', cycles: 'throw' }) as Json;
-    const body = plain(json, (json.$defs as Json | undefined) ?? {});
-    return fastJsonStringify(body as Parameters<typeof fastJsonStringify>[0]) as Serialize;
-  } catch {
-    return undefined;
+  let w = writers.get(schema);
+  if (w === undefined) {
+    try {
+      const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw', cycles: 'throw' }) as Json;
+      const body = plain(json, (json.$defs as Json | undefined) ?? {});
+      w = fastJsonStringify(body as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+    } catch {
+      w = null;
+    }
+    writers.set(schema, w);
   }
+  return w ?? undefined;
 }
 
 const zodWriter = createSerializerCompiler({});
