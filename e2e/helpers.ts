@@ -69,3 +69,17 @@ export function columnValues(rows: string[][], title: string): (string | undefin
     .map((r) => r[col])
     .sort();
 }
+
+/**
+ * «Выйти» from the user menu, until the login page shows. Retried: on a busy machine a click can
+ * land while the dropdown is still opening (or the page is re-rendering) and go nowhere.
+ */
+export async function logout(page: Page): Promise<void> {
+  const item = page.getByRole('menuitem', { name: 'Выйти' });
+  await expect(async () => {
+    if (new URL(page.url()).pathname === '/login') return;
+    if (!(await item.isVisible())) await page.getByTestId('user-menu').click({ timeout: 2_000 });
+    await item.click({ timeout: 2_000 });
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}

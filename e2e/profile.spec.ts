@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type APIRequestContext, expect, type Page, request as playwrightRequest, test } from '@playwright/test';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, login } from './helpers';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, login, logout } from './helpers';
 
 // ---------------------------------------------------------------------------
 // TOTP (RFC 6238: HMAC-SHA-1, 30 s step, 6 digits) computed by the test itself.
@@ -126,16 +126,6 @@ async function readMailLink(to: string, since: number): Promise<string> {
     )
     .not.toBeNull();
   return link as unknown as string;
-}
-
-/** «Выйти» from the user menu; retried, since a busy page (the dashboard loading) may swallow the first click. */
-async function logout(page: Page) {
-  await expect(async () => {
-    const item = page.getByRole('menuitem', { name: 'Выйти' });
-    if (!(await item.isVisible())) await page.getByTestId('user-menu').click();
-    await item.click({ timeout: 2_000 });
-    await expect(page).toHaveURL((url) => url.pathname === '/login', { timeout: 4_000 });
-  }).toPass({ timeout: 25_000 });
 }
 
 test.describe('profile', () => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN_EMAIL, login } from './helpers';
+import { ADMIN_EMAIL, login, logout } from './helpers';
 
 test.describe('console shell', () => {
   test('a logged-out visit is sent to login and comes back after signing in', async ({ page }) => {
@@ -104,16 +104,7 @@ test.describe('console shell', () => {
 
   test('logout returns to the login page', async ({ page, context }) => {
     await login(page);
-    // The home page is still drawing its charts; once (in CI) a click landing while the dropdown
-    // opened was lost. Let the page settle, and open the menu again if a click went nowhere.
-    await page.waitForLoadState('networkidle');
-    const item = page.getByRole('menuitem', { name: 'Выйти' });
-    await expect(async () => {
-      if (new URL(page.url()).pathname === '/login') return;
-      if (!(await item.isVisible())) await page.getByTestId('user-menu').click({ timeout: 2_000 });
-      await item.click({ timeout: 2_000 });
-      await page.waitForURL((url) => url.pathname === '/login', { timeout: 5_000 });
-    }).toPass({ timeout: 30_000 });
+    await logout(page);
     await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
     expect((await context.cookies()).some((c) => c.name === 'fp_access' && c.value !== '')).toBe(false);
 

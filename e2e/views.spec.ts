@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { getModule, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { adminApi, login, ok } from './helpers';
+import { adminApi, login, logout, ok } from './helpers';
 
 /*
  * The analyst's list settings: a saved view (save, reopen with its filters, default view), the column
@@ -133,9 +133,7 @@ test.describe
       await expect(head).toContainText('Изменено');
       await page.keyboard.press('Escape');
 
-      await page.getByTestId('user-menu').click();
-      await page.getByText('Выйти').click();
-      await expect(page).toHaveURL(/\/login/);
+      await logout(page);
       await page.evaluate(() => window.localStorage.clear());
       await signIn(page);
       await page.goto('/brands');
