@@ -388,6 +388,19 @@ test.describe
       await page.getByRole('dialog').getByRole('button', { name: 'Сохранить' }).click();
       await expect(page.getByTestId('repo-files')).toContainText('config/secrets.yml');
       await shot(page, 'detail-repositories-file');
+      // Editing opens the form filled with the file; an empty path is refused in Russian, a new one saved.
+      await page.getByRole('button', { name: 'Изменить файл' }).click();
+      const fileDialog = page.getByRole('dialog', { name: 'Файл' });
+      await expect(fileDialog.getByLabel('Путь в репозитории')).toHaveValue('config/secrets.yml');
+      await expect(fileDialog.getByLabel('Совпадение')).toHaveValue('api_key: sk_live_…');
+      await fileDialog.getByLabel('Путь в репозитории').fill(' ');
+      await fileDialog.getByRole('button', { name: 'Сохранить' }).click();
+      await expect(fileDialog).toContainText('Обязательное поле');
+      await fileDialog.getByLabel('Путь в репозитории').fill('config/prod.yml');
+      await fileDialog.getByRole('button', { name: 'Сохранить' }).click();
+      await expect(fileDialog).toBeHidden();
+      await expect(page.getByTestId('repo-files')).toContainText('config/prod.yml');
+      await expect(page.getByTestId('repo-files')).not.toContainText('config/secrets.yml');
 
       // Accounts: link a leak of the catalogue by its name.
       await page.goto(`/accounts/${seeded.ids.accounts[0]}`);

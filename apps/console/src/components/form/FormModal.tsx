@@ -52,7 +52,7 @@ export function useFormModal<V extends object>() {
  * `<form name>_<field>` (just `<field>` without a name), so two hidden forms with a «comment» field
  * would share an id and a label's `for` could point into the other modal.
  */
-export function useFormName(): string {
+function useFormName(): string {
   return `form${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
 }
 
@@ -63,7 +63,7 @@ export function useFormName(): string {
  * still carries the spinner («loading Добавить» to a screen reader). A new key on open builds the
  * modal afresh; the close keeps its animation.
  */
-export function useOpenKey(open: boolean): number {
+function useOpenKey(open: boolean): number {
   const [key, setKey] = useState(0);
   const [wasOpen, setWasOpen] = useState(open);
   if (open !== wasOpen) {

@@ -254,12 +254,14 @@ export function useRepoFileMutations(code: ModuleCode, id: number) {
   };
   return {
     add: useMutation({
-      mutationFn: (body: RepoFileInput) => http.post(paths.repoFiles(code, id), { json: body }).json<RepoFile>(),
+      // Errors are shown by the form (RepoFiles).
+      mutationFn: (body: RepoFileInput) =>
+        http.post(paths.repoFiles(code, id), { json: body, context: { errorMode: 'silent' } }).json<RepoFile>(),
       onSuccess: refresh,
     }),
     edit: useMutation({
       mutationFn: (v: { fileId: number; body: Partial<RepoFileInput> }) =>
-        http.patch(paths.repoFile(code, id, v.fileId), { json: v.body }).json<RepoFile>(),
+        http.patch(paths.repoFile(code, id, v.fileId), { json: v.body, context: { errorMode: 'silent' } }).json<RepoFile>(),
       onSuccess: refresh,
     }),
     remove: useMutation({

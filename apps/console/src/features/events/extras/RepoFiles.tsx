@@ -2,9 +2,9 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { urlSchema } from '@forpost/contract/validation';
-import { Button, Card, Empty, Flex, Form, Input, Modal, Popconfirm, Skeleton, Table, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Form, Input, Popconfirm, Skeleton, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { useFormName, useOpenKey } from '../../../components/form/FormModal';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { useRepoFileMutations } from '../api/mutations';
 import { useRepoFiles } from '../api/queries';
@@ -22,23 +22,22 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
   const files = useRepoFiles(m.code, event.id);
   const { add, edit, remove } = useRepoFileMutations(m.code, event.id);
   const [editing, setEditing] = useState<RepoFile | 'new' | null>(null);
-  const openKey = useOpenKey(editing !== null);
-  const formName = useFormName();
-  const [form] = Form.useForm<FormValues>();
+  const { form, formError, reset, submit } = useFormModal<FormValues>();
 
   const open = (f: RepoFile | 'new') => {
     setEditing(f);
-    form.setFieldsValue(
-      f === 'new' ? { path: '', url: '', matched: '' } : { path: f.path, url: f.url ?? '', matched: f.matched ?? '' },
+    reset(f === 'new' ? { path: '', url: '', matched: '' } : { path: f.path, url: f.url ?? '', matched: f.matched ?? '' });
+  };
+  const onOk = () =>
+    submit(
+      async (v) => {
+        const body: RepoFileInput = { path: v.path.trim(), url: v.url?.trim() || null, matched: v.matched?.trim() || null };
+        if (editing === 'new') await add.mutateAsync(body);
+        else if (editing) await edit.mutateAsync({ fileId: editing.id, body });
+        setEditing(null);
+      },
+      ['path', 'url', 'matched'],
     );
-  };
-  const submit = async () => {
-    const v = await form.validateFields();
-    const body: RepoFileInput = { path: v.path.trim(), url: v.url?.trim() || null, matched: v.matched?.trim() || null };
-    const done = { onSuccess: () => setEditing(null) };
-    if (editing === 'new') add.mutate(body, done);
-    else if (editing) edit.mutate({ fileId: editing.id, body }, done);
-  };
 
   const items = files.data ?? [];
   return (
@@ -122,38 +121,38 @@ export function RepoFiles({ m, event, canWrite }: ExtrasProps) {
           ]}
         />
       )}
-      <Modal
-        key={openKey}
+      <FormModal<FormValues>
         open={editing !== null}
         title={editing === 'new' ? 'Новый файл' : 'Файл'}
+        isNew={editing === 'new'}
         okText="Сохранить"
-        cancelText="Отмена"
-        onOk={() => void submit()}
-        confirmLoading={add.isPending || edit.isPending}
-        onCancel={() => setEditing(null)}
-        forceRender
+        saving={add.isPending || edit.isPending}
+        width={520}
+        form={form}
+        formError={formError}
+        formProps={{ requiredMark: false }}
+        onOk={() => void onOk()}
+        onClose={() => setEditing(null)}
       >
-        <Form form={form} name={formName} layout="vertical" requiredMark={false}>
-          <Form.Item name="path" label="Путь в репозитории" rules={[{ required: true, whitespace: true, message: MSG.required }]}>
-            <Input placeholder="config/application.yml" maxLength={1000} />
-          </Form.Item>
-          <Form.Item
-            name="url"
-            label="Ссылка"
-            rules={[
-              {
-                validator: (_r, v?: string) =>
-                  !v?.trim() || urlSchema.safeParse(v.trim()).success ? Promise.resolve() : Promise.reject(new Error(MSG.url)),
-              },
-            ]}
-          >
-            <Input placeholder="https://github.com/…" />
-          </Form.Item>
-          <Form.Item name="matched" label="Совпадение">
-            <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={5000} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        <Form.Item name="path" label="Путь в репозитории" rules={[{ required: true, whitespace: true, message: MSG.required }]}>
+          <Input placeholder="config/application.yml" maxLength={1000} />
+        </Form.Item>
+        <Form.Item
+          name="url"
+          label="Ссылка"
+          rules={[
+            {
+              validator: (_r, v?: string) =>
+                !v?.trim() || urlSchema.safeParse(v.trim()).success ? Promise.resolve() : Promise.reject(new Error(MSG.url)),
+            },
+          ]}
+        >
+          <Input placeholder="https://github.com/…" />
+        </Form.Item>
+        <Form.Item name="matched" label="Совпадение">
+          <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={5000} />
+        </Form.Item>
+      </FormModal>
     </Card>
   );
 }

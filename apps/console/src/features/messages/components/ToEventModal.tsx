@@ -1,9 +1,9 @@
 import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
-import { Alert, DatePicker, Flex, Form, Input, InputNumber, Modal, Select, Switch, Typography } from 'antd';
+import { DatePicker, Flex, Form, Input, InputNumber, Select, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo } from 'react';
-import { useFormModal, useFormName, useOpenKey } from '../../../components/form/FormModal';
+import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
@@ -98,66 +98,60 @@ export function ToEventModal({
       (k) => (k.startsWith('fields.') ? ['fields', k.slice(7)] : k),
     );
 
-  const openKey = useOpenKey(open);
-  const formName = useFormName();
   return (
-    <Modal
-      key={openKey}
+    <FormModal<Values>
       open={open}
       title="Создать событие из сообщения"
+      isNew
       okText="Создать событие"
-      cancelText="Отмена"
-      onOk={() => void onOk()}
       okButtonProps={{ disabled: !module }}
-      confirmLoading={toEvent.isPending}
-      onCancel={onClose}
-      destroyOnHidden
-      forceRender
+      saving={toEvent.isPending}
       width={620}
+      form={form}
+      formError={formError}
+      onOk={() => void onOk()}
+      onClose={onClose}
     >
-      <Form<Values> form={form} name={formName} layout="vertical" requiredMark="optional">
-        {formError && <Alert type="error" showIcon title={formError} style={{ marginBottom: 16 }} />}
-        <Form.Item name="module" label="Модуль" rules={[{ required: true, message: MSG.required }]}>
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder="В какой раздел мониторинга"
-            options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name, title: m.description }))}
-            data-testid="to-event-module"
-          />
-        </Form.Item>
-        {module && (
-          <Typography.Paragraph type="secondary" style={{ marginTop: -12, fontSize: 12 }}>
-            {getModule(module).description} Компания — {message.company.name}, источник — Telegram, дата обнаружения — дата
-            публикации
-            {prefilled.length ? `; ${prefilled.map((f) => `«${f.label}»`).join(' и ')} заполнятся из сообщения` : ''}.
-          </Typography.Paragraph>
-        )}
-        <Form.Item name="title" label="Заголовок события" rules={[{ max: 500, message: MSG.tooLong(500) }]}>
-          <Input placeholder="По умолчанию — первая строка сообщения" />
-        </Form.Item>
-        {ask.length > 0 && (
-          <Flex vertical>
-            <Typography.Text strong style={{ marginBottom: 8 }}>
-              Обязательные поля модуля
-            </Typography.Text>
-            {ask.map((f) => (
-              <Form.Item
-                key={f.key}
-                name={['fields', f.key]}
-                label={f.label}
-                valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
-                rules={[
-                  { required: true, message: MSG.required },
-                  ...(['date', 'datetime', 'boolean'].includes(f.type) ? [] : [zodRule(f.input)]),
-                ]}
-                validateTrigger="onBlur"
-              >
-                <FieldInput f={f} />
-              </Form.Item>
-            ))}
-          </Flex>
-        )}
-      </Form>
-    </Modal>
+      <Form.Item name="module" label="Модуль" rules={[{ required: true, message: MSG.required }]}>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          placeholder="В какой раздел мониторинга"
+          options={MODULE_LIST.map((m) => ({ value: m.code, label: m.name, title: m.description }))}
+          data-testid="to-event-module"
+        />
+      </Form.Item>
+      {module && (
+        <Typography.Paragraph type="secondary" style={{ marginTop: -12, fontSize: 12 }}>
+          {getModule(module).description} Компания — {message.company.name}, источник — Telegram, дата обнаружения — дата
+          публикации
+          {prefilled.length ? `; ${prefilled.map((f) => `«${f.label}»`).join(' и ')} заполнятся из сообщения` : ''}.
+        </Typography.Paragraph>
+      )}
+      <Form.Item name="title" label="Заголовок события" rules={[{ max: 500, message: MSG.tooLong(500) }]}>
+        <Input placeholder="По умолчанию — первая строка сообщения" />
+      </Form.Item>
+      {ask.length > 0 && (
+        <Flex vertical>
+          <Typography.Text strong style={{ marginBottom: 8 }}>
+            Обязательные поля модуля
+          </Typography.Text>
+          {ask.map((f) => (
+            <Form.Item
+              key={f.key}
+              name={['fields', f.key]}
+              label={f.label}
+              valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
+              rules={[
+                { required: true, message: MSG.required },
+                ...(['date', 'datetime', 'boolean'].includes(f.type) ? [] : [zodRule(f.input)]),
+              ]}
+              validateTrigger="onBlur"
+            >
+              <FieldInput f={f} />
+            </Form.Item>
+          ))}
+        </Flex>
+      )}
+    </FormModal>
   );
 }
