@@ -139,6 +139,55 @@ describe('free-text search of event lists', () => {
     expect(plain.status_counts.reduce((n: number, x: { count: number }) => n + x.count, 0)).toBe(3000);
   });
 
+  it('per-status counts of a search over several statuses, with a status filter: as plain SQL, by walk and by index', async () => {
+    // (leaks: the other tests count consulting events) 1 500 events over three statuses; «частотный»
+    // in 870 (the count's walk covers the whole base: counted there), «среднечастотный» in 30 (too
+    // sparse for that walk: counted by the GIN index).
+    const E = await createCompany(ctx, 'Эпсилон');
+    await bulk(
+      E.id,
+      1500,
+      sql`CASE WHEN g % 50 = 0 THEN 'Среднечастотный случай ' || g
+               WHEN g % 5 < 3 THEN 'Частотный случай ' || g ELSE 'Обычный случай ' || g END`,
+      'st',
+      'leaks',
+    );
+    await ctx.database.db.execute(sql`
+      UPDATE events e SET status_id = s.id
+      FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM event_statuses WHERE module = 'leaks' ORDER BY id LIMIT 3) s
+      WHERE e.company_id = ${E.id} AND e.module = 'leaks' AND (e.id * 7 + e.id / 3) % 3 = s.k`);
+    const plain = async (like: string, statusId?: number) =>
+      (
+        await ctx.database.db.execute(sql`
+          SELECT status_id, count(*)::int AS count FROM events
+          WHERE company_id = ${E.id} AND module = 'leaks' AND title LIKE ${like}
+            ${statusId === undefined ? sql`` : sql`AND status_id = ${statusId}`}
+          GROUP BY status_id ORDER BY status_id`)
+      ).rows as { status_id: number; count: number }[];
+    const get = async (q: string, statusId?: number) => {
+      const r = await admin.get(
+        `/modules/leaks/events?${qs({ company_id: E.id, q, status_counts: 'true', ...(statusId ? { status: statusId } : {}) })}`,
+      );
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json();
+    };
+    for (const [q, like, matches] of [
+      ['частотный', 'Частотный%', 870],
+      ['среднечастотный', 'Среднечастотный%', 30],
+    ] as const) {
+      const all = await plain(like);
+      expect(all.length, q).toBe(3);
+      expect(all.reduce((n, x) => n + x.count, 0)).toBe(matches);
+      expect(await get(q), q).toMatchObject({ status_counts: all, status_counts_capped: false, total: matches });
+      // A status filter narrows the page and the total, not the per-status counts.
+      const one = all[1] as { status_id: number; count: number };
+      expect(await plain(like, one.status_id)).toEqual([one]);
+      const filtered = await get(q, one.status_id);
+      expect(filtered, q).toMatchObject({ status_counts: all, status_counts_capped: false, total: one.count });
+      expect(filtered.items.every((i: { status_id: number }) => i.status_id === one.status_id)).toBe(true);
+    }
+  });
+
   it('per-status counts of a list: exact up to COUNT_CAP per status, flagged beyond it', async () => {
     // (accounts: the other tests count all companies' consulting events)
     const D = await createCompany(ctx, 'Дельта');

@@ -161,6 +161,12 @@ export interface EventAttachmentRow {
   created_at: Date | string;
 }
 
+/** Per-status counts of a search: `capped` — more than the cap match, no numbers given. */
+export interface SearchStatusCounts {
+  items: { status_id: number; count: number }[];
+  capped: boolean;
+}
+
 export function createEventsRepo(db: Db) {
   const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
   const companies = createCompaniesRepo(db);
@@ -170,6 +176,22 @@ export function createEventsRepo(db: Db) {
       sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${where} LIMIT ${cap + 1}) s`,
     );
     return r?.n ?? 0;
+  };
+
+  /**
+   * Per-status counts of `where`. With `cap` (a free-text search) at most `cap + 1` matches are
+   * read: a broad word matches a large share of the table, and one GROUP BY over every match would
+   * cost more than the page itself. `capped` then says the filter matches more than `cap` and the
+   * counts are not given.
+   */
+  const statusCounts = async (p: { where: SQL; cap?: number }): Promise<SearchStatusCounts> => {
+    const limited = p.cap === undefined ? sql`` : sql` LIMIT ${p.cap + 1}`;
+    const items = await rows<{ status_id: number; count: number }>(
+      sql`SELECT x.status_id, count(*)::int AS count FROM (SELECT e.status_id FROM events e WHERE ${p.where}${limited}) x
+          GROUP BY x.status_id ORDER BY x.status_id`,
+    );
+    const capped = p.cap !== undefined && items.reduce((n, x) => n + x.count, 0) > p.cap;
+    return capped ? { items: [], capped } : { items, capped };
   };
 
   return {
@@ -254,6 +276,12 @@ export function createEventsRepo(db: Db) {
      * density; when cap + 1 matches are expected within DENSE_COUNT_ROWS rows, the count walks on
      * (the first rows are cached already), else — or when that walk falls short — the GIN index
      * counts (its cost grows with the posting lists, not with the base).
+     *
+     * Per-status counts (`statusWhere`: the filter without the status, when the console asks for
+     * them): the count's walk counts them too, grouped by status — whatever decides the count decides
+     * them (the filter's matches are among the status-less filter's, so more than `cap` of those means
+     * «capped», and a walk over the whole base counts both exactly). A GIN bitmap of every match is
+     * built only when the walk does not decide, and then for the count and the statuses at once.
      */
     async searchList(p: {
       base: SQL;
@@ -264,7 +292,9 @@ export function createEventsRepo(db: Db) {
       offset: number;
       ruleCase?: SQL;
       cap: number;
-    }): Promise<{ rows: EventRow[]; counted: number }> {
+      /** The filter without the status condition: per-status counts are wanted (see above). */
+      statusWhere?: SQL;
+    }): Promise<{ rows: EventRow[]; counted: number; statusCounts?: SearchStatusCounts }> {
       const { text } = p;
       const need = p.offset + p.limit;
       const walk = walkRows(need);
@@ -293,41 +323,45 @@ export function createEventsRepo(db: Db) {
         ORDER BY ${p.order}`);
       const last = page.at(-1)?.walk_rn;
       const items: EventRow[] = page; // (walk_rn stays on the rows, as counted_n in list)
-      if (items.length < p.limit && (items.length > 0 || p.offset === 0))
-        return { rows: items, counted: p.offset + items.length };
+      const byIndex = (counted: number | undefined) =>
+        Promise.all([
+          counted ?? countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap),
+          p.statusWhere && statusCounts({ where: sql`${p.base} AND ${p.statusWhere} AND ${text}`, cap: p.cap }),
+        ]).then(([n, statusCounts]) => ({ rows: items, counted: n, ...(statusCounts ? { statusCounts } : {}) }));
+      if (items.length < p.limit && (items.length > 0 || p.offset === 0)) return byIndex(p.offset + items.length);
       if (last != null) {
         // `need` matches within `last` rows: the rows expected to hold cap + 1 matches, with a margin
         // of two standard deviations of that sample (a count of `need` varies by about √need).
         const expected = Math.ceil(((p.cap + 1) * Number(last) * (1 + 2 / Math.sqrt(need))) / need);
         if (expected <= DENSE_COUNT_ROWS) {
-          const [r] = await rows<{ n: number; seen: number }>(sql`
-            SELECT count(*) FILTER (WHERE s.hit)::int AS n, count(*)::int AS seen
-            FROM (SELECT ${p.filter} AND ${text} AS hit FROM events e WHERE ${p.base} ORDER BY ${p.order} LIMIT ${expected}) s`);
-          // Capped, or the whole base walked: the count is known.
-          if (r && (r.n > p.cap || r.seen < expected)) return { rows: items, counted: Math.min(r.n, p.cap + 1) };
+          const anyStatus = p.statusWhere ?? sql`false`;
+          const walked = await rows<{ status_id: number; n: number; n_any: number; seen: number }>(sql`
+            SELECT s.status_id, count(*) FILTER (WHERE s.t AND s.f)::int AS n, count(*) FILTER (WHERE s.t AND s.w)::int AS n_any,
+                   count(*)::int AS seen
+            FROM (SELECT e.status_id, ${text} AS t, ${p.filter} AS f, ${anyStatus} AS w
+                  FROM events e WHERE ${p.base} ORDER BY ${p.order} LIMIT ${expected}) s
+            GROUP BY s.status_id ORDER BY s.status_id`);
+          const sum = (k: 'n' | 'n_any' | 'seen') => walked.reduce((a, r) => a + r[k], 0);
+          const n = sum('n');
+          // Capped, or the whole base walked: the count is known, and so are the per-status counts.
+          if (n > p.cap || sum('seen') < expected) {
+            const counted = Math.min(n, p.cap + 1);
+            if (!p.statusWhere) return { rows: items, counted };
+            const statusCounts =
+              sum('n_any') > p.cap
+                ? { items: [], capped: true }
+                : {
+                    items: walked.filter((r) => r.n_any > 0).map((r) => ({ status_id: r.status_id, count: r.n_any })),
+                    capped: false,
+                  };
+            return { rows: items, counted, statusCounts };
+          }
         }
       }
-      return { rows: items, counted: await countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap) };
+      return byIndex(undefined);
     },
 
-    /**
-     * Per-status counts of `where`. With `cap` (a free-text search) at most `cap + 1` matches are
-     * read: a broad word matches a large share of the table, and one GROUP BY over every match would
-     * cost more than the page itself. `capped` then says the filter matches more than `cap` and the
-     * counts are not given.
-     */
-    async statusCounts(p: {
-      where: SQL;
-      cap?: number;
-    }): Promise<{ items: { status_id: number; count: number }[]; capped: boolean }> {
-      const limited = p.cap === undefined ? sql`` : sql` LIMIT ${p.cap + 1}`;
-      const items = await rows<{ status_id: number; count: number }>(
-        sql`SELECT x.status_id, count(*)::int AS count FROM (SELECT e.status_id FROM events e WHERE ${p.where}${limited}) x
-            GROUP BY x.status_id ORDER BY x.status_id`,
-      );
-      const capped = p.cap !== undefined && items.reduce((n, x) => n + x.count, 0) > p.cap;
-      return capped ? { items: [], capped } : { items, capped };
-    },
+    statusCounts,
 
     /**
      * Per-status counts of a list (no free text), each status of `module` counted up to `cap`

@@ -29,7 +29,7 @@ import {
 } from './changes';
 import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data';
 import { afterCondition, and, KEYSET_SORTS, keysetCursor, orderBy, orderedSort } from './events.query';
-import type { EventAttachmentRow, EventRow, EventsRepo, HistoryEntry } from './events.repo';
+import type { EventAttachmentRow, EventRow, EventsRepo, HistoryEntry, SearchStatusCounts } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
 import { listFilter, listWhere } from './list-filter';
 import type { Refs } from './refs';
@@ -325,7 +325,8 @@ export function createEventsService(deps: EventsServiceDeps) {
       // Keyset paging: the page after the cursor's event (`page` is then ignored).
       const after = q.after === undefined ? undefined : afterCondition(q.sort, q.after);
       const offset = after ? 0 : (page - 1) * pageSize;
-      // A free-text search in an indexed order: page and count by the search plan (events.repo searchList).
+      // A free-text search in an indexed order: page, count and per-status counts by the search plan
+      // (events.repo searchList).
       const search =
         text && orderedSort(q.sort) && !after
           ? repo.searchList({
@@ -337,6 +338,7 @@ export function createEventsService(deps: EventsServiceDeps) {
               offset,
               ruleCase,
               cap,
+              statusWhere: q.status_counts ? and([...f.ownButStatus, ...anyRule]) : undefined,
             })
           : undefined;
       const pageQuery =
@@ -351,9 +353,9 @@ export function createEventsService(deps: EventsServiceDeps) {
           after,
           prepared: !text && offset === 0,
         });
-      const [{ rows, counted }, statusCounts] = await Promise.all([
-        pageQuery,
-        !q.status_counts
+      const [{ rows, counted, statusCounts: searchStatusCounts }, listStatusCounts] = await Promise.all([
+        pageQuery as Promise<Awaited<typeof pageQuery> & { statusCounts?: SearchStatusCounts }>,
+        !q.status_counts || search
           ? undefined
           : searching
             ? // A search reads at most cap + 1 matches, then gives up the per-status numbers.
@@ -363,6 +365,7 @@ export function createEventsService(deps: EventsServiceDeps) {
                 .statusCountsPerStatus({ module: m.code, where: and([...base, ...f.ownButStatus, ...anyRule]), cap })
                 .then((items) => ({ items, capped: false })),
       ]);
+      const statusCounts = searchStatusCounts ?? listStatusCounts;
       return {
         items: rows.map((r) => toView(m, r)),
         total: Math.min(counted, cap),
