@@ -186,6 +186,39 @@ describe('free-text search of event lists', () => {
       expect(filtered, q).toMatchObject({ status_counts: all, status_counts_capped: false, total: one.count });
       expect(filtered.items.every((i: { status_id: number }) => i.status_id === one.status_id)).toBe(true);
     }
+
+    // More than the cap, all older than the page's walk: page, total and statuses from the index.
+    const F = await createCompany(ctx, 'Фи');
+    await bulk(F.id, SEARCH_COUNT_CAP + 100, sql`'Древний случай ' || g`, 'old', 'leaks');
+    await ctx.database.db.execute(
+      sql`UPDATE events SET created_at = created_at - interval '10 years' WHERE company_id = ${F.id} AND module = 'leaks'`,
+    );
+    await bulk(F.id, 2100, sql`'Обычный случай ' || g`, 'recent', 'leaks');
+    const newId = (
+      (await ctx.database.db.execute(sql`SELECT id FROM event_statuses WHERE module = 'leaks' AND code = 'new'`)).rows[0] as {
+        id: number;
+      }
+    ).id;
+    for (const status of [undefined, newId]) {
+      const r = await admin.get(
+        `/modules/leaks/events?${qs({ company_id: F.id, q: 'древний', status_counts: 'true', ...(status ? { status } : {}) })}`,
+      );
+      expect(r.json(), String(status)).toMatchObject({
+        total: SEARCH_COUNT_CAP,
+        total_capped: true,
+        status_counts: [],
+        status_counts_capped: true,
+      });
+      expect(ids(r)).toEqual(
+        (
+          (
+            await ctx.database.db.execute(sql`
+              SELECT id FROM events WHERE company_id = ${F.id} AND module = 'leaks' AND title LIKE 'Древний%'
+              ORDER BY created_at DESC, id DESC LIMIT 20`)
+          ).rows as { id: number }[]
+        ).map((x) => Number(x.id)),
+      );
+    }
   });
 
   it('per-status counts of a list: exact up to COUNT_CAP per status, flagged beyond it', async () => {

@@ -339,6 +339,7 @@ export function createEventsService(deps: EventsServiceDeps) {
               ruleCase,
               cap,
               statusWhere: q.status_counts ? and([...f.ownButStatus, ...anyRule]) : undefined,
+              byStatus: f.own.length !== f.ownButStatus.length,
             })
           : undefined;
       const pageQuery =
