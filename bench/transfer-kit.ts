@@ -89,6 +89,8 @@ export async function startBench(name: string): Promise<Bench> {
     LOG_LEVEL: 'warn',
     PUBLIC_URL: 'http://localhost:8080',
     CONSOLE_DIST: path.join(dir, 'none'),
+    // The bench signs in once; loading 10M events outlasts the default 15-minute access session.
+    ACCESS_TTL_SECONDS: String(24 * 3600),
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
   await ensureFirstAdmin(database.db, admin.email, admin.password);
