@@ -330,17 +330,18 @@ export function createEventsRepo(db: Db) {
         ORDER BY ${p.order}`);
       const last = page.at(-1)?.walk_rn;
       const items: EventRow[] = page; // (walk_rn stays on the rows, as counted_n in list)
-      const byIndex = async (counted: number | undefined) => {
-        if (!p.statusWhere)
-          return { rows: items, counted: counted ?? (await countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap)) };
+      // The count (unless `known`) and the per-status counts by the GIN index.
+      const byIndex = async (known?: number) => {
+        const count = () => known ?? countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap);
+        if (!p.statusWhere) return { rows: items, counted: await count() };
         const perStatus = statusCounts({ where: sql`${p.base} AND ${p.statusWhere} AND ${text}`, cap: p.cap });
-        if (counted === undefined && !p.byStatus) {
+        if (known === undefined && !p.byStatus) {
           // The same matches: their per-status counts give the total (one GIN bitmap, not two).
           const sc = await perStatus;
           return { rows: items, counted: sc.capped ? p.cap + 1 : sc.items.reduce((n, x) => n + x.count, 0), statusCounts: sc };
         }
-        const [n, sc] = await Promise.all([counted ?? countCapped(sql`${p.base} AND ${p.filter} AND ${text}`, p.cap), perStatus]);
-        return { rows: items, counted: n, statusCounts: sc };
+        const [counted, sc] = await Promise.all([count(), perStatus]);
+        return { rows: items, counted, statusCounts: sc };
       };
       if (items.length < p.limit && (items.length > 0 || p.offset === 0)) return byIndex(p.offset + items.length);
       if (last != null) {
@@ -372,7 +373,7 @@ export function createEventsRepo(db: Db) {
           }
         }
       }
-      return byIndex(undefined);
+      return byIndex();
     },
 
     statusCounts,

@@ -342,7 +342,7 @@ export function createEventsService(deps: EventsServiceDeps) {
               byStatus: f.own.length !== f.ownButStatus.length,
             })
           : undefined;
-      const pageQuery =
+      const pageQuery: Promise<{ rows: EventRow[]; counted: number; statusCounts?: SearchStatusCounts }> =
         search ??
         repo.list({
           where,
@@ -355,7 +355,7 @@ export function createEventsService(deps: EventsServiceDeps) {
           prepared: !text && offset === 0,
         });
       const [{ rows, counted, statusCounts: searchStatusCounts }, listStatusCounts] = await Promise.all([
-        pageQuery as Promise<Awaited<typeof pageQuery> & { statusCounts?: SearchStatusCounts }>,
+        pageQuery,
         !q.status_counts || search
           ? undefined
           : searching
