@@ -14,8 +14,13 @@ async function takeSecret(page: Page, title: string | RegExp): Promise<string> {
   await expect(dialog).toBeVisible();
   const secret = ((await dialog.getByTestId('secret-value').textContent()) ?? '').trim();
   expect(secret).not.toBe('');
-  await dialog.getByTestId('secret-copy').click();
-  await expect(dialog.getByTestId('secret-copy')).toHaveText(/Скопировано/);
+  // «Скопировано» shows for 1.5 s; on a busy machine a click landing while the dialog still opens can
+  // go nowhere (as with the user menu, e2e/helpers.ts logout), so click again until it shows.
+  const copy = dialog.getByTestId('secret-copy');
+  await expect(async () => {
+    await copy.click({ timeout: 2_000 });
+    await expect(copy).toHaveText(/Скопировано/, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await dialog.getByRole('button', { name: 'Я сохранил, закрыть' }).click();
   await expect(dialog).toBeHidden();
   return secret;
