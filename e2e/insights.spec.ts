@@ -327,6 +327,17 @@ test('a mailing is created with its match preview', async ({ page, baseURL }) =>
   await page.goto(`/notifications?companyId=${seeded.companyId}`);
   await expect(page.getByTestId('mailings-table')).toContainText(`Критичные домены ${stamp}`);
   await expect(page.getByTestId('mailings-table')).toContainText('soc@sberbank.ru');
+  const mine = page
+    .getByTestId('mailings-table')
+    .locator('tbody tr')
+    .filter({ hasText: `Критичные домены ${stamp}` });
+  await expect(mine.getByTestId('mailing-last-sent')).toHaveText('Писем ещё не было');
+  // At 1280 px with the side menu open every column is in view: the table does not scroll sideways.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const table = page.getByTestId('mailings-table').locator('.ant-table-content');
+  await expect
+    .poll(() => table.evaluate((el) => el.scrollWidth - el.clientWidth), { message: 'hidden columns at 1280 px' })
+    .toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(SHOTS, 'notifications.png'), fullPage: true });
 });
 

@@ -173,7 +173,9 @@ export async function loadDemoExtras(
   // A finished export and report, a mailing (the running server renders and sends them).
   const exportName = 'Демо: домены Северного Банка';
   const exportsList = await call<Page<Named>>('GET', '/modules/exports?page_size=100');
+  const queued: string[] = [];
   if (!exportsList.items.some((x) => x.name === exportName)) {
+    queued.push('выгрузка');
     const fields = await call<{ items: { fields: { key: string; default: boolean }[] }[] }>(
       'GET',
       '/modules/exports/fields?module=domains',
@@ -189,19 +191,33 @@ export async function loadDemoExtras(
   const reportName = 'Демо: отчёт за 30 дней';
   const reports = await call<Page<Named>>('GET', '/tools/reports?page_size=100');
   if (!reports.items.some((x) => x.name === reportName)) {
+    queued.push('отчёт');
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
     await call('POST', '/tools/reports', { name: reportName, company_id: firstCompany, from, to });
   }
   const mailingName = 'Демо: критичные события банка';
   const mailings = await call<Page<Named>>('GET', '/notifications/mailings?page_size=100');
-  if (!mailings.items.some((x) => x.name === mailingName))
+  if (!mailings.items.some((x) => x.name === mailingName)) {
+    queued.push('рассылка с первым письмом');
     await call('POST', '/notifications/mailings', {
       name: mailingName,
       company_id: firstCompany,
       recipients: ['soc@severbank.example'],
       filters: { modules: [], statuses: [], priorities: [], sources: [], tags: [], assignee: null, text: '' },
     });
-  done.push('выгрузка, отчёт и рассылка поставлены в очередь');
+    // A mailing sends what arrives after it starts: one new event, so its first letter goes out on the
+    // worker's next pass (to SMTP_URL, or as an .eml file under DATA_DIR/mail without one) and the
+    // mailing shows a delivery instead of «Писем ещё не было».
+    await call('POST', '/modules/domains/events', {
+      company_id: firstCompany,
+      source: 'Other',
+      domain: 'severbank-bonus-demo.ru',
+      url: 'https://severbank-bonus-demo.ru/login',
+      page_title: 'Северный Банк — Получите бонус',
+      http_status: 200,
+    });
+  }
+  done.push(queued.length ? `в очереди: ${queued.join(', ')}` : 'выгрузка, отчёт и рассылка уже были');
   return done;
 }
