@@ -18,13 +18,16 @@ const COMPANY = `E2E Проверка ${stamp}`;
 const MIXED = `ex\u0430mple-${stamp}.com`; // Cyrillic «а» among Latin letters
 // One script per label (digits have none; the Latin stamp would make it mixed): no mark, still punycode on hover.
 const CYRILLIC = `пример-${Date.now()}.рф`;
+// Wholly Cyrillic letters that pass for Latin ones under .com: reads «apple-….com» (no script is mixed).
+const LOOKALIKE_NO = Date.now();
+const LOOKALIKE = `\u0430\u0440\u0440\u04cf\u0435-${LOOKALIKE_NO}.com`;
 let companyId: number;
 
 test.beforeAll(async ({ baseURL }) => {
   mkdirSync(SHOTS, { recursive: true });
   const api = await adminApi(baseURL);
   companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: COMPANY } }), 'company')).id;
-  for (const domain of [MIXED, CYRILLIC])
+  for (const domain of [MIXED, CYRILLIC, LOOKALIKE])
     await ok(await api.post('/api/v1/modules/domains/events', { data: { company_id: companyId, domain } }), 'event');
   await api.dispose();
 });
@@ -78,7 +81,9 @@ test('the mapping step checks the whole file and proposes to leave out a column 
   await page.screenshot({ path: path.join(SHOTS, 'check-unmapped-1280.png'), fullPage: true });
 });
 
-test('a mixed-script domain is marked in the list; every Unicode domain shows its punycode on hover', async ({ page }) => {
+test('a mixed-script domain and a Latin lookalike are marked in the list; every Unicode domain shows its punycode on hover', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await login(page, '/domains');
   await page.goto(`/domains?companyId=${companyId}`);
@@ -97,4 +102,15 @@ test('a mixed-script domain is marked in the list; every Unicode domain shows it
   await row.getByTestId('idn-host').hover();
   await expect(page.getByRole('tooltip').filter({ visible: true })).toHaveText(`Punycode: ${unicodeToPunycode(CYRILLIC)}`);
   await page.screenshot({ path: path.join(SHOTS, 'idn-hover-1280.png') });
+  await page.mouse.move(0, 0);
+
+  // «аррӏе-….com»: one script, but every letter passes for a Latin one — marked, with the name it reads as.
+  const lookalike = page.locator('tr.ant-table-row', { hasText: LOOKALIKE }).getByTestId('latin-lookalike');
+  await expect(lookalike).toHaveText('Похоже на латиницу');
+  await lookalike.hover();
+  // (the mouse crossed other hosts on its way: their hover may still be closing — this one is found by its text)
+  await expect(page.getByRole('tooltip').filter({ visible: true, hasText: 'читается как' })).toContainText(
+    `читается как apple-${LOOKALIKE_NO}.com`,
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'latin-lookalike-1280.png') });
 });

@@ -8,6 +8,7 @@ import {
   idnAsciiForm,
   isCyrillicHost,
   isMixedScriptHost,
+  latinLookalikeOf,
   maskCardNumber,
   punycodeDecode,
   punycodeEncode,
@@ -388,5 +389,25 @@ describe('idnAsciiForm', () => {
     expect(idnAsciiForm('Example.COM')).toBeNull();
     expect(idnAsciiForm('xn--e1afmkfd.xn--p1ai')).toBeNull();
     expect(idnAsciiForm('192.0.2.1')).toBeNull();
+  });
+});
+
+describe('latinLookalikeOf', () => {
+  it('reads a label of Cyrillic or Greek letters that pass for Latin ones, under a Latin TLD', () => {
+    expect(latinLookalikeOf('xn--80ak6aa92e.com')).toBe('apple.com'); // the known «аррӏе.com»
+    expect(latinLookalikeOf('\u0430\u0440\u0440\u04cf\u0435.com')).toBe('apple.com');
+    expect(latinLookalikeOf('www.\u0440\u0430\u0443.ru:443')).toBe('www.pay.ru'); // «рау»
+    expect(latinLookalikeOf('\u0410\u0420\u0420\u0415.COM')).toBe('appe.com'); // upper case folds
+    expect(latinLookalikeOf('\u03bf\u03ba-2024.com')).toBe('ok-2024.com'); // Greek, digits and hyphens kept
+  });
+
+  it('leaves real words, own-script TLDs, mixed labels and ASCII alone', () => {
+    expect(latinLookalikeOf('пример.рф')).toBeNull(); // a Russian word
+    expect(latinLookalikeOf('пример.com')).toBeNull(); // «и», «м» look like no Latin letter
+    expect(latinLookalikeOf('\u0430\u0441\u0435.рф')).toBeNull(); // «асе» under a Cyrillic TLD
+    expect(latinLookalikeOf('ex\u0430mple.com')).toBeNull(); // mixed: isMixedScriptHost's case
+    expect(latinLookalikeOf('example.com')).toBeNull();
+    expect(latinLookalikeOf('123-456.com')).toBeNull();
+    expect(latinLookalikeOf('')).toBeNull();
   });
 });

@@ -210,6 +210,68 @@ export function isMixedScriptHost(host: string): boolean {
   return false;
 }
 
+/**
+ * Cyrillic and Greek letters a reader takes for Latin ones, each with the Latin letter it passes for
+ * (lower case: hosts are case-insensitive). The Cyrillic set is the one Chromium's IDN spoof checker
+ * uses for whole-script confusables; the Greek one holds the letters with a plain Latin twin. Stricter on
+ * purpose than the classifier's skeleton (`HOMOGLYPHS` in apps/api classifier/phishing.ts, which also
+ * reads «н» as h and «т» as t to find a brand): a mark in the list must not fall on ordinary Russian words.
+ */
+const LATIN_LOOKALIKES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  cyrillic: {
+    а: 'a',
+    с: 'c',
+    ԁ: 'd',
+    е: 'e',
+    һ: 'h',
+    і: 'i',
+    ј: 'j',
+    ӏ: 'l',
+    о: 'o',
+    р: 'p',
+    ԛ: 'q',
+    ѕ: 's',
+    ԝ: 'w',
+    х: 'x',
+    у: 'y',
+    ъ: 'b',
+    ь: 'b',
+    ҽ: 'e',
+    п: 'n',
+    г: 'r',
+    ѵ: 'v',
+    ѡ: 'w',
+  },
+  greek: { α: 'a', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', υ: 'u', χ: 'x' },
+};
+
+/**
+ * The Latin name a host passes for when a label is written wholly in Cyrillic (or Greek) letters that
+ * look like Latin ones — «аррӏе.com» (`xn--80ak6aa92e.com`) reads «apple.com» — under a top-level
+ * domain of another script; null for any other host. Such a host mixes no scripts inside a label, so
+ * `isMixedScriptHost` misses it; a Russian word under `.рф` («пример.рф») or one with letters that
+ * look like no Latin letter («пример.com») is not flagged. The Latin reading is built from every
+ * label (the others as they are).
+ */
+export function latinLookalikeOf(host: string): string | null {
+  const labels = punycodeToUnicode(host.trim().replace(/:\d+$/, '').normalize('NFC').toLowerCase()).split(LABEL_SEPARATORS);
+  const tld = labels.length > 1 ? (labels.at(-1) ?? '') : '';
+  let flagged = false;
+  const reading = labels.map((label, i) => {
+    if (i === labels.length - 1 && labels.length > 1) return label;
+    const letters = [...label].filter((ch) => LETTER.test(ch));
+    if (letters.length === 0) return label;
+    const script = scriptOf(letters[0] as string);
+    const twins = LATIN_LOOKALIKES[script];
+    if (!twins || !letters.every((ch) => ch in twins)) return label;
+    // Under a TLD of the same script (сайт.рф) the name is read in that script, not as Latin.
+    if ([...tld].some((ch) => LETTER.test(ch) && scriptOf(ch) === script)) return label;
+    flagged = true;
+    return [...label].map((ch) => twins[ch] ?? ch).join('');
+  });
+  return flagged ? reading.join('.') : null;
+}
+
 // ---------------------------------------------------------------------------
 // Password generation
 // ---------------------------------------------------------------------------

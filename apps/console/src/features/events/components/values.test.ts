@@ -29,6 +29,14 @@ describe('DomainValue in a list cell', () => {
     expect(html).toContain('data-testid="mixed-script"');
   });
 
+  it('marks a host of Cyrillic letters that pass for Latin ones under .com, not a Russian name', () => {
+    const html = cell(domain, '\u0430\u0440\u0440\u04cf\u0435.com'); // «аррӏе.com»
+    expect(html).toContain('data-testid="latin-lookalike"');
+    expect(html).not.toContain('mixed-script');
+    for (const host of ['пример.рф', 'пример.com', 'ex\u0430mple.com'])
+      expect(cell(domain, host)).not.toContain('latin-lookalike');
+  });
+
   it('leaves an ASCII host, punycode included, without a hover', () => {
     for (const host of ['example.com', 'xn--e1afmkfd.xn--p1ai']) expect(cell(domain, host)).not.toContain('idn-host');
   });

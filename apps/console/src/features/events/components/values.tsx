@@ -4,7 +4,7 @@
  * numbers in groups of four, safe external links, «Кириллица» on IDN domains…).
  */
 import { ML_STATE_COLORS } from '@forpost/contract/classifier';
-import { groupCardNumber, idnAsciiForm, isCyrillicHost, isMixedScriptHost } from '@forpost/contract/helpers';
+import { groupCardNumber, idnAsciiForm, isCyrillicHost, isMixedScriptHost, latinLookalikeOf } from '@forpost/contract/helpers';
 import {
   type FieldDescriptor,
   ML_STATE_LABELS,
@@ -75,12 +75,30 @@ function MixedScriptTag({ punycode }: { punycode: string }) {
 }
 
 /**
+ * A host written wholly in Cyrillic (or Greek) letters that pass for Latin ones under a Latin TLD
+ * («аррӏе.com»): a lookalike of the Latin name it reads as; that name and the punycode on hover.
+ */
+function LatinLookalikeTag({ reading, punycode }: { reading: string; punycode: string }) {
+  return (
+    <Tooltip
+      title={`Имя из нелатинских букв, похожих на латинские: читается как ${reading} — возможна подмена. Punycode: ${punycode}`}
+    >
+      <Tag color="red" style={{ marginInlineEnd: 0 }} data-testid="latin-lookalike">
+        Похоже на латиницу
+      </Tag>
+    </Tooltip>
+  );
+}
+
+/**
  * A domain as the user reads it. Any Unicode host (its ASCII form differs) shows its punycode on hover, in
- * lists too; a mixed-script one also carries its mark; the detail page writes the punycode out beside it.
+ * lists too; a mixed-script one or a Latin lookalike also carries its mark; the detail page writes the
+ * punycode out beside it.
  */
 function DomainValue({ value, punycode }: { value: string; punycode?: unknown }) {
   const idn = isCyrillicHost(value);
   const mixed = isMixedScriptHost(value);
+  const reading = mixed ? null : latinLookalikeOf(value);
   const ascii = idnAsciiForm(value);
   return (
     <Space size={6} wrap>
@@ -92,6 +110,7 @@ function DomainValue({ value, punycode }: { value: string; punycode?: unknown })
         <span>{value}</span>
       )}
       {mixed && <MixedScriptTag punycode={typeof punycode === 'string' ? punycode : (ascii ?? value)} />}
+      {reading && <LatinLookalikeTag reading={reading} punycode={typeof punycode === 'string' ? punycode : (ascii ?? value)} />}
       {idn && <CyrillicTag />}
       {idn && typeof punycode === 'string' && punycode !== value && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
