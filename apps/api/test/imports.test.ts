@@ -127,6 +127,44 @@ describe('the job', () => {
     expect(rows).toContainEqual(['4', 'Дата регистрации', '2026-02-30', 'Неверная дата (ожидается ДД.ММ.ГГГГ или ГГГГ-ММ-ДД)']);
   });
 
+  it('a feed of URLs alone (PhishTank-shaped) takes each domain from its URL', async () => {
+    const feedCompany = (await createCompany(ctx, 'Фид URL')).id;
+    const csv = [
+      'phish_id,url,phish_detail_url,submission_time,verified,online,target',
+      '8512345,https://sberbank-online.secure-login.xyz/ru/login,http://www.phishtank.com/phish_detail.php?phish_id=8512345,2026-11-26T10:15:01+00:00,yes,yes,Sberbank',
+      '8512346,http://185.203.116.44/paypal/login.html,http://www.phishtank.com/phish_detail.php?phish_id=8512346,2026-11-26T11:01:44+00:00,yes,yes,PayPal',
+      '8512347,https://xn--80ak6aa92e.com/signin,http://www.phishtank.com/phish_detail.php?phish_id=8512347,2026-11-26T11:02:00+00:00,yes,yes,Apple',
+      '8512348,,http://www.phishtank.com/phish_detail.php?phish_id=8512348,2026-11-26T11:03:00+00:00,yes,no,Other',
+    ].join('\n');
+    const up = await upload(ctx, admin, BASE, { name: 'verified_online.csv', content: csv });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    // Only the URL maps; the domain needs no column of its own (it is read from the URL).
+    expect(u.preview.mapping).toEqual([null, 'url', null, null, null, null, null]);
+    expect(u.preview.mapping_errors).toEqual([]);
+    expect(u.preview.fields.find((f) => f.key === 'domain')).toMatchObject({ required: true, fill_from: 'url' });
+    // The row without a URL says what is missing, on the URL's cell.
+    expect(u.preview.rows[3]?.cells[1]?.error).toBe('Обязательное поле: «Домен»');
+
+    const { done } = await importAndWait(admin, csv, { name: 'verified_online.csv', company: feedCompany });
+    expect(done).toMatchObject({ status: 'done', created: 3, failed: 1 });
+    const mine = (await domainsOf(admin, feedCompany)).filter((e) => e.import_id === done.id);
+    expect(mine.map((e) => [e.domain, e.url])).toEqual([
+      ['sberbank-online.secure-login.xyz', 'https://sberbank-online.secure-login.xyz/ru/login'],
+      ['185.203.116.44', 'http://185.203.116.44/paypal/login.html'],
+      // The host of an IDN URL is stored as the domain always is: Unicode, with its punycode.
+      ['аррӏе.com', 'https://xn--80ak6aa92e.com/signin'],
+    ]);
+    expect(mine[2]?.domain_punycode).toBe('xn--80ak6aa92e.com');
+
+    // A domain column still wins over the URL; an empty domain cell falls back to the URL.
+    const both = 'domain,url\nown-domain.ru,https://other-host.ru/x\n,https://from-url.ru/y\n';
+    const r2 = await importAndWait(admin, both, { name: 'both.csv', company: feedCompany });
+    expect(r2.done).toMatchObject({ status: 'done', created: 2, failed: 0 });
+    const two = (await domainsOf(admin, feedCompany)).filter((e) => e.import_id === r2.done.id).map((e) => e.domain);
+    expect(two.sort()).toEqual(['from-url.ru', 'own-domain.ru']);
+  });
+
   it('the error report keeps a value with line breaks in its own cell', async () => {
     const csv = 'Домен;Регистратор\r\n"плохой\nдомен";A\r\n"ещё\rодин";B\r\n=cmd|x.ru;C\r\n';
     const { done } = await importAndWait(admin, csv, { name: 'переносы.csv' });

@@ -211,6 +211,19 @@ export function isMixedScriptHost(host: string): boolean {
 }
 
 /**
+ * The host of a URL: lower case, in the ASCII (punycode) form, IPv6 without brackets; null when the
+ * text is no URL or has no host.
+ */
+export function urlHost(raw: string): string | null {
+  try {
+    const host = new URL(raw.trim()).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    return host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Cyrillic and Greek letters a reader takes for Latin ones, each with the Latin letter it passes for
  * (lower case: hosts are case-insensitive). The Cyrillic set is the one Chromium's IDN spoof checker
  * uses for whole-script confusables; the Greek one holds the letters with a plain Latin twin. Stricter on

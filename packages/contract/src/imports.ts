@@ -190,6 +190,8 @@ export interface ImportField {
   type: string;
   options?: readonly FieldOption[];
   hint?: string;
+  /** Without its own column (or with an empty cell) the value is taken from this field's cell. */
+  fill_from?: string;
 }
 
 /** Common event fields an import may set (company, title, status …), in mapping order. */
@@ -239,6 +241,7 @@ export function importFieldsOf(m: ModuleDescriptor): ImportField[] {
     type: f.type,
     ...(f.options ? { options: f.options } : {}),
     ...(f.hint ? { hint: f.hint } : {}),
+    ...(f.fillFrom ? { fill_from: f.fillFrom.field } : {}),
   }));
   return [...own, ...common];
 }
@@ -312,6 +315,8 @@ export const importFieldItem = z.object({
   type: z.string(),
   options: z.array(z.object({ value: z.string(), label: z.string() })).optional(),
   hint: z.string().optional(),
+  /** Without its own column (or with an empty cell) the value is taken from this field's cell (the domain from the URL). */
+  fill_from: z.string().optional(),
 });
 
 export const importItem = z

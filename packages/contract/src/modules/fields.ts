@@ -13,6 +13,7 @@ export interface FieldOpts {
   aliases?: readonly string[];
   hint?: string;
   indicator?: IndicatorKind | false;
+  fillFrom?: FieldDescriptor['fillFrom'];
 }
 
 const isIp = (s: string) => isIPv4(s) || isIPv6(s);
@@ -78,6 +79,7 @@ function base(
     aliases: o.aliases ?? [],
     ...(o.hint ? { hint: o.hint } : {}),
     ...(o.indicator !== undefined ? { indicator: o.indicator } : {}),
+    ...(o.fillFrom ? { fillFrom: o.fillFrom } : {}),
     ...extra,
   };
 }

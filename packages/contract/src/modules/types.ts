@@ -71,6 +71,12 @@ export interface FieldDescriptor {
   /** Short hint for forms. */
   hint?: string;
   /**
+   * An import row without a value for this field takes it from another field's cell, read by `read`
+   * (null: nothing usable there): the domains module's domain is the host of the row's URL, so a feed
+   * of URLs alone (PhishTank, URLhaus, OpenPhish) imports without a domain column.
+   */
+  fillFrom?: { field: string; read: (raw: string) => string | null };
+  /**
    * What kind of indicator the field's value is, for related events (indicators.ts); by default
    * from the type (ip, domain, host, url, email, phone, card, inn, ogrn), `false` to opt out.
    */

@@ -140,9 +140,10 @@ export function prepareEventRow(
     if (!key) continue;
     seen.add(key);
     const raw = r.cells[i] ?? '';
+    const f = rr.fields.find((x) => x.key === key);
     const error =
       raw === ''
-        ? rr.fields.find((f) => f.key === key)?.required
+        ? f?.required && !f.fill_from
           ? IMPORT_MSG.required
           : undefined
         : Object.hasOwn(COMMON_CELLS, key)
@@ -150,8 +151,25 @@ export function prepareEventRow(
           : readModuleCell(rr, key, raw, lookups, rec);
     if (error) errors.push(rowError(r, headers, i, error));
   }
+  // A field without a value taken from another cell (fillFrom: the domain from the URL's host).
+  for (const f of rr.fields) {
+    if (!f.fill_from || rec.input[f.key] !== undefined) continue;
+    const own = mapping.indexOf(f.key);
+    if (own >= 0 && r.cells[own]) continue; // its own cell had a value, and an error
+    const src = mapping.indexOf(f.fill_from);
+    const raw = src >= 0 ? (r.cells[src] ?? '') : '';
+    const value = raw ? fieldOf(rr.m, f.key)?.fillFrom?.read(raw) : null;
+    const error = value
+      ? readModuleCell(rr, f.key, value, lookups, rec)
+      : f.required
+        ? `${IMPORT_MSG.required}: «${f.label}»`
+        : undefined;
+    // On its own column when mapped (empty), else on the cell it was to be read from.
+    if (error) errors.push(rowError(r, headers, own >= 0 ? own : src >= 0 ? src : null, error));
+  }
   for (const f of rr.fields)
-    if (f.required && !seen.has(f.key)) errors.push(rowError(r, headers, null, `${IMPORT_MSG.required}: «${f.label}»`));
+    if (f.required && !seen.has(f.key) && rec.input[f.key] === undefined && !(f.fill_from && seen.has(f.fill_from)))
+      errors.push(rowError(r, headers, null, `${IMPORT_MSG.required}: «${f.label}»`));
   const companyId = rec.companyId;
   if (companyId == null) errors.push(rowError(r, headers, null, EVENT_MSG.companyRequired));
   else if (lookups.disabled.has(companyId)) {

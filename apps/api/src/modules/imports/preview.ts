@@ -30,7 +30,8 @@ export function mappingErrors(
     seen.add(key);
   }
   if (!seen.size) out.push(IMPORT_MSG.nothingMapped);
-  for (const f of fields) if (f.required && !seen.has(f.key)) out.push(IMPORT_MSG.requiredUnmapped(f.label));
+  for (const f of fields)
+    if (f.required && !seen.has(f.key) && !(f.fill_from && seen.has(f.fill_from))) out.push(IMPORT_MSG.requiredUnmapped(f.label));
   return [...new Set(out)];
 }
 

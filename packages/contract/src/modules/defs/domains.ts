@@ -1,5 +1,5 @@
 import { FUZZER_LABELS } from '../../fuzzers';
-import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode } from '../../helpers';
+import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode, urlHost } from '../../helpers';
 import { optionsOf, PROVIDER_LABELS, TAKEDOWN_DECISIONS } from '../common';
 import { field } from '../fields';
 import type { ModuleDescriptor } from '../types';
@@ -20,7 +20,9 @@ export const domains: ModuleDescriptor<'domains'> = {
       search: true,
       filter: 'contains',
       aliases: ['Домен', 'Доменное имя', 'Адрес', 'domain', 'domain name', 'host', 'hostname'],
-      hint: 'Кириллические домены принимаются как есть или в punycode (xn--…)',
+      hint: 'Кириллические домены принимаются как есть или в punycode (xn--…); без столбца домена он берётся из URL',
+      // Feeds of URLs alone (PhishTank, URLhaus, OpenPhish): the domain is the URL's host.
+      fillFrom: { field: 'url', read: urlHost },
     }),
     field.derived('domain_punycode', 'Домен (punycode)', 'string', { search: true, filter: 'eq' }),
     field.derived('is_cyrillic', 'Кириллический', 'boolean', { filter: 'bool' }),
