@@ -165,6 +165,53 @@ describe('the job', () => {
     expect(two.sort()).toEqual(['from-url.ru', 'own-domain.ru']);
   });
 
+  it('a feed with a «#» banner (URLhaus-shaped) reads its header from the last comment line', async () => {
+    const feedCompany = (await createCompany(ctx, 'Фид баннер')).id;
+    const csv = [
+      '################################################################',
+      '# abuse.ch URLhaus Database Dump (CSV - recent URLs)           #',
+      '# Last updated: 2026-11-27 20:00:04 (UTC)                      #',
+      '################################################################',
+      '#',
+      '# id,dateadded,url,url_status,last_online,threat,tags,urlhaus_link,reporter',
+      '"3312345","2026-11-27 19:55:08","http://182.121.47.11:49567/i","online","2026-11-27 19:55:08","malware_download","32-bit,elf,mips,Mozi","https://urlhaus.abuse.ch/url/3312345/","geenensp"',
+      '"3312346","2026-11-27 19:50:11","https://sber-bonus.ru/update.exe","online","2026-11-27 19:50:11","malware_download","exe","https://urlhaus.abuse.ch/url/3312346/","anonymous"',
+      '"3312347","2026-11-27 19:45:00","not a url","offline","","malware_download","","https://urlhaus.abuse.ch/url/3312347/","anonymous"',
+    ].join('\r\n');
+    const up = await upload(ctx, admin, BASE, { name: 'csv.txt', content: csv });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect(u.delimiter).toBe(',');
+    expect(u.headers).toEqual([
+      'id',
+      'dateadded',
+      'url',
+      'url_status',
+      'last_online',
+      'threat',
+      'tags',
+      'urlhaus_link',
+      'reporter',
+    ]);
+    expect(u.preview.mapping[2]).toBe('url');
+    // Row numbers stay the file's: the banner lines count.
+    expect(u.preview.rows.map((r) => r.row)).toEqual([7, 8, 9]);
+    const urlCol = u.preview.mapping.indexOf('url');
+    const { done } = await importAndWait(admin, csv, {
+      name: 'csv.txt',
+      company: feedCompany,
+      // The feed's «tags» are its own words, not the console's tags: that column stays out.
+      mapping: u.preview.mapping.map((_k, i) => (i === urlCol ? 'url' : null)),
+    });
+    expect(done).toMatchObject({ status: 'done', created: 2, failed: 1 });
+    const mine = (await domainsOf(admin, feedCompany)).filter((e) => e.import_id === done.id);
+    expect(mine.map((e) => e.domain).sort()).toEqual(['182.121.47.11', 'sber-bonus.ru']);
+
+    // A header whose first column is named «#» is a header, not a comment.
+    const numbered = await upload(ctx, admin, BASE, { name: 'n.csv', content: '#;Домен\n1;numbered-header.ru\n' });
+    expect((numbered.json() as ImportUploadResponse).headers).toEqual(['#', 'Домен']);
+  });
+
   it('the error report keeps a value with line breaks in its own cell', async () => {
     const csv = 'Домен;Регистратор\r\n"плохой\nдомен";A\r\n"ещё\rодин";B\r\n=cmd|x.ru;C\r\n';
     const { done } = await importAndWait(admin, csv, { name: 'переносы.csv' });

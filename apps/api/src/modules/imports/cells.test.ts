@@ -58,6 +58,8 @@ describe('file sniffing', () => {
     expect(detectDelimiter('a,b\n"1,5",2\n')).toBe(',');
     expect(detectDelimiter('a\tb\n1\t2\n')).toBe('\t');
     expect(detectDelimiter('Домен\nexample.com\n')).toBe(',');
+    // A «#» banner (abuse.ch feeds) is not counted: the data lines decide.
+    expect(detectDelimiter('#####\n# Feed, updated daily\n# id;url\n1;http://a.ru/\n2;http://b.ru/\n')).toBe(';');
   });
 
   it('detects only what the contract lists (with a Russian label), and every listed encoding can be read', () => {

@@ -34,6 +34,16 @@ function csvError(e: unknown): ApiError {
   return badRequest(IMPORT_MSG.csvSyntax((err.records ?? 0) + 1, CSV_REASONS[err.code ?? ''] ?? 'неверный формат'));
 }
 
+/**
+ * Lines before the header that start with «#» are comments — the banner of threat feeds (abuse.ch
+ * URLhaus, ThreatFox, Feodo Tracker). The last of them is the header itself when, without its «#»,
+ * it has as many columns as the first line after it («# id,dateadded,url,…»). Later rows starting
+ * with «#» are data.
+ */
+const isComment = (cells: string[]) => cells[0]?.startsWith('#') ?? false;
+/** The comment's cells without the «#» (a first cell that is only «#» is a column named «#»). */
+const uncommented = (cells: string[]) => [(cells[0] ?? '').replace(/^#+\s*/, '') || (cells[0] ?? ''), ...cells.slice(1)];
+
 async function* csvRows(file: string, meta: FileMeta): AsyncGenerator<SourceRow> {
   const source = createReadStream(file, { highWaterMark: 256 * 1024 });
   const decoder = iconv.decodeStream(meta.encoding ?? 'utf-8', { stripBOM: true });
@@ -48,12 +58,25 @@ async function* csvRows(file: string, meta: FileMeta): AsyncGenerator<SourceRow>
   decoder.on('error', (e: Error) => parser.destroy(e));
   source.pipe(decoder).pipe(parser);
   let n = 0;
+  let started = false;
+  let lastComment: SourceRow | undefined;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       n++;
       const cells = record.length > IMPORT_MAX_COLUMNS ? record.slice(0, IMPORT_MAX_COLUMNS) : record;
       for (let i = 0; i < cells.length; i++) cells[i] = (cells[i] as string).trim();
-      if (!blank(cells)) yield { row: n, cells };
+      if (blank(cells)) continue;
+      if (!started) {
+        if (isComment(cells)) {
+          lastComment = { row: n, cells };
+          continue;
+        }
+        started = true;
+        const header = lastComment && uncommented(lastComment.cells);
+        if (header && lastComment && header.length > 1 && header.length === cells.length)
+          yield { row: lastComment.row, cells: header };
+      }
+      yield { row: n, cells };
     }
   } catch (e) {
     if (e instanceof ApiError) throw e;

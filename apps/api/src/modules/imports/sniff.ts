@@ -151,12 +151,14 @@ function countsPerLine(text: string, d: string, maxLines = 30): number[] {
 
 /**
  * The delimiter whose count is the same on most lines (and not zero in the header); ties go to the
- * one with more columns. A file with one column has no delimiter: ',' is as good as any.
+ * one with more columns. A file with one column has no delimiter: ',' is as good as any. Leading
+ * comment lines (`#…`, the banner of abuse.ch feeds — rows.ts skips them) are not counted.
  */
 export function detectDelimiter(text: string): ImportDelimiter {
   let best: { d: ImportDelimiter; score: number; cols: number } = { d: ',', score: 0, cols: 0 };
+  const body = text.replace(/^(?:#[^\n]*\n)+/, '') || text;
   // The last line of a sample may be cut in the middle.
-  const sample = text.length >= 60_000 ? text.slice(0, text.lastIndexOf('\n') + 1) || text : text;
+  const sample = body.length >= 60_000 ? body.slice(0, body.lastIndexOf('\n') + 1) || body : body;
   for (const d of IMPORT_DELIMITERS) {
     const counts = countsPerLine(sample, d).filter((_, i, a) => i < a.length);
     const header = counts[0] ?? 0;
