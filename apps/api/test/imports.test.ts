@@ -212,6 +212,43 @@ describe('the job', () => {
     expect((numbered.json() as ImportUploadResponse).headers).toEqual(['#', 'Домен']);
   });
 
+  it('a list of URLs without a header (OpenPhish-shaped) gets one made up, and every line is data', async () => {
+    const feedCompany = (await createCompany(ctx, 'Фид без заголовка')).id;
+    const txt = [
+      'https://sberbank-online.secure-login.xyz/ru/login',
+      'http://tinkoff-bonus.top/auth/index.php',
+      'https://xn--80ak6aa92e.com/signin',
+      'http://185.203.116.44/paypal/login.html',
+      'https://gosuslugi-compensation.online/lk?id=123#step2',
+    ].join('\n');
+    const up = await upload(ctx, admin, BASE, { name: 'feed.txt', content: txt });
+    expect(up.statusCode, up.body).toBe(201);
+    const u = up.json() as ImportUploadResponse;
+    expect(u.headers).toEqual(['URL']);
+    expect(u.preview.mapping).toEqual(['url']);
+    expect(u.preview.mapping_errors).toEqual([]);
+    // The first line is data, with its own number.
+    expect(u.preview.rows.map((r) => r.row)).toEqual([1, 2, 3, 4, 5]);
+    const { done } = await importAndWait(admin, txt, { name: 'feed.txt', company: feedCompany });
+    expect(done).toMatchObject({ status: 'done', rows_total: 5, created: 5, failed: 0 });
+    const mine = (await domainsOf(admin, feedCompany)).filter((e) => e.import_id === done.id);
+    expect(mine.map((e) => e.domain).sort()).toEqual([
+      '185.203.116.44',
+      'gosuslugi-compensation.online',
+      'sberbank-online.secure-login.xyz',
+      'tinkoff-bonus.top',
+      'аррӏе.com',
+    ]);
+
+    // Domains and IPs without a header: each column named by its kind, mapped by it.
+    const two = await upload(ctx, admin, BASE, {
+      name: 'pairs.csv',
+      content: 'sber-bonus.ru;185.1.2.3\nалфа-банк.рф;185.1.2.4\n',
+    });
+    expect((two.json() as ImportUploadResponse).headers).toEqual(['Домен', 'IP-адрес']);
+    expect((two.json() as ImportUploadResponse).preview.mapping).toEqual(['domain', 'ip']);
+  });
+
   it('the error report keeps a value with line breaks in its own cell', async () => {
     const csv = 'Домен;Регистратор\r\n"плохой\nдомен";A\r\n"ещё\rодин";B\r\n=cmd|x.ru;C\r\n';
     const { done } = await importAndWait(admin, csv, { name: 'переносы.csv' });

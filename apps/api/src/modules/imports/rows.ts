@@ -5,6 +5,7 @@
  * never yielded). Every cell is text; formulas are never evaluated (their cached result is read).
  */
 import { createReadStream } from 'node:fs';
+import { isIP } from 'node:net';
 import { IMPORT_MAX_COLUMNS, IMPORT_MAX_RECORD_BYTES, IMPORT_MSG } from '@forpost/contract/imports';
 import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
@@ -44,6 +45,30 @@ const isComment = (cells: string[]) => cells[0]?.startsWith('#') ?? false;
 /** The comment's cells without the «#» (a first cell that is only «#» is a column named «#»). */
 const uncommented = (cells: string[]) => [(cells[0] ?? '').replace(/^#+\s*/, '') || (cells[0] ?? ''), ...cells.slice(1)];
 
+/**
+ * A cell no header would be: a URL, an IP address or a domain name, named as the registry's aliases
+ * name such columns (so the column maps by itself).
+ */
+function valueKind(cell: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^\s/]+/i.test(cell)) return 'URL';
+  if (isIP(cell)) return 'IP-адрес';
+  if (/^(?=.{4,253}$)(?:[\p{L}\p{N}_-]+\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]+)$/iu.test(cell)) return 'Домен';
+  return null;
+}
+
+/**
+ * A file without a header (a feed of one URL per line, like OpenPhish's): when every cell of the first
+ * line is a value no header would be, the header is made up — each column named by its kind («URL»,
+ * «IP-адрес», «Домен»; a second one of a kind by its position) — and the first line is data.
+ */
+function inventedHeader(cells: string[]): string[] | null {
+  const filled = cells.filter((c) => c !== '');
+  if (!filled.length) return null;
+  const kinds = cells.map((c) => (c === '' ? '' : valueKind(c)));
+  if (kinds.some((k) => k === null)) return null;
+  return kinds.map((k, i) => (k && kinds.indexOf(k) === i ? k : `Столбец ${i + 1}`));
+}
+
 async function* csvRows(file: string, meta: FileMeta): AsyncGenerator<SourceRow> {
   const source = createReadStream(file, { highWaterMark: 256 * 1024 });
   const decoder = iconv.decodeStream(meta.encoding ?? 'utf-8', { stripBOM: true });
@@ -75,6 +100,11 @@ async function* csvRows(file: string, meta: FileMeta): AsyncGenerator<SourceRow>
         const header = lastComment && uncommented(lastComment.cells);
         if (header && lastComment && header.length > 1 && header.length === cells.length)
           yield { row: lastComment.row, cells: header };
+        else {
+          // No header line: an invented one, numbered 0 (the first line keeps its own number).
+          const invented = inventedHeader(cells);
+          if (invented) yield { row: 0, cells: invented };
+        }
       }
       yield { row: n, cells };
     }
