@@ -114,3 +114,33 @@ test('a mixed-script domain and a Latin lookalike are marked in the list; every 
   );
   await page.screenshot({ path: path.join(SHOTS, 'latin-lookalike-1280.png') });
 });
+
+test('a bare list of URLs (a threat feed without a header) imports with each domain taken from its URL', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, '/domains/import');
+  await page.getByTestId('import-company').click();
+  await page.locator('.ant-select-item-option', { hasText: COMPANY }).click();
+  const urls = [`https://feed-${stamp}-1.xyz/login`, `http://feed-${stamp}-2.top/auth/index.php`, 'http://185.203.116.44/pay'];
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'openphish.txt', mimeType: 'text/plain', buffer: Buffer.from(urls.join('\n'), 'utf8') });
+
+  await expect(page.getByTestId('import-mapping')).toBeVisible();
+  // A made-up «URL» header, mapped by itself; nothing asks for a domain column.
+  await expect(page.getByTestId('preview-table').locator('th')).toContainText(['URL']);
+  const notes = page.getByTestId('mapping-note');
+  await expect(notes).toContainText([
+    'В файле нет строки заголовков: столбцы названы по содержимому, первая строка — данные',
+    'Поле «Домен» берётся из поля «URL»: своего столбца у него нет',
+  ]);
+  await expect(page.getByTestId('check-verdict')).toHaveText('Ошибок нет: проверены все строки файла (3)');
+  await page.screenshot({ path: path.join(SHOTS, 'url-feed-mapping-1280.png'), fullPage: true });
+  await page.getByTestId('import-start').click();
+  const progress = page.getByTestId('import-progress');
+  await expect(progress.getByTestId('import-status')).toHaveText('Завершён', { timeout: 60_000 });
+  await expect(page.getByTestId('stat-created')).toContainText('3');
+
+  await page.goto(`/domains?companyId=${companyId}&q=${encodeURIComponent(`feed-${stamp}-1.xyz`)}`);
+  await expect(page.locator('tr.ant-table-row', { hasText: `feed-${stamp}-1.xyz` })).toHaveCount(1);
+});

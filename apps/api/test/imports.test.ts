@@ -143,6 +143,7 @@ describe('the job', () => {
     expect(u.preview.mapping).toEqual([null, 'url', null, null, null, null, null]);
     expect(u.preview.mapping_errors).toEqual([]);
     expect(u.preview.fields.find((f) => f.key === 'domain')).toMatchObject({ required: true, fill_from: 'url' });
+    expect(u.preview.notes).toEqual(['Поле «Домен» берётся из поля «URL»: своего столбца у него нет']);
     // The row without a URL says what is missing, on the URL's cell.
     expect(u.preview.rows[3]?.cells[1]?.error).toBe('Обязательное поле: «Домен»');
 
@@ -226,6 +227,10 @@ describe('the job', () => {
     const u = up.json() as ImportUploadResponse;
     expect(u.headers).toEqual(['URL']);
     expect(u.preview.mapping).toEqual(['url']);
+    expect(u.preview.notes).toEqual([
+      'В файле нет строки заголовков: столбцы названы по содержимому, первая строка — данные',
+      'Поле «Домен» берётся из поля «URL»: своего столбца у него нет',
+    ]);
     expect(u.preview.mapping_errors).toEqual([]);
     // The first line is data, with its own number.
     expect(u.preview.rows.map((r) => r.row)).toEqual([1, 2, 3, 4, 5]);

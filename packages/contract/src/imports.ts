@@ -171,6 +171,9 @@ export const IMPORT_MSG = {
   columnFailsMost: (column: string, label: string, failed: number, total: number, reason: string) =>
     `Столбец «${column}» (поле «${label}») не проходит проверку в ${int(failed)} из ${int(total)} строк: ${reason}`,
   /** Upload: a `company`-like header was not mapped because none of its values names a company. */
+  /** A field taken from another one's cell (fillFrom), without its own column. */
+  filledFrom: (field: string, source: string) => `Поле «${field}» берётся из поля «${source}»: своего столбца у него нет`,
+  headerInvented: 'В файле нет строки заголовков: столбцы названы по содержимому, первая строка — данные',
   companyNotMapped: (column: string) =>
     `Столбец «${column}» не сопоставлен с полем «Компания»: ни одно его значение не совпало с названием компании`,
 } as const;

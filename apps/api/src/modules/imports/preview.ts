@@ -65,11 +65,18 @@ export async function previewRows(
         .map((e) => e.message),
     };
   });
+  // Fields read from another one's cell because they have no column of their own (the domain from the URL).
+  const notes = target.fields.flatMap((f) => {
+    const source = f.fill_from && !mapping.includes(f.key) && mapping.includes(f.fill_from) ? f.fill_from : null;
+    const label = source && target.fields.find((x) => x.key === source)?.label;
+    return label ? [IMPORT_MSG.filledFrom(f.label, label)] : [];
+  });
   return {
     headers,
     mapping,
     fields: target.fields.map(({ options, ...f }) => (options ? { ...f, options: [...options] } : f)),
     rows,
     mapping_errors: mappingErrors(target.fields, headers, mapping),
+    ...(notes.length ? { notes } : {}),
   };
 }

@@ -63,7 +63,9 @@ export async function upload(
     const head: FileHead = await readHead(temp, meta, plan, IMPORT_PREVIEW_ROWS);
     const auto = autoMapping(code === LEAKS_CATALOGUE ? null : getModule(code), head.headers);
     const previewCtx = { scope: importScope(c), defaultCompanyId: companyId };
-    const { mapping, preview } = await withoutStrangers(ctx, code, head, auto, previewCtx);
+    const { mapping, preview: found } = await withoutStrangers(ctx, code, head, auto, previewCtx);
+    // A header made up by rows.ts (a bare list of URLs) is numbered 0: say so above the mapping.
+    const preview = head.headerRow === 0 ? { ...found, notes: [IMPORT_MSG.headerInvented, ...(found.notes ?? [])] } : found;
     const put = await ctx.deps.store.put(createReadStream(temp));
     storageKey = put.key;
     const id = await record(ctx, c, code, {
@@ -114,7 +116,10 @@ async function withoutStrangers(
   if (!cells.length || cells.some((x) => x?.error !== IMPORT_MSG.companyUnknown)) return { mapping: auto, preview };
   const mapping = auto.map((k, i) => (i === col ? null : k));
   const again = await previewRows(ctx, code, head.headers, head.rows, mapping, pctx);
-  return { mapping, preview: { ...again, notes: [IMPORT_MSG.companyNotMapped(head.headers[col] ?? '')] } };
+  return {
+    mapping,
+    preview: { ...again, notes: [IMPORT_MSG.companyNotMapped(head.headers[col] ?? ''), ...(again.notes ?? [])] },
+  };
 }
 
 /** The company named in the form (staff may name any existing one), the API key's, or none yet. */
