@@ -369,6 +369,26 @@ describe('registry endpoints', () => {
     expect(r.json().items[0]).toEqual({ id: 1, code: 'domains', name: 'Домены' });
   });
 
+  it('defanged indicators («evil[.]com», «hxxps://…») are stored as they are meant', async () => {
+    const r = await admin.post('/modules/domains/events', {
+      company_id: A.id,
+      domain: 'Defanged-Registry[.]ru',
+      url: 'hxxps://defanged-registry[.]ru/login',
+      ip: '185.12.7[.]9',
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json()).toMatchObject({
+      domain: 'defanged-registry.ru',
+      domain_punycode: 'defanged-registry.ru',
+      url: 'https://defanged-registry.ru/login',
+      ip: '185.12.7.9',
+      title: 'defanged-registry.ru',
+    });
+    // Still refused when it is no indicator even after that.
+    const bad = await admin.post('/modules/domains/events', { company_id: A.id, domain: 'evil[.]' });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('an unknown module code answers 404 with a Russian message', async () => {
     for (const [method, url] of [
       ['GET', '/modules/nosuch/events'],

@@ -135,6 +135,8 @@ describe('the job', () => {
       '8512346,http://185.203.116.44/paypal/login.html,http://www.phishtank.com/phish_detail.php?phish_id=8512346,2026-11-26T11:01:44+00:00,yes,yes,PayPal',
       '8512347,https://xn--80ak6aa92e.com/signin,http://www.phishtank.com/phish_detail.php?phish_id=8512347,2026-11-26T11:02:00+00:00,yes,yes,Apple',
       '8512348,,http://www.phishtank.com/phish_detail.php?phish_id=8512348,2026-11-26T11:03:00+00:00,yes,no,Other',
+      // Defanged as threat reports write it: stored as meant.
+      '8512349,hxxps://defanged-feed[.]ru/login,http://www.phishtank.com/phish_detail.php?phish_id=8512349,2026-11-26T11:04:00+00:00,yes,yes,Other',
     ].join('\n');
     const up = await upload(ctx, admin, BASE, { name: 'verified_online.csv', content: csv });
     expect(up.statusCode, up.body).toBe(201);
@@ -148,13 +150,14 @@ describe('the job', () => {
     expect(u.preview.rows[3]?.cells[1]?.error).toBe('Обязательное поле: «Домен»');
 
     const { done } = await importAndWait(admin, csv, { name: 'verified_online.csv', company: feedCompany });
-    expect(done).toMatchObject({ status: 'done', created: 3, failed: 1 });
+    expect(done).toMatchObject({ status: 'done', created: 4, failed: 1 });
     const mine = (await domainsOf(admin, feedCompany)).filter((e) => e.import_id === done.id);
     expect(mine.map((e) => [e.domain, e.url])).toEqual([
       ['sberbank-online.secure-login.xyz', 'https://sberbank-online.secure-login.xyz/ru/login'],
       ['185.203.116.44', 'http://185.203.116.44/paypal/login.html'],
       // The host of an IDN URL is stored as the domain always is: Unicode, with its punycode.
       ['аррӏе.com', 'https://xn--80ak6aa92e.com/signin'],
+      ['defanged-feed.ru', 'https://defanged-feed.ru/login'],
     ]);
     expect(mine[2]?.domain_punycode).toBe('xn--80ak6aa92e.com');
 

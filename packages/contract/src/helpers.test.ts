@@ -13,7 +13,9 @@ import {
   punycodeDecode,
   punycodeEncode,
   punycodeToUnicode,
+  refang,
   unicodeToPunycode,
+  urlHost,
 } from './helpers';
 import {
   COPIED_INDICATOR_MS,
@@ -409,5 +411,25 @@ describe('latinLookalikeOf', () => {
     expect(latinLookalikeOf('example.com')).toBeNull();
     expect(latinLookalikeOf('123-456.com')).toBeNull();
     expect(latinLookalikeOf('')).toBeNull();
+  });
+});
+
+describe('refang and urlHost', () => {
+  it('reads defanged indicators as they are meant, and leaves other text alone', () => {
+    expect(refang('hxxps://evil[.]com/login')).toBe('https://evil.com/login');
+    expect(refang('hXXp[:]//185.1.2[.]3/x')).toBe('http://185.1.2.3/x');
+    expect(refang('evil(.)com')).toBe('evil.com');
+    expect(refang('sub{.}evil[dot]ru')).toBe('sub.evil.ru');
+    expect(refang('https://example.com/a?q=[x]')).toBe('https://example.com/a?q=[x]');
+    expect(refang('hxxpx://no')).toBe('hxxpx://no');
+  });
+
+  it('gives the host of a URL in its ASCII form', () => {
+    expect(urlHost('https://Sber-Bonus.RU:8443/login')).toBe('sber-bonus.ru');
+    expect(urlHost('https://пример.рф/')).toBe('xn--e1afmkfd.xn--p1ai');
+    expect(urlHost('http://[2001:db8::1]/x')).toBe('2001:db8::1');
+    expect(urlHost('hxxps://evil[.]com/x')).toBe('evil.com');
+    expect(urlHost('not a url')).toBeNull();
+    expect(urlHost('')).toBeNull();
   });
 });

@@ -211,12 +211,23 @@ export function isMixedScriptHost(host: string): boolean {
 }
 
 /**
- * The host of a URL: lower case, in the ASCII (punycode) form, IPv6 without brackets; null when the
- * text is no URL or has no host.
+ * An indicator as threat reports and feeds write it so that nobody clicks it — «hxxps://evil[.]com»,
+ * «evil(.)com», «185.1.2[.]3», «http[:]//…» — as it is meant; any other text unchanged.
+ */
+export function refang(s: string): string {
+  return s
+    .replace(/^hxxp(s?)(?=(?::|\[:\])\/\/)/i, 'http$1')
+    .replace(/\[:\]/g, ':')
+    .replace(/\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)/gi, '.');
+}
+
+/**
+ * The host of a URL (defanged or not): lower case, in the ASCII (punycode) form, IPv6 without brackets;
+ * null when the text is no URL or has no host.
  */
 export function urlHost(raw: string): string | null {
   try {
-    const host = new URL(raw.trim()).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    const host = new URL(refang(raw.trim())).hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
     return host || null;
   } catch {
     return null;

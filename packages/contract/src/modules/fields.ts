@@ -1,7 +1,8 @@
 /* Field builders: one call per module field, carrying its label, validation and list/filter/import metadata. */
 import { z } from 'zod';
+import { refang } from '../helpers';
 import { MSG } from '../messages';
-import { cardNumberSchema, emailSchema, innSchema, isDomain, isIPv4, isIPv6, ogrnSchema, urlSchema } from '../validation';
+import { cardNumberSchema, emailSchema, innSchema, isDomain, isIPv4, isIPv6, isUrl, ogrnSchema } from '../validation';
 import { EVENT_MSG } from './common';
 import type { FieldDescriptor, FieldOption, FieldType, FilterKind, IndicatorKind, RefList } from './types';
 
@@ -33,8 +34,10 @@ export function isRealDate(s: string): boolean {
 }
 
 const str = () => z.string({ error: MSG.required }).trim().min(1, { error: MSG.required, abort: true });
+/** An indicator field: a defanged value («evil[.]com», «hxxps://…») is stored as it is meant (`refang`). */
+const indicator = () => str().overwrite(refang);
 
-export const ipSchema = str().refine(isIp, { error: EVENT_MSG.ip });
+export const ipSchema = indicator().refine(isIp, { error: EVENT_MSG.ip });
 /**
  * Longest URL a field stores, characters: kept in full (feeds carry tracking URLs of several
  * thousand characters; a row is never dropped for its URL's length below this).
@@ -44,10 +47,10 @@ export const URL_MAX_LENGTH = 32_768;
  * A domain field: a host name, or an IPv4/IPv6 address where a feed has no name (lower-cased). The
  * same rule for the API and the import.
  */
-export const domainFieldSchema = str()
+export const domainFieldSchema = indicator()
   .toLowerCase()
   .refine((s) => isIp(s) || isDomain(s), { error: MSG.domain });
-export const hostSchema = str()
+export const hostSchema = indicator()
   .toLowerCase()
   .refine((s) => isIp(s) || isDomain(s), { error: EVENT_MSG.host });
 export const phoneSchema = str().refine((s) => /^\+?[\d\s()-]{7,20}$/.test(s) && s.replace(/\D/g, '').length >= 7, {
@@ -106,7 +109,9 @@ export const field = {
       key,
       label,
       'url',
-      urlSchema.refine((s) => s.length <= URL_MAX_LENGTH, { error: MSG.tooLong(URL_MAX_LENGTH) }),
+      indicator()
+        .refine(isUrl, { error: MSG.url })
+        .refine((s) => s.length <= URL_MAX_LENGTH, { error: MSG.tooLong(URL_MAX_LENGTH) }),
       o,
     ),
   email: (key: string, label: string, o: FieldOpts = {}) => base(key, label, 'email', emailSchema, o),
