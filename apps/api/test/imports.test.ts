@@ -30,6 +30,13 @@ async function importAndWait(
   return { upload: u, done };
 }
 
+/** An upload by the admin that must be accepted, and its answer. */
+async function uploaded(name: string, content: string): Promise<ImportUploadResponse> {
+  const up = await upload(ctx, admin, BASE, { name, content });
+  expect(up.statusCode, up.body).toBe(201);
+  return up.json() as ImportUploadResponse;
+}
+
 async function domainsOf(client: Client, companyId: number) {
   const r = await client.get(`/modules/domains/events?company_id=${companyId}&page_size=500&sort=id`);
   expect(r.statusCode, r.body).toBe(200);
@@ -138,9 +145,7 @@ describe('the job', () => {
       // Defanged as threat reports write it: stored as meant.
       '8512349,hxxps://defanged-feed[.]ru/login,http://www.phishtank.com/phish_detail.php?phish_id=8512349,2026-11-26T11:04:00+00:00,yes,yes,Other',
     ].join('\n');
-    const up = await upload(ctx, admin, BASE, { name: 'verified_online.csv', content: csv });
-    expect(up.statusCode, up.body).toBe(201);
-    const u = up.json() as ImportUploadResponse;
+    const u = await uploaded('verified_online.csv', csv);
     // Only the URL maps; the domain needs no column of its own (it is read from the URL).
     expect(u.preview.mapping).toEqual([null, 'url', null, null, null, null, null]);
     expect(u.preview.mapping_errors).toEqual([]);
@@ -182,9 +187,7 @@ describe('the job', () => {
       '"3312346","2026-11-27 19:50:11","https://sber-bonus.ru/update.exe","online","2026-11-27 19:50:11","malware_download","exe","https://urlhaus.abuse.ch/url/3312346/","anonymous"',
       '"3312347","2026-11-27 19:45:00","not a url","offline","","malware_download","","https://urlhaus.abuse.ch/url/3312347/","anonymous"',
     ].join('\r\n');
-    const up = await upload(ctx, admin, BASE, { name: 'csv.txt', content: csv });
-    expect(up.statusCode, up.body).toBe(201);
-    const u = up.json() as ImportUploadResponse;
+    const u = await uploaded('csv.txt', csv);
     expect(u.delimiter).toBe(',');
     expect(u.headers).toEqual([
       'id',
@@ -212,8 +215,7 @@ describe('the job', () => {
     expect(mine.map((e) => e.domain).sort()).toEqual(['182.121.47.11', 'sber-bonus.ru']);
 
     // A header whose first column is named «#» is a header, not a comment.
-    const numbered = await upload(ctx, admin, BASE, { name: 'n.csv', content: '#;Домен\n1;numbered-header.ru\n' });
-    expect((numbered.json() as ImportUploadResponse).headers).toEqual(['#', 'Домен']);
+    expect((await uploaded('n.csv', '#;Домен\n1;numbered-header.ru\n')).headers).toEqual(['#', 'Домен']);
   });
 
   it('a list of URLs without a header (OpenPhish-shaped) gets one made up, and every line is data', async () => {
@@ -225,9 +227,7 @@ describe('the job', () => {
       'http://185.203.116.44/paypal/login.html',
       'https://gosuslugi-compensation.online/lk?id=123#step2',
     ].join('\n');
-    const up = await upload(ctx, admin, BASE, { name: 'feed.txt', content: txt });
-    expect(up.statusCode, up.body).toBe(201);
-    const u = up.json() as ImportUploadResponse;
+    const u = await uploaded('feed.txt', txt);
     expect(u.headers).toEqual(['URL']);
     expect(u.preview.mapping).toEqual(['url']);
     expect(u.preview.notes).toEqual([
@@ -249,12 +249,9 @@ describe('the job', () => {
     ]);
 
     // Domains and IPs without a header: each column named by its kind, mapped by it.
-    const two = await upload(ctx, admin, BASE, {
-      name: 'pairs.csv',
-      content: 'sber-bonus.ru;185.1.2.3\nалфа-банк.рф;185.1.2.4\n',
-    });
-    expect((two.json() as ImportUploadResponse).headers).toEqual(['Домен', 'IP-адрес']);
-    expect((two.json() as ImportUploadResponse).preview.mapping).toEqual(['domain', 'ip']);
+    const two = await uploaded('pairs.csv', 'sber-bonus.ru;185.1.2.3\nалфа-банк.рф;185.1.2.4\n');
+    expect(two.headers).toEqual(['Домен', 'IP-адрес']);
+    expect(two.preview.mapping).toEqual(['domain', 'ip']);
   });
 
   it('the error report keeps a value with line breaks in its own cell', async () => {
