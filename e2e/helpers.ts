@@ -71,15 +71,19 @@ export function columnValues(rows: string[][], title: string): (string | undefin
 }
 
 /**
- * «Выйти» from the user menu, until the login page shows. Retried: on a busy machine a click can
- * land while the dropdown is still opening (or the page is re-rendering) and go nowhere.
+ * Chooses `name` in the user menu until `done` says it took effect. Retried: on a busy machine a click
+ * can land while the dropdown is still opening (or the page is re-rendering) and go nowhere.
  */
-export async function logout(page: Page): Promise<void> {
-  const item = page.getByRole('menuitem', { name: 'Выйти' });
+export async function chooseInUserMenu(page: Page, name: string, done: () => Promise<boolean>): Promise<void> {
+  const item = page.getByRole('menuitem', { name });
   await expect(async () => {
-    if (new URL(page.url()).pathname === '/login') return;
+    if (await done()) return;
     if (!(await item.isVisible())) await page.getByTestId('user-menu').click({ timeout: 2_000 });
     await item.click({ timeout: 2_000 });
-    await page.waitForURL((url) => url.pathname === '/login', { timeout: 5_000 });
+    await expect.poll(done, { timeout: 5_000 }).toBe(true);
   }).toPass({ timeout: 30_000 });
 }
+
+/** «Выйти» from the user menu, until the login page shows. */
+export const logout = (page: Page): Promise<void> =>
+  chooseInUserMenu(page, 'Выйти', async () => new URL(page.url()).pathname === '/login');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { getModule, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import { adminApi, login, logout, ok } from './helpers';
+import { adminApi, chooseInUserMenu, login, logout, ok } from './helpers';
 
 /*
  * The analyst's list settings: a saved view (save, reopen with its filters, default view), the column
@@ -203,8 +203,6 @@ test.describe
     test('the dark theme is chosen in the user menu and survives a reload', async ({ page }) => {
       await page.setViewportSize({ width: 1280, height: 800 });
       await signIn(page);
-      await page.getByTestId('user-menu').click();
-      await page.getByText('Тёмная').click();
       // The layout's background (null while the page is still loading: the poll waits).
       const bg = () =>
         page.evaluate(() => {
@@ -216,7 +214,7 @@ test.describe
         const [r = 255, g = 255, b = 255] = (c.match(/\d+/g) ?? []).map(Number);
         return r + g + b < 200;
       };
-      await expect.poll(async () => dark(await bg())).toBe(true);
+      await chooseInUserMenu(page, 'Тёмная', async () => dark(await bg()) === true);
       await page.reload();
       await expect(page.getByTestId('user-menu')).toBeVisible();
       await expect.poll(async () => dark(await bg())).toBe(true);
