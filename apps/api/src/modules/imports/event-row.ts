@@ -123,6 +123,17 @@ function readModuleCell(rr: RowReader, key: string, raw: string, lookups: EventL
   rec.input[key] = f.type === 'datetime' && typeof p.value === 'string' ? new Date(p.value).toISOString() : p.value;
 }
 
+/** The import fields by key, built once per field list (a job reads every row with the same one). */
+const FIELD_INDEX = new WeakMap<readonly ImportField[], Map<string, ImportField>>();
+function fieldIndex(fields: readonly ImportField[]): Map<string, ImportField> {
+  let index = FIELD_INDEX.get(fields);
+  if (!index) {
+    index = new Map(fields.map((f) => [f.key, f]));
+    FIELD_INDEX.set(fields, index);
+  }
+  return index;
+}
+
 /** The row's record, or its errors: cell by cell, then the row as a whole (required columns, its company). */
 export function prepareEventRow(
   rr: RowReader,
@@ -140,7 +151,7 @@ export function prepareEventRow(
     if (!key) continue;
     seen.add(key);
     const raw = r.cells[i] ?? '';
-    const f = rr.fields.find((x) => x.key === key);
+    const f = fieldIndex(rr.fields).get(key);
     const error =
       raw === ''
         ? f?.required && !f.fill_from
