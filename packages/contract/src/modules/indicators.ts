@@ -5,7 +5,7 @@
  * The API stores an event's indicators as `kind:value` strings (events.indicators, GIN-indexed), so
  * «related events» and the list's `indicator` filter are one index lookup.
  */
-import { unicodeToPunycode } from '../helpers';
+import { unicodeToPunycode, urlHost } from '../helpers';
 import { isIPv4, isIPv6 } from '../validation';
 import type { FieldDescriptor, IndicatorKind, ModuleDescriptor } from './types';
 
@@ -107,12 +107,8 @@ export function indicatorOf(kind: IndicatorKind | 'host' | 'url', raw: unknown):
       return h ? `domain:${h}` : null;
     }
     case 'url': {
-      let host: string;
-      try {
-        host = new URL(s).hostname.replace(/^\[|\]$/g, '');
-      } catch {
-        return null;
-      }
+      const host = urlHost(s);
+      if (!host) return null;
       const h = normalHost(host);
       if (!h || PLATFORM_HOSTS.has(h)) return null;
       return isIPv4(h) || isIPv6(h) ? `ip:${h}` : `domain:${h}`;

@@ -1,3 +1,4 @@
+import { urlHost } from '@forpost/contract/helpers';
 import { isDomain, isEmail, isIPv4, isIPv6 } from '@forpost/contract/validation';
 import { canonicalIp, domainKey, emailKey, nameKey, urlKey, type WhitelistSubject } from '@forpost/contract/whitelist';
 
@@ -37,14 +38,6 @@ export function urlPrefixes(url: string): string[] {
   return out;
 }
 
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url.trim()).hostname || null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * What each entry type is compared with. A domain entry matches the subject's domain and the host
  * of its URL (subdomains included); URL entries match the URL and the paths under it; e-mail, ИНН
@@ -54,12 +47,12 @@ export function subjectCandidates(s: WhitelistSubject): Candidates {
   const domain = new Set<string>();
   const rawDomain = s.domain?.trim();
   if (rawDomain) {
-    const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(rawDomain) ? hostOf(rawDomain) : rawDomain;
+    const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(rawDomain) ? urlHost(rawDomain) : rawDomain;
     if (host) for (const d of domainSuffixes(host)) domain.add(d);
   }
   const url = s.url?.trim() ? urlPrefixes(s.url) : [];
   if (s.url?.trim()) {
-    const host = hostOf(s.url);
+    const host = urlHost(s.url);
     if (host) for (const d of domainSuffixes(host)) domain.add(d);
   }
   const email = s.email?.trim() && isEmail(s.email.trim().toLowerCase()) ? [emailKey(s.email)] : [];
