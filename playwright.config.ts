@@ -21,6 +21,9 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     locale: 'ru-RU',
     timezoneId: 'Europe/Moscow',
+    // The console honours «less motion» (no opening animations): a click never lands on a dialog or
+    // menu that is still zooming in. shell.spec checks both settings.
+    reducedMotion: 'reduce',
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

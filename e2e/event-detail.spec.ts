@@ -212,6 +212,7 @@ test.describe
       await expect(timeline.getByTestId('snapshot-no-screenshot')).toBeVisible();
       await page.getByTestId('action-recheck').click();
       await page.getByRole('dialog').getByRole('button', { name: 'Отправить' }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
       await expect(page.locator('.ant-message')).toContainText('Проверка сайта поставлена в очередь');
       await expect(timeline.getByTestId('snapshot-item')).toHaveCount(2, { timeout: 60_000 });
       const item = timeline.getByTestId('snapshot-item').first();

@@ -25,6 +25,20 @@ test.describe('console shell', () => {
     await expect(page).toHaveURL((url) => url.pathname === '/');
   });
 
+  test('«less motion» in the system turns the animations off, and back on when it is cleared', async ({ page }) => {
+    // The suite runs with reducedMotion: 'reduce' (playwright.config.ts).
+    await login(page);
+    const duration = () =>
+      page.getByTestId('user-menu').evaluate((el) => getComputedStyle(el).getPropertyValue('--ant-motion-duration-mid').trim());
+    await expect.poll(duration).toBe('0s');
+    await page.getByTestId('user-menu').click();
+    await expect(page.getByRole('menuitem', { name: 'Выйти' })).toBeVisible();
+    await expect(page.locator('.ant-slide-up-enter, .ant-slide-up-appear')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await expect.poll(duration).toBe('0.2s');
+  });
+
   test('an unknown route shows the 404 page with the home button', async ({ page }) => {
     await login(page);
     await page.goto('/no-such-page');

@@ -4,7 +4,7 @@ import { App, ConfigProvider } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import { NotifyBridge } from './features/shell/NotifyBridge';
-import { useDarkMode } from './features/views/theme';
+import { useDarkMode, useReducedMotion } from './features/views/theme';
 import { queryClient } from './lib/query-client';
 import { readableTheme } from './lib/readable-theme';
 
@@ -27,7 +27,12 @@ export function Providers({ children }: { children: ReactNode }) {
   // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
   const dark = useDarkMode();
   // (readableTheme: the same algorithm, with the greys, the danger red and the tag text shades of WCAG AA)
-  const themeConfig = useMemo(() => readableTheme(THEME, dark), [dark]);
+  const reducedMotion = useReducedMotion();
+  const themeConfig = useMemo(() => {
+    const t = readableTheme(THEME, dark);
+    // Less motion when the system asks for it: antd's opening animations are off.
+    return reducedMotion ? { ...t, token: { ...t.token, motion: false } } : t;
+  }, [dark, reducedMotion]);
   useEffect(() => {
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [dark]);

@@ -3,7 +3,7 @@
  * too so the first paint (before the preferences load) already has the right colours.
  */
 import { THEMES, type ThemePreference } from '@forpost/contract/enums';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { local } from '../../lib/storage';
 import { usePreferences, usePutPreference } from './api';
 
@@ -29,20 +29,31 @@ function setTheme(t: ThemePreference) {
 
 export const useThemePreference = () => useSyncExternalStore(subscribe, () => current);
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-const systemDark = () => typeof window !== 'undefined' && Boolean(window.matchMedia?.(DARK_QUERY).matches);
-const subscribeSystem = (l: () => void) => {
-  const mq = window.matchMedia?.(DARK_QUERY);
-  mq?.addEventListener('change', l);
-  return () => mq?.removeEventListener('change', l);
-};
+/** Whether a media query matches now, re-rendering when it changes (the system's scheme, motion). */
+function useMediaQuery(query: string): boolean {
+  const subscribeQuery = useCallback(
+    (l: () => void) => {
+      const mq = window.matchMedia?.(query);
+      mq?.addEventListener('change', l);
+      return () => mq?.removeEventListener('change', l);
+    },
+    [query],
+  );
+  return useSyncExternalStore(subscribeQuery, () => typeof window !== 'undefined' && Boolean(window.matchMedia?.(query).matches));
+}
 
 /** Is the console dark now (the preference, or the system's scheme for «Как в системе»)? */
 export function useDarkMode(): boolean {
   const pref = useThemePreference();
-  const sys = useSyncExternalStore(subscribeSystem, systemDark);
+  const sys = useMediaQuery('(prefers-color-scheme: dark)');
   return pref === 'dark' || (pref === 'system' && sys);
 }
+
+/**
+ * Has the user asked the system for less motion (WCAG 2.3.3)? Then dialogs, menus and toasts appear
+ * without their opening animations.
+ */
+export const useReducedMotion = (): boolean => useMediaQuery('(prefers-reduced-motion: reduce)');
 
 /**
  * Follows the signed-in user's stored theme (it comes with them to another machine) and returns the
