@@ -8,8 +8,19 @@ test.describe('console shell', () => {
     await expect(page.getByText('Вход в консоль')).toBeVisible();
     await expect(page).toHaveTitle('Вход в консоль — Форпост');
 
+    // Nothing filled: each field says what is wrong, and the toast (its code loads on demand) says why
+    // nothing was sent.
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await expect(page.locator('#login-email-error')).toHaveText('Обязательное поле');
+    await expect(page.locator('#login-password-error')).toHaveText('Обязательное поле');
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('.ant-message-notice')).toContainText('Заполните все обязательные поля');
+    await page.getByLabel('Email').fill('not-an-email');
+    await expect(page.locator('#login-email-error')).toHaveText('Неверный формат email');
+
     // Wrong password: the API's message is shown inline.
     await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await expect(page.locator('#login-email-error')).toHaveCount(0);
     await page.getByLabel('Пароль', { exact: true }).fill('definitely-not-the-password');
     await page.getByRole('button', { name: 'Войти' }).click();
     await expect(page.getByTestId('login-error')).toContainText('Неверный email или пароль');

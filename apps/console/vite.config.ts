@@ -63,6 +63,24 @@ const MIN_COMPRESS_BYTES = 1024;
  * once per build, so the server sends them as they are (@fastify/static `preCompressed`) instead of
  * compressing on every request. A variant not smaller than the file is not written.
  */
+/**
+ * antd's form context (imported by every antd Input) takes only `FormProvider` from @rc-component/form,
+ * but through the package's index, whose top level attaches Field, List, useForm … to the Form object,
+ * so the bundler keeps the whole form engine and async-validator: ~11 KB brotli of the sign-in page,
+ * which has no antd Form (issue #16). That one import is pointed at the module that defines
+ * `FormProvider`; pages with antd Form still get the whole package through their own imports.
+ */
+function formProviderOnly(): Plugin {
+  return {
+    name: 'forpost-form-provider-only',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== '@rc-component/form' || !importer || !/[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer)) return null;
+      return this.resolve('@rc-component/form/es/FormContext.js', importer, { skipSelf: true });
+    },
+  };
+}
+
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -101,6 +119,7 @@ export default defineConfig({
     react(),
     versionFile(),
     routeTable(),
+    formProviderOnly(),
     precompress(),
   ],
   define: {

@@ -1,10 +1,9 @@
-import { ERROR_TOAST_MS, ERROR_TOAST_OFFSET, NOTIFICATION_MS } from '@forpost/contract/http-constants';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App, ConfigProvider } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
-import { type ReactNode, useEffect, useMemo } from 'react';
-import { NotifyBridge } from './features/shell/NotifyBridge';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useDarkMode, useReducedMotion } from './features/views/theme';
+import { feedbackWanted, onFeedbackWanted } from './lib/feedback';
 import { queryClient } from './lib/query-client';
 import { readableTheme } from './lib/readable-theme';
 
@@ -22,7 +21,35 @@ const THEME = {
   },
 };
 
-/** antd (ru_RU, theme, App context for message/notification) + TanStack Query. */
+/** The message/notification/modal host (lib/feedback): its own chunk, mounted once asked for. */
+const FeedbackHost = lazy(
+  (): Promise<{ default: ComponentType }> =>
+    import('./features/shell/FeedbackHost').catch(() => {
+      // Not loaded (the network is gone): the calls stay queued; no toasts until the page is reloaded.
+      return { default: () => null };
+    }),
+);
+
+function FeedbackSlot() {
+  const wanted = useSyncExternalStore(onFeedbackWanted, feedbackWanted);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <FeedbackHost />
+    </Suspense>
+  ) : null;
+}
+
+/** The text colour, size and font of the theme for everything inside (what antd's App wrapper set). */
+function AppFrame({ children }: { children: ReactNode }) {
+  const { token } = theme.useToken();
+  return (
+    <div style={{ color: token.colorText, fontSize: token.fontSize, lineHeight: token.lineHeight, fontFamily: token.fontFamily }}>
+      {children}
+    </div>
+  );
+}
+
+/** antd (ru_RU, theme) + the feedback host + TanStack Query. */
 export function Providers({ children }: { children: ReactNode }) {
   // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
   const dark = useDarkMode();
@@ -38,13 +65,10 @@ export function Providers({ children }: { children: ReactNode }) {
   }, [dark]);
   return (
     <ConfigProvider locale={ruRU} theme={themeConfig}>
-      <App
-        message={{ top: ERROR_TOAST_OFFSET, duration: ERROR_TOAST_MS / 1000, maxCount: 3 }}
-        notification={{ duration: NOTIFICATION_MS / 1000, placement: 'topRight' }}
-      >
-        <NotifyBridge />
+      <AppFrame>
+        <FeedbackSlot />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </App>
+      </AppFrame>
     </ConfigProvider>
   );
 }

@@ -24,11 +24,11 @@ type Manifest = Record<string, Chunk>;
 
 /**
  * /login's initial JS, brotli as sent (bench/console.bench.ts measures the same in Chromium, with the
- * response headers on top). The issue's goal is 200 KB; the build stands at ≈ 226 KB of .br files
- * (from ≈ 343 KB before the zod-free route tree and the chunk groups), so this ceiling keeps it from
- * growing back: docs/decisions.md «Загрузка консоли» lists what still keeps it above 200 KB.
+ * response headers on top): the issue's goal, 200 KB. The build stands at ≈ 186 KB of .br files (from
+ * ≈ 343 KB before the zod-free route tree and the chunk groups, ≈ 226 KB before toasts and dialogs left
+ * the first download and the credentials step its form engine: docs/decisions.md «Загрузка консоли»).
  */
-export const LOGIN_JS_CEILING = 230 * 1024;
+export const LOGIN_JS_CEILING = 200 * 1024;
 /**
  * / after sign-in, the same way: what its first render needs (goal 450 KB; ≈ 402 KB). The charts'
  * chunk (≈ 150 KB) is not in it: the home page fetches it after rendering (LazyEChart).

@@ -1,7 +1,8 @@
 import { CheckOutlined, CopyOutlined } from '@ant-design/icons';
 import { COPIED_INDICATOR_MS } from '@forpost/contract/http-constants';
-import { App, Button, type ButtonProps } from 'antd';
+import { Button, type ButtonProps } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { feedback } from '../lib/feedback';
 
 /** Writes text to the clipboard; falls back to a hidden textarea where the Clipboard API is missing. */
 async function copyText(text: string): Promise<void> {
@@ -29,22 +30,19 @@ async function copyText(text: string): Promise<void> {
 function useCopy(): [boolean, (text: string) => Promise<void>] {
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const { message } = App.useApp();
+  const { message } = feedback;
   useEffect(() => () => clearTimeout(timer.current), []);
-  const copy = useCallback(
-    async (text: string) => {
-      try {
-        await copyText(text);
-      } catch {
-        message.error('Не удалось скопировать: выделите текст и скопируйте вручную');
-        return;
-      }
-      setCopied(true);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setCopied(false), COPIED_INDICATOR_MS);
-    },
-    [message],
-  );
+  const copy = useCallback(async (text: string) => {
+    try {
+      await copyText(text);
+    } catch {
+      message.error('Не удалось скопировать: выделите текст и скопируйте вручную');
+      return;
+    }
+    setCopied(true);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPIED_INDICATOR_MS);
+  }, []);
   return [copied, copy];
 }
 

@@ -2,8 +2,8 @@ import { cleanEmpty } from '@forpost/contract/helpers';
 import { ERROR_TOAST_MS, HTTP_RETRY, HTTP_TIMEOUT_MS, isErrorPageStatus, retryDelayMs } from '@forpost/contract/http-constants';
 import { MSG } from '@forpost/contract/messages';
 import ky, { HTTPError, isHTTPError, isTimeoutError, type KyInstance, type Options, type ResponsePromise } from 'ky';
+import { feedback } from './feedback';
 import { setGlobalError } from './global-error';
-import { getMessage } from './notify';
 import { endSessionAndReload, isEndingSession } from './session';
 import { createRefresher, retryPayloadTooLarge } from './session-refresh';
 
@@ -192,7 +192,7 @@ function report(error: unknown, options: HttpOptions | undefined, method: string
   }
   const text = errorMessage(error);
   console.error(error instanceof Error ? error.message : error, `(${method.toUpperCase()} ${input})`);
-  getMessage()?.error({ content: text, duration: ERROR_TOAST_MS / 1000, key: `http:${text}` });
+  feedback.message.error({ content: text, duration: ERROR_TOAST_MS / 1000, key: `http:${text}` });
 }
 
 function tap(promise: ResponsePromise, options: HttpOptions | undefined, method: string, input: string) {

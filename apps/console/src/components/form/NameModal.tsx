@@ -1,6 +1,6 @@
-import { App } from 'antd';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
+import { feedback } from '../../lib/feedback';
 import { FormModal, useFormModal } from './FormModal';
 import { NameField } from './NameField';
 
@@ -26,7 +26,7 @@ export function NameModal({
   onClose: () => void;
   successText: string;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<{ name: string }>();
   const [saving, setSaving] = useState(false);
 

@@ -3,7 +3,7 @@ import { apiKeyRolesInput, updateApiKeyRequest } from '@forpost/contract/apikeys
 import { MSG } from '@forpost/contract/messages';
 import { isStaff } from '@forpost/contract/permissions';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { Alert, App, Button, Card, Checkbox, Col, Descriptions, Flex, Form, Input, Row, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Col, Descriptions, Flex, Form, Input, Row, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
@@ -12,6 +12,7 @@ import { useCheckedSave } from '../../components/form/useCheckedSave';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
+import { feedback } from '../../lib/feedback';
 import { dayjs, formatDate, formatDateTime } from '../../lib/format';
 import { requiredRule } from '../auth/components/shared';
 import { useCan, useMe } from '../auth/useMe';
@@ -55,7 +56,7 @@ interface SettingsValues {
 }
 
 function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<SettingsValues>();
   const update = useUpdateApiKeyMutation(apiKey.id);
   const save = useCheckedSave('Сохранение ключа не удалось');
@@ -123,7 +124,7 @@ function SettingsCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean 
 
 function RolesCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean }) {
   const me = useMe();
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<{ roles: Partial<KeyRole>[]; collector: boolean }>();
   const setRoles = useSetApiKeyRolesMutation(apiKey.id);
   const save = useCheckedSave('Сохранение ролей не удалось');
@@ -163,7 +164,7 @@ function RolesCard({ apiKey, readOnly }: { apiKey: ApiKey; readOnly: boolean }) 
 
 function ApiKeyView({ apiKey }: { apiKey: ApiKey }) {
   const navigate = useNavigate();
-  const { message, modal } = App.useApp();
+  const { message, modal } = feedback;
   const canManage = useCan('apikeys.manage', apiKey.company_id);
   const rotate = useRotateApiKeyMutation(apiKey.id);
   const remove = useDeleteApiKeyMutation();

@@ -1,8 +1,9 @@
 import { ArrowLeftOutlined, DeleteOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { App, Button, Tabs, Tag, Tooltip } from 'antd';
+import { Button, Tabs, Tag, Tooltip } from 'antd';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadingCard } from '../../components/page/QueryState';
+import { feedback } from '../../lib/feedback';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { AssetsCard } from '../discovery/AssetsCard';
@@ -23,7 +24,7 @@ const backLink = (
 /** /companies/create: the company's details; then its page (members, product keys). */
 export function CompanyCreatePage() {
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = feedback;
   const create = useCreateCompanyMutation();
   return (
     <>
@@ -74,7 +75,7 @@ export function CompanyEditPage({ id, tab, onTab }: { id: number; tab?: CompanyT
 
 function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: CompanyTab; onTab: (tab: CompanyTab) => void }) {
   const navigate = useNavigate();
-  const { message, modal } = App.useApp();
+  const { message, modal } = feedback;
   const update = useUpdateCompanyMutation(company.id);
   const remove = useDeleteCompanyMutation();
   const canKeys = useCan('companies.keys');

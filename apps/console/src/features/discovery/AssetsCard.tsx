@@ -1,9 +1,10 @@
 import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
 import { ASSET_KIND_LABELS, type AssetKind } from '@forpost/contract/discovery';
-import { App, Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { apiFieldErrors } from '../../components/form/forms';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
+import { feedback } from '../../lib/feedback';
 import { formatDate } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { useCan } from '../auth/useMe';
@@ -20,7 +21,7 @@ export function AssetsCard({ companyId }: { companyId: number }) {
   const add = useAddAssetMutation(companyId);
   const toggle = useToggleAssetMutation(companyId);
   const remove = useDeleteAssetMutation(companyId);
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<{ kind: AssetKind; value: string }>();
   const [preview, setPreview] = useState<Asset | null>(null);
 

@@ -6,8 +6,9 @@ import { EXPORT_FORMAT_LABELS, EXPORT_FORMATS, type ExportFormat } from '@forpos
 import { formatNumber } from '@forpost/contract/format';
 import type { ModuleDescriptor } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
-import { Alert, App, Button, Checkbox, Flex, Form, Input, Modal, Radio, Skeleton, Typography } from 'antd';
+import { Alert, Button, Checkbox, Flex, Form, Input, Modal, Radio, Skeleton, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { feedback } from '../../lib/feedback';
 import type { SearchParams } from '../../lib/http';
 import { useCreateExport } from './api/mutations';
 import { useExportFieldsQuery } from './api/queries';
@@ -35,7 +36,7 @@ const toFilters = (p: SearchParams): Record<string, string | number | boolean | 
 };
 
 export function ExportDialog({ open, onClose, module: m, filters, total, totalCapped }: ExportDialogProps) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const navigate = useNavigate();
   const fieldsQ = useExportFieldsQuery(m.code, open);
   const fields = useMemo(() => fieldsQ.data?.items[0]?.fields ?? [], [fieldsQ.data]);

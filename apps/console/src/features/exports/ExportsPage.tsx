@@ -2,18 +2,19 @@
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { EXPORT_MSG, EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
 import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
-import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
+import { feedback } from '../../lib/feedback';
 import { useDeleteExport } from './api/mutations';
 import { downloadUrl, exportActive, useExportsQuery } from './api/queries';
 
 const percent = (e: ExportItem) => (e.rows_total ? Math.min(99, Math.floor((e.rows_written / e.rows_total) * 100)) : 0);
 
 export function ExportsPage() {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const list = useExportsQuery({ page, page_size: pageSize });

@@ -1,10 +1,11 @@
 import { ArrowLeftOutlined, DeleteOutlined, ExportOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { telegramLink } from '@forpost/contract/telegram';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { App, Button, Card, Col, Descriptions, Flex, Popconfirm, Row, Tag, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Flex, Popconfirm, Row, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadError, LoadingCard } from '../../components/page/QueryState';
+import { feedback } from '../../lib/feedback';
 import { formatDateTime } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useDeleteMessageMutation } from './api/mutations';
@@ -51,7 +52,7 @@ function MessageView({
   q?: string;
   back: React.ReactNode;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const navigate = useNavigate();
   const canEvent = useCan('events.write', m.company.id);
   const canDelete = useCan('messages.delete', m.company.id);

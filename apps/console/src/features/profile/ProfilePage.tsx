@@ -2,11 +2,12 @@ import { LockOutlined, SaveOutlined, UserOutlined, WifiOutlined } from '@ant-des
 import { MSG } from '@forpost/contract/messages';
 import { COMPANY_ROLE_LABELS, USER_ROLE_LABELS } from '@forpost/contract/permissions';
 import { IDENTITY_MSG, type UpdateProfileRequest, updateProfileRequest } from '@forpost/contract/profile';
-import { Alert, App, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Flex, Form, Input, Row, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { AllowedIpsFields, withStashedIp } from '../../components/form/AllowedIpsFields';
 import { applyApiErrors, parseForForm } from '../../components/form/forms';
 import { PageHeading } from '../../components/page/PageHeading';
+import { feedback } from '../../lib/feedback';
 import { strongPasswordRule } from '../auth/components/shared';
 import { useMe } from '../auth/useMe';
 import { useUpdateProfileMutation } from './api/mutations';
@@ -30,7 +31,7 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 /** /profile: name, avatar, password change, 2FA, allowed IPs, sessions. */
 export function ProfilePage() {
   const me = useMe();
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<ProfileFormValues>();
   const update = useUpdateProfileMutation();
   const [formError, setFormError] = useState<string | null>(null);

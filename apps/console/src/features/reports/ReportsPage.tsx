@@ -2,7 +2,7 @@ import { DeleteOutlined, DownloadOutlined, MailOutlined, ReloadOutlined } from '
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
 import { REPORT_STATUS_COLORS, REPORT_STATUS_LABELS, type Report } from '@forpost/contract/reports';
-import { App, Button, Card, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { ListTable } from '../../components/list/ListTable';
 import type { SearchPatch } from '../../components/list/listSearch';
@@ -10,6 +10,7 @@ import { pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { onDownloadClick } from '../../lib/download';
+import { feedback } from '../../lib/feedback';
 import { formatDate, formatDateTime, formatFileSize } from '../../lib/format';
 import { usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
@@ -26,7 +27,7 @@ const moduleNames = (codes: string[]) =>
 
 /** /reports: create a PDF report for a company and period; list with status, download, regenerate, send, delete. */
 export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSearch: (p: SearchPatch<ReportsSearch>) => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const principal = usePrincipal();
   const canManageAny = can(principal, 'reports.manage');
   const companyId = useCompanyFilter();

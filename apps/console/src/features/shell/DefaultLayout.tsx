@@ -2,6 +2,7 @@ import { SafetyOutlined } from '@ant-design/icons';
 import { Link, Outlet, useLocation } from '@tanstack/react-router';
 import { Layout, theme } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { loadFeedback } from '../../lib/feedback';
 import { clearGlobalError, useGlobalError } from '../../lib/global-error';
 import { local, STORAGE_KEYS } from '../../lib/storage';
 // dayjs in Russian (antd date pickers, relative times) before any signed-in page renders; every other
@@ -23,6 +24,9 @@ export function DefaultLayout() {
   const [collapsed, setCollapsed] = useState(() => local.get(STORAGE_KEYS.siderCollapsed) === '1');
   const globalError = useGlobalError();
   const locationKey = useLocation({ select: (l) => l.href });
+
+  // Toasts and confirmations are used on every signed-in page: their host loads with the shell.
+  useEffect(loadFeedback, []);
 
   // A full-page error from a 'global' request belongs to the page it happened on.
   useEffect(() => {

@@ -1,5 +1,6 @@
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { useEffect } from 'react';
+import { feedback } from '../../lib/feedback';
 import { installPreloadErrorReload, startVersionCheck } from '../../lib/version-check';
 
 installPreloadErrorReload();
@@ -11,7 +12,7 @@ const NOTICE_KEY = 'app-version-outdated';
  * build, a persistent notice at the bottom right offers «Обновить» (reloads the page).
  */
 export function VersionNotice() {
-  const { notification } = App.useApp();
+  const { notification } = feedback;
 
   useEffect(() => {
     if (import.meta.env.DEV) return;
@@ -31,7 +32,7 @@ export function VersionNotice() {
         ),
       });
     });
-  }, [notification]);
+  }, []);
 
   return null;
 }

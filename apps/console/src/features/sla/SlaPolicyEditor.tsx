@@ -13,10 +13,11 @@ import {
   slaCompanyRequest,
   slaDefaultRequest,
 } from '@forpost/contract/sla';
-import { Alert, App, Button, Flex, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Flex, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { apiFieldErrors } from '../../components/form/forms';
 import { LoadError, LoadingCard } from '../../components/page/QueryState';
+import { feedback } from '../../lib/feedback';
 import { errorMessage } from '../../lib/http';
 import { type SlaScope, useSaveSlaPolicies, useSlaPolicies } from './api';
 
@@ -61,7 +62,7 @@ export function SlaPolicyEditor({ scope, canEdit }: { scope: SlaScope; canEdit: 
 }
 
 function Editor({ scope, data, canEdit }: { scope: SlaScope; data: SlaPoliciesResponse; canEdit: boolean }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const save = useSaveSlaPolicies(scope);
   const [draft, setDraft] = useState<Draft>(() => draftOf(data.items));
   const [errors, setErrors] = useState<Record<string, string>>({});

@@ -16,10 +16,11 @@ import {
 import type { ModuleDescriptor } from '@forpost/contract/modules';
 import { columnsPrefKey, defaultViewPrefKey, type SavedView, viewName } from '@forpost/contract/views';
 import type { MenuProps } from 'antd';
-import { App, Button, Checkbox, Dropdown, Form, Typography } from 'antd';
+import { Button, Checkbox, Dropdown, Form, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { FormModal, useFormModal } from '../../components/form/FormModal';
 import { NameField } from '../../components/form/NameField';
+import { feedback } from '../../lib/feedback';
 import { useMe } from '../auth/useMe';
 import { useCompanyFilter } from '../company/useCompanyId';
 import type { EventSearch } from '../events/model/search';
@@ -40,7 +41,7 @@ export function ViewSelector({
   columns: readonly string[];
   onSearch: (next: EventSearch) => void;
 }) {
-  const { message, modal } = App.useApp();
+  const { message, modal } = feedback;
   const me = useMe();
   const companyId = useCompanyFilter();
   const views = useViews(m.code, companyId);

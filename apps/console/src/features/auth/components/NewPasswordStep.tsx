@@ -2,7 +2,8 @@ import { LockOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { PASSWORD_MIN_LENGTH } from '@forpost/contract/validators';
 import { useNavigate } from '@tanstack/react-router';
-import { Alert, App, Button, Form, Input } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { useSetPasswordMutation } from '../api/mutations';
 import { strongPasswordRule } from './shared';
 
@@ -14,7 +15,7 @@ interface Values {
 /** /login?type=new-password&token=…: a new password → POST /auth/setpassword {token, password}. */
 export function NewPasswordStep({ token }: { token?: string }) {
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = feedback;
   const setPassword = useSetPasswordMutation();
 
   if (!token) {

@@ -1,12 +1,13 @@
 import { MailOutlined } from '@ant-design/icons';
 import { IDENTITY_MSG, MSG } from '@forpost/contract/messages';
-import { Alert, App, Button, Form, Input, Typography } from 'antd';
+import { Alert, Button, Form, Input, Typography } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { useResetPasswordMutation } from '../api/mutations';
 import { emailRule, requiredRule } from './shared';
 
 /** «Забыли пароль?»: email → POST /auth/resetpassword; the answer is neutral either way. */
 export function ResetPasswordStep({ onBack }: { onBack: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const reset = useResetPasswordMutation();
 
   if (reset.isSuccess) {

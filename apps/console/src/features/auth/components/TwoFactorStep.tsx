@@ -1,7 +1,8 @@
 import { MSG } from '@forpost/contract/messages';
 import { useNavigate } from '@tanstack/react-router';
-import { Alert, App, Button, Form, Input, Typography } from 'antd';
+import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { internalTarget } from '../../../lib/navigation';
 import { forgetLoginEmail, rememberedLoginEmail } from '../../../lib/session';
 import { useTwoFactorMutation } from '../api/mutations';
@@ -10,7 +11,7 @@ import { signInErrorText } from './shared';
 /** Step two: the one-time code → POST /auth/2fa {code}. */
 export function TwoFactorStep({ redirect }: { redirect?: string }) {
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = feedback;
   const verify = useTwoFactorMutation();
   const [error, setError] = useState<string | null>(null);
   const [recovery, setRecovery] = useState(false);

@@ -2,9 +2,10 @@ import { SaveOutlined } from '@ant-design/icons';
 import { createCompanyRequest, updateCompanyRequest } from '@forpost/contract/companies';
 import { MSG } from '@forpost/contract/messages';
 import { isEmail, isInn, isOgrn } from '@forpost/contract/validation';
-import { Alert, App, Button, Card, Col, Flex, Form, type FormRule, Input, Row, Select, Space, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Col, Flex, Form, type FormRule, Input, Row, Select, Space, Switch, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { applyApiErrors, parseForForm } from '../../../components/form/forms';
+import { feedback } from '../../../lib/feedback';
 import { errorMessage } from '../../../lib/http';
 import { requiredRule } from '../../auth/components/shared';
 import { type CompanyDetail, useModuleOptions } from '../api/queries';
@@ -51,7 +52,7 @@ export function CompanyForm({
   extraActions?: ReactNode;
 }) {
   const [form] = Form.useForm<CompanyFormValues>();
-  const { message, modal } = App.useApp();
+  const { message, modal } = feedback;
   const modules = useModuleOptions();
   const [formError, setFormError] = useState<string | null>(null);
 

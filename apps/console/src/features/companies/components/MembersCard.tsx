@@ -2,9 +2,10 @@ import { DeleteOutlined, UserAddOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { COMPANY_ROLE_LABELS, type CompanyRole } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { App, Button, Card, Form, Modal, Popconfirm, Select, Table, Typography } from 'antd';
+import { Button, Card, Form, Modal, Popconfirm, Select, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/page/QueryState';
+import { feedback } from '../../../lib/feedback';
 import { errorMessage } from '../../../lib/http';
 import { useDebounced } from '../../../lib/useDebounced';
 import { useCan } from '../../auth/useMe';
@@ -17,7 +18,7 @@ type Member = CompanyDetail['members'][number];
 
 /** «Добавить участника»: a company user (searched by name or email) and a company role. */
 function AddMemberModal({ open, company, onClose }: { open: boolean; company: CompanyDetail; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<{ user_id: number; role: CompanyRole }>();
   const [q, setQ] = useState('');
   const query = useDebounced(q, 300);
@@ -85,7 +86,7 @@ function AddMemberModal({ open, company, onClose }: { open: boolean; company: Co
 
 /** The company's members (company users) with their company roles: add, change role, remove. */
 export function MembersCard({ company }: { company: CompanyDetail }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const canEdit = useCan('companies.update', company.id);
   const update = useUpdateCompanyMutation(company.id);
   const [adding, setAdding] = useState(false);

@@ -2,28 +2,14 @@ import { KeyOutlined, StopOutlined } from '@ant-design/icons';
 import { createProductKeyRequest } from '@forpost/contract/companies';
 import { MSG } from '@forpost/contract/messages';
 import { COMPANY_ROLE_LABELS, type CompanyRole } from '@forpost/contract/permissions';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Select,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Alert, Button, Card, Flex, Form, Input, InputNumber, Modal, Popconfirm, Select, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { ExpiryPicker, expiryIso } from '../../../components/form/ExpiryPicker';
 import { useCheckedSave } from '../../../components/form/useCheckedSave';
 import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { SecretOnceModal } from '../../../components/SecretOnceModal';
+import { feedback } from '../../../lib/feedback';
 import { dayjs, formatDate, formatDateTime } from '../../../lib/format';
 import { companyRoleOptions } from '../../users/roles';
 import { useCreateProductKeyMutation, useRevokeProductKeyMutation } from '../api/mutations';
@@ -135,7 +121,7 @@ function IssueKeyModal({
 
 /** «Продуктовые ключи»: the company's keys, issue (key shown once), revoke. */
 export function ProductKeysCard({ company }: { company: CompanyDetail }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const keys = useProductKeysQuery(company.id);
   const modules = useModuleOptions();
   const revoke = useRevokeProductKeyMutation(company.id);

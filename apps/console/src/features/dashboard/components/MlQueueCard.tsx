@@ -1,5 +1,6 @@
 import { ReloadOutlined, RobotOutlined } from '@ant-design/icons';
-import { App, Button, Card, Flex, Statistic, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Statistic, Tooltip, Typography } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { formatNumber } from '../../../lib/format';
 import { useCan } from '../../auth/useMe';
 import { useRequeueFailedMutation } from '../api/mutations';
@@ -7,7 +8,7 @@ import { useMlSummary } from '../api/queries';
 
 /** The classification pipeline at a glance: waiting, in flight, failed (with «retry all»). */
 export function MlQueueCard({ companyId }: { companyId?: number }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const summary = useMlSummary(companyId);
   const canWrite = useCan('events.write');
   const requeue = useRequeueFailedMutation();

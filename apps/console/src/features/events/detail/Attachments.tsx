@@ -5,9 +5,10 @@
 import { DeleteOutlined, FileOutlined, UploadOutlined } from '@ant-design/icons';
 import { DOC_KIND_LABELS, DOC_SIZE_LIMITS, IMAGE_TYPES } from '@forpost/contract/docs';
 import type { ModuleCode } from '@forpost/contract/modules';
-import { App, Button, Card, Empty, Flex, Image, Popconfirm, Segmented, Typography, Upload } from 'antd';
+import { Button, Card, Empty, Flex, Image, Popconfirm, Segmented, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { onDownloadClick } from '../../../lib/download';
+import { feedback } from '../../../lib/feedback';
 import { formatDateTime, formatFileSize } from '../../../lib/format';
 import { useDocMutations } from '../api/mutations';
 import { docContentUrl } from '../api/paths';
@@ -26,7 +27,7 @@ export function Attachments({
   items: readonly Attachment[];
   canWrite: boolean;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { upload, remove } = useDocMutations(code, eventId);
   const [kind, setKind] = useState<UploadKind>('screenshot');
   const images = items.filter((a) => a.mimetype.startsWith('image/'));

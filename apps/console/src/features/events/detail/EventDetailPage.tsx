@@ -3,7 +3,8 @@ import { ArrowLeftOutlined, DeleteOutlined, ReloadOutlined } from '@ant-design/i
 import { getModule } from '@forpost/contract/modules';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { App, Button, Card, Col, Descriptions, Flex, Popconfirm, Result, Row, Skeleton, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Flex, Popconfirm, Result, Row, Skeleton, Typography } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { errorMessage, getErrorBody, getErrorStatus } from '../../../lib/http';
 import { useCan } from '../../auth/useMe';
@@ -53,7 +54,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
   const patch = usePatchEvent(m.code, event.id);
   const remove = useDeleteEvent(m.code);
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = feedback;
 
   // A triage change saves at once; the toast confirms it (a refusal shows the API's message instead).
   const onPatch = (p: EventPatch) => patch.mutate(p, { onSuccess: () => message.success('Изменения сохранены') });

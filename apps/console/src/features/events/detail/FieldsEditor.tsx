@@ -9,10 +9,11 @@
 import { groupCardNumber } from '@forpost/contract/helpers';
 import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
-import { Alert, App, Button, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
+import { Alert, Button, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useMemo, useState } from 'react';
 import { applyApiErrors } from '../../../components/form/forms';
+import { feedback } from '../../../lib/feedback';
 import { getErrorBody, getErrorStatus } from '../../../lib/http';
 import { useEditEvent } from '../api/mutations';
 import { useRefList } from '../api/queries';
@@ -119,7 +120,7 @@ function FieldInput({
 }
 
 export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event: EventDetail; onDone: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<Values>();
   const [formError, setFormError] = useState<string | null>(null);
   const edit = useEditEvent(m.code, event.id);

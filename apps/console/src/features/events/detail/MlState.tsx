@@ -5,7 +5,8 @@
 import { RedoOutlined } from '@ant-design/icons';
 import { CLASSIFIER_LABELS, ML_MSG } from '@forpost/contract/classifier';
 import type { ModuleCode } from '@forpost/contract/modules';
-import { App, Button, Flex, Tooltip, Typography } from 'antd';
+import { Button, Flex, Tooltip, Typography } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/format';
 import { useMlRequeue } from '../api/mutations';
 import { useMlInfo } from '../api/queries';
@@ -16,7 +17,7 @@ import type { EventDetail } from '../model/types';
 const IN_PROGRESS = new Set(['InQueueToML', 'SentToML']);
 
 export function MlState({ code, event, canWrite }: { code: ModuleCode; event: EventDetail; canWrite: boolean }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const info = useMlInfo(code, event.id, event.ml_state);
   const requeue = useMlRequeue(code, event.id);
   const data = info.data;

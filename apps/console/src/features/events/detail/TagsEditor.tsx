@@ -1,9 +1,10 @@
 /* Tags of an event: remove, attach an existing one, or create a new one with a colour (settings.manage). */
 import { CheckOutlined, PlusOutlined } from '@ant-design/icons';
 import { TAG_COLORS } from '@forpost/contract/tags';
-import { App, Button, Flex, Input, Popover, Select, Space, Typography } from 'antd';
+import { Button, Flex, Input, Popover, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { ColorTag } from '../../../components/ColorTag';
+import { feedback } from '../../../lib/feedback';
 import { useCan } from '../../auth/useMe';
 import { type EventPatch, useCreateTag } from '../api/mutations';
 import type { EventDetail, TagItem } from '../model/types';
@@ -82,7 +83,7 @@ export function TagsEditor({
   canWrite: boolean;
   onPatch: (patch: EventPatch) => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const canCreate = useCan('settings.manage');
   const [creating, setCreating] = useState(false);
   const attached = new Set(event.tags);

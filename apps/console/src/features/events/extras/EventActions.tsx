@@ -4,14 +4,15 @@
  */
 import { SendOutlined } from '@ant-design/icons';
 import type { ActionDescriptor } from '@forpost/contract/modules';
-import { App, Button, Card, Flex } from 'antd';
+import { Button, Card, Flex } from 'antd';
 import { useState } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { useEventAction } from '../api/mutations';
 import { ActionRequestModal } from '../components/ActionRequestModal';
 import type { ExtrasProps } from './types';
 
 export function EventActions({ m, event, canWrite }: ExtrasProps) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const action = useEventAction(m.code, event.id);
   const [open, setOpen] = useState<ActionDescriptor | null>(null);
   if (!m.actions?.length || !canWrite) return null;

@@ -7,8 +7,9 @@
 import { DeleteOutlined, DownOutlined, SendOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { BulkJob } from '@forpost/contract/events-bulk';
 import { type ActionDescriptor, hasDecisions, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
-import { App, Button, Dropdown, Flex, Popconfirm, Typography, theme } from 'antd';
+import { Button, Dropdown, Flex, Popconfirm, Typography, theme } from 'antd';
 import { useState } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { formatNumber, pluralRu } from '../../../lib/format';
 import type { SearchParams } from '../../../lib/http';
 import { type BulkOp, useBatch, useBulkByFilter } from '../api/mutations';
@@ -63,7 +64,7 @@ export function BulkBar({
   onJob: (run: BulkRun) => void;
   onClear: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { token } = theme.useToken();
   const batch = useBatch(m);
   const byFilter = useBulkByFilter(m);

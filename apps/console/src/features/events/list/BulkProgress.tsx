@@ -4,8 +4,9 @@
  */
 import { BULK_MSG } from '@forpost/contract/events-bulk';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Flex, Progress, Typography } from 'antd';
+import { Alert, Flex, Progress, Typography } from 'antd';
 import { useEffect } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { formatNumber } from '../../../lib/format';
 import { useBulkJob } from '../api/mutations';
 import { eventKeys } from '../api/queries';
@@ -13,7 +14,7 @@ import { type BulkRun, eventsCount } from './BulkBar';
 
 export function BulkProgress({ run, onEnd }: { run: BulkRun; onEnd: () => void }) {
   const { code } = run;
-  const { message } = App.useApp();
+  const { message } = feedback;
   const qc = useQueryClient();
   const job = useBulkJob(code, run.id).data;
   const status = job?.status;

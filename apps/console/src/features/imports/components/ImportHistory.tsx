@@ -2,10 +2,11 @@
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { formatDateTime, formatFileSize, formatNumber } from '@forpost/contract/format';
 import type { ImportItem } from '@forpost/contract/imports';
-import { App, Button, Card, Flex, Popconfirm, Progress, Table, Tooltip, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Progress, Table, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { EmptyState, LoadError } from '../../../components/page/QueryState';
 import { onDownloadClick } from '../../../lib/download';
+import { feedback } from '../../../lib/feedback';
 import { useDeleteImport } from '../api/mutations';
 import { errorReportUrl, type ImportTarget, isActive, useImportsQuery } from '../api/queries';
 import { ImportStatusTag, percentOf, StalledNote } from './ProgressCard';
@@ -19,7 +20,7 @@ export interface ImportHistoryProps {
 }
 
 export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted }: ImportHistoryProps) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(10);
   const list = useImportsQuery(target, { page, page_size: pageSize, company_id: companyId });

@@ -1,10 +1,11 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import type { Mailing, MailingFilterOptions, MailingParamOptions } from '@forpost/contract/mailings';
 import { MSG } from '@forpost/contract/messages';
-import { App, Button, Col, Form, Row } from 'antd';
+import { Button, Col, Form, Row } from 'antd';
 import type { ReactNode } from 'react';
 import { SubmitButtons } from '../../../components/form/SubmitButtons';
 import { PageHeading } from '../../../components/page/PageHeading';
+import { feedback } from '../../../lib/feedback';
 import { DeliveriesCard } from '../components/DeliveriesCard';
 import { MailingStatusTag } from '../components/labels';
 import { EventFiltersCard } from './EventFiltersCard';
@@ -29,7 +30,7 @@ export function MailingEditor({
   params: MailingParamOptions;
   back: ReactNode;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const e = useMailingEditor(mailing, filters);
   const frequency = Form.useWatch('frequency', e.form) ?? e.initial.frequency;
   const quiet = Form.useWatch('quiet', e.form) ?? e.initial.quiet;

@@ -1,8 +1,9 @@
 import type { Mailing, MailingFilterOptions } from '@forpost/contract/mailings';
 import { useNavigate } from '@tanstack/react-router';
-import { App, Form } from 'antd';
+import { Form } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { applyApiErrors } from '../../../components/form/forms';
+import { feedback } from '../../../lib/feedback';
 import { errorMessage } from '../../../lib/http';
 import { useCan } from '../../auth/useMe';
 import { useCompanyFilter } from '../../company/useCompanyId';
@@ -36,7 +37,7 @@ const FIELDS: readonly (keyof MailingFormValues)[] = [
  */
 export function useMailingEditor(mailing: Mailing | undefined, filters: MailingFilterOptions) {
   const navigate = useNavigate();
-  const { message, modal } = App.useApp();
+  const { message, modal } = feedback;
   const headerCompany = useCompanyFilter();
   const [form] = Form.useForm<MailingFormValues>();
   const initial = useMemo(

@@ -1,7 +1,8 @@
 import { DeleteOutlined, LoadingOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { DOC_MSG, DOC_SIZE_LIMITS } from '@forpost/contract/docs';
-import { App, Avatar, Button, Flex, Typography, Upload } from 'antd';
+import { Avatar, Button, Flex, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { errorMessage, getErrorStatus } from '../../../lib/http';
 import { useUploadAvatarMutation } from '../api/mutations';
 
@@ -24,7 +25,7 @@ export interface AvatarFieldProps {
  * profile's «Сохранить» then stores its id (PATCH /me avatar_image_key).
  */
 export function AvatarField({ value, onChange, currentUrl }: AvatarFieldProps) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const upload = useUploadAvatarMutation();
   const [preview, setPreview] = useState<string | null>(null);
 

@@ -1,13 +1,14 @@
 import { DesktopOutlined, ReloadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { EmptyState, LoadError } from '../../../components/page/QueryState';
+import { feedback } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/format';
 import { useEndOtherSessionsMutation, useEndSessionMutation } from '../api/mutations';
 import { type Session, useSessionsQuery } from '../api/queries';
 
 /** «Сеансы»: where the user is signed in; end one or all the others. */
 export function SessionsCard() {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const sessions = useSessionsQuery();
   const endOne = useEndSessionMutation();
   const endOthers = useEndOtherSessionsMutation();

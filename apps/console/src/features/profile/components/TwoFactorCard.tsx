@@ -1,8 +1,9 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
-import { Alert, App, Button, Card, Flex, Form, Input, Modal, Radio, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Flex, Form, Input, Modal, Radio, Space, Switch, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { CopyButton } from '../../../components/CopyButton';
+import { feedback } from '../../../lib/feedback';
 import { errorMessage } from '../../../lib/http';
 import { useMe } from '../../auth/useMe';
 import {
@@ -125,7 +126,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 
 /** «Отключить 2FA?»: confirm with a current code or the password. */
 function DisableModal({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const disable = useDisableTwoFactorMutation();
   const [form] = Form.useForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
   const by = Form.useWatch('by', form) ?? 'code';

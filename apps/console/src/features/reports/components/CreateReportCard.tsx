@@ -2,9 +2,10 @@ import { FilePdfOutlined } from '@ant-design/icons';
 import { addDays, dayIn } from '@forpost/contract/analytics';
 import { MSG } from '@forpost/contract/messages';
 import { MODULE_LIST } from '@forpost/contract/modules';
-import { App, Button, Card, Col, DatePicker, Form, Input, Row, Select } from 'antd';
+import { Button, Card, Col, DatePicker, Form, Input, Row, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
+import { feedback } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/format';
 import { useCompanyOptions } from '../../companies/api/queries';
 import { useCompanyFilter } from '../../company/useCompanyId';
@@ -21,7 +22,7 @@ interface Values {
 
 /** «Новый отчёт»: company, period (dd.MM.yyyy, presets), modules, optional name. */
 export function CreateReportCard() {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<Values>();
   const headerCompany = useCompanyFilter();
   const companies = useCompanyOptions();

@@ -1,7 +1,8 @@
 import { MSG } from '@forpost/contract/messages';
 import type { Report } from '@forpost/contract/reports';
 import { isEmail } from '@forpost/contract/validation';
-import { Alert, App, Form, Modal, Select, Typography } from 'antd';
+import { Alert, Form, Modal, Select, Typography } from 'antd';
+import { feedback } from '../../../lib/feedback';
 import { useReportActionMutation } from '../api/mutations';
 import { sendState } from '../sendState';
 
@@ -10,7 +11,7 @@ import { sendState } from '../sendState';
  * the send (the answer is immediate whatever the mail server does); the list then shows its state.
  */
 export function SendReportModal({ report, onClose }: { report: Report | null; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const [form] = Form.useForm<{ recipients: string[] }>();
   const action = useReportActionMutation();
   const last = report?.last_send ? sendState(report.last_send) : null;

@@ -1,11 +1,12 @@
 import { CheckCircleFilled, MinusCircleOutlined, UndoOutlined } from '@ant-design/icons';
 import { CONFIG_GROUP_LABELS, CONFIG_GROUPS, type ConfigItem, isConfigKey, validateConfigValue } from '@forpost/contract/configs';
 import { MSG } from '@forpost/contract/messages';
-import { App, Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, InputNumber, Popconfirm, Space, Switch, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { apiFieldErrors } from '../../../components/form/forms';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState, LoadError, LoadingCard } from '../../../components/page/QueryState';
+import { feedback } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { useResetConfigMutation, useSaveConfigMutation } from '../api/mutations';
@@ -63,7 +64,7 @@ const shown = (v: Value, unit: string | null) => {
 };
 
 function ConfigRow({ item, last }: { item: ConfigItem; last: boolean }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const save = useSaveConfigMutation();
   const reset = useResetConfigMutation();
   const secret = item.is_secret;

@@ -1,6 +1,6 @@
 import { EditOutlined } from '@ant-design/icons';
 import { leakTypePatchRequest } from '@forpost/contract/events-extras';
-import { App, Button, Card, Form, Input, Tooltip, Typography } from 'antd';
+import { Button, Card, Form, Input, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
@@ -11,6 +11,7 @@ import type { SearchPatch } from '../../../components/list/listSearch';
 import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState } from '../../../components/page/QueryState';
+import { feedback } from '../../../lib/feedback';
 import { useCan } from '../../auth/useMe';
 import { useSaveLeakTypeMutation } from '../api/mutations';
 import { type LeakType, useLeakTypesQuery } from '../api/queries';
@@ -92,7 +93,7 @@ interface Values {
 const S = leakTypePatchRequest.shape;
 
 function LeakTypeModal({ type, onClose }: { type: LeakType | null; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveLeakTypeMutation();
 

@@ -1,10 +1,11 @@
 import { leakCreateRequest } from '@forpost/contract/events-extras';
-import { App, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { NameField } from '../../../components/form/NameField';
+import { feedback } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/format';
 import { type LeakBody, useSaveLeakMutation } from '../api/mutations';
 import type { Leak, LeakType } from '../api/queries';
@@ -33,7 +34,7 @@ export function LeakModal({
   types: readonly LeakType[];
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveLeakMutation();
 

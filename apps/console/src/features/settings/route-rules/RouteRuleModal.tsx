@@ -1,8 +1,9 @@
 import { MSG } from '@forpost/contract/messages';
 import { ROUTE_RULE_MSG } from '@forpost/contract/route-rules';
-import { App, Checkbox, Form, Input } from 'antd';
+import { Checkbox, Form, Input } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { feedback } from '../../../lib/feedback';
 import { type RouteRule, useSaveRouteRuleMutation } from './api';
 
 interface Values {
@@ -15,7 +16,7 @@ const FIELDS = ['path', 'target', 'permanent', 'comment'];
 
 /** Create (rule = null) or edit a redirect; the API checks the rest (console routes, loops). */
 export function RouteRuleModal({ rule, open, onClose }: { rule: RouteRule | null; open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveRouteRuleMutation();
 

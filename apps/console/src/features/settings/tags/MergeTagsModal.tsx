@@ -1,9 +1,10 @@
 import { ArrowRightOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
-import { Alert, App, Flex, Form, Select, Typography } from 'antd';
+import { Alert, Flex, Form, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { ColorTag } from '../../../components/ColorTag';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { feedback } from '../../../lib/feedback';
 import { eventsCount } from '../../../lib/format';
 import { useMergeTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
@@ -27,7 +28,7 @@ export function MergeTagsModal({
   countOf: (id: number) => number;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const merge = useMergeTagMutation();
   const source = Form.useWatch('source', form);

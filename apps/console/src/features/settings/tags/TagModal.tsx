@@ -1,8 +1,9 @@
 import { TAG_COLORS, tagCreateRequest } from '@forpost/contract/tags';
-import { Tag as AntTag, App, ColorPicker, Flex, Form } from 'antd';
+import { Tag as AntTag, ColorPicker, Flex, Form } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { NameField } from '../../../components/form/NameField';
+import { feedback } from '../../../lib/feedback';
 import { useSaveTagMutation } from '../api/mutations';
 import type { Tag } from '../api/queries';
 
@@ -21,7 +22,7 @@ const toHex = (c: unknown): string =>
 
 /** Create (tag = null) or edit a tag: name and colour. */
 export function TagModal({ tag, open, onClose }: { tag: Tag | null; open: boolean; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveTagMutation();
   const name = Form.useWatch('name', form);

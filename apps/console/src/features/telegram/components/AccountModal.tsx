@@ -1,9 +1,10 @@
 import { MSG } from '@forpost/contract/messages';
 import { normalisePhone, TELEGRAM_MSG, type TelegramAccountStatus } from '@forpost/contract/telegram';
-import { App, Checkbox, Divider, Flex, Form, Input, Select, Typography } from 'antd';
+import { Checkbox, Divider, Flex, Form, Input, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { checkRule } from '../../../components/form/forms';
+import { feedback } from '../../../lib/feedback';
 import { type AccountBody, useSaveAccountMutation } from '../api/mutations';
 import type { TelegramAccount } from '../api/queries';
 import { SecretState, statusOptions } from '../labels';
@@ -43,7 +44,7 @@ export function AccountModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveAccountMutation();
   const phone = Form.useWatch('phone', form);

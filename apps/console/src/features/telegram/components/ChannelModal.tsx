@@ -1,9 +1,10 @@
 import { MSG } from '@forpost/contract/messages';
 import { KEYWORDS_MAX, normaliseChannel, TELEGRAM_MSG } from '@forpost/contract/telegram';
-import { Alert, App, Flex, Form, Input, Select, Switch, Typography } from 'antd';
+import { Alert, Flex, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { checkRule } from '../../../components/form/forms';
+import { feedback } from '../../../lib/feedback';
 import { useCompanyOptions } from '../../companies/api/queries';
 import { type ChannelBody, useSaveChannelMutation } from '../api/mutations';
 import type { TelegramChannel } from '../api/queries';
@@ -30,7 +31,7 @@ export function ChannelModal({
   defaultCompanyId?: number;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveChannelMutation();
   const companies = useCompanyOptions();

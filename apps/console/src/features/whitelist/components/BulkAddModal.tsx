@@ -8,10 +8,11 @@ import {
   WHITELIST_TYPES,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { Alert, App, Button, Flex, Form, Input, Modal, Radio, Segmented, Select, Table, Typography } from 'antd';
+import { Alert, Button, Flex, Form, Input, Modal, Radio, Segmented, Select, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { ExpiryPicker } from '../../../components/form/ExpiryPicker';
 import { useFormModal } from '../../../components/form/FormModal';
+import { feedback } from '../../../lib/feedback';
 import { type BulkResult, useBulkWhitelistMutation } from '../api/mutations';
 import type { WhitelistScope } from '../api/queries';
 import { kindOptions } from '../labels';
@@ -36,7 +37,7 @@ export function BulkAddModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const bulk = useBulkWhitelistMutation(scope);
   const [result, setResult] = useState<BulkResult | null>(null);

@@ -6,10 +6,11 @@ import {
   WHITELIST_TYPES,
   type WhitelistType,
 } from '@forpost/contract/whitelist';
-import { App, Form, Input, Radio, Select, Typography } from 'antd';
+import { Form, Input, Radio, Select, Typography } from 'antd';
 import { useEffect } from 'react';
 import { ExpiryPicker } from '../../../components/form/ExpiryPicker';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
+import { feedback } from '../../../lib/feedback';
 import { dayjs } from '../../../lib/format';
 import { useSaveWhitelistItemMutation } from '../api/mutations';
 import type { WhitelistItem, WhitelistScope } from '../api/queries';
@@ -37,7 +38,7 @@ export function WhitelistItemModal({
   open: boolean;
   onClose: () => void;
 }) {
-  const { message } = App.useApp();
+  const { message } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveWhitelistItemMutation(scope);
   const type = Form.useWatch('type', form) ?? 'domain';
