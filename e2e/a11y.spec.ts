@@ -168,13 +168,23 @@ test.describe('accessibility: axe-core on every page', () => {
     await api.dispose();
   });
 
-  test('the login page', async ({ page }) => {
-    await page.goto('/login');
-    await page.addStyleTag({ content: NO_MOTION });
-    await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
-    const found = await audit(page, 'Вход');
-    counts('light', ['Вход'], found);
-    expect(found, `axe violations:\n${report(found)}`).toEqual([]);
+  test('the login page, in both themes and with its field messages', async ({ page }) => {
+    // A user who chose the dark theme meets /login in it after signing out (localStorage keeps it).
+    for (const theme of ['light', 'dark'] as const) {
+      await page.goto('/login');
+      await page.evaluate((t) => window.localStorage.setItem('forpost:theme', t), theme);
+      await page.reload();
+      await page.addStyleTag({ content: NO_MOTION });
+      await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
+      await expect(page.locator('html')).toHaveCSS('color-scheme', theme);
+      const found = await audit(page, 'Вход');
+      // Submitted empty: the messages under the fields.
+      await page.getByRole('button', { name: 'Войти' }).click();
+      await expect(page.locator('#login-password-error')).toBeVisible();
+      found.push(...(await audit(page, 'Вход: ошибки полей')));
+      counts(theme, ['Вход', 'Вход: ошибки полей'], found);
+      expect(found, `axe violations (${theme}):\n${report(found)}`).toEqual([]);
+    }
   });
 
   test('every page, light theme', async ({ page, baseURL }) => {

@@ -16,6 +16,10 @@ const READABLE_TOKENS = {
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
     // #ff4d4f: 3.26:1 under white text (danger buttons) → #cf1322: 5.57:1.
     colorError: '#cf1322',
+    // A hovered primary button (and link) went lighter, #597ef7: 3.65:1 under white text → the
+    // darker shade of the brand blue, #1d39c4: 8.6:1.
+    colorPrimaryHover: '#1d39c4',
+    colorLinkHover: '#1d39c4',
   },
   dark: {
     colorTextTertiary: 'rgba(255, 255, 255, 0.6)',
@@ -25,6 +29,10 @@ const READABLE_TOKENS = {
     colorLink: '#85a5ff',
     // Dangerous buttons' red text: #dc4446 (from #ff4d4f) 4.34:1 on #141414 → a lighter seed.
     colorError: '#ff7875',
+    // The hovered primary button lightened to #5273e0: 4.29:1 under white text → #4a6ae0: 4.74:1
+    // (still lighter than the button at rest); links lighten on hover as in the tabs.
+    colorPrimaryHover: '#4a6ae0',
+    colorLinkHover: '#adc6ff',
   },
 } as const;
 

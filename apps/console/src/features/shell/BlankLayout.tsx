@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
+import { useDarkMode } from '../views/theme';
+
+/** The page behind the box: a pale blue wash, or the menu's navy fading to black in the dark theme. */
+const BACKGROUND = {
+  light: 'linear-gradient(160deg, #eef2fb 0%, #f5f7fa 60%)',
+  dark: 'linear-gradient(160deg, #0f1b3d 0%, #000 60%)',
+};
 
 /** Blank layout (login, product key activation, API docs): no menu, content centred. */
 export function BlankLayout({ children, centered = true }: { children: ReactNode; centered?: boolean }) {
+  const dark = useDarkMode();
   return (
     <div
       style={{
@@ -12,7 +20,7 @@ export function BlankLayout({ children, centered = true }: { children: ReactNode
         justifyContent: centered ? 'center' : 'flex-start',
         padding: 24,
         boxSizing: 'border-box',
-        background: 'linear-gradient(160deg, #eef2fb 0%, #f5f7fa 60%)',
+        background: BACKGROUND[dark ? 'dark' : 'light'],
       }}
     >
       {children}
