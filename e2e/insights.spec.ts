@@ -92,14 +92,46 @@ test('the dashboard shows the seeded figures and leads to the filtered list', as
   const onRequest = (r: { url(): string }) => {
     if (r.url().includes('/api/v1/modules/analytics/dashboard/')) asked.push(r.url());
   };
+  // When the page's title entered the document (the page's first commit), on the page's own clock.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __titleAt?: number };
+    new MutationObserver((_m, o) => {
+      if (!document.querySelector('[data-testid="page-title"]')) return;
+      w.__titleAt = performance.now();
+      o.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  });
   page.on('request', onRequest);
   await page.goto(`/?companyId=${seeded.companyId}&period=7d`);
   await expect(page.getByTestId('page-title')).toHaveText('Главная');
   const total = seeded.domains + seeded.media + seeded.accounts;
   await expect(page.getByTestId('kpi-new')).toContainText(String(total));
   page.off('request', onRequest);
-  expect(asked.length).toBeGreaterThanOrEqual(6);
   expect(asked.filter((u) => new URL(u).searchParams.get('company_id') !== String(seeded.companyId))).toEqual([]);
+  // The route's loader sends them before the page's first commit (not from its effects), each once:
+  // six charts and SLA.
+  const order = await page.evaluate(() => ({
+    title: (window as unknown as { __titleAt?: number }).__titleAt ?? Number.NaN,
+    asked: Math.min(
+      ...performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/api/v1/modules/analytics/dashboard/'))
+        .map((e) => e.startTime),
+    ),
+  }));
+  expect(order.asked).toBeLessThan(order.title);
+  const paths = asked.map((u) => new URL(u).pathname.replace('/api/v1/modules/analytics/dashboard/', ''));
+  expect([...paths].sort()).toEqual(
+    [
+      'account/events',
+      'common/criticalevents',
+      'common/newevents',
+      'common/priorityevents',
+      'common/sla',
+      'domains/events',
+      'media/connotationevents',
+    ].sort(),
+  );
   await expect(page.getByTestId('kpi-critical')).toContainText(String(seeded.critical));
   await expect(page.getByTestId('kpi-domains')).toContainText(String(seeded.domains));
   await expect(page.getByTestId('chart-new-total')).toHaveText(String(total));

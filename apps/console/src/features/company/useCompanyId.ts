@@ -74,6 +74,9 @@ export function useCompanyId(): [number, (id: number) => void] {
   return [id, set];
 }
 
+/** The selected company as an API filter value, outside React (route loaders): undefined for «Все компании». */
+export const companyFilter = (): number | undefined => (current === ALL_COMPANIES ? undefined : current);
+
 /** The selected company as an API filter value: undefined for «Все компании». */
 export function useCompanyFilter(): number | undefined {
   const [id] = useCompanyId();

@@ -24,7 +24,7 @@ import { dayjs, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
-import { type DashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
+import { type DashboardParams, dashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
 import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
 import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
 import { LazyEChart as EChart } from './components/LazyEChart';
@@ -56,16 +56,12 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   const navigate = useNavigate();
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
-  const modules = useMemo(() => (search.modules ? search.modules.split(',') : undefined), [search.modules]);
   const custom = Boolean(search.from && search.to);
   const params: DashboardParams = useMemo(
-    () => ({
-      company_id: companyId,
-      ...(custom ? { from: search.from, to: search.to } : { period: search.period ?? '30d' }),
-      modules,
-    }),
-    [companyId, custom, search.from, search.to, search.period, modules],
+    () => dashboardParams({ period: search.period, from: search.from, to: search.to, modules: search.modules }, companyId),
+    [companyId, search.from, search.to, search.period, search.modules],
   );
+  const modules = params.modules;
 
   const newEvents = useDashboardChart('newevents', params);
   const critical = useDashboardChart('criticalevents', params);

@@ -1,10 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useCallback } from 'react';
+import { companyFilter } from '../../../features/company/useCompanyId';
+import { dashboardParams, prefetchDashboard } from '../../../features/dashboard/api/queries';
 import { DashboardPage } from '../../../features/dashboard/DashboardPage';
 import { type DashboardSearch, validateDashboardSearch } from '../../../features/dashboard/search';
 
 export const Route = createFileRoute('/_auth/_app/')({
   validateSearch: validateDashboardSearch,
+  loaderDeps: ({ search }) => search,
+  // The page's requests leave now, while the shell and the page render (not awaited).
+  loader: ({ context, deps }) => prefetchDashboard(context.queryClient, dashboardParams(deps, companyFilter())),
   component: Page,
 });
 
