@@ -22,7 +22,7 @@ export default defineConfig({
     locale: 'ru-RU',
     timezoneId: 'Europe/Moscow',
     // The console honours «less motion» (no opening animations): a click never lands on a dialog or
-    // menu that is still zooming in. shell.spec checks both settings.
+    // menu that is still zooming in. shell.spec checks both settings (read when the console loads).
     reducedMotion: 'reduce',
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',

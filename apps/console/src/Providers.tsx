@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider, theme } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
-import { useDarkMode, useReducedMotion } from './features/views/theme';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { prefersReducedMotion, useDarkMode } from './features/views/theme';
 import { feedbackWanted, onFeedbackWanted } from './lib/feedback';
 import { queryClient } from './lib/query-client';
 import { readableTheme } from './lib/readable-theme';
@@ -22,12 +22,14 @@ const THEME = {
 };
 
 /** The message/notification/modal host (lib/feedback): its own chunk, mounted once asked for. */
+const NO_HOST: { default: ComponentType } = { default: () => null };
 const FeedbackHost = lazy(
   (): Promise<{ default: ComponentType }> =>
-    import('./features/shell/FeedbackHost').catch(() => {
-      // Not loaded (the network is gone): the calls stay queued; no toasts until the page is reloaded.
-      return { default: () => null };
-    }),
+    import('./features/shell/FeedbackHost')
+      // A chunk gone after a deploy resolves to nothing once version-check has reloaded the page;
+      // without the network it fails: either way the calls stay queued and nothing breaks the page.
+      .then((m: { default?: ComponentType } | undefined) => (m?.default ? { default: m.default } : NO_HOST))
+      .catch(() => NO_HOST),
 );
 
 function FeedbackSlot() {
@@ -54,7 +56,9 @@ export function Providers({ children }: { children: ReactNode }) {
   // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
   const dark = useDarkMode();
   // (readableTheme: the same algorithm, with the greys, the danger red and the tag text shades of WCAG AA)
-  const reducedMotion = useReducedMotion();
+  // Read once at start: switching antd's motion off remounts everything under the provider (open
+  // dialogs and typed text would be lost), so a change of the system setting applies on the next load.
+  const [reducedMotion] = useState(prefersReducedMotion);
   const themeConfig = useMemo(() => {
     const t = readableTheme(THEME, dark);
     // Less motion when the system asks for it: antd's opening animations are off.

@@ -16,10 +16,10 @@ const READABLE_TOKENS = {
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
     // #ff4d4f: 3.26:1 under white text (danger buttons) → #cf1322: 5.57:1.
     colorError: '#cf1322',
-    // A hovered primary button (and link) went lighter, #597ef7: 3.65:1 under white text → the
-    // darker shade of the brand blue, #1d39c4: 8.6:1.
-    colorPrimaryHover: '#1d39c4',
-    colorLinkHover: '#1d39c4',
+    // A hovered primary button (and link) went lighter, #597ef7: 3.65:1 under white text → a shade
+    // between the brand blue and the pressed one (#1d39c4), #2747d6: 7.1:1.
+    colorPrimaryHover: '#2747d6',
+    colorLinkHover: '#2747d6',
   },
   dark: {
     colorTextTertiary: 'rgba(255, 255, 255, 0.6)',

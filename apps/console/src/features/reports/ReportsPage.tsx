@@ -158,7 +158,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                           okText="Удалить"
                           cancelText="Отмена"
                           okButtonProps={{ danger: true }}
-                          onConfirm={() => remove.mutateAsync(r.id).then(() => message.success('Отчёт удалён'))}
+                          onConfirm={() => remove.mutateAsync(r.id).then(() => void message.success('Отчёт удалён'))}
                         >
                           <Button danger icon={<DeleteOutlined />} aria-label="Удалить" />
                         </Popconfirm>

@@ -53,7 +53,8 @@ export function useDarkMode(): boolean {
  * Has the user asked the system for less motion (WCAG 2.3.3)? Then dialogs, menus and toasts appear
  * without their opening animations.
  */
-export const useReducedMotion = (): boolean => useMediaQuery('(prefers-reduced-motion: reduce)');
+export const prefersReducedMotion = (): boolean =>
+  typeof window !== 'undefined' && Boolean(window.matchMedia?.('(prefers-reduced-motion: reduce)').matches);
 
 /**
  * Follows the signed-in user's stored theme (it comes with them to another machine) and returns the

@@ -52,6 +52,7 @@ export function CredentialsStep({ redirect, onForgotPassword }: { redirect?: str
     value: values[field],
     onChange: change(field),
     status: errors[field] ? ('error' as const) : undefined,
+    'aria-required': true,
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? `${ids[field]}-error` : undefined,
     disabled: login.isPending,

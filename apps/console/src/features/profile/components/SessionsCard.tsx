@@ -94,7 +94,7 @@ export function SessionsCard() {
                     title="Завершить этот сеанс?"
                     okText="Завершить"
                     cancelText="Отмена"
-                    onConfirm={() => endOne.mutateAsync(s.id).then(() => message.success('Сеанс завершён'))}
+                    onConfirm={() => endOne.mutateAsync(s.id).then(() => void message.success('Сеанс завершён'))}
                   >
                     <Button size="small" danger>
                       Завершить

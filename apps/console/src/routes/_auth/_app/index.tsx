@@ -8,8 +8,11 @@ import { type DashboardSearch, validateDashboardSearch } from '../../../features
 export const Route = createFileRoute('/_auth/_app/')({
   validateSearch: validateDashboardSearch,
   loaderDeps: ({ search }) => search,
-  // The page's requests leave now, while the shell and the page render (not awaited).
-  loader: ({ context, deps }) => prefetchDashboard(context.queryClient, dashboardParams(deps, companyFilter())),
+  // The page's requests leave now, while the shell and the page render (not awaited); not when the
+  // router merely preloads the route (a hovered link to the home page).
+  loader: ({ context, deps, preload }) => {
+    if (!preload) prefetchDashboard(context.queryClient, dashboardParams(deps, companyFilter()));
+  },
   component: Page,
 });
 
