@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider, theme } from 'antd';
 import ruRU from 'antd/locale/ru_RU';
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { prefersReducedMotion, useDarkMode } from './features/views/theme';
 import { feedbackWanted, onFeedbackWanted } from './lib/feedback';
 import { queryClient } from './lib/query-client';
@@ -20,6 +20,13 @@ const THEME = {
     Menu: { darkItemBg: '#0f1b3d', darkSubMenuItemBg: '#0b1530' },
   },
 };
+
+/**
+ * Read once, when the console loads: switching antd's motion off remounts everything under the
+ * provider (open dialogs and typed text would be lost), so a change of the system setting applies on
+ * the next load.
+ */
+const REDUCED_MOTION = prefersReducedMotion();
 
 /** The message/notification/modal host (lib/feedback): its own chunk, mounted once asked for. */
 const NO_HOST: { default: ComponentType } = { default: () => null };
@@ -56,14 +63,11 @@ export function Providers({ children }: { children: ReactNode }) {
   // The user's theme (light, dark, the system's): antd's algorithm recolours every token.
   const dark = useDarkMode();
   // (readableTheme: the same algorithm, with the greys, the danger red and the tag text shades of WCAG AA)
-  // Read once at start: switching antd's motion off remounts everything under the provider (open
-  // dialogs and typed text would be lost), so a change of the system setting applies on the next load.
-  const [reducedMotion] = useState(prefersReducedMotion);
   const themeConfig = useMemo(() => {
     const t = readableTheme(THEME, dark);
     // Less motion when the system asks for it: antd's opening animations are off.
-    return reducedMotion ? { ...t, token: { ...t.token, motion: false } } : t;
-  }, [dark, reducedMotion]);
+    return REDUCED_MOTION ? { ...t, token: { ...t.token, motion: false } } : t;
+  }, [dark]);
   useEffect(() => {
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [dark]);

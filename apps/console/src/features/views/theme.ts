@@ -3,7 +3,7 @@
  * too so the first paint (before the preferences load) already has the right colours.
  */
 import { THEMES, type ThemePreference } from '@forpost/contract/enums';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { local } from '../../lib/storage';
 import { usePreferences, usePutPreference } from './api';
 
@@ -29,23 +29,21 @@ function setTheme(t: ThemePreference) {
 
 export const useThemePreference = () => useSyncExternalStore(subscribe, () => current);
 
-/** Whether a media query matches now, re-rendering when it changes (the system's scheme, motion). */
-function useMediaQuery(query: string): boolean {
-  const subscribeQuery = useCallback(
-    (l: () => void) => {
-      const mq = window.matchMedia?.(query);
-      mq?.addEventListener('change', l);
-      return () => mq?.removeEventListener('change', l);
-    },
-    [query],
-  );
-  return useSyncExternalStore(subscribeQuery, () => typeof window !== 'undefined' && Boolean(window.matchMedia?.(query).matches));
-}
+/** Whether a media query of the system's settings matches now. */
+const matches = (query: string) => typeof window !== 'undefined' && Boolean(window.matchMedia?.(query).matches);
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+const systemDark = () => matches(DARK_QUERY);
+const subscribeSystem = (l: () => void) => {
+  const mq = window.matchMedia?.(DARK_QUERY);
+  mq?.addEventListener('change', l);
+  return () => mq?.removeEventListener('change', l);
+};
 
 /** Is the console dark now (the preference, or the system's scheme for «Как в системе»)? */
 export function useDarkMode(): boolean {
   const pref = useThemePreference();
-  const sys = useMediaQuery('(prefers-color-scheme: dark)');
+  const sys = useSyncExternalStore(subscribeSystem, systemDark);
   return pref === 'dark' || (pref === 'system' && sys);
 }
 
@@ -53,8 +51,7 @@ export function useDarkMode(): boolean {
  * Has the user asked the system for less motion (WCAG 2.3.3)? Then dialogs, menus and toasts appear
  * without their opening animations.
  */
-export const prefersReducedMotion = (): boolean =>
-  typeof window !== 'undefined' && Boolean(window.matchMedia?.('(prefers-reduced-motion: reduce)').matches);
+export const prefersReducedMotion = (): boolean => matches('(prefers-reduced-motion: reduce)');
 
 /**
  * Follows the signed-in user's stored theme (it comes with them to another machine) and returns the
