@@ -289,6 +289,48 @@ describe('free-text search of event lists', () => {
   });
 });
 
+describe('the search index: one per module of the registry', () => {
+  it('every module has its partial GIN index, and a search of the module reads it', async () => {
+    const rows = (await ctx.database.db.execute(sql`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events'`))
+      .rows as { indexname: string; indexdef: string }[];
+    const defs = new Map(rows.map((r) => [r.indexname, r.indexdef]));
+    // No index over every module's text is left (each module's words would inflate the others' bitmaps).
+    expect(rows.filter((r) => /\(.*search.*\)/.test(r.indexdef) && !/WHERE/.test(r.indexdef))).toEqual([]);
+    for (const m of MODULE_LIST) {
+      const def = defs.get(`events_search_${m.code}_gin`);
+      expect(def, m.code).toMatch(new RegExp(`USING gin \\(company_id, search\\) WHERE \\(module = '${m.code}'::text\\)`));
+    }
+    // As the list sends it (the module a parameter, the query a tsquery constant — events.repo
+    // resolveQuery), the planner can prove each partial index's predicate. On this small table it
+    // rightly prefers a btree, so the other indexes are dropped inside a transaction rolled back.
+    await ctx.database.db
+      .transaction(async (tx) => {
+        for (const r of rows.filter((x) => !x.indexname.startsWith('events_search_') && x.indexname !== 'events_pkey'))
+          await tx.execute(sql.raw(`DROP INDEX ${r.indexname}`));
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        for (const m of MODULE_LIST) {
+          const plan = (
+            (
+              await tx.execute(
+                sql`EXPLAIN SELECT count(*) FROM events e WHERE e.module = ${m.code} AND e.company_id = ${A.id} AND e.search @@ 'частотный'::tsquery`,
+              )
+            ).rows as { 'QUERY PLAN': string }[]
+          )
+            .map((r) => r['QUERY PLAN'])
+            .join('\n');
+          expect(plan, m.code).toContain(`Bitmap Index Scan on events_search_${m.code}_gin`);
+        }
+        tx.rollback();
+      })
+      .catch((e: Error) => {
+        if (!/rollback/i.test(e.message)) throw e;
+      });
+    expect(rows.length).toBe(
+      (await ctx.database.db.execute(sql`SELECT 1 FROM pg_indexes WHERE tablename = 'events'`)).rows.length,
+    );
+  });
+});
+
 describe('lists without free text: the page and its count in one statement (events.repo list)', () => {
   /** The same page and total by plain SQL: the consulting events of `companyId` (all three when undefined), newest first. */
   async function plain(companyId: number | undefined, limit: number, offset: number) {
