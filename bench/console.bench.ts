@@ -132,7 +132,7 @@ async function signedInContext(browser: Browser): Promise<BrowserContext> {
 }
 
 /** Records the page's largest contentful paint in `window.__lcp` (page-side code as text: this file is type-checked without the DOM library). */
-const LCP_OBSERVER = `window.__lcp = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__lcp = e.startTime; }).observe({ type: 'largest-contentful-paint', buffered: true });`;
+const LCP_OBSERVER = `window.__lcp = 0; window.__lcpElement = false; new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__lcp = e.startTime; window.__lcpElement = !!e.element; } }).observe({ type: 'largest-contentful-paint', buffered: true });`;
 
 /** Opens `url` in a new tab of `context` and returns its LCP (the last entry once the page settled). */
 async function loadLcp(context: BrowserContext, url: string): Promise<number> {
@@ -141,6 +141,10 @@ async function loadLcp(context: BrowserContext, url: string): Promise<number> {
   const done = settled(page, READY[url] ?? 'body');
   await page.goto(`${BASE}${url}`);
   await done;
+  // The «Загрузка…» of index.html is the first candidate (generated text: no element); the page's own
+  // largest paint is reported a frame after it was drawn, which may be after the network went quiet.
+  await page.waitForFunction('window.__lcpElement === true', null, { timeout: 30_000 });
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 200))))');
   const lcp = Number(await page.evaluate('window.__lcp'));
   await page.close();
   return lcp;
