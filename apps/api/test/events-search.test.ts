@@ -7,7 +7,7 @@
  */
 import { COUNT_CAP, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PREFIX_WORDS_MAX } from '../src/modules/events/events.query';
 import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
@@ -322,8 +322,8 @@ describe('the search index: one per module of the registry', () => {
         }
         tx.rollback();
       })
-      .catch((e: Error) => {
-        if (!/rollback/i.test(e.message)) throw e;
+      .catch((e: unknown) => {
+        if (!(e instanceof TransactionRollbackError)) throw e;
       });
     expect(rows.length).toBe(
       (await ctx.database.db.execute(sql`SELECT 1 FROM pg_indexes WHERE tablename = 'events'`)).rows.length,

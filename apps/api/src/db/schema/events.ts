@@ -184,7 +184,7 @@ export const events = pgTable(
     // from a fraction of the entries (10M events, «gazprombank bonus» in domains: 163 → 44 ms;
     // docs/decisions.md, «Поиск: индекс на модуль»). The company stays inside the index (btree_gin,
     // migration 0010). A module added to the registry gets its index by `npm run db:generate`;
-    // test/search-index.test.ts fails until it has one.
+    // test/events-search.test.ts («the search index») fails until it has one.
     ...MODULE_CODES.map((code) =>
       index(`events_search_${code}_gin`)
         .using('gin', t.companyId, t.search)
