@@ -75,7 +75,8 @@ function formProviderOnly(): Plugin {
     name: 'forpost-form-provider-only',
     enforce: 'pre',
     async resolveId(source, importer) {
-      if (source !== '@rc-component/form' || !importer || !/[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer)) return null;
+      if (source !== '@rc-component/form' || !importer || !/[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/.test(importer))
+        return null;
       return this.resolve('@rc-component/form/es/FormContext.js', importer, { skipSelf: true });
     },
   };
