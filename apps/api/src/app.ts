@@ -1,6 +1,5 @@
 import '@forpost/contract/zod-setup';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
@@ -50,6 +49,7 @@ import { registerErrorHandling } from './plugins/errors';
 import { clientErrorHandler, frameworkErrors, registerTextGuard } from './plugins/input';
 import { registerMetrics } from './plugins/metrics';
 import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { createResponseSerializer } from './plugins/serializer';
 import { routeTable as consoleRouteTable, readBuildVersion, registerSpa } from './plugins/spa';
 
@@ -87,7 +87,7 @@ export async function buildApp(deps: AppDeps) {
   registerTextGuard(app);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -72,6 +72,13 @@ describe('system endpoints', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(r.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(r.headers['x-frame-options']).toBe('DENY');
+    // Computed once (plugins/security-headers.ts), set on every answer: a refusal and a 404 too.
+    for (const other of [await new Client(ctx).get('/no/such/path'), await new Client(ctx).get('/auth/me')]) {
+      expect(other.statusCode).toBeGreaterThanOrEqual(400);
+      expect(other.headers['content-security-policy']).toBe(r.headers['content-security-policy']);
+      expect(other.headers['x-content-type-options']).toBe('nosniff');
+    }
   });
 });
 
