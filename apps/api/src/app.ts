@@ -15,6 +15,7 @@ import { analyticsRoutes, createAnalyticsService, createInsightsJobs } from './m
 import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
 import { createApiKeysService } from './modules/apikeys/apikeys.service';
 import { auditRoutes } from './modules/audit/audit.routes';
+import { createAccessCache } from './modules/auth/access-cache';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { identityRoutes } from './modules/auth/identity.routes';
@@ -150,11 +151,15 @@ export async function buildApp(deps: AppDeps) {
   }));
   const mailer =
     deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  // Who a session or an API key is, for a few seconds per instance (dropped everywhere on any change of access).
+  const access = createAccessCache({ pool: database.pool, log: app.log, ttlMs: config.accessCacheMs });
+  app.addHook('onClose', () => access.close());
   const auth = createAuthService({
     repo: createSessionsRepo(db),
     audit,
     config,
     limiter,
+    access,
     lifetimes: async () => ({
       accessTtlSeconds: await configs.get('access_token_ttl_seconds'),
       idleSeconds: (await configs.get('session_idle_minutes')) * 60,
@@ -172,7 +177,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const companiesSvc = createCompaniesService({ db, audit, limiter });
   const usersSvc = createUsersService({ db, audit, links: identity });
-  const apiKeysSvc = createApiKeysService({ db, audit });
+  const apiKeysSvc = createApiKeysService({ db, audit, access });
   const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
   // SLA policies and the breach job (bell notifications for the assignee: notifications.notify).
   const sla = createSlaService({ db, audit, notify: notifyUsers });
@@ -224,7 +229,7 @@ export async function buildApp(deps: AppDeps) {
     audit,
     isConsoleRoute: (p) => Boolean(consoleRoutes?.some((r) => r.test(p))),
   });
-  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer });
+  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer, access });
   registerKeyRateLimit(app, { counter: createKeyRateCounter(db), limit: config.apiKeyRateLimit });
 
   await app.register(
@@ -281,6 +286,7 @@ export async function buildApp(deps: AppDeps) {
       transfer,
       bulk,
       auth,
+      access,
       audit,
       configs,
       whitelist,

@@ -55,6 +55,8 @@ const envSchema = z.object({
   SNAPSHOT_HOST_MAP: z.string().optional(),
   /** Dashboard charts kept in memory per instance (≤ ~30 KB each; checked against the rollups on every request; 0 = off). */
   ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
+  /** How long one instance trusts what it read about a session or an API key (ms; invalidated by NOTIFY on any change; 0 = off). */
+  ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Requests per minute per API key, counted in PostgreSQL across instances (0 = no limit; sessions are never limited). */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   /** Load shedding: 503 once the mean event-loop delay over a second exceeds this (ms; 0 = off). */
@@ -120,6 +122,7 @@ export interface Config {
   snapshotAllowPrivate: boolean;
   snapshotHostMap: string;
   analyticsCacheEntries: number;
+  accessCacheMs: number;
   apiKeyRateLimit: number;
   maxEventLoopDelayMs: number;
   dbPoolMaxWaiting: number;
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
+    accessCacheMs: e.ACCESS_CACHE_MS,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     dbPoolMaxWaiting: e.DB_POOL_MAX_WAITING,

@@ -65,6 +65,10 @@ export async function setupApp(
     DB_POOL_MAX_WAITING: '0',
     // Every response written by the compiled writer is checked against zod's (plugins/serializer.ts).
     RESPONSE_CHECK: '1',
+    // Tests change access with SQL of their own and expect the very next request to see it; another
+    // instance would see it only once the NOTIFY arrives (ms later). The cache is on, and raced
+    // against such changes, in request-path.test.ts, and in the e2e server (npm start's defaults).
+    ACCESS_CACHE_MS: '0',
     ...env,
   });
   const database = createDatabase(url, { warn() {} });

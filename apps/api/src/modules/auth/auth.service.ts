@@ -8,6 +8,7 @@ import type { Audit } from '../../lib/audit';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
+import { type AccessCache, deepFreeze, uncachedAccess } from './access-cache';
 import type { FailureLimiter } from './limiter';
 import type { SessionsRepo, UserRow } from './sessions.repo';
 import { createSignInGuard, slowLimitsOf } from './signin-guard';
@@ -65,8 +66,11 @@ export function createAuthService(deps: {
   config: Config;
   limiter: FailureLimiter;
   lifetimes?: () => Promise<Lifetimes>;
+  /** Who a session is, for a few seconds (access-cache.ts); none: every request reads the database. */
+  access?: AccessCache;
 }) {
   const { repo, audit, config, limiter } = deps;
+  const access = deps.access ?? uncachedAccess;
   const guard = createSignInGuard({ limiter, audit, slow: () => slowLimitsOf(config) });
   const lifetimes =
     deps.lifetimes ??
@@ -220,16 +224,29 @@ export function createAuthService(deps: {
       if (!sid) return null;
       // One round trip per request: session, user and memberships together; the idle timeout is
       // pushed forward (touch) only when the session was last seen over a minute ago, as before.
-      const live = await repo.findLiveAccess(sid);
-      if (!live?.user.isActive) return null;
+      // A burst of requests of one session reads it once (access-cache.ts: dropped on every instance
+      // by any change of access, at most ACCESS_CACHE_MS old, never past the session's expiry).
+      let fresh = false;
+      const live = await access.through(
+        `session:${sid}`,
+        async () => {
+          const r = await repo.findLiveAccess(sid);
+          if (!r?.user.isActive) return null;
+          fresh = true;
+          if (r.touchDue && ipAllowed(r.user.allowedIps, ctx.ip)) await repo.touch(sid, await idleUntil());
+          return deepFreeze(r);
+        },
+        (r) => r.expiresAtMs,
+      );
+      if (!live) return null;
       if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
-      if (live.touchDue) await repo.touch(sid, await idleUntil());
       return {
         user: live.user,
         sessionId: sid,
         keyId: null,
         principal: { role: live.user.role, memberships: live.memberships },
-        rollups: { generation: live.rollupGeneration ?? '0', pending: live.rollupPending },
+        // The rollups' state only as read now (a cached one would be old: the dashboard reads its own).
+        ...(fresh ? { rollups: { generation: live.rollupGeneration ?? '0', pending: live.rollupPending } } : {}),
       };
     },
 

@@ -29,6 +29,8 @@ export function createSessionsRepo(db: Db) {
         FROM ${companyMembers} m JOIN ${companies} c ON c.id = m.company_id
         WHERE m.user_id = ${users.id} AND c.is_active), '[]'::json)`,
         touchDue: sql<boolean>`${sessions.lastSeenAt} < now() - interval '60 seconds'`,
+        // When the session ends unless touched (ms since the epoch): no cached copy outlives it.
+        expiresAtMs: sql<number>`(extract(epoch FROM least(${sessions.idleExpiresAt}, ${sessions.absoluteExpiresAt})) * 1000)::float8`,
         // The dashboard rollups' state in the same snapshot: a one-row lookup and «is any delta
         // pending» (stops at the first row; the table is folded every 5 s and vacuumed after bulk
         // folds). The analytics answer cache checks against it instead of a round trip of its own.
