@@ -16,9 +16,9 @@ import {
 } from '@forpost/contract/analytics-period';
 import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import { useNavigate } from '@tanstack/react-router';
-import { Alert, Button, Card, Col, DatePicker, Flex, Row, Segmented, Select, Statistic, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Flex, Row, Segmented, Select, Skeleton, Statistic, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useMemo } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { dayjs, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
@@ -52,8 +52,24 @@ function disabledPeriodDay(current: Dayjs, info: { from?: Dayjs; type: string })
   );
 }
 
+/**
+ * False for the page's first render, true a frame later: the heading and its subtitle (the page's
+ * largest text) are painted without waiting for the ~40 components of the filters, figures and
+ * charts, which then render as a transition (yielding to input). The charts' requests left from
+ * the route loader already; nothing waits for this. LCP of / (bench/README, console.bench).
+ */
+function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => startTransition(() => setReady(true)));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+  return ready;
+}
+
 export function DashboardPage({ search, onSearch }: { search: DashboardSearch; onSearch: (next: DashboardSearch) => void }) {
   const navigate = useNavigate();
+  const bodyReady = useAfterFirstPaint();
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
   const custom = Boolean(search.from && search.to);
@@ -104,168 +120,176 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </span>
         }
       />
-      <Card styles={{ body: { padding: 12 } }} style={{ marginBottom: 16 }}>
-        <Flex gap={12} wrap align="center">
-          <Segmented
-            data-testid="period-presets"
-            value={custom ? CUSTOM : (search.period ?? '30d')}
-            options={[
-              ...PERIOD_PRESETS.map((p) => ({ value: p, label: PERIOD_PRESET_LABELS[p] })),
-              { value: CUSTOM, label: 'Период', disabled: !custom },
-            ]}
-            onChange={(v) => {
-              if (v !== CUSTOM) onSearch({ period: v === '30d' ? undefined : (v as PeriodPreset), modules: search.modules });
-            }}
-          />
-          <DatePicker.RangePicker
-            data-testid="period-range"
-            format="DD.MM.YYYY"
-            allowClear={custom}
-            placeholder={['Начало', 'Конец']}
-            value={[dayjs(range.from, API_DAY), dayjs(range.to, API_DAY)]}
-            disabledDate={disabledPeriodDay}
-            onChange={(v) => {
-              if (!v?.[0] || !v[1]) onSearch({ modules: search.modules });
-              else onSearch({ from: v[0].format(API_DAY), to: v[1].format(API_DAY), modules: search.modules });
-            }}
-          />
-          <Select
-            mode="multiple"
-            allowClear
-            data-testid="modules-filter"
-            aria-label="Модули"
-            style={{ minWidth: 260, flex: '1 1 260px', maxWidth: 560 }}
-            placeholder="Все модули"
-            maxTagCount="responsive"
-            value={modules ?? []}
-            options={MODULE_SECTIONS.map((m) => ({ value: m.code, label: m.name }))}
-            optionFilterProp="label"
-            onChange={(v: string[]) => onSearch({ ...search, modules: v.length ? v.join(',') : undefined })}
-          />
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            Дни по московскому времени · компания выбирается в шапке
-          </Typography.Text>
-        </Flex>
-      </Card>
-
-      {failed.length > 0 && (
-        <Alert
-          type="error"
-          showIcon
-          data-testid="dashboard-error"
-          style={{ marginBottom: 16 }}
-          title={
-            failed.length === charts.length
-              ? 'Не удалось загрузить сводку'
-              : `Не удалось загрузить графики: ${failed.length} из ${charts.length}`
-          }
-          description={failedMessages.join(' · ')}
-          action={
-            retryable.length > 1 ? (
-              <Button size="small" onClick={() => retryable.forEach((q) => void q.refetch())}>
-                Повторить все
-              </Button>
-            ) : null
-          }
-        />
-      )}
-
-      <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        {[
-          { title: 'Новые события', value: newEvents.data?.total, loading: newEvents.isLoading, testId: 'kpi-new' },
-          {
-            title: 'Критические',
-            value: critical.data?.total,
-            loading: critical.isLoading,
-            testId: 'kpi-critical',
-            danger: true,
-          },
-          {
-            title: 'Негативные публикации',
-            value: connotation.data ? negative : undefined,
-            loading: connotation.isLoading,
-            testId: 'kpi-negative',
-          },
-          { title: 'Домены', value: domains.data?.total, loading: domains.isLoading, testId: 'kpi-domains' },
-        ].map((k) => (
-          <Col key={k.testId} xs={12} md={8} xl={4}>
-            <Card style={{ height: '100%' }} styles={{ body: { padding: 16 } }} data-testid={k.testId}>
-              <Statistic
-                title={k.title}
-                loading={k.loading}
-                value={k.value === undefined ? '—' : formatNumber(k.value)}
-                valueStyle={k.danger && k.value ? { color: '#cf1322' } : undefined}
-              />
-            </Card>
-          </Col>
-        ))}
-        <Col xs={24} md={16} xl={8}>
-          <MlQueueCard companyId={companyId} />
-        </Col>
-      </Row>
-
-      <Row gutter={[16, 16]}>
-        <Col span={24}>
-          <SlaCard query={sla} />
-        </Col>
-        <Col span={24}>
-          <DaySeriesChart
-            title="Новые события по модулям"
-            name="new"
-            query={newEvents}
-            hint="Нажмите на столбец, чтобы открыть события"
-            onOpen={open}
-          />
-        </Col>
-        <Col xs={24} xl={12}>
-          <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />
-        </Col>
-        <Col xs={24} xl={12}>
-          <ChartCard
-            title="События по приоритетам"
-            testId="chart-priority"
-            total={priority.data?.total}
-            query={priority}
-            empty={!priority.data?.total}
-          >
-            {priority.data && (
-              <EChart
-                testId="echart-priority"
-                height={Math.max(240, 60 + priority.data.categories.length * 34)}
-                option={matrixOption(priority.data)}
-                onClick={(e) =>
-                  open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], priority.data?.from, priority.data?.to)
-                }
-              />
-            )}
-          </ChartCard>
-        </Col>
-        <Col xs={24} xl={8}>
-          <ChartCard
-            title="Тональность СМИ"
-            testId="chart-connotation"
-            total={connotation.data?.total}
-            query={connotation}
-            empty={!connotation.data?.total}
-          >
-            {connotation.data && (
-              <EChart
-                testId="echart-connotation"
-                option={pieOption(connotation.data)}
-                onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, connotation.data?.from, connotation.data?.to)}
-              />
-            )}
-          </ChartCard>
-        </Col>
-        <Col xs={24} xl={8}>
-          <DaySeriesChart title="Домены по статусам" name="domains" query={domains} onOpen={open} />
-        </Col>
-        <Col xs={24} xl={8}>
-          <DaySeriesChart title="Аккаунты по статусам" name="accounts" query={accounts} onOpen={open} />
-        </Col>
-      </Row>
+      {bodyReady ? body() : <Skeleton active paragraph={{ rows: 8 }} data-testid="dashboard-pending" />}
     </>
   );
+
+  function body() {
+    return (
+      <>
+        <Card styles={{ body: { padding: 12 } }} style={{ marginBottom: 16 }}>
+          <Flex gap={12} wrap align="center">
+            <Segmented
+              data-testid="period-presets"
+              value={custom ? CUSTOM : (search.period ?? '30d')}
+              options={[
+                ...PERIOD_PRESETS.map((p) => ({ value: p, label: PERIOD_PRESET_LABELS[p] })),
+                { value: CUSTOM, label: 'Период', disabled: !custom },
+              ]}
+              onChange={(v) => {
+                if (v !== CUSTOM) onSearch({ period: v === '30d' ? undefined : (v as PeriodPreset), modules: search.modules });
+              }}
+            />
+            <DatePicker.RangePicker
+              data-testid="period-range"
+              format="DD.MM.YYYY"
+              allowClear={custom}
+              placeholder={['Начало', 'Конец']}
+              value={[dayjs(range.from, API_DAY), dayjs(range.to, API_DAY)]}
+              disabledDate={disabledPeriodDay}
+              onChange={(v) => {
+                if (!v?.[0] || !v[1]) onSearch({ modules: search.modules });
+                else onSearch({ from: v[0].format(API_DAY), to: v[1].format(API_DAY), modules: search.modules });
+              }}
+            />
+            <Select
+              mode="multiple"
+              allowClear
+              data-testid="modules-filter"
+              aria-label="Модули"
+              style={{ minWidth: 260, flex: '1 1 260px', maxWidth: 560 }}
+              placeholder="Все модули"
+              maxTagCount="responsive"
+              value={modules ?? []}
+              options={MODULE_SECTIONS.map((m) => ({ value: m.code, label: m.name }))}
+              optionFilterProp="label"
+              onChange={(v: string[]) => onSearch({ ...search, modules: v.length ? v.join(',') : undefined })}
+            />
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              Дни по московскому времени · компания выбирается в шапке
+            </Typography.Text>
+          </Flex>
+        </Card>
+
+        {failed.length > 0 && (
+          <Alert
+            type="error"
+            showIcon
+            data-testid="dashboard-error"
+            style={{ marginBottom: 16 }}
+            title={
+              failed.length === charts.length
+                ? 'Не удалось загрузить сводку'
+                : `Не удалось загрузить графики: ${failed.length} из ${charts.length}`
+            }
+            description={failedMessages.join(' · ')}
+            action={
+              retryable.length > 1 ? (
+                <Button size="small" onClick={() => retryable.forEach((q) => void q.refetch())}>
+                  Повторить все
+                </Button>
+              ) : null
+            }
+          />
+        )}
+
+        <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
+          {[
+            { title: 'Новые события', value: newEvents.data?.total, loading: newEvents.isLoading, testId: 'kpi-new' },
+            {
+              title: 'Критические',
+              value: critical.data?.total,
+              loading: critical.isLoading,
+              testId: 'kpi-critical',
+              danger: true,
+            },
+            {
+              title: 'Негативные публикации',
+              value: connotation.data ? negative : undefined,
+              loading: connotation.isLoading,
+              testId: 'kpi-negative',
+            },
+            { title: 'Домены', value: domains.data?.total, loading: domains.isLoading, testId: 'kpi-domains' },
+          ].map((k) => (
+            <Col key={k.testId} xs={12} md={8} xl={4}>
+              <Card style={{ height: '100%' }} styles={{ body: { padding: 16 } }} data-testid={k.testId}>
+                <Statistic
+                  title={k.title}
+                  loading={k.loading}
+                  value={k.value === undefined ? '—' : formatNumber(k.value)}
+                  valueStyle={k.danger && k.value ? { color: '#cf1322' } : undefined}
+                />
+              </Card>
+            </Col>
+          ))}
+          <Col xs={24} md={16} xl={8}>
+            <MlQueueCard companyId={companyId} />
+          </Col>
+        </Row>
+
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <SlaCard query={sla} />
+          </Col>
+          <Col span={24}>
+            <DaySeriesChart
+              title="Новые события по модулям"
+              name="new"
+              query={newEvents}
+              hint="Нажмите на столбец, чтобы открыть события"
+              onOpen={open}
+            />
+          </Col>
+          <Col xs={24} xl={12}>
+            <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />
+          </Col>
+          <Col xs={24} xl={12}>
+            <ChartCard
+              title="События по приоритетам"
+              testId="chart-priority"
+              total={priority.data?.total}
+              query={priority}
+              empty={!priority.data?.total}
+            >
+              {priority.data && (
+                <EChart
+                  testId="echart-priority"
+                  height={Math.max(240, 60 + priority.data.categories.length * 34)}
+                  option={matrixOption(priority.data)}
+                  onClick={(e) =>
+                    open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], priority.data?.from, priority.data?.to)
+                  }
+                />
+              )}
+            </ChartCard>
+          </Col>
+          <Col xs={24} xl={8}>
+            <ChartCard
+              title="Тональность СМИ"
+              testId="chart-connotation"
+              total={connotation.data?.total}
+              query={connotation}
+              empty={!connotation.data?.total}
+            >
+              {connotation.data && (
+                <EChart
+                  testId="echart-connotation"
+                  option={pieOption(connotation.data)}
+                  onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, connotation.data?.from, connotation.data?.to)}
+                />
+              )}
+            </ChartCard>
+          </Col>
+          <Col xs={24} xl={8}>
+            <DaySeriesChart title="Домены по статусам" name="domains" query={domains} onOpen={open} />
+          </Col>
+          <Col xs={24} xl={8}>
+            <DaySeriesChart title="Аккаунты по статусам" name="accounts" query={accounts} onOpen={open} />
+          </Col>
+        </Row>
+      </>
+    );
+  }
 }
 
 /** A chart of counts per day (bars or a line per series); a click opens that series' events of that day. */
