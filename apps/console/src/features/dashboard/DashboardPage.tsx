@@ -18,7 +18,7 @@ import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import { useNavigate } from '@tanstack/react-router';
 import { Alert, Button, Card, Col, DatePicker, Flex, Row, Segmented, Select, Skeleton, Statistic, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { startTransition, useEffect, useMemo, useState } from 'react';
+import { type ComponentProps, startTransition, useEffect, useMemo, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { dayjs, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
@@ -244,41 +244,23 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
             <DaySeriesChart title="Критические события" name="critical" query={critical} onOpen={open} />
           </Col>
           <Col xs={24} xl={12}>
-            <ChartCard
+            <QueryChart
               title="События по приоритетам"
-              testId="chart-priority"
-              total={priority.data?.total}
+              name="priority"
               query={priority}
-              empty={!priority.data?.total}
-            >
-              {priority.data && (
-                <EChart
-                  testId="echart-priority"
-                  height={Math.max(240, 60 + priority.data.categories.length * 34)}
-                  option={matrixOption(priority.data)}
-                  onClick={(e) =>
-                    open(priority.data?.series[e.seriesIndex]?.links[e.dataIndex], priority.data?.from, priority.data?.to)
-                  }
-                />
-              )}
-            </ChartCard>
+              height={(d) => Math.max(240, 60 + d.categories.length * 34)}
+              option={matrixOption}
+              onClick={(d, e) => open(d.series[e.seriesIndex]?.links[e.dataIndex], d.from, d.to)}
+            />
           </Col>
           <Col xs={24} xl={8}>
-            <ChartCard
+            <QueryChart
               title="Тональность СМИ"
-              testId="chart-connotation"
-              total={connotation.data?.total}
+              name="connotation"
               query={connotation}
-              empty={!connotation.data?.total}
-            >
-              {connotation.data && (
-                <EChart
-                  testId="echart-connotation"
-                  option={pieOption(connotation.data)}
-                  onClick={(e) => open(connotation.data?.series[e.dataIndex]?.link, connotation.data?.from, connotation.data?.to)}
-                />
-              )}
-            </ChartCard>
+              option={pieOption}
+              onClick={(d, e) => open(d.series[e.dataIndex]?.link, d.from, d.to)}
+            />
           </Col>
           <Col xs={24} xl={8}>
             <DaySeriesChart title="Домены по статусам" name="domains" query={domains} onOpen={open} />
@@ -292,34 +274,53 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   }
 }
 
-/** A chart of counts per day (bars or a line per series); a click opens that series' events of that day. */
-function DaySeriesChart({
+type EChartProps = ComponentProps<typeof EChart>;
+type ChartClick = Parameters<NonNullable<EChartProps['onClick']>>[0];
+
+/** A chart card over one dashboard request: its error, empty and loading states, and the chart once answered. */
+function QueryChart<D extends { total: number }>({
   title,
   name,
   query,
   hint,
-  onOpen,
+  height,
+  option,
+  onClick,
 }: {
   title: string;
   /** `chart-{name}` / `echart-{name}` test ids. */
+  name: string;
+  query: ChartQuery & { data?: D };
+  hint?: string;
+  height?: (d: D) => number;
+  option: (d: D) => EChartProps['option'];
+  onClick: (d: D, e: ChartClick) => void;
+}) {
+  const d = query.data;
+  return (
+    <ChartCard title={title} testId={`chart-${name}`} total={d?.total} query={query} empty={!d?.total} hint={hint}>
+      {d && <EChart testId={`echart-${name}`} height={height?.(d)} option={option(d)} onClick={(e) => onClick(d, e)} />}
+    </ChartCard>
+  );
+}
+
+/** A chart of counts per day (bars or a line per series); a click opens that series' events of that day. */
+function DaySeriesChart(props: {
+  title: string;
   name: string;
   query: ChartQuery & { data?: TimeSeriesResponse };
   hint?: string;
   onOpen: (link: ChartLink | null | undefined, from?: string, to?: string) => void;
 }) {
-  const d = query.data;
+  const { onOpen, ...rest } = props;
   return (
-    <ChartCard title={title} testId={`chart-${name}`} total={d?.total} query={query} empty={!d?.total} hint={hint}>
-      {d && (
-        <EChart
-          testId={`echart-${name}`}
-          option={seriesOption(d)}
-          onClick={(e) => {
-            const day = d.days[e.dataIndex];
-            onOpen(d.series[e.seriesIndex]?.link, day, day);
-          }}
-        />
-      )}
-    </ChartCard>
+    <QueryChart
+      {...rest}
+      option={seriesOption}
+      onClick={(d, e) => {
+        const day = d.days[e.dataIndex];
+        onOpen(d.series[e.seriesIndex]?.link, day, day);
+      }}
+    />
   );
 }
