@@ -55,19 +55,16 @@ export interface RouteEntry {
 
 export function registerAccess(
   app: FastifyInstance,
-  deps: { auth: AuthService; publicUrl: string; bearer?: BearerAuthenticator[]; access?: AccessCache },
+  deps: { auth: AuthService; publicUrl: string; bearer?: BearerAuthenticator[]; access: AccessCache },
 ): RouteEntry[] {
   app.decorateRequest('auth', null);
   // A successful change on this instance drops its cache of who callers are before the answer
   // leaves: whatever it changed, the client's next request sees it (other instances: by NOTIFY,
   // modules/auth/access-cache.ts). The change has committed by now — services commit before answering.
-  const access = deps.access;
-  if (access) {
-    app.addHook('onSend', (req, reply, payload, done) => {
-      if (UNSAFE.has(req.method) && reply.statusCode < 400) access.clear();
-      done(null, payload);
-    });
-  }
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (UNSAFE.has(req.method) && reply.statusCode < 400) deps.access.clear();
+    done(null, payload);
+  });
   /** Every /api route with its declared permission (for review snapshots and the authorization matrix test). */
   const table: RouteEntry[] = [];
 

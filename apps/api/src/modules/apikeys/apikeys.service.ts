@@ -20,7 +20,7 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { type AccessCache, deepFreeze, uncachedAccess } from '../auth/access-cache';
+import { type AccessCache, deepFreeze, type Expiring } from '../auth/access-cache';
 import type { AuthContext } from '../auth/auth.service';
 import { ipAllowed } from '../auth/auth.service';
 import { createCompaniesRepo } from '../companies/companies.repo';
@@ -53,11 +53,10 @@ const APIKEY_MSG = {
 export function createApiKeysService(deps: {
   db: Db;
   audit: Audit;
-  /** Who a key is, for a few seconds (auth/access-cache.ts); none: every request reads the database. */
-  access?: AccessCache;
+  /** Who a key is, for a few seconds (auth/access-cache.ts; ACCESS_CACHE_MS=0: read on every request). */
+  access: AccessCache;
 }) {
-  const { db, audit } = deps;
-  const access = deps.access ?? uncachedAccess;
+  const { db, audit, access } = deps;
   const repo = createApiKeysRepo(db);
   const companiesRepo = createCompaniesRepo(db);
   const toKey = (k: KeyRow, companyName: string): z.infer<typeof apiKeyResponse> => ({
@@ -250,37 +249,33 @@ export function createApiKeysService(deps: {
       const hash = sha256(secret);
       // By key and address (the use record and the allowed addresses depend on it); dropped on every
       // instance by any change of a key, its owner or company (auth/access-cache.ts), never past the key's expiry.
-      return access.through(
-        `apikey:${hash}|${ip}`,
-        async () => {
-          const r = await repo.forAuthentication(hash, ip);
-          if (!r?.k.isActive || !r.companyActive || !r.user.isActive) return null;
-          if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
-          if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
-          const owner = ownerPermissions(r.user.role, r.memberRole ?? undefined);
-          const keyPermissions = permissionsOfRoles(r.k.roles, false)
-            .filter((x) => owner.includes(x))
-            .concat(r.k.collector ? ['messages.collect' as const] : []);
-          const modules = r.k.roles.some((x) => x.module === '*') ? undefined : r.k.roles.map((x) => x.module);
-          // The use is written at most every 30 s (or on a new address): no UPDATE round trip otherwise.
-          if (r.touchDue) await repo.touchUse(r.k.id, ip);
-          const auth: AuthContext & { expiresAtMs: number | null } = {
-            user: r.user,
-            sessionId: null,
-            keyId: r.k.id,
-            principal: {
-              role: 'COMPANY_USER',
-              memberships: [{ company_id: r.k.companyId, role: 'COMPANY_ADMIN' }],
-              keyPermissions,
-              ...(modules ? { keyModules: modules } : {}),
-              keyWriteModules: r.k.roles.filter((x) => x.access === 'write').map((x) => x.module),
-            },
-            expiresAtMs: r.k.expiresAt ? r.k.expiresAt.getTime() : null,
-          };
-          return deepFreeze(auth);
-        },
-        (a) => a.expiresAtMs,
-      );
+      return access.through(`apikey:${hash}|${ip}`, async () => {
+        const r = await repo.forAuthentication(hash, ip);
+        if (!r?.k.isActive || !r.companyActive || !r.user.isActive) return null;
+        if (r.k.expiresAt && r.k.expiresAt <= new Date()) return null;
+        if (!ipAllowed(r.k.allowedIps, ip) || !ipAllowed(r.user.allowedIps, ip)) return null;
+        const owner = ownerPermissions(r.user.role, r.memberRole ?? undefined);
+        const keyPermissions = permissionsOfRoles(r.k.roles, false)
+          .filter((x) => owner.includes(x))
+          .concat(r.k.collector ? ['messages.collect' as const] : []);
+        const modules = r.k.roles.some((x) => x.module === '*') ? undefined : r.k.roles.map((x) => x.module);
+        // The use is written at most every 30 s (or on a new address): no UPDATE round trip otherwise.
+        if (r.touchDue) await repo.touchUse(r.k.id, ip);
+        const auth: AuthContext & Expiring = {
+          user: r.user,
+          sessionId: null,
+          keyId: r.k.id,
+          principal: {
+            role: 'COMPANY_USER',
+            memberships: [{ company_id: r.k.companyId, role: 'COMPANY_ADMIN' }],
+            keyPermissions,
+            ...(modules ? { keyModules: modules } : {}),
+            keyWriteModules: r.k.roles.filter((x) => x.access === 'write').map((x) => x.module),
+          },
+          expiresAtMs: r.k.expiresAt ? r.k.expiresAt.getTime() : null,
+        };
+        return deepFreeze(auth);
+      });
     },
   };
 }

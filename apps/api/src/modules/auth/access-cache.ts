@@ -27,13 +27,18 @@ const SYNC_PREFIX = 'sync:';
 /** Most credentials held at once; past it the oldest go. */
 export const ACCESS_CACHE_ENTRIES = 10_000;
 
+/** A cached credential: it is never kept past its own end. */
+export interface Expiring {
+  readonly expiresAtMs: number | null;
+}
+
 export interface AccessCache {
   /**
-   * The value of `key`: cached, or `load()`ed and kept until `expiresAt(value)` (ms since the epoch;
+   * The value of `key`: cached, or `load()`ed and kept until its `expiresAtMs` (ms since the epoch;
    * null: no expiry of its own) or the TTL, whichever is sooner. A null/undefined value (no such
    * credential) is not kept.
    */
-  through<T>(key: string, load: () => Promise<T | null | undefined>, expiresAt: (v: T) => number | null): Promise<T | null>;
+  through<T extends Expiring>(key: string, load: () => Promise<T | null | undefined>): Promise<T | null>;
   /** Drops every entry (a change of access on this instance). */
   clear(): void;
   /**
@@ -85,10 +90,9 @@ export function createAccessCache(deps: {
       : null;
 
   return {
-    async through(key, load, expiresAt) {
-      if (!listener) return (await load()) ?? null;
-      if (!listener.ready) {
-        void listener.ensure();
+    async through(key, load) {
+      if (!listener?.ready) {
+        void listener?.ensure();
         return (await load()) ?? null;
       }
       const now = Date.now();
@@ -98,8 +102,7 @@ export function createAccessCache(deps: {
       const gen = generation;
       const value = await load();
       if (value == null) return null;
-      const own = expiresAt(value);
-      const until = Math.min(now + ttlMs, own ?? Number.POSITIVE_INFINITY);
+      const until = Math.min(now + ttlMs, value.expiresAtMs ?? Number.POSITIVE_INFINITY);
       // Stored only if no change was announced while it was read, and LISTEN is still up.
       if (gen === generation && listener.ready && until > Date.now()) {
         entries.set(key, { value, until });
@@ -111,12 +114,17 @@ export function createAccessCache(deps: {
     async sync() {
       if (!listener || !(await listener.ensure())) return;
       const token = `${SYNC_PREFIX}${randomUUID()}`;
-      const seen = new Promise<void>((resolve) => waiting.set(token, resolve));
+      let timer: NodeJS.Timeout | undefined;
+      // (the connection lost meanwhile resolves it too: on reconnecting nothing older is left either)
+      const seen = new Promise<void>((resolve) => {
+        waiting.set(token, resolve);
+        timer = setTimeout(resolve, 5000);
+      });
       try {
         await deps.pool.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, token]);
-        // (the connection lost meanwhile clears everything too: then nothing older is left either)
-        await Promise.race([seen, new Promise<void>((r) => setTimeout(r, 5000).unref())]);
+        await seen;
       } finally {
+        clearTimeout(timer);
         waiting.delete(token);
       }
     },
@@ -129,15 +137,6 @@ export function createAccessCache(deps: {
     },
   };
 }
-
-/** No cache: every request reads the database (ACCESS_CACHE_MS=0, services built without one). */
-export const uncachedAccess: AccessCache = {
-  through: async (_key, load) => (await load()) ?? null,
-  clear() {},
-  sync: async () => {},
-  size: 0,
-  close: async () => {},
-};
 
 /**
  * `v` and everything in it made read-only: a cached value is shared by the requests that hit it, so

@@ -8,7 +8,7 @@ import type { Audit } from '../../lib/audit';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
-import { type AccessCache, deepFreeze, uncachedAccess } from './access-cache';
+import { type AccessCache, deepFreeze } from './access-cache';
 import type { FailureLimiter } from './limiter';
 import type { SessionsRepo, UserRow } from './sessions.repo';
 import { createSignInGuard, slowLimitsOf } from './signin-guard';
@@ -66,11 +66,10 @@ export function createAuthService(deps: {
   config: Config;
   limiter: FailureLimiter;
   lifetimes?: () => Promise<Lifetimes>;
-  /** Who a session is, for a few seconds (access-cache.ts); none: every request reads the database. */
-  access?: AccessCache;
+  /** Who a session is, for a few seconds (access-cache.ts; ACCESS_CACHE_MS=0: read on every request). */
+  access: AccessCache;
 }) {
-  const { repo, audit, config, limiter } = deps;
-  const access = deps.access ?? uncachedAccess;
+  const { repo, audit, config, limiter, access } = deps;
   const guard = createSignInGuard({ limiter, audit, slow: () => slowLimitsOf(config) });
   const lifetimes =
     deps.lifetimes ??
@@ -222,22 +221,18 @@ export function createAuthService(deps: {
     async authenticateAccess(token: string, ctx: RequestCtx): Promise<AuthContext | null> {
       const sid = parseAccess(token);
       if (!sid) return null;
-      // One round trip per request: session, user and memberships together; the idle timeout is
-      // pushed forward (touch) only when the session was last seen over a minute ago, as before.
-      // A burst of requests of one session reads it once (access-cache.ts: dropped on every instance
-      // by any change of access, at most ACCESS_CACHE_MS old, never past the session's expiry).
+      // Session, user and memberships in one round trip, and a burst of requests of one session reads
+      // them once (access-cache.ts: dropped on every instance by any change of access, at most
+      // ACCESS_CACHE_MS old, never past the session's expiry). The idle timeout is pushed forward
+      // (touch) only when the session was last seen over a minute ago.
       let fresh = false;
-      const live = await access.through(
-        `session:${sid}`,
-        async () => {
-          const r = await repo.findLiveAccess(sid);
-          if (!r?.user.isActive) return null;
-          fresh = true;
-          if (r.touchDue && ipAllowed(r.user.allowedIps, ctx.ip)) await repo.touch(sid, await idleUntil());
-          return deepFreeze(r);
-        },
-        (r) => r.expiresAtMs,
-      );
+      const live = await access.through(`session:${sid}`, async () => {
+        const r = await repo.findLiveAccess(sid);
+        if (!r?.user.isActive) return null;
+        fresh = true;
+        if (r.touchDue && ipAllowed(r.user.allowedIps, ctx.ip)) await repo.touch(sid, await idleUntil());
+        return deepFreeze(r);
+      });
       if (!live) return null;
       if (!ipAllowed(live.user.allowedIps, ctx.ip)) throw forbidden(IP_DENIED);
       return {

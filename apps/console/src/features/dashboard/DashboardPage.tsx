@@ -120,7 +120,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           </span>
         }
       />
-      {bodyReady ? body() : <Skeleton active paragraph={{ rows: 8 }} data-testid="dashboard-pending" />}
+      {bodyReady ? body() : <Skeleton active paragraph={{ rows: 8 }} />}
     </>
   );
 
