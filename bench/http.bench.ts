@@ -8,16 +8,19 @@
  * once with 2 (the same database). Nothing is asserted (figures depend on the machine).
  *
  *   node --import tsx bench/http.bench.ts   (DURATION_MS=5000, WARMUP_MS=2000, CONNECTIONS=50, PROCESSES=1,2, CPU_PROF=dir)
- * The server gets this process's environment: ACCESS_CACHE_MS=0 measures without the access cache.
+ * The server gets this process's environment: ACCESS_CACHE_MS=0 measures without the access cache,
+ * LIST_CACHE_MS=0 without the list pages' cache (every list request reads its page).
  */
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startCollector } from './collector';
 
 const DURATION_MS = Number(process.env.DURATION_MS ?? 5000);
 const WARMUP_MS = Number(process.env.WARMUP_MS ?? 2000);
@@ -197,6 +200,7 @@ async function main() {
       load.send(job);
     });
   let server: ChildProcess | undefined;
+  let pool: pg.Pool | undefined;
   try {
     server = await startServer(env, 1);
     const demo = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
@@ -221,10 +225,21 @@ async function main() {
     );
     if (key.status !== 201) throw new Error(`api key ${key.status} ${key.body}`);
     const bearer = `Bearer ${JSON.parse(key.body).secret}`;
+    const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+    pool = new pg.Pool({
+      host: '127.0.0.1',
+      port: Number(env.EMBEDDED_PG_PORT),
+      user: 'postgres',
+      password,
+      database: 'forpost',
+      max: 2,
+    });
     console.log(`demo set: ${page.total} domain events; ${CONNECTIONS} connections, ${DURATION_MS} ms per case`);
+    const WRITING = 'list + 20 writes/s';
     const cases: [string, Job][] = [
       ['/health', { port, path: '/api/v1/health', headers: {} }],
       ['list, session', { port, path: list, headers: { cookie } }],
+      [WRITING, { port, path: list, headers: { cookie } }],
       ['detail, session', { port, path: `/api/v1/modules/domains/events/${first.id}`, headers: { cookie } }],
       ['list, API key', { port, path: list, headers: { authorization: bearer } }],
     ];
@@ -236,13 +251,16 @@ async function main() {
       console.log(`\nWEB_CONCURRENCY=${n}`);
       let floor = 0;
       for (const [name, job] of cases) {
+        const collector = name === WRITING ? startCollector(pool, [first.company_id]) : undefined;
         const r = await run(job);
+        const wrote = await collector?.();
         const s = r.times.sort((a, b) => a - b);
         const rate = r.n / r.seconds;
         if (name === '/health') floor = rate;
         console.log(
           `  ${name.padEnd(16)} ${rate.toFixed(0).padStart(6)} req/s  p50 ${pct(s, 50).toFixed(1)} ms  p99 ${pct(s, 99).toFixed(1)} ms  ` +
-            `${(rate / floor).toFixed(2)}× /health${r.errors ? `  (${r.errors} not 200)` : ''}`,
+            `${(rate / floor).toFixed(2)}× /health${r.errors ? `  (${r.errors} not 200)` : ''}` +
+            (wrote ? `  (${wrote.perSecond.toFixed(1)} events/s written)` : ''),
         );
       }
     }
@@ -250,6 +268,7 @@ async function main() {
     // Also on an error: the server (and its embedded PostgreSQL) must not outlive the bench.
     if (server && server.exitCode === null && server.signalCode === null) await stop(server);
     load.kill();
+    await pool?.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -29,6 +29,7 @@ import { configsRoutes, createConfigsService } from './modules/configs/index';
 import { createDiscovery } from './modules/discovery/index';
 import { createBulkJobs } from './modules/events/bulk.service';
 import { type EventEngine, registerEventEngine } from './modules/events/index';
+import { createListCache } from './modules/events/list-cache';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
 import { createTransfer } from './modules/imports/transfer';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
@@ -154,6 +155,9 @@ export async function buildApp(deps: AppDeps) {
   // Who a session or an API key is, for a few seconds per instance (dropped everywhere on any change of access).
   const access = createAccessCache({ pool: database.pool, log: app.log, ttlMs: config.accessCacheMs });
   app.addHook('onClose', () => access.close());
+  // The event list pages this instance answered, for a moment (dropped everywhere on any change of events).
+  const listCache = createListCache({ pool: database.pool, log: app.log, ttlMs: config.listCacheMs });
+  app.addHook('onClose', () => listCache.close());
   const auth = createAuthService({
     repo: createSessionsRepo(db),
     audit,
@@ -229,7 +233,7 @@ export async function buildApp(deps: AppDeps) {
     audit,
     isConsoleRoute: (p) => Boolean(consoleRoutes?.some((r) => r.test(p))),
   });
-  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer, access });
+  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer, caches: [access, listCache] });
   registerKeyRateLimit(app, { counter: createKeyRateCounter(db), limit: config.apiKeyRateLimit });
 
   await app.register(
@@ -268,6 +272,7 @@ export async function buildApp(deps: AppDeps) {
         snapshots,
         docstore,
         bulk,
+        listCache,
       });
       docsRef = engine.docs;
       notificationsRoutes(a, { notifications: createNotificationsService({ db }) });
@@ -287,6 +292,7 @@ export async function buildApp(deps: AppDeps) {
       bulk,
       auth,
       access,
+      listCache,
       audit,
       configs,
       whitelist,

@@ -57,6 +57,8 @@ const envSchema = z.object({
   ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
   /** How long one instance trusts what it read about a session or an API key (ms; invalidated by NOTIFY on any change; 0 = off). */
   ACCESS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** How long one instance keeps an event list's page it answered (ms; invalidated by NOTIFY on any change of events, users, companies; 0 = off). */
+  LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Requests per minute per API key, counted in PostgreSQL across instances (0 = no limit; sessions are never limited). */
   API_KEY_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
   /** Load shedding: 503 once the mean event-loop delay over a second exceeds this (ms; 0 = off). */
@@ -123,6 +125,7 @@ export interface Config {
   snapshotHostMap: string;
   analyticsCacheEntries: number;
   accessCacheMs: number;
+  listCacheMs: number;
   apiKeyRateLimit: number;
   maxEventLoopDelayMs: number;
   dbPoolMaxWaiting: number;
@@ -254,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
     accessCacheMs: e.ACCESS_CACHE_MS,
+    listCacheMs: e.LIST_CACHE_MS,
     apiKeyRateLimit: e.API_KEY_RATE_LIMIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     dbPoolMaxWaiting: e.DB_POOL_MAX_WAITING,

@@ -69,6 +69,7 @@ export async function setupApp(
     // instance would see it only once the NOTIFY arrives (ms later). The cache is on, and raced
     // against such changes, in request-path.test.ts, and in the e2e server (npm start's defaults).
     ACCESS_CACHE_MS: '0',
+    LIST_CACHE_MS: '0',
     ...env,
   });
   const database = createDatabase(url, { warn() {} });

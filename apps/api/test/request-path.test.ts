@@ -1,45 +1,19 @@
 /*
- * The request path's database round trips, counted: every statement a request sends (through any pool
- * client, inside or outside a transaction) is recorded while that request runs, by the async context of
- * the request (AsyncLocalStorage), so background work of the same app (rollup folding, jobs) is not
- * counted. The counts are asserted: a change that adds a round trip to the hot path fails here
- * (issue #18, goal 1; docs/decisions.md «Путь запроса: сколько запросов к базе»).
+ * The request path's database round trips, counted (statement-log.ts). The counts are asserted: a
+ * change that adds a round trip to the hot path fails here (issue #18, goal 1; docs/decisions.md
+ * «Путь запроса: сколько запросов к базе»). The list pages' cache is off here (what a page costs when
+ * it is read); list-cache.test.ts has it on.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { MODULES } from '@forpost/contract/modules';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, Client, createCompany, createUser, setupApp, setupSecondApp, type TestContext } from './helpers';
-
-const store = new AsyncLocalStorage<string[]>();
-const origQuery = pg.Client.prototype.query;
-// biome-ignore lint/suspicious/noExplicitAny: the pg query signature is overloaded
-(pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
-  const log = store.getStore();
-  if (log) {
-    const q = args[0] as string | { text?: string; name?: string };
-    log.push(typeof q === 'string' ? q : (q.name ?? q.text ?? '?'));
-  }
-  // biome-ignore lint/suspicious/noExplicitAny: forwarded as is
-  return (origQuery as any).apply(this, args);
-};
-afterAll(() => {
-  pg.Client.prototype.query = origQuery;
-});
+import { statements } from './statement-log';
 
 let ctx: TestContext;
 let admin: Client;
 let eventId: number;
 let companyId: number;
 let bearer: Record<string, string>;
-
-/** The statements one request sent, with its status code. */
-async function statements(fn: () => Promise<{ statusCode: number; body: string }>) {
-  const log: string[] = [];
-  const r = await store.run(log, fn);
-  expect(r.statusCode, r.body).toBe(200);
-  return log;
-}
 
 beforeAll(async () => {
   // The access cache as npm start runs it (helpers.ts turns it off elsewhere).

@@ -2,8 +2,8 @@ import { API_MSG, errorResponse } from '@forpost/contract/errors';
 import { MODULE_CODES } from '@forpost/contract/modules';
 import { can, type RoutePermission } from '@forpost/contract/permissions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { NotifyCache } from '../db/notify-cache';
 import { ApiError, forbidden, unauthorized } from '../lib/errors';
-import type { AccessCache } from '../modules/auth/access-cache';
 import type { AuthContext, AuthService } from '../modules/auth/auth.service';
 
 declare module 'fastify' {
@@ -55,14 +55,20 @@ export interface RouteEntry {
 
 export function registerAccess(
   app: FastifyInstance,
-  deps: { auth: AuthService; publicUrl: string; bearer?: BearerAuthenticator[]; access: AccessCache },
+  deps: {
+    auth: AuthService;
+    publicUrl: string;
+    bearer?: BearerAuthenticator[];
+    /** What this instance keeps of the database's answers (db/notify-cache.ts): dropped by its own changes. */
+    caches: readonly Pick<NotifyCache<never>, 'clear'>[];
+  },
 ): RouteEntry[] {
   app.decorateRequest('auth', null);
-  // A successful change on this instance drops its cache of who callers are before the answer
-  // leaves: whatever it changed, the client's next request sees it (other instances: by NOTIFY,
-  // modules/auth/access-cache.ts). The change has committed by now — services commit before answering.
+  // A successful change on this instance drops its caches — who callers are, the list pages — before
+  // the answer leaves: whatever it changed, the client's next request sees it (other instances: by
+  // NOTIFY, db/notify-cache.ts). The change has committed by now — services commit before answering.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (UNSAFE.has(req.method) && reply.statusCode < 400) deps.access.clear();
+    if (UNSAFE.has(req.method) && reply.statusCode < 400) for (const c of deps.caches) c.clear();
     done(null, payload);
   });
   /** Every /api route with its declared permission (for review snapshots and the authorization matrix test). */

@@ -26,18 +26,21 @@ export function connectionOf(pool: pg.Pool): pg.ClientConfig {
 }
 
 /**
- * A dedicated connection LISTENing on `channel` (NOTIFY is delivered to every instance on the
- * database). `onChange(payload)` per notification; `onReset()` whenever the connection is lost,
- * since notifications may have been missed meanwhile. Reconnects with backoff, never throws.
+ * A dedicated connection LISTENing on `channel` — one name or several (NOTIFY is delivered to every
+ * instance on the database, in commit order across the channels of one connection).
+ * `onChange(payload, channel)` per notification; `onReset()` whenever the connection is lost, since
+ * notifications may have been missed meanwhile. Reconnects with backoff, never throws.
  */
 export function createChangeListener(opts: {
   connection: pg.ClientConfig;
-  channel: string;
-  onChange: (payload: string) => void;
+  channel: string | readonly string[];
+  onChange: (payload: string, channel: string) => void;
   onReset: () => void;
   log: Pick<Logger, 'warn'>;
 }): ChangeListener {
-  if (!/^[a-z_][a-z0-9_]*$/.test(opts.channel)) throw new Error(`bad channel name ${opts.channel}`);
+  const channels: readonly string[] = typeof opts.channel === 'string' ? [opts.channel] : opts.channel;
+  for (const ch of channels) if (!/^[a-z_][a-z0-9_]*$/.test(ch)) throw new Error(`bad channel name ${ch}`);
+  const label = channels.join(',');
   let client: pg.Client | null = null;
   let ready = false;
   let closed = false;
@@ -48,7 +51,7 @@ export function createChangeListener(opts: {
   function lost(c: pg.Client, err?: Error) {
     if (client !== c) return;
     client = null;
-    if (err) opts.log.warn({ err: { message: err.message } }, `LISTEN ${opts.channel}: connection lost`);
+    if (err) opts.log.warn({ err: { message: err.message } }, `LISTEN ${label}: connection lost`);
     if (ready) {
       ready = false;
       opts.onReset();
@@ -68,16 +71,16 @@ export function createChangeListener(opts: {
   }
 
   async function connect(): Promise<boolean> {
-    const c = new pg.Client({ ...opts.connection, application_name: `forpost-listen-${opts.channel}`, keepAlive: true });
+    const c = new pg.Client({ ...opts.connection, application_name: `forpost-listen-${label}`.slice(0, 63), keepAlive: true });
     client = c;
     c.on('notification', (m) => {
-      if (m.channel === opts.channel) opts.onChange(m.payload ?? '');
+      if (channels.includes(m.channel)) opts.onChange(m.payload ?? '', m.channel);
     });
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c));
     try {
       await c.connect();
-      await c.query(`LISTEN ${opts.channel}`);
+      for (const ch of channels) await c.query(`LISTEN ${ch}`);
     } catch (err) {
       lost(c, err as Error);
       return false;

@@ -8,6 +8,7 @@ import { EVENT_MSG, hasDecisions, historyFieldLabel, type ModuleDescriptor, type
 import { can } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { deepFreeze } from '../../db/notify-cache';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
@@ -31,6 +32,7 @@ import { type CardVault, type Data, pickModuleInput, viewOf } from './event-data
 import { afterCondition, and, KEYSET_SORTS, keysetCursor, orderBy, orderedSort } from './events.query';
 import type { EventAttachmentRow, EventRow, EventsRepo, HistoryEntry, SearchStatusCounts } from './events.repo';
 import type { CreateGuards, WhitelistKindFor } from './hooks';
+import { type ListCache, listCacheKey } from './list-cache';
 import { listFilter, listWhere } from './list-filter';
 import type { Refs } from './refs';
 
@@ -55,6 +57,8 @@ export interface EventsServiceDeps {
   docstore: DocStore;
   whitelistKindFor: WhitelistKindFor;
   guards: CreateGuards;
+  /** The list pages this instance answered, for a moment (list-cache.ts; LIST_CACHE_MS=0: none). */
+  listCache: ListCache;
 }
 
 /** Who a caller is, as history and the author columns record it. */
@@ -66,7 +70,7 @@ const REF_TABLE: Record<RefList, 'media_types' | 'leak_types' | 'leaks'> = {
 };
 
 export function createEventsService(deps: EventsServiceDeps) {
-  const { db, repo, refs, audit, vault } = deps;
+  const { db, repo, refs, audit, vault, listCache } = deps;
   const assignment = createAssignment(db);
 
   /** Event as the API shows it (list item). */
@@ -303,89 +307,98 @@ export function createEventsService(deps: EventsServiceDeps) {
     for (const k of keys) await deps.docstore.delete(k).catch(() => undefined);
   };
 
+  /** One page of the list, its total and, when asked, its per-status counts (list() keeps it for a moment). */
+  async function listPage(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
+    const page = q.page;
+    const pageSize = q.page_size;
+    const f = await listFilter(c, m, q, { vault, resolveQuery: repo.resolveQuery });
+    if (!f) return { items: [], total: 0, page, page_size: pageSize, total_capped: false };
+    const { base, own, text, anyRule, rules, searching } = f;
+    const where = listWhere(f);
+    const ruleCase = rules
+      ? sql`CASE ${sql.join(
+          rules.conds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
+          sql` `,
+        )} END`
+      : undefined;
+    const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
+    // Keyset paging: the page after the cursor's event (`page` is then ignored).
+    const after = q.after === undefined ? undefined : afterCondition(q.sort, q.after);
+    const offset = after ? 0 : (page - 1) * pageSize;
+    // A free-text search in an indexed order: page, count and per-status counts by the search plan
+    // (events.repo searchList).
+    const search =
+      text && orderedSort(q.sort) && !after
+        ? repo.searchList({
+            base: and(base),
+            filter: and([...own, ...anyRule]),
+            text,
+            order: orderBy(m, q.sort),
+            limit: pageSize,
+            offset,
+            ruleCase,
+            cap,
+            statusWhere: q.status_counts ? and([...f.ownButStatus, ...anyRule]) : undefined,
+            byStatus: f.own.length !== f.ownButStatus.length,
+          })
+        : undefined;
+    const pageQuery: Promise<{ rows: EventRow[]; counted: number; statusCounts?: SearchStatusCounts }> =
+      search ??
+      repo.list({
+        where,
+        order: orderBy(m, q.sort),
+        limit: pageSize,
+        offset,
+        cap,
+        ruleCase,
+        after,
+        prepared: !text && offset === 0,
+      });
+    const [{ rows, counted, statusCounts: searchStatusCounts }, listStatusCounts] = await Promise.all([
+      pageQuery,
+      !q.status_counts || search
+        ? undefined
+        : searching
+          ? // A search reads at most cap + 1 matches, then gives up the per-status numbers.
+            repo.statusCounts({ where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]), cap })
+          : // A list counts each status up to the cap (an index walk per status).
+            repo
+              .statusCountsPerStatus({ module: m.code, where: and([...base, ...f.ownButStatus, ...anyRule]), cap })
+              .then((items) => ({ items, capped: false })),
+    ]);
+    const statusCounts = searchStatusCounts ?? listStatusCounts;
+    return {
+      items: rows.map((r) => toView(m, r)),
+      total: Math.min(counted, cap),
+      page,
+      page_size: pageSize,
+      total_capped: counted > cap,
+      ...(KEYSET_SORTS.includes(q.sort)
+        ? { next_cursor: rows.length === pageSize ? keysetCursor(rows[rows.length - 1] as EventRow) : null }
+        : {}),
+      ...(statusCounts ? { status_counts: statusCounts.items, status_counts_capped: statusCounts.capped } : {}),
+      ...(rules
+        ? {
+            rules: rules.raw,
+            rules_map: rows.filter((r) => r.rule_index != null).map((r) => ({ item_id: r.id, rule_index: Number(r.rule_index) })),
+          }
+        : {}),
+    };
+  }
+  type ListPage = Awaited<ReturnType<typeof listPage>>;
+
   return {
     toView,
     load,
     assignment,
 
+    /**
+     * A page of the module's list: the same page for the same scope and query is answered from this
+     * instance's memory until any change of events, users or companies (list-cache.ts).
+     */
     async list(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
-      const page = q.page;
-      const pageSize = q.page_size;
-      const f = await listFilter(c, m, q, { vault, resolveQuery: repo.resolveQuery });
-      if (!f) return { items: [], total: 0, page, page_size: pageSize, total_capped: false };
-      const { base, own, text, anyRule, rules, searching } = f;
-      const where = listWhere(f);
-      const ruleCase = rules
-        ? sql`CASE ${sql.join(
-            rules.conds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
-            sql` `,
-          )} END`
-        : undefined;
-      const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
-      // Keyset paging: the page after the cursor's event (`page` is then ignored).
-      const after = q.after === undefined ? undefined : afterCondition(q.sort, q.after);
-      const offset = after ? 0 : (page - 1) * pageSize;
-      // A free-text search in an indexed order: page, count and per-status counts by the search plan
-      // (events.repo searchList).
-      const search =
-        text && orderedSort(q.sort) && !after
-          ? repo.searchList({
-              base: and(base),
-              filter: and([...own, ...anyRule]),
-              text,
-              order: orderBy(m, q.sort),
-              limit: pageSize,
-              offset,
-              ruleCase,
-              cap,
-              statusWhere: q.status_counts ? and([...f.ownButStatus, ...anyRule]) : undefined,
-              byStatus: f.own.length !== f.ownButStatus.length,
-            })
-          : undefined;
-      const pageQuery: Promise<{ rows: EventRow[]; counted: number; statusCounts?: SearchStatusCounts }> =
-        search ??
-        repo.list({
-          where,
-          order: orderBy(m, q.sort),
-          limit: pageSize,
-          offset,
-          cap,
-          ruleCase,
-          after,
-          prepared: !text && offset === 0,
-        });
-      const [{ rows, counted, statusCounts: searchStatusCounts }, listStatusCounts] = await Promise.all([
-        pageQuery,
-        !q.status_counts || search
-          ? undefined
-          : searching
-            ? // A search reads at most cap + 1 matches, then gives up the per-status numbers.
-              repo.statusCounts({ where: and([...base, ...f.ownButStatus, ...(text ? [text] : []), ...anyRule]), cap })
-            : // A list counts each status up to the cap (an index walk per status).
-              repo
-                .statusCountsPerStatus({ module: m.code, where: and([...base, ...f.ownButStatus, ...anyRule]), cap })
-                .then((items) => ({ items, capped: false })),
-      ]);
-      const statusCounts = searchStatusCounts ?? listStatusCounts;
-      return {
-        items: rows.map((r) => toView(m, r)),
-        total: Math.min(counted, cap),
-        page,
-        page_size: pageSize,
-        total_capped: counted > cap,
-        ...(KEYSET_SORTS.includes(q.sort)
-          ? { next_cursor: rows.length === pageSize ? keysetCursor(rows[rows.length - 1] as EventRow) : null }
-          : {}),
-        ...(statusCounts ? { status_counts: statusCounts.items, status_counts_capped: statusCounts.capped } : {}),
-        ...(rules
-          ? {
-              rules: rules.raw,
-              rules_map: rows
-                .filter((r) => r.rule_index != null)
-                .map((r) => ({ item_id: r.id, rule_index: Number(r.rule_index) })),
-            }
-          : {}),
-      };
+      const key = listCacheKey(c, m, q);
+      return (await listCache.through(key, async () => deepFreeze(await listPage(c, m, q)))) as ListPage;
     },
 
     get,

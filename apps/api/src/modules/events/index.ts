@@ -29,6 +29,7 @@ import { createEventsService } from './events.service';
 import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras';
 import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './hooks';
 import { leakCatalogueExtra, leakTypesExtra } from './leaks.extras';
+import type { ListCache } from './list-cache';
 import { mediaTypesExtra } from './media.extras';
 import { merchantCategoriesExtra } from './merchant.extras';
 import { loadRefs, seedEventReference } from './refs';
@@ -64,6 +65,8 @@ export interface EventEngineDeps {
   snapshots?: SnapshotsService;
   /** Bulk operations on «все N по фильтру» (their jobs are attached to pg-boss by main.ts). */
   bulk: BulkJobs;
+  /** The list pages this instance answered, for a moment (list-cache.ts). */
+  listCache: ListCache;
 }
 
 export async function registerEventEngine(app: App, deps: EventEngineDeps) {
@@ -84,6 +87,7 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
     docstore: store,
     whitelistKindFor: deps.whitelistKindFor ?? noWhitelist,
     guards,
+    listCache: deps.listCache,
   });
   const docs = createDocsService({ db, store, audit: deps.audit });
   const comments = createCommentsService({ db, audit: deps.audit });

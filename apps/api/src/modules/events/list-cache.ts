@@ -1,0 +1,75 @@
+/*
+ * The pages of the event lists this instance answered, kept for a moment (LIST_CACHE_MS, 1 s): the
+ * first page of a module's list is what every analyst's console and every collector asks again and
+ * again, and between two changes of events the answer is the same bytes. A page is kept under the
+ * module, the caller's scope (the companies it may read), the query as parsed and — only when the
+ * query says «me» — the caller; so two analysts with the same companies share it, and a caller never
+ * gets a page of companies outside its scope (the scope is checked before the cache is consulted).
+ *
+ * How it stays true is db/notify-cache.ts's: any statement that changes events announces it on
+ * EVENTS_CHANNEL (trigger, migration 0035_events_notify), any change of a user or a company (their
+ * names are in the page; memberships change scopes) on ACCESS_CHANNEL; every instance drops every page.
+ * What changes with the clock alone: an item's SLA turns overdue — a page is not kept past the first
+ * such moment; filters relative to now («срок скоро», periods) are at most LIST_CACHE_MS old.
+ * docs/decisions.md, «Путь запроса: одна и та же страница списка».
+ */
+import type { EventListQuery } from '@forpost/contract/events';
+import type { ModuleDescriptor } from '@forpost/contract/modules';
+import type pg from 'pg';
+import { createNotifyCache, type NotifyCache } from '../../db/notify-cache';
+import type { Logger } from '../../lib/logger';
+import { ACCESS_CHANNEL } from '../auth/access-cache';
+import { assertModule, type Caller, scopeFor } from './access';
+
+/** The channel the events trigger notifies (migration 0035_events_notify). */
+export const EVENTS_CHANNEL = 'forpost_events';
+/** Most pages held at once (≈ 20–60 KB each); past it the oldest go. */
+export const LIST_CACHE_ENTRIES = 500;
+
+/** A cached page: its items (event views, their `sla` block: sla.view.ts) tell when it turns stale by itself. */
+export interface CachedPage {
+  readonly items: readonly Readonly<Record<string, unknown>>[];
+}
+
+export type ListCache = NotifyCache<CachedPage>;
+
+/** The first moment after `now` at which an item of the page turns overdue by the clock alone (null: none). */
+export function firstSlaTurn(page: CachedPage, now = Date.now()): number | null {
+  let first: number | null = null;
+  for (const it of page.items) {
+    const at = (it.sla as { due_at?: string | null } | null | undefined)?.due_at;
+    const due = at ? Date.parse(at) : Number.NaN;
+    // overdue once now > due (contract sla.ts slaOverdue): it flips at due + 1 ms
+    if (due >= now && (first === null || due + 1 < first)) first = due + 1;
+  }
+  return first;
+}
+
+export function createListCache(deps: {
+  pool: pg.Pool;
+  log: Pick<Logger, 'warn'>;
+  ttlMs: number;
+  maxEntries?: number;
+}): ListCache {
+  return createNotifyCache<CachedPage>({
+    pool: deps.pool,
+    log: deps.log,
+    channels: [EVENTS_CHANNEL, ACCESS_CHANNEL],
+    ttlMs: deps.ttlMs,
+    maxEntries: deps.maxEntries ?? LIST_CACHE_ENTRIES,
+    expiresAt: (p) => firstSlaTurn(p),
+  });
+}
+
+/**
+ * The key of a list query's page for this caller — after the checks that refuse it (the module of an
+ * API key, a company outside the scope: 404), which run on every request, hit or not.
+ */
+export function listCacheKey(c: Caller, m: ModuleDescriptor, q: EventListQuery): string {
+  assertModule(c, m.code);
+  const scope = scopeFor(c, 'events.read', q.company_id);
+  const asks = q as Record<string, unknown>;
+  // «assignee=me» (a filter or inside a rule) is the only part of a list that depends on who asks.
+  const me = asks.assignee === 'me' || (typeof asks.rules === 'string' && asks.rules.includes('me')) ? c.auth.user.id : '';
+  return `${m.code}|${scope === 'all' ? '*' : scope.join(',')}|${me}|${JSON.stringify(q)}`;
+}
