@@ -267,6 +267,9 @@ async function main() {
       LOG_LEVEL: 'error',
       PUBLIC_URL: 'http://127.0.0.1:8080',
       CONSOLE_DIST: path.join(dir, 'no-console'),
+      // The overload is of pages read from the database (the same query again and again would be
+      // answered from memory: modules/events/list-cache.ts).
+      LIST_CACHE_MS: '0',
       // The thresholds as configured (defaults unless set in the environment).
       ...Object.fromEntries(
         ['MAX_EVENT_LOOP_DELAY_MS', 'DB_POOL_MAX_WAITING'].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : [])),

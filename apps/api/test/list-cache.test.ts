@@ -6,6 +6,7 @@
  */
 import { MODULES } from '@forpost/contract/modules';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createNotifyCache } from '../src/db/notify-cache';
 import { firstSlaTurn } from '../src/modules/events/list-cache';
 import { ADMIN, Client, createCompany, createUser, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
 import { statements } from './statement-log';
@@ -172,5 +173,40 @@ describe('event list pages kept per instance', () => {
       Date.parse('2026-11-28T13:00:00.000Z') + 1,
     );
     expect(firstSlaTurn({ items: [item('2026-11-28T12:00:00.000Z')] }, now)).toBe(now + 1);
+  });
+
+  it('holds at most its weight: the oldest pages go, a page heavier than all of it is not kept', async () => {
+    const cache = createNotifyCache<{ n: number }>({
+      pool: ctx.database.pool,
+      log: { warn() {} },
+      channels: ['forpost_events'],
+      ttlMs: 60_000,
+      maxEntries: 5,
+      weigh: (v) => v.n,
+      expiresAt: () => null,
+    });
+    try {
+      await cache.sync(); // LISTEN up
+      const reads: string[] = [];
+      const get = (key: string, n: number) =>
+        cache.through(key, async () => {
+          reads.push(key);
+          return { n };
+        });
+      await get('a', 3);
+      await get('b', 2);
+      await get('a', 3);
+      expect(reads).toEqual(['a', 'b']);
+      await get('c', 1); // 6 > 5: the oldest, a, goes
+      await get('b', 2);
+      await get('a', 3);
+      expect(reads).toEqual(['a', 'b', 'c', 'a']);
+      await get('huge', 9);
+      await get('huge', 9);
+      expect(reads.filter((k) => k === 'huge')).toHaveLength(2);
+      expect(cache.size).toBeLessThanOrEqual(3);
+    } finally {
+      await cache.close();
+    }
   });
 });

@@ -50,19 +50,30 @@ export function createNotifyCache<T>(deps: {
   channels: readonly [string, ...string[]];
   /** How long an entry is trusted at most (a safety net, NOTIFY is the real signal; 0: no cache). */
   ttlMs: number;
-  /** Most entries held at once; past it the oldest go. */
+  /** Most held at once, by weight (`weigh`, 1 per entry by default); past it the oldest go. */
   maxEntries: number;
+  /** How much of `maxEntries` a value takes (a list page: its items). */
+  weigh?: (value: T) => number;
   /** When a value stops being true by itself (ms since the epoch; null: never). */
   expiresAt: (value: T) => number | null;
 }): NotifyCache<T> {
   const { ttlMs, maxEntries } = deps;
-  const entries = new Map<string, { value: unknown; until: number }>();
+  const weigh = deps.weigh ?? (() => 1);
+  const entries = new Map<string, { value: unknown; until: number; weight: number }>();
+  let held = 0;
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (!e) return;
+    held -= e.weight;
+    entries.delete(key);
+  };
   /** Reads in flight: the callers asking for the same key meanwhile wait for the one read. */
   const reading = new Map<string, Promise<unknown>>();
   let generation = 0;
   const clear = () => {
     generation++;
     entries.clear();
+    held = 0;
     // a read begun before a change is not shared with the callers that come after it
     reading.clear();
   };
@@ -96,7 +107,7 @@ export function createNotifyCache<T>(deps: {
       const now = Date.now();
       const hit = entries.get(key);
       if (hit && hit.until > now) return hit.value as never;
-      if (hit) entries.delete(key);
+      if (hit) drop(key);
       // Right after a change every client asks again at once: one read answers them all.
       const inFlight = reading.get(key);
       if (inFlight) return inFlight as never;
@@ -106,9 +117,12 @@ export function createNotifyCache<T>(deps: {
         if (value == null) return null;
         const until = Math.min(now + ttlMs, deps.expiresAt(value) ?? Number.POSITIVE_INFINITY);
         // Stored only if no change was announced while it was read, and LISTEN is still up.
-        if (gen === generation && listener.ready && until > Date.now()) {
-          entries.set(key, { value, until });
-          if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+        const weight = Math.max(1, weigh(value));
+        if (gen === generation && listener.ready && until > Date.now() && weight <= maxEntries) {
+          drop(key);
+          entries.set(key, { value, until, weight });
+          held += weight;
+          while (held > maxEntries) drop(entries.keys().next().value as string);
         }
         return value;
       })();

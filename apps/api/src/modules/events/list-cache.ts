@@ -23,8 +23,8 @@ import { assertModule, type Caller, scopeFor } from './access';
 
 /** The channel the events trigger notifies (migration 0035_events_notify). */
 export const EVENTS_CHANNEL = 'forpost_events';
-/** Most pages held at once (≈ 20–60 KB each); past it the oldest go. */
-export const LIST_CACHE_ENTRIES = 500;
+/** Most list items held at once, over all pages (≈ 1–3 KB each: ≈ 10–30 MB); past it the oldest pages go. */
+export const LIST_CACHE_ITEMS = 10_000;
 
 /** A cached page: its items (event views, their `sla` block: sla.view.ts) tell when it turns stale by itself. */
 export interface CachedPage {
@@ -45,18 +45,14 @@ export function firstSlaTurn(page: CachedPage, now = Date.now()): number | null 
   return first;
 }
 
-export function createListCache(deps: {
-  pool: pg.Pool;
-  log: Pick<Logger, 'warn'>;
-  ttlMs: number;
-  maxEntries?: number;
-}): ListCache {
+export function createListCache(deps: { pool: pg.Pool; log: Pick<Logger, 'warn'>; ttlMs: number; maxItems?: number }): ListCache {
   return createNotifyCache<CachedPage>({
     pool: deps.pool,
     log: deps.log,
     channels: [EVENTS_CHANNEL, ACCESS_CHANNEL],
     ttlMs: deps.ttlMs,
-    maxEntries: deps.maxEntries ?? LIST_CACHE_ENTRIES,
+    maxEntries: deps.maxItems ?? LIST_CACHE_ITEMS,
+    weigh: (p) => p.items.length,
     expiresAt: (p) => firstSlaTurn(p),
   });
 }
