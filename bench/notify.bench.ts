@@ -40,8 +40,7 @@ async function main() {
     const { pool } = database;
     await seedEventReference(database.db);
     const company = (await pool.query(`INSERT INTO companies (name) VALUES ('Замер') RETURNING id`)).rows[0].id as number;
-    const trigger = (on: boolean) =>
-      pool.query(`ALTER TABLE events ${on ? 'ENABLE' : 'DISABLE'} TRIGGER events_list_notify`);
+    const trigger = (on: boolean) => pool.query(`ALTER TABLE events ${on ? 'ENABLE' : 'DISABLE'} TRIGGER events_list_notify`);
     const measure = async (rows: number) => {
       const text = INSERT(rows);
       let n = 0;

@@ -8,7 +8,6 @@ import { EVENT_MSG, hasDecisions, historyFieldLabel, type ModuleDescriptor, type
 import { can } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { deepFreeze } from '../../db/notify-cache';
 import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
@@ -398,7 +397,14 @@ export function createEventsService(deps: EventsServiceDeps) {
      */
     async list(c: Caller, m: ModuleDescriptor, q: EventListQuery) {
       const key = listCacheKey(c, m, q);
-      return (await listCache.through(key, async () => deepFreeze(await listPage(c, m, q)))) as ListPage;
+      // The page and its list of items are frozen; the items themselves are not: Object.freeze on 20
+      // objects of ~30 fields cost 0.35 ms a page (half of what reading it costs), and nothing after
+      // list() writes to them — the route only serializes them.
+      return (await listCache.through(key, async () => {
+        const p = await listPage(c, m, q);
+        Object.freeze(p.items);
+        return Object.freeze(p);
+      })) as ListPage;
     },
 
     get,
