@@ -4,7 +4,8 @@
  * 0035_events_notify), and PostgreSQL orders the commits of notifying transactions under one lock.
  * CONNECTIONS writers each insert one event per transaction (as the API and a collector write: the
  * table's other triggers run too) as fast as they can for DURATION_MS, with the trigger on and off
- * in turn (RUNS each, alternating), plus the same with BATCH rows per statement (an import's shape).
+ * in turn (RUNS each, alternating), plus the same with BATCH rows per statement (an import's shape)
+ * and UPDATEs of BATCH rows (their trigger reads the statement's transition table).
  * Printed: rows/s each way and the ratio on/off. Nothing is asserted.
  *
  *   node --import tsx bench/notify.bench.ts   (CONNECTIONS=8, DURATION_MS=4000, RUNS=3, BATCH=500)
@@ -41,8 +42,11 @@ async function main() {
     await seedEventReference(database.db);
     const company = (await pool.query(`INSERT INTO companies (name) VALUES ('Замер') RETURNING id`)).rows[0].id as number;
     const trigger = (on: boolean) => pool.query(`ALTER TABLE events ${on ? 'ENABLE' : 'DISABLE'} TRIGGER events_list_notify`);
-    const measure = async (rows: number) => {
-      const text = INSERT(rows);
+    // An UPDATE of BATCH events a statement (an import's «обновлять», a bulk action): the trigger's
+    // transition table holds the statement's new rows.
+    const UPDATE = `UPDATE events SET title = title || '.' WHERE id IN (
+      SELECT id FROM events WHERE company_id = $1 ORDER BY random() LIMIT ${BATCH})`;
+    const measure = async (rows: number, text = INSERT(rows)) => {
       let n = 0;
       const end = performance.now() + DURATION_MS;
       const start = performance.now();
@@ -57,18 +61,19 @@ async function main() {
       return n / ((performance.now() - start) / 1000);
     };
     console.log(`${CONNECTIONS} writers, ${DURATION_MS} ms per run, ${RUNS} runs each way, alternating`);
-    for (const [label, rows] of [
-      ['one event per transaction', 1],
-      [`${BATCH} events per statement`, BATCH],
+    for (const [label, rows, text] of [
+      ['one event per transaction', 1, INSERT(1)],
+      [`${BATCH} events per statement`, BATCH, INSERT(BATCH)],
+      [`UPDATE ${BATCH} events a statement`, BATCH, UPDATE],
     ] as const) {
-      await measure(rows); // warm
+      await measure(rows, text); // warm
       const on: number[] = [];
       const off: number[] = [];
       for (let r = 0; r < RUNS; r++) {
         await trigger(false);
-        off.push(await measure(rows));
+        off.push(await measure(rows, text));
         await trigger(true);
-        on.push(await measure(rows));
+        on.push(await measure(rows, text));
       }
       const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] as number;
       console.log(

@@ -52,8 +52,8 @@ export function createNotifyCache<T>(deps: {
   ttlMs: number;
   /** Most held at once, by weight (`weigh`, 1 per entry by default); past it the oldest go. */
   maxEntries: number;
-  /** How much of `maxEntries` a value takes (a list page: its items). */
-  weigh?: (value: T) => number;
+  /** How much of `maxEntries` a value takes under its key (a list page: its size). */
+  weigh?: (value: T, key: string) => number;
   /** When a value stops being true by itself (ms since the epoch; null: never). */
   expiresAt: (value: T) => number | null;
 }): NotifyCache<T> {
@@ -117,7 +117,7 @@ export function createNotifyCache<T>(deps: {
         if (value == null) return null;
         const until = Math.min(now + ttlMs, deps.expiresAt(value) ?? Number.POSITIVE_INFINITY);
         // Stored only if no change was announced while it was read, and LISTEN is still up.
-        const weight = Math.max(1, weigh(value));
+        const weight = Math.max(1, weigh(value, key));
         if (gen === generation && listener.ready && until > Date.now() && weight <= maxEntries) {
           drop(key);
           entries.set(key, { value, until, weight });

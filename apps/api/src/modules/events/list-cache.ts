@@ -23,8 +23,8 @@ import { assertModule, type Caller, scopeFor } from './access';
 
 /** The channel the events trigger notifies (migration 0035_events_notify). */
 export const EVENTS_CHANNEL = 'forpost_events';
-/** Most list items held at once, over all pages (≈ 1–3 KB each: ≈ 10–30 MB); past it the oldest pages go. */
-export const LIST_CACHE_ITEMS = 10_000;
+/** Most held at once, over all pages, by pageWeight (≈ KB: ≈ 10–30 MB of objects); past it the oldest pages go. */
+export const LIST_CACHE_WEIGHT = 10_000;
 
 /** A cached page: its items (event views, their `sla` block: sla.view.ts) tell when it turns stale by itself. */
 export interface CachedPage {
@@ -33,26 +33,39 @@ export interface CachedPage {
 
 export type ListCache = NotifyCache<CachedPage>;
 
-/** The first moment after `now` at which an item of the page turns overdue by the clock alone (null: none). */
-export function firstSlaTurn(page: CachedPage, now = Date.now()): number | null {
+/**
+ * The first moment an item of the page turns overdue by the clock alone (null: none will): each item
+ * shown as not overdue with a due time turns at due + 1 ms (overdue once now > due: contract sla.ts
+ * slaOverdue). A moment already past — an item due while the page was read — keeps the page from
+ * being kept at all (notify-cache stores only what ends after now).
+ */
+export function firstSlaTurn(page: CachedPage): number | null {
   let first: number | null = null;
   for (const it of page.items) {
-    const at = (it.sla as { due_at?: string | null } | null | undefined)?.due_at;
-    const due = at ? Date.parse(at) : Number.NaN;
-    // overdue once now > due (contract sla.ts slaOverdue): it flips at due + 1 ms
-    if (due >= now && (first === null || due + 1 < first)) first = due + 1;
+    const sla = it.sla as { due_at?: string | null; overdue?: boolean } | null | undefined;
+    if (!sla?.due_at || sla.overdue) continue;
+    const turn = Date.parse(sla.due_at) + 1;
+    if (first === null || turn < first) first = turn;
   }
   return first;
 }
 
-export function createListCache(deps: { pool: pg.Pool; log: Pick<Logger, 'warn'>; ttlMs: number; maxItems?: number }): ListCache {
+/** Roughly how many KB a page holds: its items (≈ 1 KB each) and its key and rules (the query's text). */
+export const pageWeight = (page: CachedPage, key: string): number => page.items.length + Math.ceil((2 * key.length) / 1024);
+
+export function createListCache(deps: {
+  pool: pg.Pool;
+  log: Pick<Logger, 'warn'>;
+  ttlMs: number;
+  maxWeight?: number;
+}): ListCache {
   return createNotifyCache<CachedPage>({
     pool: deps.pool,
     log: deps.log,
     channels: [EVENTS_CHANNEL, ACCESS_CHANNEL],
     ttlMs: deps.ttlMs,
-    maxEntries: deps.maxItems ?? LIST_CACHE_ITEMS,
-    weigh: (p) => p.items.length,
+    maxEntries: deps.maxWeight ?? LIST_CACHE_WEIGHT,
+    weigh: pageWeight,
     expiresAt: (p) => firstSlaTurn(p),
   });
 }
@@ -65,7 +78,8 @@ export function listCacheKey(c: Caller, m: ModuleDescriptor, q: EventListQuery):
   assertModule(c, m.code);
   const scope = scopeFor(c, 'events.read', q.company_id);
   const asks = q as Record<string, unknown>;
-  // «assignee=me» (a filter or inside a rule) is the only part of a list that depends on who asks.
-  const me = asks.assignee === 'me' || (typeof asks.rules === 'string' && asks.rules.includes('me')) ? c.auth.user.id : '';
+  // «assignee=me» (a filter or inside a rule) is the only part of a list that depends on who asks;
+  // rules are JSON (an escaped «\u006de» is «me» too), so any query with rules is the caller's own.
+  const me = asks.assignee === 'me' || asks.rules !== undefined ? c.auth.user.id : '';
   return `${m.code}|${scope === 'all' ? '*' : scope.join(',')}|${me}|${JSON.stringify(q)}`;
 }
