@@ -3,7 +3,7 @@ import { MSG } from '@forpost/contract/messages';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, systemConfigs } from '../src/db/schema/index';
-import { ADMIN, Client, createUser, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
+import { ADMIN, Client, createUser, eventually, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;
 let second: TestContext;
@@ -16,16 +16,6 @@ beforeAll(async () => {
   sa = new Client(ctx);
   await sa.login(ADMIN.email, ADMIN.password);
 });
-
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 25));
-    v = await fn();
-  }
-  return v;
-}
 
 describe('configs: access', () => {
   it('only SUPER_ADMIN may read or change settings', async () => {

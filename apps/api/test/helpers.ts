@@ -194,3 +194,14 @@ export async function signedIn(
   await c.login(email, ADMIN.password);
   return c;
 }
+
+/** `fn()` again every 25 ms until `ok` says yes or `ms` pass (for what another connection delivers in its own time). */
+export async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 25));
+    v = await fn();
+  }
+  return v;
+}

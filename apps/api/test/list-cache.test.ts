@@ -8,7 +8,17 @@ import { MODULES } from '@forpost/contract/modules';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNotifyCache } from '../src/db/notify-cache';
 import { firstSlaTurn } from '../src/modules/events/list-cache';
-import { ADMIN, Client, createCompany, createUser, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
+import {
+  ADMIN,
+  Client,
+  createCompany,
+  createUser,
+  eventually,
+  setupApp,
+  setupSecondApp,
+  signedIn,
+  type TestContext,
+} from './helpers';
 import { statements } from './statement-log';
 
 let ctx: TestContext;
@@ -174,6 +184,30 @@ describe('event list pages kept per instance', () => {
     await ctx.database.pool.query(`UPDATE events SET ml_state = 'SentToML' WHERE id = -1`);
     await ctx.database.pool.query('DELETE FROM events WHERE id = -1');
     await synced();
+    expect(await statements(() => admin.get(LIST))).toHaveLength(0);
+  });
+
+  it('without its LISTEN connection an instance keeps no page; reconnected, it keeps them again', async () => {
+    const id = idsOf[A]?.[1] as number;
+    const listen = "application_name LIKE 'forpost-listen-forpost_events%'";
+    await page(admin);
+    await ctx.database.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND ${listen}`,
+    );
+    // A change while nobody hears it (its NOTIFY is lost) is still in the next pages.
+    await ctx.database.pool.query(`UPDATE events SET title = 'Без LISTEN' WHERE id = $1`, [id]);
+    const title = async () => (await page(admin)).items.find((i) => i.id === id)?.title;
+    expect(await eventually(title, (t) => t === 'Без LISTEN')).toBe('Без LISTEN');
+    // Back: both instances listen again, and pages are kept again.
+    const listening = async () =>
+      (
+        await ctx.database.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND ${listen}`,
+        )
+      ).rows[0].n as number;
+    expect(await eventually(listening, (n) => n >= 2, 10_000)).toBeGreaterThanOrEqual(2);
+    await synced();
+    await page(admin);
     expect(await statements(() => admin.get(LIST))).toHaveLength(0);
   });
 
