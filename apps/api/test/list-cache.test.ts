@@ -242,7 +242,7 @@ describe('event list pages kept per instance', () => {
       log: { warn() {} },
       channels: ['forpost_events'],
       ttlMs: 60_000,
-      maxEntries: 5,
+      maxWeight: 5,
       weigh: (v) => v.n,
       expiresAt: () => null,
     });

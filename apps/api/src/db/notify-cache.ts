@@ -51,13 +51,13 @@ export function createNotifyCache<T>(deps: {
   /** How long an entry is trusted at most (a safety net, NOTIFY is the real signal; 0: no cache). */
   ttlMs: number;
   /** Most held at once, by weight (`weigh`, 1 per entry by default); past it the oldest go. */
-  maxEntries: number;
-  /** How much of `maxEntries` a value takes under its key (a list page: its size). */
+  maxWeight: number;
+  /** How much of `maxWeight` a value takes under its key (a list page: its size). */
   weigh?: (value: T, key: string) => number;
   /** When a value stops being true by itself (ms since the epoch; null: never). */
   expiresAt: (value: T) => number | null;
 }): NotifyCache<T> {
-  const { ttlMs, maxEntries } = deps;
+  const { ttlMs, maxWeight } = deps;
   const weigh = deps.weigh ?? (() => 1);
   const entries = new Map<string, { value: unknown; until: number; weight: number }>();
   let held = 0;
@@ -118,11 +118,11 @@ export function createNotifyCache<T>(deps: {
         const until = Math.min(now + ttlMs, deps.expiresAt(value) ?? Number.POSITIVE_INFINITY);
         // Stored only if no change was announced while it was read, and LISTEN is still up.
         const weight = Math.max(1, weigh(value, key));
-        if (gen === generation && listener.ready && until > Date.now() && weight <= maxEntries) {
+        if (gen === generation && listener.ready && until > Date.now() && weight <= maxWeight) {
           drop(key);
           entries.set(key, { value, until, weight });
           held += weight;
-          while (held > maxEntries) drop(entries.keys().next().value as string);
+          while (held > maxWeight) drop(entries.keys().next().value as string);
         }
         return value;
       })();

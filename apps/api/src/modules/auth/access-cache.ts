@@ -27,20 +27,12 @@ export interface Expiring {
 
 export type AccessCache = NotifyCache<Expiring>;
 
-export function createAccessCache(deps: {
-  /** The application's pool: its connection settings open the LISTEN connection. */
-  pool: pg.Pool;
-  log: Pick<Logger, 'warn'>;
-  /** ACCESS_CACHE_MS; 0: no cache. */
-  ttlMs: number;
-  maxEntries?: number;
-}): AccessCache {
+/** `ttlMs`: ACCESS_CACHE_MS (0: no cache). */
+export function createAccessCache(deps: { pool: pg.Pool; log: Pick<Logger, 'warn'>; ttlMs: number }): AccessCache {
   return createNotifyCache<Expiring>({
-    pool: deps.pool,
-    log: deps.log,
+    ...deps,
     channels: [ACCESS_CHANNEL],
-    ttlMs: deps.ttlMs,
-    maxEntries: deps.maxEntries ?? ACCESS_CACHE_ENTRIES,
+    maxWeight: ACCESS_CACHE_ENTRIES,
     expiresAt: (v) => v.expiresAtMs,
   });
 }

@@ -53,20 +53,14 @@ export function firstSlaTurn(page: CachedPage): number | null {
 /** Roughly how many KB a page holds: its items (≈ 1 KB each) and its key and rules (the query's text). */
 export const pageWeight = (page: CachedPage, key: string): number => page.items.length + Math.ceil((2 * key.length) / 1024);
 
-export function createListCache(deps: {
-  pool: pg.Pool;
-  log: Pick<Logger, 'warn'>;
-  ttlMs: number;
-  maxWeight?: number;
-}): ListCache {
+/** `ttlMs`: LIST_CACHE_MS (0: no cache). */
+export function createListCache(deps: { pool: pg.Pool; log: Pick<Logger, 'warn'>; ttlMs: number }): ListCache {
   return createNotifyCache<CachedPage>({
-    pool: deps.pool,
-    log: deps.log,
+    ...deps,
     channels: [EVENTS_CHANNEL, ACCESS_CHANNEL],
-    ttlMs: deps.ttlMs,
-    maxEntries: deps.maxWeight ?? LIST_CACHE_WEIGHT,
+    maxWeight: LIST_CACHE_WEIGHT,
     weigh: pageWeight,
-    expiresAt: (p) => firstSlaTurn(p),
+    expiresAt: firstSlaTurn,
   });
 }
 
