@@ -263,6 +263,33 @@ describe('picker and API keys', () => {
   });
 });
 
+describe('assignment within the picker’s offer (issue #28.4)', () => {
+  it('a company user or key cannot assign staff: 400 without the staff name, nothing changed, no notification', async () => {
+    const id = await ev(m2, A);
+    const before = (await notificationsOf(staffId)).length;
+    for (const target of [staffId, adminId, inactiveId]) {
+      const r = await aUser.patch(`${path(m2)}/${id}`, { assignee_id: target });
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().message).toBe(ASSIGN_MSG.cannotSee);
+      expect(r.body).not.toContain('Анна');
+      const k = await keyClient.patch(`${path(m2)}/${id}`, { assignee_id: target }, keyHeaders);
+      expect(k.statusCode, k.body).toBe(400);
+    }
+    // The batch and the bulk by filter follow the same rule.
+    const batch = await aUser.patch(path(m2), { ids: [id], patch: { assignee_id: staffId } });
+    expect(batch.statusCode, batch.body).toBe(400);
+    const bulk = await aUser.post(`${path(m2)}/bulk?company_id=${A}`, { op: 'patch', patch: { assignee_id: staffId } });
+    expect(bulk.statusCode, bulk.body).toBe(400);
+    expect(await assigneeOf(id)).toBeNull();
+    expect((await notificationsOf(staffId)).length).toBe(before);
+    // What the picker offers is assignable: the company's own member.
+    const offered = (await aUser.get(`/modules/${m2.code}/assignees?company_id=${A}`)).json().items as { id: number }[];
+    for (const u of offered) expect((await aUser.patch(`${path(m2)}/${id}`, { assignee_id: u.id })).statusCode).toBe(200);
+    // Staff may still assign staff.
+    expect((await admin.patch(`${path(m2)}/${id}`, { assignee_id: staffId })).statusCode).toBe(200);
+  });
+});
+
 describe('mailings', () => {
   it('the mailing filter selects by assignee; an assignee who cannot see the company is refused', async () => {
     const D = (await createCompany(ctx, 'Дельта')).id;

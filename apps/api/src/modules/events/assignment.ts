@@ -38,6 +38,19 @@ export function maySee(u: AssignableUser, at: EventPlace): boolean {
   );
 }
 
+/**
+ * Whether a caller's picker offers staff: only to a signed-in staff user. A company user or an API key
+ * is offered the members of the event's company only — and may assign no one else (issue #28).
+ */
+export function offersStaff(c: Caller): boolean {
+  return c.auth.keyId === null && isStaff(c.auth.principal.role);
+}
+
+/** The one rule of who a caller may assign: someone their picker offers for this place. */
+export function mayAssign(staffOffered: boolean, u: AssignableUser, at: EventPlace): boolean {
+  return maySee(u, at) && (staffOffered || !isStaff(u.role));
+}
+
 const cannotSee = () => badRequest(ASSIGN_MSG.cannotSee, { assignee_id: ASSIGN_MSG.cannotSee });
 
 const MY_ORDER: Record<MyEventsQuery['sort'], SQL> = {
@@ -53,10 +66,14 @@ export function createAssignment(db: Db) {
   const repo = createAssignmentRepo(db);
 
   return {
-    /** The assignee `id` for events at these places, or 400 when they may not see one of them. */
-    async assignee(id: number, places: readonly EventPlace[], tx: Db = db): Promise<Assignee> {
+    /**
+     * The assignee `id` for events at these places, or 400 when the caller's picker would not offer
+     * them for one of the places (they cannot see it, or they are staff and the caller is not).
+     */
+    async assignee(c: Caller, id: number, places: readonly EventPlace[], tx: Db = db): Promise<Assignee> {
       const [u] = await repo.users([id], tx);
-      if (!u?.is_active || places.some((p) => !maySee(u, p))) throw cannotSee();
+      const staffOffered = offersStaff(c);
+      if (!u?.is_active || places.some((p) => !mayAssign(staffOffered, u, p))) throw cannotSee();
       return { id: u.id, name: u.name };
     },
 
@@ -64,10 +81,13 @@ export function createAssignment(db: Db) {
      * Before a bulk assignment by filter (`where` over `events e` of module `m`): 400 unless the
      * assignee may see every selected event (each chunk checks its own again).
      */
-    async assigneeForAll(id: number, m: ModuleDescriptor, where: SQL): Promise<void> {
+    async assigneeForAll(c: Caller, id: number, m: ModuleDescriptor, where: SQL): Promise<void> {
       const [u] = await repo.users([id]);
       if (!u?.is_active) throw cannotSee();
-      if (isStaff(u.role)) return;
+      if (isStaff(u.role)) {
+        if (offersStaff(c)) return;
+        throw cannotSee();
+      }
       const seen = u.memberships.map((x) => x.company_id).filter((companyId) => maySee(u, { companyId, module: m.code }));
       if (await repo.anyOutside(where, seen)) throw cannotSee();
     },
@@ -83,7 +103,7 @@ export function createAssignment(db: Db) {
      */
     async candidates(c: Caller, m: ModuleDescriptor, q: { company_id?: number; q?: string }) {
       assertModule(c, m.code);
-      const staff = c.auth.keyId === null && isStaff(c.auth.principal.role);
+      const staff = offersStaff(c);
       let companyId: number | null = q.company_id ?? null;
       if (companyId === null && !staff) {
         const own = companiesWith(c.auth.principal, 'events.read');

@@ -276,7 +276,7 @@ export function createBulkJobs(deps: BulkDeps) {
       }
       if (op.op === 'patch') await parts().events.validateRefs(m, op.patch, {});
       if (op.op === 'patch' && typeof op.patch.assignee_id === 'number' && where)
-        await parts().events.assignment.assigneeForAll(op.patch.assignee_id, m, where);
+        await parts().events.assignment.assigneeForAll(c, op.patch.assignee_id, m, where);
       const row = {
         module: m.code,
         op,

@@ -211,6 +211,7 @@ export function createEventsService(deps: EventsServiceDeps) {
       assigneeId === null
         ? null
         : await assignment.assignee(
+            c,
             assigneeId,
             rows.map((r) => ({ companyId: r.company_id, module: m.code })),
             tx,

@@ -197,7 +197,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
     // An assignee who could never be assigned the mailing's events selects none: refused as the assignment itself is.
     if (typeof f.assignee === 'number') {
       const places = companyId === null ? [] : (f.modules.length ? f.modules : [null]).map((module) => ({ companyId, module }));
-      await assignment.assignee(f.assignee, places).catch((e: unknown) => {
+      await assignment.assignee(c, f.assignee, places).catch((e: unknown) => {
         throw e instanceof ApiError ? badRequest(e.message, { 'filters.assignee': e.message }) : e;
       });
     }
