@@ -52,6 +52,22 @@ test('an admin adds a redirect; the old path leads to its target (server and con
   await expect(page.getByText('Этот путь — страница консоли: его нельзя перенаправить')).toBeVisible();
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await page.getByRole('dialog').getByRole('button', { name: 'Отмена' }).click();
+  // Issue #28: an external target is saved only after a warning; a control character is refused at once.
+  await page.getByTestId('rr-add').click();
+  await page.getByTestId('rr-path').fill('/old-partner');
+  await page.getByTestId('rr-target').fill('https://пример.рф/страница');
+  await page.getByRole('dialog').getByRole('button', { name: 'Добавить', exact: true }).click();
+  await expect(page.getByTestId('rr-external-warning')).toContainText('xn--e1afmkfd.xn--p1ai');
+  await page.getByRole('button', { name: 'Сохранить' }).click();
+  await expect(table.getByText('https://xn--e1afmkfd.xn--p1ai/%D1%81%D1%82%D1%80%D0%B0%D0%BD%D0%B8%D1%86%D0%B0')).toBeVisible();
+  await page.getByTestId('rr-add').click();
+  await page.getByTestId('rr-path').fill('/old-tab');
+  await page.getByTestId('rr-target').fill('/\t/evil.example');
+  await page.getByRole('dialog').getByRole('button', { name: 'Добавить', exact: true }).click();
+  await expect(
+    page.getByText('Адрес не должен содержать управляющих символов (перевод строки, табуляция и т. п.)'),
+  ).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Отмена' }).click();
   const api = await adminApi(baseURL);
   await ok(await api.post('/api/v1/settings/route-rules', { data: { path: '/old-external', target: landingUrl } }), 'rule');
   await ok(await api.post('/api/v1/settings/route-rules', { data: { path: '/old-spa', target: '/users' } }), 'rule');
@@ -82,13 +98,53 @@ test('an admin adds a redirect; the old path leads to its target (server and con
   await expect(page.getByText('Page Not Found: /no-rule-here')).toBeVisible();
 });
 
-test('a redirect query to another origin after login is refused: the user stays in the console', async ({ page, baseURL }) => {
-  await page.goto('/login?redirect=https%3A%2F%2Fevil.example%2Fsteal');
-  await page.getByLabel('Email').fill(ADMIN_EMAIL);
-  await page.getByLabel('Пароль', { exact: true }).fill(ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Войти' }).click();
-  await expect(page.getByText('Переход на внешний адрес отклонён: консоль ведёт только на свои страницы')).toBeVisible();
-  await expect(page.getByTestId('user-menu')).toBeVisible();
-  expect(new URL(page.url()).origin).toBe(new URL(baseURL as string).origin);
-  expect(new URL(page.url()).pathname).toBe('/');
+for (const [name, redirect] of [
+  ['another origin', 'https%3A%2F%2Fevil.example%2Fsteal'],
+  // A tab a browser drops («/<TAB>/evil» → «//evil»): the one internal-path rule refuses it (issue #28).
+  ['a path with a tab', '%2F%09%2Fevil.example'],
+] as const)
+  test(`a redirect query to ${name} after login is refused: the user stays in the console`, async ({ page, baseURL }) => {
+    await page.goto(`/login?redirect=${redirect}`);
+    await page.getByLabel('Email').fill(ADMIN_EMAIL);
+    await page.getByLabel('Пароль', { exact: true }).fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await expect(page.getByText('Переход на внешний адрес отклонён: консоль ведёт только на свои страницы')).toBeVisible();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL as string).origin);
+    expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+test('redirects are the administrators’: an analyst has no menu entry and gets the 403 page', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL);
+  const email = `rr-analyst-${Date.now()}@forpost.test`;
+  const created = await ok<{ generated_password: string }>(
+    await api.post('/api/v1/users', {
+      data: { email, name: 'Аналитик перенаправлений', role: 'ANALYST', password_mode: 'generate' },
+    }),
+    'analyst',
+  );
+  await login(page, undefined, { email, password: created.generated_password });
+  await expect(page.getByRole('link', { name: 'Сроки SLA' })).toBeAttached();
+  await expect(page.getByRole('link', { name: 'Перенаправления' })).toHaveCount(0);
+  await page.goto('/settings/redirects');
+  await expect(page.getByText('403')).toBeVisible();
+  const post = await page.request.post('/api/v1/settings/route-rules', {
+    data: { path: '/sso', target: 'https://evil.example/phish', permanent: true },
+    headers: { origin: new URL(baseURL as string).origin },
+  });
+  expect(post.status()).toBe(403);
+});
+
+test('a Cyrillic console path works as a target: the server sends it encoded, never a 500', async ({ page, baseURL }) => {
+  const api = await adminApi(baseURL);
+  await ok(
+    await api.post('/api/v1/settings/route-rules', { data: { path: '/старый-журнал', target: '/страница-консоли' } }),
+    'rule',
+  );
+  await login(page);
+  const res = await page.goto('/старый-журнал');
+  // The server's 302 to the encoded path, which is no console route: the console's 404 page, not a 500.
+  expect(res?.status()).toBe(404);
+  await expect(page).toHaveURL((u) => decodeURIComponent(u.pathname) === '/страница-консоли');
+  await expect(page.getByText('Page Not Found: /страница-консоли')).toBeVisible();
 });

@@ -43,6 +43,7 @@ export const PERMISSIONS = [
   'configs.manage',
   'settings.read',
   'settings.manage',
+  'route_rules.manage',
   'whitelist.read',
   'whitelist.manage',
   'global_whitelist.read',

@@ -6,16 +6,9 @@
 import { z } from 'zod';
 import { pageQuery } from './events';
 import { MSG } from './messages';
+import { CONTROL_CHARS, normalizeRuleTarget, ROUTE_RULE_MSG } from './redirect';
 
-export const ROUTE_RULE_MSG = {
-  notFound: 'Перенаправление не найдено',
-  duplicate: 'Для этого пути уже есть перенаправление',
-  pathStart: 'Путь должен начинаться с «/»',
-  pathQuery: 'Путь указывается без «?» и «#»',
-  pathIsRoute: 'Этот путь — страница консоли: его нельзя перенаправить',
-  target: 'Укажите путь консоли («/…») или адрес http(s)://…',
-  loop: 'Перенаправление не может вести на тот же путь',
-} as const;
+export * from './redirect';
 
 /**
  * The stored form of a path: percent-decoded where valid, without a trailing slash (except «/»).
@@ -33,25 +26,9 @@ export function normalizeRulePath(raw: string): string | null {
   return p;
 }
 
-/** Whether `target` is an absolute http(s) URL (an external redirect); else it must be a console path. */
-export function isExternalTarget(target: string): boolean {
-  return /^https?:\/\//i.test(target);
-}
-
-function validTarget(t: string): boolean {
-  if (isExternalTarget(t)) {
-    try {
-      const u = new URL(t);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
-    } catch {
-      return false;
-    }
-  }
-  return t.startsWith('/') && !t.startsWith('//') && !t.startsWith('/\\');
-}
-
 const pathSchema = z
   .string({ error: MSG.required })
+  .refine((p) => !CONTROL_CHARS.test(p), { error: ROUTE_RULE_MSG.control, abort: true })
   .trim()
   .min(1, { error: MSG.required })
   .max(500, { error: MSG.tooLong(500) })
@@ -60,10 +37,15 @@ const pathSchema = z
   .transform((p) => normalizeRulePath(p) ?? p);
 const targetSchema = z
   .string({ error: MSG.required })
-  .trim()
-  .min(1, { error: MSG.required })
   .max(2000, { error: MSG.tooLong(2000) })
-  .refine(validTarget, { error: ROUTE_RULE_MSG.target });
+  .refine((t) => t.trim() !== '', { error: MSG.required, abort: true })
+  .transform((t, ctx) => {
+    const n = normalizeRuleTarget(t);
+    if ('target' in n) return n.target;
+    ctx.addIssue({ code: 'custom', message: n.error });
+    return z.NEVER;
+  })
+  .refine((t) => t.length <= 2000, { error: MSG.tooLong(2000) });
 const commentSchema = z
   .string()
   .trim()

@@ -3,6 +3,7 @@
  * window; external navigation is otherwise refused»): only a server route rule may send the window
  * to another origin; any other target that is not a console path is refused with a Russian notice.
  */
+import { isExternalTarget } from '@forpost/contract/redirect';
 import { safeRedirect } from './session';
 
 export const EXTERNAL_REFUSED = 'Переход на внешний адрес отклонён: консоль ведёт только на свои страницы';
@@ -26,7 +27,7 @@ export function followRuleRedirect(
 ): void {
   if (redirect.external) {
     // Only http(s): a rule is checked by the API, but a scheme like javascript: must never reach assign.
-    if (/^https?:\/\//i.test(redirect.to)) assign(redirect.to);
+    if (isExternalTarget(redirect.to)) assign(redirect.to);
     return;
   }
   navigate(internalTarget(redirect.to, () => undefined));

@@ -1,3 +1,4 @@
+import { isInternalPath } from '@forpost/contract/redirect';
 import { local, STORAGE_KEYS } from './storage';
 
 /** Paths that are part of signing in: a failed session there never adds a redirect back to them. */
@@ -5,15 +6,12 @@ export const isLoginPath = (pathname: string): boolean =>
   pathname === '/login' || pathname.startsWith('/login/') || pathname === '/newpassword';
 
 /**
- * Only same-origin relative paths are accepted as a post-login target: must start with '/',
- * not '//' (protocol-relative) and not '/\' (browsers treat it like '//').
+ * Only console paths are accepted as a post-login or rule target — the contract's one rule of an
+ * internal path (`isInternalPath`: a single leading '/', no backslash or '//' in the path, no control
+ * characters), the same the API validates route rules with — and never a login path.
  */
 export function safeRedirect(target: unknown): string | null {
-  if (typeof target !== 'string' || target === '') return null;
-  if (!target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
-  // Control characters could smuggle a scheme past the checks above in some parsers.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point of the check
-  if (/[\u0000-\u001f]/.test(target)) return null;
+  if (!isInternalPath(target)) return null;
   if (isLoginPath(target.split(/[?#]/)[0] ?? '')) return null;
   return target;
 }

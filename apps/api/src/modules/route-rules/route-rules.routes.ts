@@ -1,4 +1,4 @@
-/* /settings/route-rules (settings.manage) and the public /route-rules/lookup (issue #16). */
+/* /settings/route-rules (route_rules.manage: administrators only, issue #28) and the public /route-rules/lookup (issue #16). */
 import { idParam } from '@forpost/contract/common';
 import { noContent } from '@forpost/contract/events';
 import {
@@ -35,7 +35,7 @@ export async function routeRulesRoutes(app: App, { routeRules: svc }: { routeRul
   app.get(
     '/settings/route-rules',
     {
-      config: { permission: 'settings.manage' },
+      config: { permission: 'route_rules.manage' },
       schema: {
         operationId: 'listRouteRules',
         tags,
@@ -49,7 +49,7 @@ export async function routeRulesRoutes(app: App, { routeRules: svc }: { routeRul
   app.get(
     '/settings/route-rules/:id',
     {
-      config: { permission: 'settings.manage' },
+      config: { permission: 'route_rules.manage' },
       schema: {
         operationId: 'getRouteRule',
         tags,
@@ -63,7 +63,7 @@ export async function routeRulesRoutes(app: App, { routeRules: svc }: { routeRul
   app.post(
     '/settings/route-rules',
     {
-      config: { permission: 'settings.manage' },
+      config: { permission: 'route_rules.manage' },
       schema: {
         operationId: 'createRouteRule',
         tags,
@@ -77,7 +77,7 @@ export async function routeRulesRoutes(app: App, { routeRules: svc }: { routeRul
   app.patch(
     '/settings/route-rules/:id',
     {
-      config: { permission: 'settings.manage' },
+      config: { permission: 'route_rules.manage' },
       schema: {
         operationId: 'updateRouteRule',
         tags,
@@ -92,7 +92,7 @@ export async function routeRulesRoutes(app: App, { routeRules: svc }: { routeRul
   app.delete(
     '/settings/route-rules/:id',
     {
-      config: { permission: 'settings.manage' },
+      config: { permission: 'route_rules.manage' },
       schema: {
         operationId: 'deleteRouteRule',
         tags,

@@ -3,7 +3,13 @@
  * fallback and the console's «not found» page use. A rule's path is never a console route (that
  * path would never reach the lookup) and never its own target.
  */
-import { isExternalTarget, normalizeRulePath, ROUTE_RULE_MSG, type RouteRule } from '@forpost/contract/route-rules';
+import {
+  isExternalTarget,
+  normalizeRulePath,
+  normalizeRuleTarget,
+  ROUTE_RULE_MSG,
+  type RouteRule,
+} from '@forpost/contract/route-rules';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -120,7 +126,12 @@ export function createRouteRulesService({ db, audit, isConsoleRoute }: RouteRule
       const path = normalizeRulePath(rawPath.split(/[?#]/)[0] ?? '');
       if (!path || isConsoleRoute(path)) return null;
       const r = await repo.byPath(path);
-      return r ? { to: r.target, external: isExternalTarget(r.target), permanent: r.permanent } : null;
+      if (!r) return null;
+      // Rules saved before targets were normalised (issue #28) are sent in the encoded form, and one
+      // that can never be a valid Location is no redirect at all (never a 500 from the header check).
+      const n = normalizeRuleTarget(r.target);
+      if (!('target' in n)) return null;
+      return { to: n.target, external: isExternalTarget(n.target), permanent: r.permanent };
     },
   };
 }

@@ -190,7 +190,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     label: 'Перенаправления',
     icon: SwapRightOutlined,
     group: 'settings',
-    permission: 'settings.manage',
+    permission: 'route_rules.manage',
   },
   { path: '/settings/sla', label: 'Сроки SLA', icon: FieldTimeOutlined, group: 'settings', permission: 'settings.read' },
   {

@@ -1,5 +1,5 @@
 import { MSG } from '@forpost/contract/messages';
-import { ROUTE_RULE_MSG } from '@forpost/contract/route-rules';
+import { isExternalTarget, normalizeRuleTarget, ROUTE_RULE_MSG } from '@forpost/contract/route-rules';
 import { Checkbox, Form, Input } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
@@ -16,7 +16,7 @@ const FIELDS = ['path', 'target', 'permanent', 'comment'];
 
 /** Create (rule = null) or edit a redirect; the API checks the rest (console routes, loops). */
 export function RouteRuleModal({ rule, open, onClose }: { rule: RouteRule | null; open: boolean; onClose: () => void }) {
-  const { message } = feedback;
+  const { message, modal } = feedback;
   const { form, formError, reset, submit } = useFormModal<Values>();
   const save = useSaveRouteRuleMutation();
 
@@ -30,11 +30,36 @@ export function RouteRuleModal({ rule, open, onClose }: { rule: RouteRule | null
     });
   }, [open, rule, reset]);
 
-  const onOk = () =>
-    submit(async (v) => {
+  const persist = (v: Values) =>
+    submit(async () => {
       await save.mutateAsync({ id: rule?.id, body: { ...v, comment: v.comment.trim() || null } });
       message.success(rule ? 'Перенаправление сохранено' : 'Перенаправление добавлено');
       onClose();
+    }, FIELDS);
+
+  /** An external target sends visitors of this site elsewhere: the administrator confirms it first. */
+  const onOk = () =>
+    submit(async (v) => {
+      const target = v.target.trim();
+      const changed = !rule || rule.target !== target || rule.permanent !== v.permanent;
+      if (!isExternalTarget(target) || !changed) return persist(v);
+      const n = normalizeRuleTarget(target);
+      const shown = 'target' in n ? new URL(n.target).host : target;
+      modal.confirm({
+        title: 'Перенаправить на внешний сайт?',
+        content: (
+          <div data-testid="rr-external-warning">
+            Посетители консоли по адресу {form.getFieldValue('path')} уйдут на другой сайт — {shown}. Убедитесь, что это адрес
+            вашей организации.
+            {v.permanent &&
+              ' Постоянное перенаправление (301) браузеры запоминают: после удаления правила они ещё долго будут уходить по нему.'}
+          </div>
+        ),
+        okText: 'Сохранить',
+        okButtonProps: { danger: true },
+        cancelText: 'Отмена',
+        onOk: () => persist(v),
+      });
     }, FIELDS);
 
   return (
@@ -66,14 +91,20 @@ export function RouteRuleModal({ rule, open, onClose }: { rule: RouteRule | null
         label="Куда вести"
         rules={[
           { required: true, whitespace: true, message: MSG.required },
-          { pattern: /^(\/(?!\/)|https?:\/\/)/i, message: ROUTE_RULE_MSG.target },
+          {
+            validator: (_, t: string | undefined) => {
+              if (!t?.trim()) return Promise.resolve();
+              const n = normalizeRuleTarget(t);
+              return 'error' in n ? Promise.reject(new Error(n.error)) : Promise.resolve();
+            },
+          },
         ]}
         extra="Путь консоли (/reports) или внешний адрес https://…"
       >
         <Input placeholder="/reports" maxLength={2000} data-testid="rr-target" />
       </Form.Item>
       <Form.Item name="permanent" valuePropName="checked">
-        <Checkbox>Постоянное (301)</Checkbox>
+        <Checkbox>Постоянное (301): браузеры запоминают его, удаление правила их не вернёт</Checkbox>
       </Form.Item>
       <Form.Item name="comment" label="Комментарий">
         <Input.TextArea rows={2} maxLength={500} showCount placeholder="Зачем это перенаправление" />

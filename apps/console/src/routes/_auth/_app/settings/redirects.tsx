@@ -6,7 +6,7 @@ import { parseRefListSearch } from '../../../../features/settings/search';
 
 export const Route = createFileRoute('/_auth/_app/settings/redirects')({
   validateSearch: parseRefListSearch,
-  beforeLoad: requirePermission('settings.manage'),
+  beforeLoad: requirePermission('route_rules.manage'),
   component: Page,
 });
 
