@@ -233,7 +233,7 @@ export async function buildApp(deps: AppDeps) {
     audit,
     isConsoleRoute: (p) => Boolean(consoleRoutes?.some((r) => r.test(p))),
   });
-  const routeTable = registerAccess(app, { auth, publicUrl: config.publicUrl, bearer, caches: [access, listCache] });
+  const routeTable = registerAccess(app, { auth, allowedOrigins: config.allowedOrigins, bearer, caches: [access, listCache] });
   registerKeyRateLimit(app, { counter: createKeyRateCounter(db), limit: config.apiKeyRateLimit });
 
   await app.register(

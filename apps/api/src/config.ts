@@ -12,6 +12,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.url().optional(),
+  /** More origins whose pages may send state-changing requests with the console's cookie (comma-separated). */
+  ALLOWED_ORIGINS: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
@@ -92,6 +94,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** Origins a cookie-carrying state-changing request may come from (CSRF): PUBLIC_URL's and ALLOWED_ORIGINS. */
+  allowedOrigins: string[];
   dataDir: string;
   databaseUrl?: string;
   embeddedPgPort: number;
@@ -227,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
+    allowedOrigins: allowedOrigins(publicUrl, e.PUBLIC_URL === undefined, e.ALLOWED_ORIGINS, problemsOrThrow),
     dataDir,
     databaseUrl: e.DATABASE_URL || undefined,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
@@ -264,4 +269,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN },
     s3,
   };
+}
+
+function problemsOrThrow(message: string): never {
+  throw new Error(`Неверная конфигурация окружения:\n${message}`);
+}
+
+/**
+ * The origins a browser's state-changing request may carry (issue #28: never the request's own Host,
+ * which an attacker's page sets with DNS pointing at the server). PUBLIC_URL's origin; without
+ * PUBLIC_URL (a local start on http://localhost:PORT) also its loopback twins 127.0.0.1 and [::1];
+ * plus ALLOWED_ORIGINS, each an http(s) origin.
+ */
+export function allowedOrigins(
+  publicUrl: string,
+  defaulted: boolean,
+  extra: string | undefined,
+  fail: (m: string) => never,
+): string[] {
+  const base = new URL(publicUrl);
+  const out = new Set([base.origin]);
+  if (defaulted) for (const h of ['127.0.0.1', '[::1]']) out.add(`${base.protocol}//${h}${base.port ? `:${base.port}` : ''}`);
+  for (const raw of (extra ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      return fail(`ALLOWED_ORIGINS: «${raw}» — не адрес вида https://host[:порт]`);
+    }
+    if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.pathname !== '/' || u.search || u.hash)
+      return fail(`ALLOWED_ORIGINS: «${raw}» — нужен только источник вида https://host[:порт], без пути`);
+    out.add(u.origin);
+  }
+  return [...out];
 }

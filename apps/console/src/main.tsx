@@ -1,3 +1,5 @@
+// First: zod's settings before any schema parses (lib/zod-config.ts).
+import './lib/zod-config';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -32,18 +32,19 @@ export function requireAuth(req: FastifyRequest): AuthContext {
   return req.auth;
 }
 
-function originAllowed(req: FastifyRequest, publicUrl: string): boolean {
+/**
+ * Is the request's Origin one of ours? Compared with the configured origins only — never with the
+ * Host header, which is the attacker's to choose (issue #28: `Origin: http://evil.example` with
+ * `Host: evil.example` and a victim's cookie passed).
+ */
+function originAllowed(req: FastifyRequest, allowed: ReadonlySet<string>): boolean {
   const origin = req.headers.origin;
   if (!origin) return false;
-  let o: URL;
   try {
-    o = new URL(origin);
+    return allowed.has(new URL(origin).origin);
   } catch {
     return false;
   }
-  if (o.origin === new URL(publicUrl).origin) return true;
-  // Same-origin as the address the browser used (e.g. 127.0.0.1 instead of localhost).
-  return o.host === req.headers.host;
 }
 
 export interface RouteEntry {
@@ -57,12 +58,14 @@ export function registerAccess(
   app: FastifyInstance,
   deps: {
     auth: AuthService;
-    publicUrl: string;
+    /** Origins whose pages may send state-changing requests with the cookie (config.allowedOrigins). */
+    allowedOrigins: readonly string[];
     bearer?: BearerAuthenticator[];
     /** What this instance keeps of the database's answers (db/notify-cache.ts): dropped by its own changes. */
     caches: readonly Pick<NotifyCache<never>, 'clear'>[];
   },
 ): RouteEntry[] {
+  const origins = new Set(deps.allowedOrigins);
   app.decorateRequest('auth', null);
   // A successful change on this instance drops its caches — who callers are, the list pages — before
   // the answer leaves: whatever it changed, the client's next request sees it (other instances: by
@@ -119,7 +122,7 @@ export function registerAccess(
       if (token) req.auth = await deps.auth.authenticateAccess(token, ctx);
       // A browser's state-changing request must come from our own pages (CSRF).
       const hasCookies = Boolean(req.headers.cookie);
-      if (UNSAFE.has(req.method) && (req.headers.origin || hasCookies) && !originAllowed(req, deps.publicUrl)) {
+      if (UNSAFE.has(req.method) && (req.headers.origin || hasCookies) && !originAllowed(req, origins)) {
         throw new ApiError(403, API_MSG.originMismatch);
       }
     }

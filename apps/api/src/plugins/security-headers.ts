@@ -29,11 +29,17 @@ export function securityHeaders(options: Readonly<HelmetOptions>): [string, stri
   return [...set.values()];
 }
 
+/**
+ * Every API answer is personal or may be (a user, a list of a company's events, an error naming an
+ * object): `Cache-Control: no-store` unless its route sets its own (issue #28). The console's hashed
+ * assets and pages are outside /api and keep theirs (plugins/spa.ts).
+ */
 export function registerSecurityHeaders(app: App, options: Readonly<HelmetOptions>) {
   const headers = securityHeaders(options);
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const raw = reply.raw;
     for (const [name, value] of headers) raw.setHeader(name, value);
+    if (req.url.startsWith('/api/')) raw.setHeader('cache-control', 'no-store');
     done();
   });
 }
