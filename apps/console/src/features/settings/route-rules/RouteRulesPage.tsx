@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Tag, Typography } from 'antd';
+import { punycodeToUnicode } from '@forpost/contract/helpers';
+import { Button, Card, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { FilterBar } from '../../../components/list/FilterBar';
 import { ListTable } from '../../../components/list/ListTable';
@@ -12,6 +13,17 @@ import { EmptyState } from '../../../components/page/QueryState';
 import type { RefListSearch } from '../search';
 import { type RouteRule, useDeleteRouteRuleMutation, useRouteRulesQuery } from './api';
 import { RouteRuleModal } from './RouteRuleModal';
+
+/** A stored (encoded) target as a person reads it: the IDN host and the path decoded; the stored form on hover. */
+function readableTarget(t: string): string {
+  let out = t;
+  try {
+    out = decodeURI(t);
+  } catch {
+    // An undecodable escape stays as stored.
+  }
+  return out.replace(/^(https?:\/\/)([^/?#]+)/i, (_, scheme: string, host: string) => scheme + punycodeToUnicode(host));
+}
 
 /** /settings/redirects: redirects from old paths that are no console route (server 302/301 and the «not found» page). */
 export function RouteRulesPage({
@@ -47,13 +59,26 @@ export function RouteRulesPage({
           paging={{ search, onSearch }}
           locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Перенаправлений пока нет'} /> }}
           columns={[
-            { title: 'Старый путь', dataIndex: 'path', render: (p: string) => <Typography.Text code>{p}</Typography.Text> },
+            {
+              title: 'Старый путь',
+              dataIndex: 'path',
+              width: 220,
+              render: (p: string) => (
+                <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+                  {p}
+                </Typography.Text>
+              ),
+            },
             {
               title: 'Куда',
               dataIndex: 'target',
               render: (t: string, r: RouteRule) => (
                 <>
-                  <Typography.Text style={{ wordBreak: 'break-all' }}>{t}</Typography.Text>{' '}
+                  <Tooltip title={readableTarget(t) === t ? undefined : `Отправляется как ${t}`}>
+                    <Typography.Text style={{ wordBreak: 'break-all' }} data-testid="rr-target-text">
+                      {readableTarget(t)}
+                    </Typography.Text>
+                  </Tooltip>{' '}
                   {r.external && <Tag color="orange">внешний</Tag>}
                 </>
               ),
