@@ -75,7 +75,7 @@ export interface ReportsServiceDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
-  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
+  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom' | 'smtpUrl' | 'outboundAllowPrivate'>;
   log: Pick<Logger, 'warn' | 'info'>;
   /** Where the PDFs go (default: DATA_DIR/files, the same store as every document). */
   store?: DocStore;
@@ -277,7 +277,14 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   const mailer = async (): Promise<Mailer> =>
-    deps.mailer ?? mailerFromSettings(configs, { mailFrom: config.mailFrom, dataDir: config.dataDir, log });
+    deps.mailer ??
+    mailerFromSettings(configs, {
+      mailFrom: config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+      outbound: { allowPrivate: config.outboundAllowPrivate },
+      operatorSmtpUrl: config.smtpUrl,
+    });
 
   /* --- send by email: queued by the request, mailed by the `report-send` job ------------------ */
 
