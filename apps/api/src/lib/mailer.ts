@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { randomToken } from './crypto';
 import type { Logger } from './logger';
-import { guardedConnect, type OutboundPolicy } from './outbound';
+import { guardedConnect, type OutboundPolicy, OutboundRefusedError } from './outbound';
 
 interface MailMessage {
   to: string | string[];
@@ -38,6 +38,15 @@ function assertHeaderSafe(v: string): void {
   if (/[\r\n]/.test(v)) throw new Error('header injection attempt');
 }
 
+/** A failed dial in nodemailer's own terms (its callers read `code`): no DNS, a timeout, no connection. */
+function asNodemailerError(err: NodeJS.ErrnoException): Error {
+  if (err instanceof OutboundRefusedError) return err;
+  const dns = err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'ENODATA';
+  const code = dns ? 'EDNS' : err.code === 'ETIMEDOUT' ? 'ETIMEDOUT' : 'ECONNECTION';
+  const message = code === 'ETIMEDOUT' ? 'Connection timeout' : err.message;
+  return Object.assign(new Error(message), { code, errno: err.code, syscall: err.syscall });
+}
+
 /**
  * nodemailer's `getSocket`: the SMTP server's TCP connection opened through the SSRF guard (the host
  * resolved, every address checked, the checked one dialled); STARTTLS/SMTPS still verify the host name.
@@ -50,7 +59,7 @@ function guardedSocket(policy: OutboundPolicy) {
     const port = Number(o.port) || (o.secure ? 465 : 587);
     guardedConnect(o.host || 'localhost', port, policy, Number(o.connectionTimeout) || 10_000).then(
       (connection) => done(null, { connection }),
-      (err: Error) => done(err),
+      (err: NodeJS.ErrnoException) => done(asNodemailerError(err)),
     );
   };
 }
