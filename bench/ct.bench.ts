@@ -106,7 +106,7 @@ if (process.argv[2] === 'serve') {
   );
 
   const matchers: AssetMatcher[] = BRANDS.map((_, i) => createMatcher(companyAssets(i)));
-  const client = createCtClient({ url: info.url, timeoutMs: 30_000 });
+  const client = createCtClient({ url: info.url, timeoutMs: 30_000, outbound: { allowPrivate: true } });
 
   // 1. The whole path: HTTP + parse + every name against every company.
   for (const run of [1, 2]) {

@@ -78,6 +78,7 @@ async function main() {
         timeoutMs: 2_000,
         retries: 1,
         ratePerSecond: rate,
+        outbound: { allowPrivate: true }, // the peer is on 127.0.0.1
       });
       const before = await count();
       const t0 = performance.now();

@@ -25,7 +25,7 @@ await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
 const sitePort = site.address().port;
 
 startServer({
-  SNAPSHOT_ALLOW_PRIVATE: '1',
+  OUTBOUND_ALLOW_PRIVATE: '1',
   SNAPSHOT_HOST_MAP: `${SNAPSHOT_TARGET}=127.0.0.1:${sitePort}`,
   PORT: String(E2E_PORT),
   HOST: '127.0.0.1',

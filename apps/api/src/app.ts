@@ -186,7 +186,9 @@ export async function buildApp(deps: AppDeps) {
   // SLA policies and the breach job (bell notifications for the assignee: notifications.notify).
   const sla = createSlaService({ db, audit, notify: notifyUsers });
   const slaJobs = createSlaJobs({ sla, log: app.log });
-  const classifier = createClassifierService({ db, configs, log: app.log });
+  // Integrations reach what administrators configure only through the SSRF guard (lib/outbound.ts).
+  const outbound = { allowPrivate: config.outboundAllowPrivate };
+  const classifier = createClassifierService({ db, configs, log: app.log, outbound });
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
   const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer, store: docstore });
   const insights = createInsightsJobs({ analytics, classifier, mailings, reports, log: app.log });
@@ -215,6 +217,7 @@ export async function buildApp(deps: AppDeps) {
     secret: config.secret,
     snapshots,
     log: app.log,
+    outbound,
   });
   app.addHook('onClose', () => discovery.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];

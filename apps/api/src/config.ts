@@ -51,7 +51,12 @@ const envSchema = z.object({
   LOCKOUT_ACCOUNT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   /** Browser for domain screenshots (the `snapshot_chromium_path` setting overrides it; default /usr/bin/chromium). */
   CHROMIUM_PATH: z.string().optional(),
-  /** Lets the snapshot producer reach private/loopback addresses (tests and e2e only; never in production). */
+  /**
+   * Lets integrations (classifier, RDAP, CT logs, SMTP of the settings, DNS resolvers) and the snapshot
+   * producer reach private/loopback/link-local addresses (lib/outbound.ts; tests and e2e only, never in production).
+   */
+  OUTBOUND_ALLOW_PRIVATE: bool.optional(),
+  /** The former name of OUTBOUND_ALLOW_PRIVATE, still honoured (OUTBOUND_ALLOW_PRIVATE wins when both are set). */
   SNAPSHOT_ALLOW_PRIVATE: bool.optional(),
   /** Test resolution of snapshot hosts: `host=ip:port,host2=ip:port` (the SSRF guard still checks the address). */
   SNAPSHOT_HOST_MAP: z.string().optional(),
@@ -125,7 +130,8 @@ export interface Config {
   lockoutAddressMaxAccounts: number;
   lockoutAccountWindowMinutes: number;
   chromiumPath?: string;
-  snapshotAllowPrivate: boolean;
+  /** OUTBOUND_ALLOW_PRIVATE (or SNAPSHOT_ALLOW_PRIVATE): the SSRF guard of lib/outbound.ts is off. */
+  outboundAllowPrivate: boolean;
   snapshotHostMap: string;
   analyticsCacheEntries: number;
   accessCacheMs: number;
@@ -258,7 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutAddressMaxAccounts: e.LOCKOUT_ADDRESS_MAX_ACCOUNTS,
     lockoutAccountWindowMinutes: e.LOCKOUT_ACCOUNT_WINDOW_MINUTES,
     chromiumPath: e.CHROMIUM_PATH || undefined,
-    snapshotAllowPrivate: e.SNAPSHOT_ALLOW_PRIVATE ?? false,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
     accessCacheMs: e.ACCESS_CACHE_MS,

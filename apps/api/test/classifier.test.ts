@@ -20,7 +20,7 @@ let stub: Server;
 let stubUrl = '';
 
 beforeAll(async () => {
-  ctx = await setupApp();
+  ctx = await setupApp({ OUTBOUND_ALLOW_PRIVATE: '1' }); // the stub classifier listens on 127.0.0.1
   await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
   A = await createCompany(ctx, 'ПАО Сбербанк');
   B = await createCompany(ctx, 'Бета');
@@ -167,6 +167,7 @@ describe('external classifier', () => {
       configs: ctx.app.services.configs,
       log: { warn() {} },
       timeoutMs: 500,
+      outbound: { allowPrivate: true },
       now: () => new Date(t),
     });
 

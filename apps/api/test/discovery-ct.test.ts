@@ -15,6 +15,9 @@ import { type CtEntry, parseLeaf } from '../src/modules/discovery/ct/parse';
 import { CT_POISON_OID, createTestCa, issueCertificate, type TestCert } from './peers/certs';
 import { type CtLogPeer, ctEntryOf, startCtLog } from './peers/ct-log-server';
 
+/** The peers listen on 127.0.0.1: the SSRF guard (lib/outbound.ts) is off for them, as OUTBOUND_ALLOW_PRIVATE does. */
+const OPEN = { allowPrivate: true };
+
 const ca = createTestCa({ cn: 'Forpost Test CA', o: 'Forpost, Test' });
 const many = (n: number, from = 0): TestCert[] =>
   Array.from({ length: n }, (_, i) =>
@@ -33,7 +36,7 @@ afterAll(async () => {
 
 /** Follows `log` from `from`, collecting every entry index handed to onBatch and the persisted indexes. */
 async function collect(log: CtLogPeer, from: number, batchSize: number, onEach?: (batchNo: number) => void) {
-  const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+  const client = createCtClient({ url: log.url, timeoutMs: 5000, outbound: OPEN });
   const seen: number[] = [];
   const saved: number[] = [];
   let batchNo = 0;
@@ -117,7 +120,7 @@ describe('CT client and leaf parser', () => {
   });
 
   it('reads the STH and parses a certificate entry', async () => {
-    const client = createCtClient({ url: `${log.url}/`, timeoutMs: 5000 });
+    const client = createCtClient({ url: `${log.url}/`, timeoutMs: 5000, outbound: OPEN });
     expect((await client.getSth()).treeSize).toBe(2);
     const [e] = await client.getEntries(0, 0);
     expect(e).toEqual<CtEntry>({
@@ -133,7 +136,7 @@ describe('CT client and leaf parser', () => {
   });
 
   it('parses a precertificate entry from its TBSCertificate; a CN that is not a host name is not a name', async () => {
-    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000, outbound: OPEN });
     const batch = await client.getEntries(1, 1);
     expect(batch.fetched).toBe(1);
     expect(batch.parseErrors).toBe(0);
@@ -154,7 +157,7 @@ describe('CT client and leaf parser', () => {
       { leaf_input: Buffer.concat([Buffer.alloc(12), Buffer.from([0, 0, 3, 1, 2, 3])]).toString('base64'), extra_data: '' }, // not DER
     ]);
     bad.append([precert]);
-    const client = createCtClient({ url: bad.url, timeoutMs: 5000 });
+    const client = createCtClient({ url: bad.url, timeoutMs: 5000, outbound: OPEN });
     const batch = await client.getEntries(0, 4);
     expect(batch.fetched).toBe(5);
     expect(batch.parseErrors).toBe(3);
@@ -165,7 +168,7 @@ describe('CT client and leaf parser', () => {
   });
 
   it('errors of the log are Russian CtLogErrors: 5xx, not JSON, a timeout, a refused connection', async () => {
-    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000, outbound: OPEN });
     log.failNext(1, '500');
     await expect(client.getSth()).rejects.toThrow(/ответил ошибкой 500 на get-sth/);
     log.failNext(1, 'json');
@@ -174,10 +177,12 @@ describe('CT client and leaf parser', () => {
     const silent = createServer(() => {}); // accepts, never answers
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const slowUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    await expect(createCtClient({ url: slowUrl, timeoutMs: 200 }).getSth()).rejects.toThrow(/не ответил за 200 мс/);
+    await expect(createCtClient({ url: slowUrl, timeoutMs: 200, outbound: OPEN }).getSth()).rejects.toThrow(
+      /не ответил за 200 мс/,
+    );
     silent.closeAllConnections();
     await new Promise((r) => silent.close(r));
-    const refused = createCtClient({ url: slowUrl, timeoutMs: 2000 }).getSth();
+    const refused = createCtClient({ url: slowUrl, timeoutMs: 2000, outbound: OPEN }).getSth();
     await expect(refused).rejects.toBeInstanceOf(CtLogError);
     await expect(refused).rejects.toThrow(/недоступен/);
   });
@@ -201,7 +206,7 @@ describe('CT log follower', () => {
 
   it('resumes from the persisted index after a restart: no entry twice, none skipped', async () => {
     const log = await startLog({ entries: certs, maxEntries: 32 });
-    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000, outbound: OPEN });
     const seen: number[] = [];
     let persisted = 0;
     const stop = new AbortController();
@@ -229,7 +234,7 @@ describe('CT log follower', () => {
     const stop = new AbortController();
     const seen: number[] = [];
     const result = await followLog({
-      client: createCtClient({ url: log.url, timeoutMs: 60_000 }),
+      client: createCtClient({ url: log.url, timeoutMs: 60_000, outbound: OPEN }),
       from: 0,
       batchSize: 20,
       signal: stop.signal,
@@ -260,7 +265,7 @@ describe('CT log follower', () => {
 
   it('a failing log stops the follow after the last persisted batch; the next follow goes on from there', async () => {
     const log = await startLog({ entries: certs, maxEntries: 32 });
-    const client = createCtClient({ url: log.url, timeoutMs: 5000 });
+    const client = createCtClient({ url: log.url, timeoutMs: 5000, outbound: OPEN });
     const seen: number[] = [];
     let persisted = 0;
     const follow = (from: number) =>

@@ -11,6 +11,9 @@ import { createTokenBucket } from '../src/modules/discovery/rate-limit';
 import { createResolver, parseServer, type Resolution, type ResolverOptions } from '../src/modules/discovery/resolver';
 import { type DnsServer, startDnsServer, type Zone } from './peers/dns-server';
 
+/** The peers listen on 127.0.0.1: the SSRF guard (lib/outbound.ts) is off for them, as OUTBOUND_ALLOW_PRIVATE does. */
+const OPEN = { allowPrivate: true };
+
 const ZONE: Zone = {
   'sberbank-online.ru': {
     A: ['192.0.2.10', '192.0.2.11'],
@@ -51,7 +54,7 @@ let dns: DnsServer;
 const opened: { close(): void }[] = [];
 const make = (o: Partial<ResolverOptions> = {}, internals = {}) => {
   const r = createResolver(
-    { servers: [dns.server], concurrency: 10, timeoutMs: 2_000, retries: 1, ratePerSecond: 100_000, ...o },
+    { servers: [dns.server], concurrency: 10, timeoutMs: 2_000, retries: 1, ratePerSecond: 100_000, outbound: OPEN, ...o },
     internals,
   );
   opened.push(r);

@@ -16,6 +16,9 @@ import {
 } from '../src/modules/discovery/rdap';
 import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer } from './peers/rdap-server';
 
+/** The peers listen on 127.0.0.1: the SSRF guard (lib/outbound.ts) is off for them, as OUTBOUND_ALLOW_PRIVATE does. */
+const OPEN = { allowPrivate: true };
+
 const IDN = domainToASCII('сбербанк-онлайн.рф');
 let com: RdapServer;
 let other: RdapServer;
@@ -57,6 +60,7 @@ function client(timeoutMs = 2_000) {
   const c = createRdapClient({
     servers: { com: `${com.url}/`, '*': fallback.url },
     timeoutMs,
+    outbound: OPEN,
     onFailure: (f) => failures.push(f),
   });
   return { lookup: c.lookup, failures };
@@ -141,7 +145,12 @@ describe('RDAP lookup', () => {
   it('no server for the TLD and no default → null, nothing contacted', async () => {
     const before = com.requests.length;
     const failures: RdapFailure[] = [];
-    const c = createRdapClient({ servers: { com: com.url }, timeoutMs: 500, onFailure: (f) => failures.push(f.reason) });
+    const c = createRdapClient({
+      servers: { com: com.url },
+      timeoutMs: 500,
+      outbound: OPEN,
+      onFailure: (f) => failures.push(f.reason),
+    });
     expect(await c.lookup('example.ru')).toBeNull();
     expect(failures).toEqual(['no-server']);
     expect(com.requests.length).toBe(before);
@@ -204,8 +213,9 @@ describe('RDAP bootstrap (RFC 9224)', () => {
     const c = createRdapClient({
       servers: o.servers ?? {},
       bootstrapUrl: `${iana.url}${o.file ?? DNS_JSON}`,
-      bootstrapCache: o.cache ?? createRdapBootstrapCache(),
+      bootstrapCache: o.cache ?? createRdapBootstrapCache({ outbound: OPEN }),
       timeoutMs: 2_000,
+      outbound: OPEN,
       onFailure: (f) => failures.push(f),
     });
     return { lookup: c.lookup, failures };
@@ -233,7 +243,7 @@ describe('RDAP bootstrap (RFC 9224)', () => {
   });
 
   it('the servers the file names for a zone are asked, under their base path; the file is fetched once', async () => {
-    const cache = createRdapBootstrapCache();
+    const cache = createRdapBootstrapCache({ outbound: OPEN });
     const before = bootstrapFetches();
     const { lookup, failures } = bootClient({ cache });
     expect((await lookup('sberbank-online.com'))?.registrar).toBe('Registrar of Domain Names REG.RU LLC');
@@ -304,7 +314,7 @@ describe('RDAP bootstrap (RFC 9224)', () => {
 
   it('the file is kept for a day; a failed fetch is tried again after five minutes, not at every lookup', async () => {
     let now = 1_000_000;
-    const cache = createRdapBootstrapCache({ now: () => now });
+    const cache = createRdapBootstrapCache({ now: () => now, outbound: OPEN });
     const url = `${iana.url}${DNS_JSON}`;
     const before = bootstrapFetches();
     expect(await cache.get(url, 2000)).not.toBeNull();

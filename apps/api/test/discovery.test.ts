@@ -99,7 +99,7 @@ beforeAll(async () => {
   const hosts = [...Object.values(found).map((f) => f.domain), ctLookalike, ...CT_NAMES];
   ctx = await setupApp(
     {
-      SNAPSHOT_ALLOW_PRIVATE: '1',
+      OUTBOUND_ALLOW_PRIVATE: '1', // every peer (DNS, RDAP, CT, the sites) is on 127.0.0.1
       SNAPSHOT_HOST_MAP: hosts.map((h) => `${h}=127.0.0.1:${port}`).join(','),
       // Screenshots are the e2e's (discovery.spec.ts); here the probe's title and status are enough.
       CHROMIUM_PATH: '/nonexistent/chromium',

@@ -35,7 +35,7 @@ const svc = () => ctx.app.services.reports;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  ctx = await setupApp({ SMTP_URL: smtp.url });
+  ctx = await setupApp({ SMTP_URL: smtp.url, OUTBOUND_ALLOW_PRIVATE: '1' }); // SMTP peers on 127.0.0.1
   await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
   A = await createCompany(ctx, 'Альфа-Банк');
   B = await createCompany(ctx, 'Бета');

@@ -31,6 +31,8 @@ export const CONFIG_MSG = {
   unknownKey: 'Неизвестная настройка',
   alreadySet: 'Значение этой настройки уже задано — измените его',
   notSet: 'Значение этой настройки не задано',
+  /** An integration's address in a private, loopback or link-local network (the server's SSRF guard). */
+  privateAddress: 'Адрес во внутренней сети недоступен для интеграций',
 } as const;
 
 const requiredOr = (msg: string) => (iss: { input?: unknown }) => (iss.input == null ? MSG.required : msg);

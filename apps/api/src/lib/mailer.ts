@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { randomToken } from './crypto';
 import type { Logger } from './logger';
+import { guardedConnect, type OutboundPolicy, OutboundRefusedError } from './outbound';
 
 interface MailMessage {
   to: string | string[];
@@ -36,15 +38,43 @@ function assertHeaderSafe(v: string): void {
   if (/[\r\n]/.test(v)) throw new Error('header injection attempt');
 }
 
+/** A failed dial in nodemailer's own terms (its callers read `code`): no DNS, a timeout, no connection. */
+function asNodemailerError(err: NodeJS.ErrnoException): Error {
+  if (err instanceof OutboundRefusedError) return err;
+  const dns = err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' || err.code === 'ENODATA';
+  const code = dns ? 'EDNS' : err.code === 'ETIMEDOUT' ? 'ETIMEDOUT' : 'ECONNECTION';
+  const message = code === 'ETIMEDOUT' ? 'Connection timeout' : err.message;
+  return Object.assign(new Error(message), { code, errno: err.code, syscall: err.syscall });
+}
+
+/**
+ * nodemailer's `getSocket`: the SMTP server's TCP connection opened through the SSRF guard (the host
+ * resolved, every address checked, the checked one dialled); STARTTLS/SMTPS still verify the host name.
+ */
+function guardedSocket(policy: OutboundPolicy) {
+  return (
+    o: { host?: string; port?: number | string; secure?: boolean; connectionTimeout?: number },
+    done: (err: Error | null, socket?: { connection: import('node:net').Socket }) => void,
+  ) => {
+    const port = Number(o.port) || (o.secure ? 465 : 587);
+    guardedConnect(o.host || 'localhost', port, policy, Number(o.connectionTimeout) || 10_000).then(
+      (connection) => done(null, { connection }),
+      (err: NodeJS.ErrnoException) => done(asNodemailerError(err)),
+    );
+  };
+}
+
 /**
  * nodemailer to SMTP_URL; without one, each message is written as an .eml file to DATA_DIR/mail
- * (so reset links work on a laptop) and the log says where.
+ * (so reset links work on a laptop) and the log says where. `outbound`: connect through the SSRF
+ * guard (an address from the settings); absent for the operator's own SMTP_URL.
  */
 export function createMailer(opts: {
   smtpUrl?: string | (() => string | undefined);
   from: string;
   dataDir: string;
   log?: Pick<Logger, 'info'>;
+  outbound?: OutboundPolicy;
 }): Mailer {
   const dir = path.join(opts.dataDir, 'mail');
   return {
@@ -54,14 +84,17 @@ export function createMailer(opts: {
       const smtp = typeof opts.smtpUrl === 'function' ? opts.smtpUrl() : opts.smtpUrl;
       const message = { from: opts.from, to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
       if (smtp) {
-        // Timeouts are transport options (the second argument of createTransport is message defaults);
-        // parameters in the URL's query string still override them.
-        const transport = nodemailer.createTransport({
-          url: smtp,
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 20_000,
-        } as never);
+        // Built as a transport object: nodemailer.createTransport({url, …}) keeps the URL's options only and
+        // would drop the timeouts and the guarded socket. Parameters in the URL's query string still win.
+        const transport = nodemailer.createTransport(
+          new SMTPTransport({
+            url: smtp,
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 20_000,
+            ...(opts.outbound ? { getSocket: guardedSocket(opts.outbound) } : {}),
+          } as SMTPTransport.Options),
+        );
         const info = await transport.sendMail(message);
         transport.close();
         const rejected = ((info.rejected ?? []) as unknown[]).map(addressOf).filter(Boolean);
@@ -81,14 +114,29 @@ export function createMailer(opts: {
 /**
  * The mailer of the SMTP settings in configs (`smtp_url`, `mail_from`), read anew for each message so
  * a changed setting applies at once; without an SMTP URL, messages go to .eml files (see createMailer).
+ * A server an administrator set connects through the SSRF guard (`outbound`); the operator's SMTP_URL
+ * (`operatorSmtpUrl`, the setting's default) does not — a relay on localhost or in the private network is usual.
  */
 export async function mailerFromSettings(
   configs: { get(key: 'smtp_url' | 'mail_from'): Promise<unknown> },
-  opts: { mailFrom: string; dataDir: string; log?: Pick<Logger, 'info'> },
+  opts: {
+    mailFrom: string;
+    dataDir: string;
+    log?: Pick<Logger, 'info'>;
+    outbound: OutboundPolicy;
+    operatorSmtpUrl?: string;
+  },
 ): Promise<Mailer> {
   const smtp = String(await configs.get('smtp_url')).trim();
   const from = String(await configs.get('mail_from')) || opts.mailFrom;
-  return createMailer({ smtpUrl: smtp || undefined, from, dataDir: opts.dataDir, log: opts.log });
+  const operators = smtp !== '' && smtp === opts.operatorSmtpUrl?.trim();
+  return createMailer({
+    smtpUrl: smtp || undefined,
+    from,
+    dataDir: opts.dataDir,
+    log: opts.log,
+    ...(operators ? {} : { outbound: opts.outbound }),
+  });
 }
 
 /**

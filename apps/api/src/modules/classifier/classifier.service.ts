@@ -18,6 +18,7 @@ import { EVENT_MSG, getModule, isModuleCode, type MlState, type ModuleCode } fro
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { createOutboundFetch, GUARDED, type OutboundFetch, type OutboundPolicy, OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
 import { assertModule, assertOn, type Caller, scopeFor } from '../events/access';
@@ -30,8 +31,10 @@ export interface ClassifierServiceDeps {
   configs: Pick<ConfigsService, 'get'>;
   log: Pick<Logger, 'warn'>;
   repo?: ClassifierRepo;
-  /** Replaceable for tests; the global fetch by default. */
-  fetch?: typeof fetch;
+  /** The SSRF guard of the call to `classifier_url` (lib/outbound.ts); on by default. */
+  outbound?: OutboundPolicy;
+  /** Replaceable for tests; default the guarded fetch of `outbound`. */
+  fetch?: OutboundFetch;
   now?: () => Date;
   /** How long the external classifier may take (ML_TIMEOUT_MS). */
   timeoutMs?: number;
@@ -84,7 +87,7 @@ function builtinClassify(ev: Pick<ClaimedEvent, 'module' | 'title' | 'data'>, br
 export function createClassifierService(deps: ClassifierServiceDeps) {
   const { db, configs, log } = deps;
   const repo = deps.repo ?? createClassifierRepo(db);
-  const doFetch = deps.fetch ?? fetch;
+  const doFetch = deps.fetch ?? createOutboundFetch(deps.outbound ?? GUARDED);
   const now = deps.now ?? (() => new Date());
   let priorityIds: Map<string, number> | null = null;
 
@@ -109,6 +112,7 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
         redirect: 'error',
       });
     } catch (e) {
+      if (e instanceof OutboundRefusedError) throw new ClassifyError(e.message);
       const name = (e as Error).name;
       throw new ClassifyError(name === 'TimeoutError' || name === 'AbortError' ? ML_MSG.timeout : ML_MSG.unreachable);
     }

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { settingReachesForbidden } from '../../lib/outbound';
 import { createSecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
 import { type ChangeListener, connectionOf, createChangeListener } from './change-listener';
@@ -166,6 +167,10 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
   function checked<K extends ConfigKey>(key: K, value: unknown): ConfigValue<K> {
     const v = validateConfigValue(key, value);
     if (!v.ok) throw badRequest(v.message, { value: v.message });
+    // An integration's address in a private network: a stolen administrator session must not aim the
+    // server at the cloud metadata service or internal hosts (names are checked again when connecting).
+    if (!deps.config.outboundAllowPrivate && settingReachesForbidden(key, v.value))
+      throw badRequest(CONFIG_MSG.privateAddress, { value: CONFIG_MSG.privateAddress });
     return v.value;
   }
 

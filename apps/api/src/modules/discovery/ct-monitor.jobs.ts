@@ -10,6 +10,7 @@ import { isDomain } from '@forpost/contract/validation';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
 import type { AssetsRepo } from './assets.repo';
 import { type CtClient, createCtClient } from './ct/client';
@@ -58,9 +59,11 @@ export function createCtMonitor(deps: {
   log: Pick<Logger, 'warn' | 'info'>;
   /** The client of a log URL (tests may wrap it); default: RFC 6962 over HTTP. */
   client?: (url: string) => CtClient;
+  /** The SSRF guard of the default client's requests (lib/outbound.ts). */
+  outbound: OutboundPolicy;
 }) {
   const { db, state } = deps;
-  const clientOf = deps.client ?? ((url: string) => createCtClient({ url, timeoutMs: CT_TIMEOUT_MS }));
+  const clientOf = deps.client ?? ((url: string) => createCtClient({ url, timeoutMs: CT_TIMEOUT_MS, outbound: deps.outbound }));
 
   async function matchers(threshold: number): Promise<CompanyMatcher[]> {
     const out: CompanyMatcher[] = [];

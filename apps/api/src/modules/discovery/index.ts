@@ -9,6 +9,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from '../configs/index';
@@ -45,6 +46,8 @@ export interface DiscoveryDeps {
   /** Discovered events always get the SSRF-guarded snapshot probe (screenshot, title), not only with `snapshot_on_create`. */
   snapshots: Pick<SnapshotsService, 'enqueue'>;
   log: Pick<Logger, 'warn' | 'info'>;
+  /** The SSRF guard of resolvers, RDAP servers and CT logs (lib/outbound.ts). */
+  outbound: OutboundPolicy;
 }
 
 export function createDiscovery(deps: DiscoveryDeps) {
@@ -86,6 +89,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
     raise,
     snapshot,
     log: deps.log,
+    outbound: deps.outbound,
   });
   const ct = createCtMonitor({
     db,
@@ -96,6 +100,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
     raise,
     snapshot,
     log: deps.log,
+    outbound: deps.outbound,
   });
 
   /** Fails silent runs; with discovery on, gives due companies a scheduled run; queues runs without a job. */

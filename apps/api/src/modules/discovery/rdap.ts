@@ -8,6 +8,7 @@
  * — registration data fills fields, it never fails a run.
  */
 import { domainToASCII } from 'node:url';
+import { createOutboundFetch, GUARDED, type OutboundFetch, type OutboundPolicy, OutboundRefusedError } from '../../lib/outbound';
 
 export interface RdapInfo {
   registrar: string | null;
@@ -21,6 +22,7 @@ export type RdapFailure =
   | 'network'
   | 'invalid'
   | 'redirect'
+  | 'forbidden' /* the server's address is in a private network (lib/outbound.ts) */
   | 'no-server'
   | 'bootstrap' /* the bootstrap file was needed and is unavailable */;
 export interface RdapOptions {
@@ -32,6 +34,8 @@ export interface RdapOptions {
   bootstrapCache?: RdapBootstrapCache;
   /** Why a lookup gave null (for the caller's log); never throws into the lookup. */
   onFailure?: (f: { domain: string; reason: RdapFailure; status?: number }) => void;
+  /** The SSRF guard of every request, redirects included (lib/outbound.ts); on by default. */
+  outbound?: OutboundPolicy;
 }
 
 const MAX_BODY = 1 << 20;
@@ -182,8 +186,9 @@ export interface RdapBootstrapCache {
 }
 
 export function createRdapBootstrapCache(
-  opts: { ttlMs?: number; retryMs?: number; now?: () => number } = {},
+  opts: { ttlMs?: number; retryMs?: number; now?: () => number; outbound?: OutboundPolicy } = {},
 ): RdapBootstrapCache {
+  const fetch = createOutboundFetch(opts.outbound ?? GUARDED);
   const ttlMs = opts.ttlMs ?? RDAP_BOOTSTRAP_TTL_MS;
   const retryMs = opts.retryMs ?? RDAP_BOOTSTRAP_RETRY_MS;
   const now = opts.now ?? Date.now;
@@ -232,7 +237,9 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
   const timeoutMs = Math.max(1, opts.timeoutMs);
   const bootstrapUrl = opts.bootstrapUrl?.trim() || null;
   if (bootstrapUrl && !httpUrl(bootstrapUrl)) throw new Error(`Некорректный адрес файла bootstrap RDAP: «${bootstrapUrl}»`);
-  const cache = opts.bootstrapCache ?? createRdapBootstrapCache();
+  const outbound = opts.outbound ?? GUARDED;
+  const cache = opts.bootstrapCache ?? createRdapBootstrapCache({ outbound });
+  const fetch: OutboundFetch = createOutboundFetch(outbound);
 
   /** The bootstrap servers of `ascii`'s zone; null when the file was needed and is unavailable. */
   async function fromFile(ascii: string): Promise<URL[] | null> {
@@ -305,6 +312,7 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
           return parseRdapDomain(body) ?? fail('invalid', res.status);
         }
       } catch (e) {
+        if (e instanceof OutboundRefusedError) return fail('forbidden');
         return fail(signal.aborted || (e as Error)?.name === 'TimeoutError' ? 'timeout' : 'network');
       }
     },

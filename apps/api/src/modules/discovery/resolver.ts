@@ -11,6 +11,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { setMaxListeners } from 'node:events';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
+import { assertAllowedAddress, GUARDED, type OutboundPolicy } from '../../lib/outbound';
 import { type DnsRecord, decodeMessage, encodeQuery, normalizeName, RCODES, RR_TYPES } from './dns-wire';
 import { type Clock, createSemaphore, createTokenBucket, realClock } from './rate-limit';
 
@@ -20,6 +21,8 @@ export interface ResolverOptions {
   timeoutMs: number;
   retries: number;
   ratePerSecond: number;
+  /** The SSRF guard of the resolvers' addresses (lib/outbound.ts); on by default. */
+  outbound?: OutboundPolicy;
 }
 export type ResolutionStatus = 'registered' | 'nxdomain' | 'servfail' | 'timeout' | 'error';
 /**
@@ -146,6 +149,8 @@ const uniq = (xs: string[]) => [...new Set(xs)];
 export function createResolver(opts: ResolverOptions, internals: { clock?: Clock } = {}): Resolver {
   if (!opts.servers.length) throw new Error('Не задан ни один DNS-сервер');
   const servers = opts.servers.map(parseServer);
+  // Resolvers are address literals: checked here, before any query is sent (throws OutboundRefusedError).
+  for (const s of servers) assertAllowedAddress(s.address, opts.outbound ?? GUARDED);
   const concurrency = Math.max(1, Math.floor(opts.concurrency));
   const timeoutMs = Math.max(1, opts.timeoutMs);
   const retries = Math.max(0, Math.floor(opts.retries));

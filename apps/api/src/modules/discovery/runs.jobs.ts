@@ -9,6 +9,7 @@ import { DISCOVERY_MSG } from '@forpost/contract/discovery';
 import { isRealDate } from '@forpost/contract/modules/fields';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
 import type { AssetsRepo } from './assets.repo';
 import type { EventRaiser, Finding } from './discovery.events';
@@ -73,10 +74,12 @@ export function createRunExecutor(deps: {
   /** Queues the snapshot probe of new events (called after their transaction commits). */
   snapshot: (eventIds: number[]) => Promise<void>;
   log: Pick<Logger, 'warn' | 'info'>;
+  /** The SSRF guard of the resolvers and RDAP servers (lib/outbound.ts). */
+  outbound: OutboundPolicy;
 }) {
-  const { db, runs } = deps;
+  const { db, runs, outbound } = deps;
   // The RDAP bootstrap file, kept for the process's runs (fetched at most once a day).
-  const bootstrapCache = createRdapBootstrapCache();
+  const bootstrapCache = createRdapBootstrapCache({ outbound });
 
   async function work(runId: number, companyId: number, authorId: number | null, p: RunProgress) {
     const s = await discoverySettings(deps.configs);
@@ -100,6 +103,7 @@ export function createRunExecutor(deps: {
       Object.keys(s.rdap.servers).length || s.rdap.bootstrapUrl
         ? createRdapClient({
             ...s.rdap,
+            outbound,
             bootstrapCache,
             onFailure: (f) => {
               rdapFailed.set(f.reason, (rdapFailed.get(f.reason) ?? 0) + 1);
@@ -133,7 +137,7 @@ export function createRunExecutor(deps: {
       if (created.length) await deps.snapshot(created);
       saved = Date.now();
     };
-    const resolver = createResolver(s.resolver);
+    const resolver = createResolver({ ...s.resolver, outbound });
     try {
       await resolver.resolveMany(candidates.keys(), async (r) => {
         if (r.status === 'registered' || r.status === 'nxdomain') p.resolved++;

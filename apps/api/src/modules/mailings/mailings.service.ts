@@ -51,7 +51,7 @@ export interface MailingsServiceDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
-  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
+  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom' | 'smtpUrl' | 'outboundAllowPrivate'>;
   log: Pick<Logger, 'warn' | 'info'>;
   /** A fixed mailer (tests); by default one is made per message from the SMTP settings in configs. */
   mailer?: Mailer;
@@ -76,7 +76,14 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const collectCap = deps.collectCap ?? 10_000;
 
   const mailer = async (): Promise<Mailer> =>
-    deps.mailer ?? mailerFromSettings(configs, { mailFrom: config.mailFrom, dataDir: config.dataDir, log });
+    deps.mailer ??
+    mailerFromSettings(configs, {
+      mailFrom: config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+      outbound: { allowPrivate: config.outboundAllowPrivate },
+      operatorSmtpUrl: config.smtpUrl,
+    });
 
   /** A PATCH merged over stored values, checked with the full schema (its Russian messages, `params.hour` paths). */
   function validMerged<T>(schema: z.ZodType<T>, prefix: string, merged: unknown): T {

@@ -29,6 +29,7 @@ import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
+import { OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
 import { createAnalyticsRepo } from '../analytics/analytics.repo';
 import { createCompaniesRepo } from '../companies/companies.repo';
@@ -75,7 +76,7 @@ export interface ReportsServiceDeps {
   db: Db;
   audit: Audit;
   configs: Pick<ConfigsService, 'get'>;
-  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom'>;
+  config: Pick<Config, 'publicUrl' | 'dataDir' | 'mailFrom' | 'smtpUrl' | 'outboundAllowPrivate'>;
   log: Pick<Logger, 'warn' | 'info'>;
   /** Where the PDFs go (default: DATA_DIR/files, the same store as every document). */
   store?: DocStore;
@@ -277,7 +278,14 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   const mailer = async (): Promise<Mailer> =>
-    deps.mailer ?? mailerFromSettings(configs, { mailFrom: config.mailFrom, dataDir: config.dataDir, log });
+    deps.mailer ??
+    mailerFromSettings(configs, {
+      mailFrom: config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+      outbound: { allowPrivate: config.outboundAllowPrivate },
+      operatorSmtpUrl: config.smtpUrl,
+    });
 
   /* --- send by email: queued by the request, mailed by the `report-send` job ------------------ */
 
@@ -363,6 +371,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
     if (err.code === 'EMESSAGE' || replied) return { reason: withReply(REPORT_SEND_ERRORS.rejected), retry: true };
     if (err.code === 'ECONNECTION' || err.code === 'EDNS') return { reason: REPORT_SEND_ERRORS.unreachable, retry: true };
     if (err.code === 'ENOENT') return { reason: REPORT_SEND_ERRORS.noFile, retry: true };
+    // The SSRF guard refused the server's address (lib/outbound.ts): nothing was sent.
+    if (e instanceof OutboundRefusedError) return { reason: e.message, retry: true };
     // No nodemailer code: an error of our own or of composing the message, before anything went out.
     return { reason: REPORT_SEND_ERRORS.other, retry: true };
   }

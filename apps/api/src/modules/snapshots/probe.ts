@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { decodeHTML } from 'entities';
 import iconv from 'iconv-lite';
-import { isForbiddenAddress } from './guard';
+import { isForbiddenAddress } from '../../lib/outbound';
 
 export interface ProbeOptions {
   timeoutMs: number;

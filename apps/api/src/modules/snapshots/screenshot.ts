@@ -6,7 +6,7 @@
  */
 import { access, constants } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { isForbiddenAddress } from './guard';
+import { isForbiddenAddress } from '../../lib/outbound';
 
 const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 

@@ -73,7 +73,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
       timeoutMs: (await configs.get('snapshot_timeout_seconds')) * 1000,
       maxBytes: (await configs.get('snapshot_max_body_kb')) * 1024,
       maxRedirects: await configs.get('snapshot_max_redirects'),
-      allowPrivate: config.snapshotAllowPrivate,
+      allowPrivate: config.outboundAllowPrivate,
       hostMap,
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     };

@@ -4,6 +4,7 @@
  * transport problem (timeout, refused connection, non-2xx, a body that is not the RFC's JSON) is a
  * CtLogError with a Russian message.
  */
+import { createOutboundFetch, GUARDED, type OutboundPolicy } from '../../../lib/outbound';
 import { type CtEntry, parseLeaf } from './parse';
 
 export type { CtEntry } from './parse';
@@ -24,8 +25,10 @@ export class CtLogError extends Error {}
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
-export function createCtClient(opts: { url: string; timeoutMs: number }): CtClient {
+/** `outbound`: the SSRF guard of every request, redirects included (lib/outbound.ts); on by default. */
+export function createCtClient(opts: { url: string; timeoutMs: number; outbound?: OutboundPolicy }): CtClient {
   const base = opts.url.replace(/\/+$/, '');
+  const fetch = createOutboundFetch(opts.outbound ?? GUARDED);
   const get = async (path: string, stop?: AbortSignal): Promise<unknown> => {
     let res: Response;
     const timeout = AbortSignal.timeout(opts.timeoutMs);
