@@ -3,7 +3,7 @@ import { isActiveRun, RUN_STATUS_LABELS, RUN_TRIGGER_LABELS, type RunStatus } fr
 import { companiesWith } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Form, Input, Modal, Popconfirm, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { feedback } from '../../lib/feedback';
@@ -24,23 +24,33 @@ const STATUS_COLORS: Record<RunStatus, string> = {
   cancelled: 'warning',
 };
 
-/** The run's status tag: a running run asked to stop is «Останавливается»; a cancelled one says how far it got. */
-function RunStatusCell({ run }: { run: DiscoveryRun }) {
+/**
+ * The run's status tag: a running run asked to stop is «Останавливается»; a cancelled one says how far it
+ * got; an unfinished one has its stop button (`stop`) beneath.
+ */
+function RunStatusCell({ run, stop }: { run: DiscoveryRun; stop: ReactNode }) {
   const stopping = run.status === 'running' && run.cancel_requested_at !== null;
   const checked = run.resolved + run.errors;
   return (
-    <Tooltip title={run.error ?? undefined}>
-      <Tag color={stopping ? 'warning' : STATUS_COLORS[run.status]} data-testid="run-status">
-        {stopping ? 'Останавливается' : RUN_STATUS_LABELS[run.status]}
-      </Tag>
+    <>
+      <Tooltip title={run.error ?? undefined}>
+        <Tag color={stopping ? 'warning' : STATUS_COLORS[run.status]} data-testid="run-status">
+          {stopping ? 'Останавливается' : RUN_STATUS_LABELS[run.status]}
+        </Tag>
+      </Tooltip>
       {run.status === 'cancelled' && (
-        <Typography.Text type="secondary" style={{ display: 'block', fontSize: 12 }} data-testid="run-partial">
+        <Typography.Text
+          type="secondary"
+          style={{ display: 'block', fontSize: 12, whiteSpace: 'nowrap' }}
+          data-testid="run-partial"
+        >
           {run.started_at === null
             ? 'до начала проверки'
             : `проверено ${formatNumber(checked)} из ${formatNumber(run.candidates)}`}
         </Typography.Text>
       )}
-    </Tooltip>
+      {stop}
+    </>
   );
 }
 
@@ -87,7 +97,7 @@ export function DiscoveryPage() {
         size="middle"
         loading={runs.isPending}
         dataSource={runs.data?.items ?? []}
-        scroll={{ x: 1160 }}
+        scroll={{ x: 1030 }}
         locale={{ emptyText: <EmptyState text="Запусков пока не было" /> }}
         pagination={{
           current: page.page,
@@ -115,10 +125,47 @@ export function DiscoveryPage() {
             title: 'Статус',
             dataIndex: 'status',
             width: 170,
-            render: (_: RunStatus, r) => <RunStatusCell run={r} />,
+            render: (_: RunStatus, r) => (
+              <RunStatusCell
+                run={r}
+                stop={
+                  isActiveRun(r.status) &&
+                  canManage(r.company_id) && (
+                    <Popconfirm
+                      title="Остановить поиск?"
+                      description="Проверка кандидатов прекратится, найденные домены сохранятся."
+                      okText="Остановить"
+                      okButtonProps={{ danger: true }}
+                      cancelText="Отмена"
+                      onConfirm={() => onCancel(r.id)}
+                      disabled={r.cancel_requested_at !== null}
+                    >
+                      <Button
+                        type="link"
+                        size="small"
+                        danger
+                        icon={<StopOutlined />}
+                        loading={cancel.isPending && cancel.variables === r.id}
+                        disabled={r.cancel_requested_at !== null}
+                        style={{ display: 'block', padding: 0, height: 'auto', marginTop: 2 }}
+                        data-testid="run-stop"
+                      >
+                        Остановить
+                      </Button>
+                    </Popconfirm>
+                  )
+                }
+              />
+            ),
           },
           { title: 'Кандидатов', dataIndex: 'candidates', width: 110, align: 'right', render: formatNumber },
-          { title: 'Проверено', dataIndex: 'resolved', width: 105, align: 'right', render: formatNumber },
+          {
+            title: 'Проверено',
+            dataIndex: 'resolved',
+            width: 105,
+            align: 'right',
+            render: (n: number) => <span data-testid="run-resolved">{formatNumber(n)}</span>,
+          },
           { title: 'Зарегистрировано', dataIndex: 'registered', width: 160, align: 'right', render: formatNumber },
           {
             title: 'Новых событий',
@@ -140,36 +187,6 @@ export function DiscoveryPage() {
               ),
           },
           { title: 'Ошибок', dataIndex: 'errors', width: 80, align: 'right', render: formatNumber },
-          {
-            title: '',
-            key: 'actions',
-            width: 130,
-            align: 'right',
-            render: (_: unknown, r) =>
-              isActiveRun(r.status) &&
-              canManage(r.company_id) && (
-                <Popconfirm
-                  title="Остановить поиск?"
-                  description="Проверка кандидатов прекратится, найденные домены сохранятся."
-                  okText="Остановить"
-                  okButtonProps={{ danger: true }}
-                  cancelText="Отмена"
-                  onConfirm={() => onCancel(r.id)}
-                  disabled={r.cancel_requested_at !== null}
-                >
-                  <Button
-                    size="small"
-                    danger
-                    icon={<StopOutlined />}
-                    loading={cancel.isPending && cancel.variables === r.id}
-                    disabled={r.cancel_requested_at !== null}
-                    data-testid="run-stop"
-                  >
-                    Остановить
-                  </Button>
-                </Popconfirm>
-              ),
-          },
         ]}
       />
     </Loaded>
