@@ -3,7 +3,7 @@
  * a run started against a DNS server this spec starts on 127.0.0.1 (the e2e server's settings point at
  * it), the run's new event opened from the runs table, and its snapshot block filled by the snapshot
  * producer, which discovery queues for every new event (the e2e server maps snapshot-target.ru to a page
- * on loopback).
+ * on loopback). A second, slow run is stopped from the runs table and shown as «Отменён» with its progress.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,17 @@ const FOUND = 'snapshot-target.ru';
 let dns: DnsServer;
 let companyId: number;
 
+/** Sets discovery settings as the administrator (one sign-in for all of them). */
+async function setConfigs(baseURL: string | undefined, values: Record<string, string | number>) {
+  const api = await adminApi(baseURL);
+  for (const [key, value] of Object.entries(values)) {
+    const r = await api.post('/api/v1/configs', { data: { key, value } });
+    if (r.status() === 409) await ok(await api.patch(`/api/v1/configs/${key}`, { data: { value } }), key);
+    else await ok(r, key);
+  }
+  await api.dispose();
+}
+
 async function shot(page: Page, name: string) {
   for (const [w, h] of [
     [1280, 800],
@@ -35,22 +46,19 @@ test.describe
   .serial('discovery', () => {
     test.beforeAll(async ({ baseURL }) => {
       dns = await startDnsServer({ [FOUND]: { A: ['127.0.0.1'], MX: ['10 mx.snapshot-target.ru'], NS: ['ns1.evil.test'] } });
+      await setConfigs(baseURL, {
+        discovery_dns_servers: dns.server,
+        discovery_dns_timeout_ms: 300,
+        discovery_dns_retries: 0,
+        discovery_dns_rate: 20000,
+        discovery_dns_concurrency: 100,
+        // No RDAP: no servers and no bootstrap file (the default is IANA's, unreachable here).
+        discovery_rdap_servers: '',
+        discovery_rdap_bootstrap: '',
+        // Discovered events get their snapshot without the «snapshot on create» sweep.
+        snapshot_on_create: 0,
+      });
       const api = await adminApi(baseURL);
-      const set = async (key: string, value: string | number) => {
-        const r = await api.post('/api/v1/configs', { data: { key, value } });
-        if (r.status() === 409) await ok(await api.patch(`/api/v1/configs/${key}`, { data: { value } }), key);
-        else await ok(r, key);
-      };
-      await set('discovery_dns_servers', dns.server);
-      await set('discovery_dns_timeout_ms', 300);
-      await set('discovery_dns_retries', 0);
-      await set('discovery_dns_rate', 20000);
-      await set('discovery_dns_concurrency', 100);
-      // No RDAP: no servers and no bootstrap file (the default is IANA's, unreachable here).
-      await set('discovery_rdap_servers', '');
-      await set('discovery_rdap_bootstrap', '');
-      // Discovered events get their snapshot without the «snapshot on create» sweep.
-      await set('snapshot_on_create', 0);
       companyId = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: 'Дисковери Банк' } }), 'company'))
         .id;
       await api.dispose();
@@ -121,5 +129,35 @@ test.describe
         { timeout: 30_000 },
       );
       await shot(page, 'event');
+    });
+
+    test('a running run is stopped from the page: «Отменён» with how far it got', async ({ page, baseURL }) => {
+      test.setTimeout(120_000);
+      // Slow enough that the run is still going when the button is pressed (~27 000 names at 300/s).
+      await setConfigs(baseURL, { discovery_dns_rate: 300, discovery_dns_concurrency: 10 });
+      try {
+        await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), companyId);
+        await login(page, '/discovery');
+        await page.getByTestId('run-start').click();
+        await page.locator('#run-confirm').click();
+        await expect(page.locator('.ant-message')).toContainText('Поиск запущен');
+        const row = page.locator('.ant-table-row').first();
+        await expect(row.getByTestId('run-status')).toHaveText('Выполняется', { timeout: 60_000 });
+        // Stopped once it has checked some names (the page refreshes a running run every 3 s).
+        await expect(row.getByTestId('run-resolved')).not.toHaveText('0', { timeout: 60_000 });
+        await row.getByTestId('run-stop').click();
+        const confirm = page.locator('.ant-popconfirm');
+        await expect(confirm).toContainText('Остановить поиск?');
+        await confirm.getByRole('button', { name: 'Остановить' }).click();
+        await expect(page.locator('.ant-message')).toContainText(/Поиск (останавливается|отменён)/);
+        await expect(row.getByTestId('run-status')).toHaveText('Отменён', { timeout: 30_000 });
+        await expect(row.getByTestId('run-partial')).toHaveText(/^проверено [1-9][\d\s\u00a0]* из [\d\s\u00a0]+$/);
+        await expect(row.getByTestId('run-stop')).toHaveCount(0);
+        // The first run, finished, has no stop button.
+        await expect(page.locator('.ant-table-row').nth(1).getByTestId('run-stop')).toHaveCount(0);
+        await shot(page, 'runs-cancelled');
+      } finally {
+        await setConfigs(baseURL, { discovery_dns_rate: 20000, discovery_dns_concurrency: 100 });
+      }
     });
   });

@@ -131,6 +131,21 @@ describe('RDAP lookup', () => {
     expect(com.requests.slice(before)).toEqual(['/domain/slow.com']);
   });
 
+  it('a cancelled run gives up a lookup at once: null, no failure counted, nothing asked once aborted', async () => {
+    const { lookup, failures } = client(20_000);
+    const stop = new AbortController();
+    const before = com.requests.length;
+    const pending = lookup('slow.com', stop.signal);
+    await com.waitForRequests(before + 1);
+    const t = Date.now();
+    stop.abort();
+    expect(await pending).toBeNull();
+    expect(Date.now() - t).toBeLessThan(1000);
+    expect(await lookup('sberbank-online.com', stop.signal)).toBeNull();
+    expect(com.requests.slice(before)).toEqual(['/domain/slow.com']);
+    expect(failures).toEqual([]);
+  });
+
   it('a redirect on the same server is followed', async () => {
     expect((await client().lookup('moved.com'))?.registrar).toBe('Registrar of Domain Names REG.RU LLC');
   });

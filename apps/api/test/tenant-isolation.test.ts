@@ -956,6 +956,7 @@ const CASES: Record<string, Case> = {
     probe('company B (run discovery on it)', S.B, (x) => call(r, {}, { company_id: x })),
   ]),
   'GET /discovery/runs/:id': onId(() => ({ 'B’s discovery run': S.run.b }), { control: () => S.run.a }),
+  'POST /discovery/runs/:id/cancel': onId(() => ({ 'B’s discovery run (stop it)': S.run.b })),
   // --- users -------------------------------------------------------------------------
   'POST /users': custom(['body:companies.company_id'], (r) => [
     probe(

@@ -142,6 +142,7 @@ export const AUDIT_ACTIONS = {
   'discovery_asset.update': 'Изменение защищаемого актива',
   'discovery_asset.delete': 'Удаление защищаемого актива',
   'discovery_run.start': 'Запуск поиска доменов',
+  'discovery_run.cancel': 'Остановка поиска доменов',
   'sla.update': 'Изменение сроков SLA',
   'route_rule.create': 'Добавление перенаправления',
   'route_rule.update': 'Изменение перенаправления',

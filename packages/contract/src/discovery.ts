@@ -15,14 +15,25 @@ export const RUN_TRIGGERS = ['manual', 'schedule'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 export const RUN_TRIGGER_LABELS: Record<RunTrigger, string> = { manual: 'Вручную', schedule: 'По расписанию' };
 
-export const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   queued: 'В очереди',
   running: 'Выполняется',
   done: 'Завершён',
   failed: 'Ошибка',
+  cancelled: 'Отменён',
 };
+/** Statuses of a run that has not ended (it counts against the company's limit and may be cancelled). */
+export const ACTIVE_RUN_STATUSES = ['queued', 'running'] as const satisfies readonly RunStatus[];
+export const isActiveRun = (s: RunStatus) => s === 'queued' || s === 'running';
+
+/**
+ * Unfinished (queued or running) runs a company may have at once. One: every run of a company checks
+ * the same candidates (all its enabled domains), so a second one would only repeat the first one's
+ * queries. Held by the partial unique index `discovery_runs_active_uq`.
+ */
+export const MAX_ACTIVE_RUNS_PER_COMPANY = 1;
 
 export const DISCOVERY_MSG = {
   domain: 'Укажите домен, например example.ru или пример.рф',
@@ -34,7 +45,9 @@ export const DISCOVERY_MSG = {
   runNotFound: 'Запуск поиска не найден',
   companyRequired: 'Выберите компанию',
   noDomains: 'У компании нет включённых доменов для поиска — добавьте домен в активы',
-  alreadyRunning: 'Поиск для этой компании уже выполняется',
+  alreadyRunning:
+    'Поиск для этой компании уже выполняется: одновременно допускается не больше одного запуска на компанию. Дождитесь его окончания или остановите его',
+  alreadyFinished: 'Запуск поиска уже завершён — остановить можно только запуск в очереди или выполняющийся',
   noResolvers: 'Не заданы DNS-серверы для поиска доменов (настройки, группа «Поиск доменов»)',
   interrupted: 'Поиск прерван: обработчик задач остановился',
 } as const;
@@ -117,6 +130,8 @@ export const runResponse = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /** Set once a stop was asked for; a running run ends with «cancelled» within a few seconds. */
+  cancel_requested_at: z.string().nullable(),
   /** Candidates generated from the company's enabled domains. */
   candidates: z.number().int(),
   /** Candidates that got a DNS answer (registered or not). */

@@ -4,6 +4,7 @@
  * names; an answer can be late, have another status, or redirect. Other paths can serve files (the RFC 9224
  * bootstrap `dns.json`, see rdapBootstrapFile). Every request is logged.
  */
+import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -15,6 +16,8 @@ export interface RdapServer {
   url: string;
   /** Paths requested, in order. */
   requests: string[];
+  /** Resolves once at least n requests have been received in total. */
+  waitForRequests(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,9 +28,11 @@ export async function startRdapServer(
 ): Promise<RdapServer> {
   const requests: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const events = new EventEmitter();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
+    events.emit('request');
     const file = files[path];
     if (file) {
       if ('redirect' in file) {
@@ -69,6 +74,16 @@ export async function startRdapServer(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    waitForRequests: (n) =>
+      new Promise<void>((resolve) => {
+        if (requests.length >= n) return resolve();
+        const on = () => {
+          if (requests.length < n) return;
+          events.off('request', on);
+          resolve();
+        };
+        events.on('request', on);
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

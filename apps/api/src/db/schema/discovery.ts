@@ -37,7 +37,7 @@ export const discoveryRuns = pgTable(
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
     trigger: text('trigger', { enum: ['manual', 'schedule'] }).notNull(),
-    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] })
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed', 'cancelled'] })
       .notNull()
       .default('queued'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -51,6 +51,11 @@ export const discoveryRuns = pgTable(
     errors: integer('errors').notNull().default(0),
     error: text('error'),
     jobId: text('job_id'),
+    /**
+     * When a stop was asked for (POST /discovery/runs/{id}/cancel). A queued run is cancelled at once; the
+     * worker of a running one reads this between its DNS queries and ends the run as «cancelled».
+     */
+    cancelRequestedAt: ts('cancel_requested_at'),
     /** Heartbeat of the worker running it (a run without one for long was interrupted). */
     heartbeatAt: ts('heartbeat_at'),
   },

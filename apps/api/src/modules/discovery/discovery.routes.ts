@@ -152,6 +152,21 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
     },
     async (req) => runs.list(p(req), req.query),
   );
+  app.post(
+    '/discovery/runs/:id/cancel',
+    {
+      config: { permission: 'discovery.manage' },
+      schema: {
+        operationId: 'cancelDiscoveryRun',
+        tags,
+        summary:
+          'Остановить поиск: запуск в очереди отменяется сразу, выполняющийся — за несколько секунд, найденное сохраняется (409 — запуск уже завершён)',
+        params: idParam,
+        response: { 200: runResponse },
+      },
+    },
+    async (req) => runs.cancel(p(req), actorOf(req), req.params.id),
+  );
   app.get(
     '/discovery/runs/:id',
     {

@@ -226,7 +226,10 @@ export function createRdapBootstrapCache(
   };
 }
 
-export function createRdapClient(opts: RdapOptions): { lookup(domain: string): Promise<RdapInfo | null> } {
+export function createRdapClient(opts: RdapOptions): {
+  /** `signal`: the caller gives up (the run was cancelled) — null at once, not counted as a failure. */
+  lookup(domain: string, signal?: AbortSignal): Promise<RdapInfo | null>;
+} {
   const bases = new Map<string, URL>();
   for (const [tld, url] of Object.entries(opts.servers)) {
     const u = httpUrl(url);
@@ -265,18 +268,20 @@ export function createRdapClient(opts: RdapOptions): { lookup(domain: string): P
   }
 
   return {
-    async lookup(domain) {
+    async lookup(domain, stop) {
       const fail = (reason: RdapFailure, status?: number) => {
-        opts.onFailure?.({ domain, reason, status });
+        if (!stop?.aborted) opts.onFailure?.({ domain, reason, status });
         return null;
       };
+      if (stop?.aborted) return null;
       const ascii = domainToASCII(domain.trim().toLowerCase().replace(/\.$/, ''));
       if (!ascii) return fail('no-server');
       const base = await serverOf(ascii);
       if (typeof base === 'string') return fail(base);
       let url = new URL(`${base.href.replace(/\/+$/, '')}/domain/${encodeURIComponent(ascii)}`);
       // One deadline for the whole lookup, redirects and body included.
-      const signal = AbortSignal.timeout(timeoutMs);
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
       try {
         for (let hop = 0; ; hop++) {
           const res = await fetch(url, {

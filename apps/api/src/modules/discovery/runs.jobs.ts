@@ -4,6 +4,11 @@
  * event with source «Discovery» (discovery.events.ts). Progress is written to the run row as it goes;
  * each batch of events commits together with the counters that count it, then the batch's new events get
  * their snapshot probe queued. RDAP lookups that gave no data are counted by reason and logged at the end.
+ *
+ * Cancellation: the run's row carries `cancel_requested_at` (set by the API, maybe on another machine); the
+ * worker reads it every CANCEL_POLL_MS while the run goes on. Once set, the resolver is aborted (no new
+ * queries; those in flight are dropped), RDAP lookups stop, the registered candidates already found are
+ * still written (without RDAP) and the run ends as «cancelled» with the counters of what was checked.
  */
 import { DISCOVERY_MSG } from '@forpost/contract/discovery';
 import { isRealDate } from '@forpost/contract/modules/fields';
@@ -26,8 +31,11 @@ const RDAP_CONCURRENCY = 4;
 const RDAP_MAX_PER_RUN = 2000;
 /** Progress without a batch is saved at most this often. */
 const SAVE_MS = 1000;
+/** The run's row is read this often for a stop asked through the API. */
+export const CANCEL_POLL_MS = 500;
 
 class RunFailure extends Error {}
+class RunCancelled extends Error {}
 
 /** `fn` over `items` with at most `limit` at once, results in order. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (x: T) => Promise<R>): Promise<R[]> {
@@ -81,7 +89,33 @@ export function createRunExecutor(deps: {
   // The RDAP bootstrap file, kept for the process's runs (fetched at most once a day).
   const bootstrapCache = createRdapBootstrapCache({ outbound });
 
-  async function work(runId: number, companyId: number, authorId: number | null, p: RunProgress) {
+  /** Aborts `ctl` once the run's stop is asked for; stop() ends the watching. */
+  function watchCancel(runId: number, ctl: AbortController) {
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const check = async () => {
+      try {
+        if (await runs.cancelRequested(runId)) ctl.abort(new RunCancelled());
+      } catch (e) {
+        deps.log.warn({ err: { message: (e as Error).message }, runId }, 'discovery run: cancel check failed');
+      }
+      if (!done && !ctl.signal.aborted) timer = setTimeout(check, CANCEL_POLL_MS);
+    };
+    timer = setTimeout(check, CANCEL_POLL_MS);
+    return () => {
+      done = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /** 'cancelled' when the run was stopped through the API (its findings so far are written). */
+  async function work(
+    runId: number,
+    companyId: number,
+    authorId: number | null,
+    p: RunProgress,
+    cancel: AbortSignal,
+  ): Promise<'done' | 'cancelled'> {
     const s = await discoverySettings(deps.configs);
     if (!s.resolver.servers.length) throw new RunFailure(DISCOVERY_MSG.noResolvers);
     const domains = (await deps.assets.enabled(companyId)).filter((a) => a.kind === 'domain');
@@ -120,9 +154,10 @@ export function createRunExecutor(deps: {
       const batch = pending;
       pending = [];
       const infos = await mapLimit(batch, RDAP_CONCURRENCY, async (r) => {
-        if (!rdap || rdapLeft-- <= 0) return null;
+        // A cancelled run still writes what it found, without the registration data.
+        if (!rdap || cancel.aborted || rdapLeft-- <= 0) return null;
         rdapAsked++;
-        return rdap.lookup(r.name).catch(() => null);
+        return rdap.lookup(r.name, cancel).catch(() => null);
       });
       const findings: Finding[] = batch.map((r, i) => ({
         companyId,
@@ -138,21 +173,30 @@ export function createRunExecutor(deps: {
       saved = Date.now();
     };
     const resolver = createResolver({ ...s.resolver, outbound });
+    let cancelled = false;
     try {
-      await resolver.resolveMany(candidates.keys(), async (r) => {
-        if (r.status === 'registered' || r.status === 'nxdomain') p.resolved++;
-        else p.errors++;
-        if (r.status === 'registered' && !r.wildcard && candidates.has(r.name)) {
-          p.registered++;
-          pending.push(r);
-        }
-        if (pending.length >= BATCH) await flush();
-        else if (Date.now() - saved >= SAVE_MS) {
-          saved = Date.now();
-          await runs.progress(runId, p);
-        }
-      });
+      if (cancel.aborted) throw cancel.reason;
+      await resolver.resolveMany(
+        candidates.keys(),
+        async (r) => {
+          if (r.status === 'registered' || r.status === 'nxdomain') p.resolved++;
+          else p.errors++;
+          if (r.status === 'registered' && !r.wildcard && candidates.has(r.name)) {
+            p.registered++;
+            pending.push(r);
+          }
+          if (pending.length >= BATCH) await flush();
+          else if (Date.now() - saved >= SAVE_MS) {
+            saved = Date.now();
+            await runs.progress(runId, p);
+          }
+        },
+        cancel,
+      );
       if (pending.length) await flush();
+    } catch (e) {
+      if (!(e instanceof RunCancelled)) throw e;
+      cancelled = true;
     } finally {
       resolver.close();
       if (rdapFailed.size) {
@@ -163,18 +207,28 @@ export function createRunExecutor(deps: {
         );
       }
     }
+    // A cancelled run keeps what it found: the registered names not yet written are written now.
+    if (pending.length) await flush();
     await runs.progress(runId, p);
+    return cancelled ? 'cancelled' : 'done';
   }
 
-  /** Runs one discovery run to its end (done or failed with a Russian reason). */
+  /** Runs one discovery run to its end (done, cancelled through the API, or failed with a Russian reason). */
   return async function execute(runId: number): Promise<void> {
     const run = await runs.claim(runId);
     if (!run) return; // finished, or held by a live worker
     const p: RunProgress = { candidates: 0, resolved: 0, registered: 0, newEvents: 0, errors: 0 };
+    const ctl = new AbortController();
+    const unwatch = watchCancel(run.id, ctl);
     try {
-      await work(run.id, run.companyId, run.createdBy, p);
-      await runs.finish(run.id, 'done', null);
+      // Asked to stop between the claim and the first look: the worker does not start.
+      if (run.cancelRequestedAt) ctl.abort(new RunCancelled());
+      const end = await work(run.id, run.companyId, run.createdBy, p, ctl.signal);
+      unwatch();
+      await runs.finish(run.id, end, null);
+      if (end === 'cancelled') deps.log.info({ runId: run.id, progress: p }, 'discovery run cancelled');
     } catch (e) {
+      unwatch();
       const message = e instanceof RunFailure ? e.message : `Поиск не завершён: ${(e as Error).message}`.slice(0, 1000);
       if (!(e instanceof RunFailure)) deps.log.warn({ err: { message: (e as Error).message }, runId }, 'discovery run failed');
       await runs.progress(run.id, p).catch(() => undefined);

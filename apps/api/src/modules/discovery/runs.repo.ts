@@ -15,6 +15,8 @@ export interface RunProgress {
 
 /** A run whose worker has not written for this long is considered interrupted. */
 export const STALE_SECONDS = 300;
+/** A run asked to stop this long ago, silent as long, has no worker left to end it. */
+export const CANCEL_STALE_SECONDS = 60;
 
 export function createRunsRepo(db: Db) {
   const select = (tx: Db) =>
@@ -78,11 +80,39 @@ export function createRunsRepo(db: Db) {
         .where(
           and(
             eq(discoveryRuns.id, id),
-            sql`(${discoveryRuns.status} = 'queued' OR (${discoveryRuns.status} = 'running' AND ${discoveryRuns.heartbeatAt} < now() - make_interval(secs => ${STALE_SECONDS})))`,
+            sql`(${discoveryRuns.status} = 'queued' OR (${discoveryRuns.status} = 'running' AND ${discoveryRuns.cancelRequestedAt} IS NULL AND ${discoveryRuns.heartbeatAt} < now() - make_interval(secs => ${STALE_SECONDS})))`,
           ),
         )
         .returning({ id: discoveryRuns.id });
       return r ? this.find(r.id) : undefined;
+    },
+
+    /**
+     * Asks a run to stop: a queued one becomes «cancelled» at once (its job will not claim it), a running
+     * one gets `cancel_requested_at` for its worker to see. One statement, so a claim racing it is
+     * serialised by the row lock and the CASE sees the claimed row. Undefined when the run has ended.
+     */
+    async requestCancel(id: number, tx: Db = db): Promise<{ status: RunRow['status'] } | undefined> {
+      const [r] = await tx
+        .update(discoveryRuns)
+        .set({
+          cancelRequestedAt: sql`coalesce(${discoveryRuns.cancelRequestedAt}, now())`,
+          status: sql`CASE WHEN ${discoveryRuns.status} = 'queued' THEN 'cancelled' ELSE ${discoveryRuns.status} END`,
+          finishedAt: sql`CASE WHEN ${discoveryRuns.status} = 'queued' THEN now() ELSE ${discoveryRuns.finishedAt} END`,
+        })
+        .where(and(eq(discoveryRuns.id, id), inArray(discoveryRuns.status, ['queued', 'running'])))
+        .returning({ status: discoveryRuns.status });
+      return r;
+    },
+
+    /** Whether a stop of the run was asked for (read by its worker between DNS queries). */
+    async cancelRequested(id: number): Promise<boolean> {
+      const [r] = await db
+        .select({ at: discoveryRuns.cancelRequestedAt })
+        .from(discoveryRuns)
+        .where(eq(discoveryRuns.id, id))
+        .limit(1);
+      return !r || r.at !== null;
     },
 
     async progress(id: number, p: RunProgress, tx: Db = db) {
@@ -92,7 +122,7 @@ export function createRunsRepo(db: Db) {
         .where(eq(discoveryRuns.id, id));
     },
 
-    async finish(id: number, status: 'done' | 'failed', error: string | null, tx: Db = db) {
+    async finish(id: number, status: 'done' | 'failed' | 'cancelled', error: string | null, tx: Db = db) {
       await tx
         .update(discoveryRuns)
         .set({ status, error, finishedAt: sql`now()`, heartbeatAt: sql`now()` })
@@ -114,15 +144,26 @@ export function createRunsRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    /** Runs whose worker went silent are failed with `reason` (their company may run again). */
+    /**
+     * Runs whose worker went silent are failed with `reason` (their company may run again); one whose stop
+     * was asked for ends as «cancelled» with the progress it had saved, and sooner: a live worker would
+     * have ended it within seconds.
+     */
     async failStale(reason: string): Promise<number> {
+      const asked = sql`${discoveryRuns.cancelRequestedAt} IS NOT NULL`;
       const rows = await db
         .update(discoveryRuns)
-        .set({ status: 'failed', error: reason, finishedAt: sql`now()` })
+        .set({
+          status: sql`CASE WHEN ${asked} THEN 'cancelled' ELSE 'failed' END`,
+          error: sql`CASE WHEN ${asked} THEN NULL ELSE ${reason}::text END`,
+          finishedAt: sql`now()`,
+        })
         .where(
           and(
             eq(discoveryRuns.status, 'running'),
-            sql`${discoveryRuns.heartbeatAt} < now() - make_interval(secs => ${STALE_SECONDS * 2})`,
+            sql`(${discoveryRuns.heartbeatAt} < now() - make_interval(secs => ${STALE_SECONDS * 2}) OR (${asked}
+              AND ${discoveryRuns.cancelRequestedAt} < now() - make_interval(secs => ${CANCEL_STALE_SECONDS})
+              AND ${discoveryRuns.heartbeatAt} < now() - make_interval(secs => ${CANCEL_STALE_SECONDS})))`,
           ),
         )
         .returning({ id: discoveryRuns.id });

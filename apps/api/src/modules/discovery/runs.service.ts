@@ -1,7 +1,7 @@
 /*
  * Discovery runs as the API offers them: start one for a company (queued as a pg-boss job; one
- * unfinished run per company), list and read them within the principal's companies (another company's
- * run is a 404).
+ * unfinished run per company), stop one, list and read them within the principal's companies (another
+ * company's run is a 404).
  */
 import { DISCOVERY_MSG, type DiscoveryRun, type RunListQuery } from '@forpost/contract/discovery';
 import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
@@ -22,6 +22,7 @@ export const toRun = (r: RunRow): DiscoveryRun => ({
   created_at: iso(r.createdAt),
   started_at: iso(r.startedAt),
   finished_at: iso(r.finishedAt),
+  cancel_requested_at: iso(r.cancelRequestedAt),
   candidates: r.candidates,
   resolved: r.resolved,
   registered: r.registered,
@@ -68,6 +69,36 @@ export function createRunsService(deps: {
       if (companyId !== undefined && !can(p, 'discovery.read', companyId)) throw notFound(DISCOVERY_MSG.companyNotFound);
       const { rows, total } = await runs.list(scope, { page: q.page, page_size: q.page_size, companyId });
       return { items: rows.map(toRun), total, page: q.page, page_size: q.page_size };
+    },
+
+    /**
+     * Stops a run: a queued one is cancelled before it starts, a running one is told to stop (its worker
+     * ends it as «cancelled» within seconds, keeping what it found). 409 once it has ended.
+     */
+    async cancel(p: Principal, actor: AuditActor, id: number): Promise<DiscoveryRun> {
+      const found = await runs.find(id);
+      if (!found || !can(p, 'discovery.read', found.companyId)) throw notFound(DISCOVERY_MSG.runNotFound);
+      if (!can(p, 'discovery.manage', found.companyId)) throw forbidden();
+      const companyId = found.companyId;
+      const r = await db.transaction(async (tx) => {
+        const asked = await runs.requestCancel(id, tx);
+        if (!asked) return null;
+        await audit.record(
+          actor,
+          {
+            action: 'discovery_run.cancel',
+            entity: 'discovery_run',
+            entityId: id,
+            companyId,
+            before: { status: found.status },
+            after: { status: asked.status, cancel_requested: true },
+          },
+          tx,
+        );
+        return runs.find(id, tx);
+      });
+      if (!r) throw conflict(DISCOVERY_MSG.alreadyFinished);
+      return toRun(r);
     },
 
     async get(p: Principal, id: number): Promise<DiscoveryRun> {

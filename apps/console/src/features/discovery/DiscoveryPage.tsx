@@ -1,9 +1,9 @@
-import { PlayCircleOutlined } from '@ant-design/icons';
-import { RUN_STATUS_LABELS, RUN_TRIGGER_LABELS, type RunStatus } from '@forpost/contract/discovery';
+import { PlayCircleOutlined, StopOutlined } from '@ant-design/icons';
+import { isActiveRun, RUN_STATUS_LABELS, RUN_TRIGGER_LABELS, type RunStatus } from '@forpost/contract/discovery';
 import { companiesWith } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Form, Input, Modal, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Card, Form, Input, Modal, Popconfirm, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { type ReactNode, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
 import { feedback } from '../../lib/feedback';
@@ -13,10 +13,46 @@ import { usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
 import { useCompanyFilter } from '../company/useCompanyId';
 import { AssetsCard } from './AssetsCard';
-import { type DiscoveryRun, useRunsQuery, useStartRunMutation } from './api';
+import { type DiscoveryRun, useCancelRunMutation, useRunsQuery, useStartRunMutation } from './api';
 import { PreviewTable } from './PreviewTable';
 
-const STATUS_COLORS: Record<RunStatus, string> = { queued: 'default', running: 'processing', done: 'success', failed: 'error' };
+const STATUS_COLORS: Record<RunStatus, string> = {
+  queued: 'default',
+  running: 'processing',
+  done: 'success',
+  failed: 'error',
+  cancelled: 'warning',
+};
+
+/**
+ * The run's status tag: a running run asked to stop is «Останавливается»; a cancelled one says how far it
+ * got; an unfinished one has its stop button (`stop`) beneath.
+ */
+function RunStatusCell({ run, stop }: { run: DiscoveryRun; stop: ReactNode }) {
+  const stopping = run.status === 'running' && run.cancel_requested_at !== null;
+  const checked = run.resolved + run.errors;
+  return (
+    <>
+      <Tooltip title={run.error ?? undefined}>
+        <Tag color={stopping ? 'warning' : STATUS_COLORS[run.status]} data-testid="run-status">
+          {stopping ? 'Останавливается' : RUN_STATUS_LABELS[run.status]}
+        </Tag>
+      </Tooltip>
+      {run.status === 'cancelled' && (
+        <Typography.Text
+          type="secondary"
+          style={{ display: 'block', fontSize: 12, whiteSpace: 'nowrap' }}
+          data-testid="run-partial"
+        >
+          {run.started_at === null
+            ? 'до начала проверки'
+            : `проверено ${formatNumber(checked)} из ${formatNumber(run.candidates)}`}
+        </Typography.Text>
+      )}
+      {stop}
+    </>
+  );
+}
 
 /** «Поиск доменов»: runs of the companies in scope (the header's company), assets and the candidate preview. */
 export function DiscoveryPage() {
@@ -28,6 +64,8 @@ export function DiscoveryPage() {
   const [page, setPage] = useState({ page: 1, page_size: 20 });
   const runs = useRunsQuery({ ...page, ...(companyId !== undefined ? { company_id: companyId } : {}) });
   const start = useStartRunMutation();
+  const cancel = useCancelRunMutation();
+  const canManage = (companyId: number) => manageable === 'all' || manageable.includes(companyId);
   const { message } = feedback;
   const [startOpen, setStartOpen] = useState(false);
   const [startCompany, setStartCompany] = useState<number | undefined>();
@@ -46,6 +84,11 @@ export function DiscoveryPage() {
         setStartOpen(false);
       })
       .catch((e) => message.error(errorMessage(e)));
+  const onCancel = (id: number) =>
+    cancel
+      .mutateAsync(id)
+      .then((r) => message.success(r.status === 'cancelled' ? 'Поиск отменён' : 'Поиск останавливается — найденное сохранится'))
+      .catch((e) => message.error(errorMessage(e)));
 
   const runsTab = (
     <Loaded query={runs}>
@@ -54,7 +97,7 @@ export function DiscoveryPage() {
         size="middle"
         loading={runs.isPending}
         dataSource={runs.data?.items ?? []}
-        scroll={{ x: 980 }}
+        scroll={{ x: 1030 }}
         locale={{ emptyText: <EmptyState text="Запусков пока не было" /> }}
         pagination={{
           current: page.page,
@@ -81,17 +124,48 @@ export function DiscoveryPage() {
           {
             title: 'Статус',
             dataIndex: 'status',
-            width: 120,
-            render: (s: RunStatus, r) => (
-              <Tooltip title={r.error ?? undefined}>
-                <Tag color={STATUS_COLORS[s]} data-testid="run-status">
-                  {RUN_STATUS_LABELS[s]}
-                </Tag>
-              </Tooltip>
+            width: 170,
+            render: (_: RunStatus, r) => (
+              <RunStatusCell
+                run={r}
+                stop={
+                  isActiveRun(r.status) &&
+                  canManage(r.company_id) && (
+                    <Popconfirm
+                      title="Остановить поиск?"
+                      description="Проверка кандидатов прекратится, найденные домены сохранятся."
+                      okText="Остановить"
+                      okButtonProps={{ danger: true }}
+                      cancelText="Отмена"
+                      onConfirm={() => onCancel(r.id)}
+                      disabled={r.cancel_requested_at !== null}
+                    >
+                      <Button
+                        type="link"
+                        size="small"
+                        danger
+                        icon={<StopOutlined />}
+                        loading={cancel.isPending && cancel.variables === r.id}
+                        disabled={r.cancel_requested_at !== null}
+                        style={{ display: 'block', padding: 0, height: 'auto', marginTop: 2 }}
+                        data-testid="run-stop"
+                      >
+                        Остановить
+                      </Button>
+                    </Popconfirm>
+                  )
+                }
+              />
             ),
           },
           { title: 'Кандидатов', dataIndex: 'candidates', width: 110, align: 'right', render: formatNumber },
-          { title: 'Проверено', dataIndex: 'resolved', width: 105, align: 'right', render: formatNumber },
+          {
+            title: 'Проверено',
+            dataIndex: 'resolved',
+            width: 105,
+            align: 'right',
+            render: (n: number) => <span data-testid="run-resolved">{formatNumber(n)}</span>,
+          },
           { title: 'Зарегистрировано', dataIndex: 'registered', width: 160, align: 'right', render: formatNumber },
           {
             title: 'Новых событий',

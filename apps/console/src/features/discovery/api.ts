@@ -89,3 +89,13 @@ export function useStartRunMutation() {
     onSuccess: () => qc.invalidateQueries({ queryKey: [...discoveryKeys.all, 'runs'] }),
   });
 }
+
+/** Stops a run (queued: at once; running: its worker ends it within seconds, keeping what it found). */
+export function useCancelRunMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) =>
+      http.post(`discovery/runs/${id}/cancel`, { context: { errorMode: 'silent' } }).json<DiscoveryRun>(),
+    onSettled: () => qc.invalidateQueries({ queryKey: [...discoveryKeys.all, 'runs'] }),
+  });
+}
