@@ -120,7 +120,11 @@ describe('@mentions: whom «@» offers and whom a comment notifies', () => {
   let olgaId: number;
   let petrId: number;
   let goneId: number;
-  const names = (r: { json: () => { items: { name: string }[] } }) => r.json().items.map((u) => u.name).sort();
+  const names = (r: { json: () => { items: { name: string }[] } }) =>
+    r
+      .json()
+      .items.map((u) => u.name)
+      .sort();
   const offer = (c: Client, q: string) => c.get(`/modules/${m.code}/assignees?company_id=${A}&q=${encodeURIComponent(q)}`);
 
   beforeAll(async () => {

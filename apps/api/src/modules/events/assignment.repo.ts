@@ -58,9 +58,7 @@ export function createAssignmentRepo(db: Db) {
     async candidates(p: { companyId: number | null; module: string; staff: boolean; q?: string }) {
       // Any case, «ё» as «е» (contract foldSearch does the same to the typed text).
       const like = p.q ? containing(foldSearch(p.q)) : '';
-      const text = p.q
-        ? sql` AND (${folded(sql`u.name`)} LIKE ${like} OR ${folded(sql`u.email`)} LIKE ${like})`
-        : sql``;
+      const text = p.q ? sql` AND (${folded(sql`u.name`)} LIKE ${like} OR ${folded(sql`u.email`)} LIKE ${like})` : sql``;
       const staff = p.staff ? sql`u.role <> 'COMPANY_USER' OR ` : sql``;
       return rowsOf<{ id: number; name: string; email: string }>(
         db,

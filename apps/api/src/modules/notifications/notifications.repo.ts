@@ -85,10 +85,7 @@ export function createNotificationsRepo(db: Db) {
 
     /** How many items the grouped list has. */
     async countGrouped(userId: number, unread: boolean): Promise<number> {
-      const [r] = await rowsOf<{ n: number }>(
-        db,
-        sql`SELECT count(DISTINCT gkey)::int AS n FROM (${keyed(userId, unread)}) k`,
-      );
+      const [r] = await rowsOf<{ n: number }>(db, sql`SELECT count(DISTINCT gkey)::int AS n FROM (${keyed(userId, unread)}) k`);
       return r?.n ?? 0;
     },
 

@@ -49,7 +49,12 @@ export function useLatestNotifications(enabled: boolean) {
 
 /** A page of «Все уведомления» (alike unread ones grouped, as in the bell). */
 export function useNotificationsPage(params: { page: number; page_size: number; unread: boolean }) {
-  const searchParams = { page: params.page, page_size: params.page_size, grouped: true, ...(params.unread ? { unread: true } : {}) };
+  const searchParams = {
+    page: params.page,
+    page_size: params.page_size,
+    grouped: true,
+    ...(params.unread ? { unread: true } : {}),
+  };
   return useQuery({
     queryKey: bellKeys.page(searchParams),
     queryFn: ({ signal }) =>

@@ -5,8 +5,8 @@
  */
 import type { NotificationItem } from '@forpost/contract/notifications';
 import { Button, Card, Flex, Segmented, Typography } from 'antd';
-import type { SearchPatch } from '../../components/list/listSearch';
 import { ListTable } from '../../components/list/ListTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
@@ -66,11 +66,7 @@ export function InboxPage({ search, onSearch }: { search: InboxSearch; onSearch:
             {
               key: 'body',
               render: (_, n) => (
-                <Typography.Link
-                  onClick={() => open(n)}
-                  style={{ display: 'block', color: 'inherit' }}
-                  data-testid="inbox-item"
-                >
+                <Typography.Link onClick={() => open(n)} style={{ display: 'block', color: 'inherit' }} data-testid="inbox-item">
                   <NotificationBody n={n} />
                 </Typography.Link>
               ),

@@ -34,10 +34,7 @@ export function MentionInput({
   code,
   companyId,
   ...rest
-}: { code: ModuleCode; companyId: number | null } & Omit<
-  MentionsProps,
-  'options' | 'onSearch' | 'prefix' | 'filterOption'
->) {
+}: { code: ModuleCode; companyId: number | null } & Omit<MentionsProps, 'options' | 'onSearch' | 'prefix' | 'filterOption'>) {
   const ref = useRef<MentionsRef>(null);
   const [q, setQ] = useState<string | null>(null);
   // What follows «@» before the caret, read on every change: the Mentions component itself measures it
