@@ -115,3 +115,133 @@ describe('read and unread, personal', () => {
     expect((await anon.get('/notifications')).statusCode).toBe(401);
   });
 });
+
+describe('@mentions: whom «@» offers and whom a comment notifies', () => {
+  let olgaId: number;
+  let petrId: number;
+  let goneId: number;
+  const names = (r: { json: () => { items: { name: string }[] } }) =>
+    r
+      .json()
+      .items.map((u) => u.name)
+      .sort();
+  const offer = (c: Client, q: string) => c.get(`/modules/${m.code}/assignees?company_id=${A}&q=${encodeURIComponent(q)}`);
+
+  beforeAll(async () => {
+    await createUser(ctx, { email: 'olga.ivanova@mention.test', role: 'ANALYST', name: 'Ольга Иванова' });
+    await createUser(ctx, {
+      email: 'soc@severbank.mention.test',
+      role: 'COMPANY_USER',
+      name: 'Ирина Соколова',
+      companies: [{ id: A, role: 'COMPANY_ADMIN' }],
+    });
+    await createUser(ctx, {
+      email: 'petr@mention.test',
+      role: 'COMPANY_USER',
+      name: 'Пётр Семёнов',
+      companies: [{ id: A, role: 'COMPANY_VIEWER' }],
+    });
+    await createUser(ctx, { email: 'gone@mention.test', role: 'ANALYST', name: 'Ольга Уволенная' });
+    olgaId = await idOf('olga.ivanova@mention.test');
+    petrId = await idOf('petr@mention.test');
+    goneId = await idOf('gone@mention.test');
+    await q(`UPDATE users SET is_active = false WHERE id = $1`, [goneId]);
+  });
+
+  it('filters by what is typed: name and e-mail, any case, «ё» as «е»', async () => {
+    expect(names(await offer(admin, 'Оль'))).toEqual(['Ольга Иванова']);
+    expect(names(await offer(admin, 'оль'))).toEqual(['Ольга Иванова']);
+    expect(names(await offer(admin, 'Ир'))).toEqual(['Ирина Соколова']);
+    expect(names(await offer(admin, 'ИРИНА'))).toEqual(['Ирина Соколова']);
+    expect(names(await offer(admin, 'Петр'))).toEqual(['Пётр Семёнов']);
+    expect(names(await offer(admin, 'семен'))).toEqual(['Пётр Семёнов']);
+    expect(names(await offer(admin, 'СЁМ'))).toEqual(['Пётр Семёнов']);
+    expect(names(await offer(admin, 'Ольга Соколова'))).toEqual([]);
+    expect(names(await offer(admin, 'SEVERBANK'))).toEqual(['Ирина Соколова']);
+    expect(names(await offer(admin, 'olga.iv'))).toEqual(['Ольга Иванова']);
+  });
+
+  it('offers everyone who can see the event: staff and the company’s users to staff, the company’s own to its users', async () => {
+    const all = names(await offer(admin, ''));
+    expect(all).toEqual(expect.arrayContaining(['Ольга Иванова', 'Ирина Соколова', 'Пётр Семёнов', 'ann']));
+    expect(all).not.toContain('Ольга Уволенная');
+    expect(all).not.toContain('out');
+    // A company user is offered the company's users, never staff names.
+    const mine = names(await ann.get(`/modules/${m.code}/assignees?q=${encodeURIComponent('о')}`));
+    expect(mine).toEqual(['Ирина Соколова', 'Пётр Семёнов']);
+  });
+
+  it('notifies exactly the mentioned users who can see the event, with its title and the first line', async () => {
+    const id = Number(await insertEvent(ctx, { companyId: A, module: m.code, title: 'Фишинговый домен severbank-login.ru' }));
+    const olga = new Client(ctx);
+    await olga.login('olga.ivanova@mention.test', ADMIN.password);
+    const irina = new Client(ctx);
+    await irina.login('soc@severbank.mention.test', ADMIN.password);
+    const [o0, i0] = [await unread(olga), await unread(irina)];
+    const text = `${mentionToken('Ольга Иванова', olgaId)}, проверьте, пожалуйста\nвторая строка ${mentionToken('X', goneId)}`;
+    const c = await admin.post('/comments', { event_id: id, text });
+    expect(c.statusCode, c.body).toBe(201);
+    expect(await unread(olga)).toBe(o0 + 1);
+    expect(await unread(irina)).toBe(i0);
+    expect((await q(`SELECT 1 FROM notifications WHERE user_id = $1`, [goneId])).length).toBe(0);
+    const n = (await olga.get('/notifications?unread=true')).json().items[0];
+    expect(n).toMatchObject({ kind: 'mention', event_id: id, actor_name: 'Админ', count: 1 });
+    expect(n.text).toContain('«Фишинговый домен severbank-login.ru»');
+    expect(n.text).toContain('@Ольга Иванова, проверьте, пожалуйста');
+    expect(n.text).not.toContain('вторая строка');
+    expect(n.text).not.toContain('(user:');
+  });
+
+  it('a company user’s mention of someone who cannot see the event notifies nobody', async () => {
+    const id = await ev();
+    const before = (await q<{ n: number }>(`SELECT count(*)::int AS n FROM notifications`))[0]?.n;
+    const text = `${mentionToken('Чужой', outsiderId)} ${mentionToken('Ушедшая', goneId)}`;
+    expect((await ann.post('/comments', { event_id: id, text })).statusCode).toBe(201);
+    expect((await q<{ n: number }>(`SELECT count(*)::int AS n FROM notifications`))[0]?.n).toBe(before);
+    // A mention of Пётр (who may see it) reaches him and only him.
+    const p0 = (await q(`SELECT 1 FROM notifications WHERE user_id = $1`, [petrId])).length;
+    expect((await ann.post('/comments', { event_id: id, text: `${mentionToken('Пётр', petrId)} глянь` })).statusCode).toBe(201);
+    expect((await q(`SELECT 1 FROM notifications WHERE user_id = $1`, [petrId])).length).toBe(p0 + 1);
+    expect((await q<{ n: number }>(`SELECT count(*)::int AS n FROM notifications`))[0]?.n).toBe((before ?? 0) + 1);
+  });
+});
+
+describe('grouped for the bell', () => {
+  it('folds alike unread ones (kind, company, module) into one item with their count, beyond the first page', async () => {
+    const dana = await signedIn(ctx, 'dana@notify.test', 'ANALYST');
+    const danaId = await idOf('dana@notify.test');
+    const m2 = MODULE_LIST[1] as (typeof MODULE_LIST)[number];
+    const id = await ev();
+    await q(
+      `INSERT INTO notifications (user_id, kind, event_id, company_id, module, text, created_at)
+       SELECT $1, 'sla_breach', $2, $3, $4, 'Просрочен срок SLA №' || g, now() - (g || ' minutes')::interval
+       FROM generate_series(1, 23) g`,
+      [danaId, id, A, m.code],
+    );
+    await q(
+      `INSERT INTO notifications (user_id, kind, event_id, company_id, module, text)
+       VALUES ($1, 'sla_breach', NULL, $2, $3, 'другой модуль'), ($1, 'mention', $4, $2, $5, 'упоминание')`,
+      [danaId, A, m2.code, id, m.code],
+    );
+    const r = await dana.get('/notifications?grouped=true&page_size=2');
+    expect(r.statusCode, r.body).toBe(200);
+    const body = r.json();
+    expect(body.total).toBe(3);
+    expect(body.unread).toBe(25);
+    expect(body.items).toHaveLength(2);
+    const all = (await dana.get('/notifications?grouped=true')).json().items as Record<string, unknown>[];
+    const sla = all.find((x) => x.kind === 'sla_breach' && x.module === m.code);
+    expect(sla).toMatchObject({ count: 23, company_id: A, event_id: null, text: 'Просрочен срок SLA №1' });
+    expect(all.find((x) => x.module === m2.code)).toMatchObject({ count: 1 });
+    expect(all.find((x) => x.kind === 'mention')).toMatchObject({ count: 1, event_id: id });
+    // Ungrouped: every one of them.
+    expect((await dana.get('/notifications')).json().total).toBe(25);
+    // A group is read at once; read ones are not folded any more.
+    const read = await dana.post('/notifications/read', { group: { kind: 'sla_breach', company_id: A, module: m.code } });
+    expect(read.json()).toEqual({ updated: 23 });
+    expect(await unread(dana)).toBe(2);
+    const after = (await dana.get('/notifications?grouped=true&page_size=100')).json();
+    expect(after.total).toBe(25);
+    expect(after.items.every((x: { count: number }) => x.count === 1)).toBe(true);
+  });
+});

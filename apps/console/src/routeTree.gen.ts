@@ -21,6 +21,7 @@ import { Route as AuthAppSectionRouteRouteImport } from './routes/_auth/_app/$se
 import { Route as AuthAppAuditRouteImport } from './routes/_auth/_app/audit'
 import { Route as AuthAppExportsRouteImport } from './routes/_auth/_app/exports'
 import { Route as AuthAppMyEventsRouteImport } from './routes/_auth/_app/my-events'
+import { Route as AuthAppMyNotificationsRouteImport } from './routes/_auth/_app/my-notifications'
 import { Route as AuthAppProfileRouteImport } from './routes/_auth/_app/profile'
 import { Route as AuthAppReportsRouteImport } from './routes/_auth/_app/reports'
 import { Route as AuthAppSectionIndexRouteImport } from './routes/_auth/_app/$section/index'
@@ -107,6 +108,11 @@ const AuthAppExportsRoute = AuthAppExportsRouteImport.update({
 const AuthAppMyEventsRoute = AuthAppMyEventsRouteImport.update({
   id: '/my-events',
   path: '/my-events',
+  getParentRoute: () => AuthAppRoute,
+} as any)
+const AuthAppMyNotificationsRoute = AuthAppMyNotificationsRouteImport.update({
+  id: '/my-notifications',
+  path: '/my-notifications',
   getParentRoute: () => AuthAppRoute,
 } as any)
 const AuthAppProfileRoute = AuthAppProfileRouteImport.update({
@@ -270,6 +276,7 @@ export interface FileRoutesByFullPath {
   '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
   '/my-events': typeof AuthAppMyEventsRoute
+  '/my-notifications': typeof AuthAppMyNotificationsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
@@ -309,6 +316,7 @@ export interface FileRoutesByTo {
   '/audit': typeof AuthAppAuditRoute
   '/exports': typeof AuthAppExportsRoute
   '/my-events': typeof AuthAppMyEventsRoute
+  '/my-notifications': typeof AuthAppMyNotificationsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
@@ -351,6 +359,7 @@ export interface FileRoutesById {
   '/_auth/_app/audit': typeof AuthAppAuditRoute
   '/_auth/_app/exports': typeof AuthAppExportsRoute
   '/_auth/_app/my-events': typeof AuthAppMyEventsRoute
+  '/_auth/_app/my-notifications': typeof AuthAppMyNotificationsRoute
   '/_auth/_app/profile': typeof AuthAppProfileRoute
   '/_auth/_app/reports': typeof AuthAppReportsRoute
   '/_auth/_app/': typeof AuthAppIndexRoute
@@ -394,6 +403,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/exports'
     | '/my-events'
+    | '/my-notifications'
     | '/profile'
     | '/reports'
     | '/$section/$id'
@@ -433,6 +443,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/exports'
     | '/my-events'
+    | '/my-notifications'
     | '/profile'
     | '/reports'
     | '/$section/$id'
@@ -474,6 +485,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/audit'
     | '/_auth/_app/exports'
     | '/_auth/_app/my-events'
+    | '/_auth/_app/my-notifications'
     | '/_auth/_app/profile'
     | '/_auth/_app/reports'
     | '/_auth/_app/'
@@ -595,6 +607,13 @@ declare module '@tanstack/react-router' {
       path: '/my-events'
       fullPath: '/my-events'
       preLoaderRoute: typeof AuthAppMyEventsRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
+    '/_auth/_app/my-notifications': {
+      id: '/_auth/_app/my-notifications'
+      path: '/my-notifications'
+      fullPath: '/my-notifications'
+      preLoaderRoute: typeof AuthAppMyNotificationsRouteImport
       parentRoute: typeof AuthAppRoute
     }
     '/_auth/_app/profile': {
@@ -817,6 +836,7 @@ interface AuthAppRouteChildren {
   AuthAppAuditRoute: typeof AuthAppAuditRoute
   AuthAppExportsRoute: typeof AuthAppExportsRoute
   AuthAppMyEventsRoute: typeof AuthAppMyEventsRoute
+  AuthAppMyNotificationsRoute: typeof AuthAppMyNotificationsRoute
   AuthAppProfileRoute: typeof AuthAppProfileRoute
   AuthAppReportsRoute: typeof AuthAppReportsRoute
   AuthAppIndexRoute: typeof AuthAppIndexRoute
@@ -851,6 +871,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppAuditRoute: AuthAppAuditRoute,
   AuthAppExportsRoute: AuthAppExportsRoute,
   AuthAppMyEventsRoute: AuthAppMyEventsRoute,
+  AuthAppMyNotificationsRoute: AuthAppMyNotificationsRoute,
   AuthAppProfileRoute: AuthAppProfileRoute,
   AuthAppReportsRoute: AuthAppReportsRoute,
   AuthAppIndexRoute: AuthAppIndexRoute,

@@ -2,7 +2,7 @@
 import { COMMENT_EDIT_WINDOW_MS, COMMENT_MSG, type Comment } from '@forpost/contract/comments';
 import { API_MSG } from '@forpost/contract/errors';
 import { EVENT_MSG } from '@forpost/contract/modules';
-import { mentionedUserIds } from '@forpost/contract/notifications';
+import { mentionedUserIds, mentionsAsText } from '@forpost/contract/notifications';
 import { can } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
@@ -14,6 +14,17 @@ import { createEventsRepo } from '../events/events.repo';
 import { notify } from '../notifications/index';
 import { type CommentRow, createCommentsRepo } from './comments.repo';
 
+/** An event's place and its title (what a mention's notification names). */
+type Place = EventPlace & { title: string };
+
+const QUOTE_MAX = 160;
+/** «Имя упомянул(а) вас в «Заголовок»: первая строка комментария» (mentions shown as «@Имя»). */
+export function mentionNotice(author: string, title: string, text: string): string {
+  const first = mentionsAsText(text).trim().split('\n', 1)[0]?.trim() ?? '';
+  const quote = first.length > QUOTE_MAX ? `${first.slice(0, QUOTE_MAX - 1)}…` : first;
+  return `${author} упомянул(а) вас в «${title.slice(0, 200)}»: ${quote}`;
+}
+
 export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => number }) {
   const { db, audit } = deps;
   const now = deps.now ?? Date.now;
@@ -22,10 +33,11 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
   const assignment = createAssignment(db);
 
   /**
-   * Notifies the users a comment newly mentions (`@[Имя](user:42)`, contract MENTION_RE) — those who
-   * may see the event, never the author — in the comment's transaction.
+   * Notifies exactly the users a comment newly mentions by id (`@[Имя](user:42)`, contract
+   * MENTION_RE; never by a name) — of them only those who may see the event, never the author — in
+   * the comment's transaction. The notification names the event and quotes the comment's first line.
    */
-  async function notifyMentions(c: Caller, eventId: number, at: EventPlace, text: string, before: string, tx: Db) {
+  async function notifyMentions(c: Caller, eventId: number, at: Place, text: string, before: string, tx: Db) {
     const was = new Set(mentionedUserIds(before));
     const ids = mentionedUserIds(text).filter((id) => !was.has(id) && id !== c.auth.user.id);
     if (!ids.length) return;
@@ -38,7 +50,7 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
         eventId,
         companyId: at.companyId,
         module: at.module,
-        text: `${c.auth.user.name} упомянул(а) вас в комментарии к событию №${eventId}`,
+        text: mentionNotice(c.auth.user.name, at.title, text),
         actorId: c.auth.user.id,
       })),
     );
@@ -62,7 +74,7 @@ export function createCommentsService(deps: { db: Db; audit: Audit; now?: () => 
     can_edit: mayEdit(c, r),
   });
 
-  async function eventPlace(c: Caller, eventId: number, perm: 'events.read' | 'events.write'): Promise<EventPlace> {
+  async function eventPlace(c: Caller, eventId: number, perm: 'events.read' | 'events.write'): Promise<Place> {
     const ev = await events.owner(eventId);
     if (!ev || !can(c.auth.principal, 'events.read', ev.companyId)) throw notFound(EVENT_MSG.eventNotFound);
     const km = c.auth.principal.keyModules;

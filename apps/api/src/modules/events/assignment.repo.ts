@@ -1,9 +1,13 @@
 /* SQL of assignment: who may be assigned (users, their memberships) and «Мои события». */
 import type { ModuleCode } from '@forpost/contract/modules';
+import { foldSearch } from '@forpost/contract/notifications';
 import type { UserRole } from '@forpost/contract/permissions';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { containing, intArray, rowsOf } from '../../db/sql';
+
+/** A text column as the pickers search it: lower case, «ё» as «е» (like contract foldSearch). */
+const folded = (col: SQL) => sql`translate(lower(${col}), 'ё', 'е')`;
 
 /** A user as the assignment rule judges them: role, activity, memberships in active companies. */
 export interface AssignableUser {
@@ -52,7 +56,9 @@ export function createAssignmentRepo(db: Db) {
      * company's members where the company takes the module. At most 50.
      */
     async candidates(p: { companyId: number | null; module: string; staff: boolean; q?: string }) {
-      const text = p.q ? sql` AND (u.name ILIKE ${containing(p.q)} OR u.email ILIKE ${containing(p.q)})` : sql``;
+      // Any case, «ё» as «е» (contract foldSearch does the same to the typed text).
+      const like = p.q ? containing(foldSearch(p.q)) : '';
+      const text = p.q ? sql` AND (${folded(sql`u.name`)} LIKE ${like} OR ${folded(sql`u.email`)} LIKE ${like})` : sql``;
       const staff = p.staff ? sql`u.role <> 'COMPANY_USER' OR ` : sql``;
       return rowsOf<{ id: number; name: string; email: string }>(
         db,

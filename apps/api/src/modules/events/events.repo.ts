@@ -404,9 +404,9 @@ export function createEventsRepo(db: Db) {
     },
 
     /** The company and module of an event of any module, or undefined (for what hangs on events: comments, documents). */
-    async owner(id: number, tx: Db = db): Promise<{ companyId: number; module: ModuleCode } | undefined> {
-      const [r] = await rows<{ companyId: number; module: ModuleCode }>(
-        sql`SELECT company_id AS "companyId", module FROM events WHERE id = ${id}`,
+    async owner(id: number, tx: Db = db): Promise<{ companyId: number; module: ModuleCode; title: string } | undefined> {
+      const [r] = await rows<{ companyId: number; module: ModuleCode; title: string }>(
+        sql`SELECT company_id AS "companyId", module, title FROM events WHERE id = ${id}`,
         tx,
       );
       return r;

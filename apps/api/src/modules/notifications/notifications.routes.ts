@@ -23,7 +23,9 @@ export function notificationsRoutes(app: App, deps: { notifications: Notificatio
         operationId: 'listNotifications',
         tags,
         summary: 'Мои уведомления',
-        description: 'Новые сверху; `unread=true` — только непрочитанные. В ответе `unread` — число непрочитанных.',
+        description:
+          'Новые сверху; `unread=true` — только непрочитанные. `grouped=true` — однотипные непрочитанные ' +
+          '(нарушения SLA, назначения) одной компании и модуля одним элементом с `count`. В ответе `unread` — число непрочитанных.',
         querystring: notificationsQuery,
         response: { 200: notificationsResponse },
       },
@@ -51,7 +53,8 @@ export function notificationsRoutes(app: App, deps: { notifications: Notificatio
         operationId: 'readNotifications',
         tags,
         summary: 'Отметить уведомления прочитанными',
-        description: '`{ids: [...]}` — эти, `{all: true}` — все свои.',
+        description:
+          '`{ids: [...]}` — эти, `{all: true}` — все свои, `{group: {kind, company_id, module}}` — все непрочитанные группы.',
         body: notificationsReadRequest,
         response: { 200: notificationsReadResponse },
       },

@@ -3,7 +3,7 @@
  * SLA breaches) adds them: inside the producer's transaction, so a notification exists exactly when
  * its change committed; one statement per call. Reading is personal: a user sees only their own.
  */
-import type { NotificationItem } from '@forpost/contract/notifications';
+import type { NotificationGroup, NotificationItem } from '@forpost/contract/notifications';
 import type { Db } from '../../db/client';
 import { iso } from '../../lib/serialize';
 import type { Caller } from '../events/access';
@@ -19,13 +19,14 @@ export function notify(tx: Db, items: readonly NewNotification[]): Promise<void>
 export function createNotificationsService(deps: { db: Db }) {
   const repo = createNotificationsRepo(deps.db);
   return {
-    async list(c: Caller, q: { unread?: boolean; page: number; page_size: number }) {
+    async list(c: Caller, q: { unread?: boolean; grouped?: boolean; page: number; page_size: number }) {
       const userId = c.auth.user.id;
       const unread = q.unread === true;
+      const page = { unread, limit: q.page_size, offset: (q.page - 1) * q.page_size };
       const [rows, total, unreadCount] = await Promise.all([
-        repo.list(userId, { unread, limit: q.page_size, offset: (q.page - 1) * q.page_size }),
-        repo.count(userId, unread),
-        unread ? undefined : repo.count(userId, true),
+        q.grouped ? repo.listGrouped(userId, page) : repo.list(userId, page),
+        q.grouped ? repo.countGrouped(userId, unread) : repo.count(userId, unread),
+        unread || q.grouped ? repo.count(userId, true) : undefined,
       ]);
       const items: NotificationItem[] = rows.map((r) => ({
         id: Number(r.id),
@@ -38,6 +39,7 @@ export function createNotificationsService(deps: { db: Db }) {
         actor_name: r.actor_name,
         created_at: iso(r.created_at) as string,
         read_at: iso(r.read_at),
+        count: Number(r.count),
       }));
       return { items, total, page: q.page, page_size: q.page_size, unread: unreadCount ?? total };
     },
@@ -45,7 +47,8 @@ export function createNotificationsService(deps: { db: Db }) {
       return { count: await repo.count(c.auth.user.id, true) };
     },
     /** Marks read; ids of someone else's notifications change nothing (they are not the caller's to see). */
-    async markRead(c: Caller, body: { ids: number[] } | { all: true }) {
+    async markRead(c: Caller, body: { ids: number[] } | { all: true } | { group: NotificationGroup }) {
+      if ('group' in body) return { updated: await repo.markGroupRead(c.auth.user.id, body.group) };
       return { updated: await repo.markRead(c.auth.user.id, 'ids' in body ? body.ids : null) };
     },
   };

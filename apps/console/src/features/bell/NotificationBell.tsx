@@ -1,32 +1,21 @@
 /*
  * The header's bell: the unread count (polled every 45 s while the tab is visible), a panel of the
- * latest notifications — assignments, @mentions, SLA breaches — each opening its event and marked read
- * on the way, and «Отметить все прочитанными».
+ * latest notifications — assignments, @mentions (the event's title and the comment's first line), SLA
+ * breaches; alike unread ones folded into one item («Нарушение SLA: 23 события», opening the filtered
+ * list) — each marked read on the way, «Отметить все прочитанными» and «Все уведомления».
  */
 import { BellOutlined } from '@ant-design/icons';
-import { NOTIFICATION_KIND_LABELS } from '@forpost/contract/enums';
-import type { NotificationItem } from '@forpost/contract/notifications';
-import { useNavigate } from '@tanstack/react-router';
-import { Badge, Button, Empty, Flex, List, Popover, Skeleton, Tag, Typography } from 'antd';
+import { Link } from '@tanstack/react-router';
+import { Badge, Button, Empty, Flex, List, Popover, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
-import { formatDateTime } from '../../lib/format';
-import { sectionOfModule } from '../shell/sections';
 import { useLatestNotifications, useMarkRead, useUnreadCount } from './api';
-
-const KIND_COLORS: Record<NotificationItem['kind'], string> = { assigned: 'blue', mention: 'purple', sla_breach: 'red' };
+import { isGroup, NotificationBody, useOpenNotification } from './items';
 
 function BellPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
   const latest = useLatestNotifications(open);
   const read = useMarkRead();
-  const navigate = useNavigate();
+  const openItem = useOpenNotification(onClose);
   const items = latest.data?.items ?? [];
-  const openItem = (n: NotificationItem) => {
-    if (!n.read_at) read.mutate({ ids: [n.id] });
-    onClose();
-    if (n.event_id !== null && n.module)
-      void navigate({ to: '/$section/$id', params: { section: sectionOfModule(n.module), id: String(n.event_id) } });
-    else void navigate({ to: '/my-events' });
-  };
   return (
     <Flex vertical style={{ width: 380, maxWidth: 'calc(100vw - 32px)' }} data-testid="bell-panel">
       <Flex justify="space-between" align="center" style={{ padding: '4px 4px 8px' }}>
@@ -60,24 +49,18 @@ function BellPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
               style={{ cursor: 'pointer', paddingInline: 8, background: n.read_at ? undefined : 'rgba(47, 84, 235, 0.06)' }}
               data-testid="bell-item"
               data-unread={n.read_at ? undefined : 'true'}
+              data-group={isGroup(n) ? String(n.count) : undefined}
             >
-              <Flex vertical gap={2} style={{ minWidth: 0 }}>
-                <Flex gap={6} align="center">
-                  <Tag color={KIND_COLORS[n.kind]} style={{ marginInlineEnd: 0 }}>
-                    {NOTIFICATION_KIND_LABELS[n.kind]}
-                  </Tag>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {formatDateTime(n.created_at)}
-                  </Typography.Text>
-                </Flex>
-                <Typography.Text strong={!n.read_at} style={{ wordBreak: 'break-word' }}>
-                  {n.text}
-                </Typography.Text>
-              </Flex>
+              <NotificationBody n={n} />
             </List.Item>
           )}
         />
       )}
+      <Flex justify="center" style={{ paddingTop: 8, borderTop: '1px solid var(--ant-color-split)' }}>
+        <Link to="/my-notifications" onClick={onClose} data-testid="bell-all">
+          Все уведомления
+        </Link>
+      </Flex>
     </Flex>
   );
 }
