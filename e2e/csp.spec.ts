@@ -29,3 +29,19 @@ test('no CSP violation on the sign-in page, the home page, a list, a card and th
   }
   expect(seen).toEqual([]);
 });
+
+test('a signed-out visit logs no error: no 401 from GET /me or a refresh on /login or on the way there', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) errors.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
+  await page.goto('/domains');
+  await expect(page).toHaveURL(/\/login\?redirect=/);
+  await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -822,10 +822,17 @@ const CASES: Record<string, Case> = {
   }),
   'DELETE /tools/reports/:id': onId(() => ({ 'B’s report': S.report.b })),
   // Notifications are personal: marking another user's as read changes nothing, like a missing id.
-  'POST /notifications/read': custom(['body:ids'], (r) => [
+  'POST /notifications/read': custom(['body:ids', 'body:group.company_id'], (r) => [
     // Marking as read touches only the caller's own rows: B's id answers exactly as a missing one
     // (compared as a list), and B's notification stays unread (the fingerprint).
     probe('B’s user’s notification', S.notifB, (x) => call(r, {}, { ids: [x] }), { list: true }),
+    // A group names a company: B's marks nothing of B's users, exactly as a missing company.
+    probe(
+      'company B (a group of its notifications)',
+      S.B,
+      (x) => call(r, {}, { group: { kind: 'assigned', company_id: x, module: null } }),
+      { list: true },
+    ),
   ]),
   'POST /notifications/mailings': custom(['body:company_id'], (r) => [
     probe('company B (a mailing of it)', S.B, (x) =>

@@ -82,3 +82,22 @@ describe('7. CSRF: Origin against PUBLIC_URL and ALLOWED_ORIGINS, never the Host
     expect(() => allowedOrigins('http://localhost:8080', false, 'not a url', fail)).toThrow(/ALLOWED_ORIGINS/);
   });
 });
+
+describe('a signed-out page asks nothing that answers 401 (issue #30.15): the session hint cookie', () => {
+  it('login sets a readable fp_session=1 on /, beside the HttpOnly session cookies; logout and a failed refresh clear it', async () => {
+    await createUser(ctx, { email: 'hint@forpost.test', role: 'ANALYST' });
+    const c = new Client(ctx);
+    const r = await c.login('hint@forpost.test', ADMIN.password);
+    const set = r.cookies as { name: string; value: string; path?: string; httpOnly?: boolean; sameSite?: string }[];
+    const hint = set.find((x) => x.name === 'fp_session');
+    expect(hint).toMatchObject({ value: '1', path: '/', sameSite: 'Strict' });
+    expect(hint?.httpOnly).toBeFalsy();
+    expect(set.find((x) => x.name === 'fp_access')?.httpOnly).toBe(true);
+    const out = await c.post('/auth/logout');
+    expect(out.statusCode).toBe(204);
+    expect(c.cookies.has('fp_session')).toBe(false);
+    const failed = await new Client(ctx).post('/auth/refresh', undefined, { cookie: 'fp_refresh=nope; fp_session=1' });
+    expect(failed.statusCode).toBe(401);
+    expect((failed.cookies as { name: string; value: string }[]).find((x) => x.name === 'fp_session')?.value).toBe('');
+  });
+});

@@ -20,6 +20,12 @@ declare module 'fastify' {
 
 export const ACCESS_COOKIE = 'fp_access';
 export const REFRESH_COOKIE = 'fp_refresh';
+/**
+ * A hint for the console, not a credential: «this browser has a session». Readable by scripts (no
+ * HttpOnly) so the sign-in page knows it is signed out without asking GET /me and logging a 401
+ * (issue #30). It carries nothing secret; the session is still only what the HttpOnly cookies prove.
+ */
+export const SESSION_HINT_COOKIE = 'fp_session';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MODULE_CODE_SET: ReadonlySet<string> = new Set(MODULE_CODES);
 const DEFAULT_ERRORS = [400, 401, 403, 404, 409, 413, 429, 500, 503] as const;

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { App } from '../../lib/routes';
-import { ACCESS_COOKIE, REFRESH_COOKIE, requireAuth } from '../../plugins/access';
+import { ACCESS_COOKIE, REFRESH_COOKIE, requireAuth, SESSION_HINT_COOKIE } from '../../plugins/access';
 import type { AuthService, IssuedTokens } from './auth.service';
 
 const noContent = z.null().describe('Нет содержимого');
@@ -15,12 +15,15 @@ export function cookieWriter(config: Config) {
   return {
     set(reply: FastifyReply, t: IssuedTokens) {
       reply.setCookie(ACCESS_COOKIE, t.access, { ...base, path: '/api', maxAge: t.accessTtl });
-      if (t.refresh)
+      if (t.refresh) {
         reply.setCookie(REFRESH_COOKIE, t.refresh, { ...base, path: '/api/v1/auth', maxAge: config.sessionAbsoluteSeconds });
+        reply.setCookie(SESSION_HINT_COOKIE, '1', { ...base, httpOnly: false, path: '/', maxAge: config.sessionAbsoluteSeconds });
+      }
     },
     clear(reply: FastifyReply) {
       reply.clearCookie(ACCESS_COOKIE, { ...base, path: '/api' });
       reply.clearCookie(REFRESH_COOKIE, { ...base, path: '/api/v1/auth' });
+      reply.clearCookie(SESSION_HINT_COOKIE, { ...base, httpOnly: false, path: '/' });
     },
   };
 }

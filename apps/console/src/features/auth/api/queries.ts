@@ -1,6 +1,7 @@
 import type { Me } from '@forpost/contract/auth';
 import { queryOptions } from '@tanstack/react-query';
 import { getErrorStatus, http } from '../../../lib/http';
+import { hasSessionHint } from '../../../lib/session-hint';
 
 export const authKeys = {
   all: ['auth'] as const,
@@ -23,10 +24,13 @@ export const preloadMeSchema = () => {
 };
 
 /**
- * GET /me: the signed-in user, or null when there is no session (401 after the refresh attempt).
+ * GET /me: the signed-in user, or null when there is no session (no session hint cookie, or 401 after
+ * the refresh attempt — whose failure also clears the hint).
  * Never toasts and never triggers the logout reload: the route guards decide where to go.
  */
 async function fetchMe(): Promise<Me | null> {
+  // No session cookie at all: signed out, known without a request that would answer 401.
+  if (!hasSessionHint()) return null;
   let raw: unknown;
   try {
     raw = await http.get('me', { context: { errorMode: 'silent', onUnauthorized: 'throw' } }).json();
