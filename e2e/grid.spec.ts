@@ -4,6 +4,7 @@
  * not clipped, not covered by a pinned cell — with the table scrolled to either edge; no pinned cell
  * overlaps another; and on scroll the sticky table header stays under the app bar (which no table
  * cell paints over). Measured from the element boxes and document.elementFromPoint, not from pixels.
+ * «Мои события» also: the nearest deadline first, and the bulk bar for selected rows of one module.
  * GRID_SHOTS=<dir> also saves a screenshot of each page, as loaded and scrolled down and right.
  */
 import { readFileSync } from 'node:fs';
@@ -207,6 +208,32 @@ test.describe('triage grid', () => {
         52,
       );
     }
+  });
+
+  test('«Мои события»: the nearest deadline first; selected rows of one module get its bulk bar', async ({ page }) => {
+    await login(page);
+    await page.goto('/my-events?module=leaks&page_size=50');
+    const table = page.getByTestId('my-events-table');
+    const rows = table.locator('tbody tr.ant-table-row');
+    await expect(rows.nth(5)).toBeVisible();
+    // The SLA column, sorted ascending by default: overdue («−…») rows lead, rows without a deadline last.
+    await expect(table.locator('thead th', { hasText: /^SLA$/ }).first()).toHaveAttribute('aria-sort', 'ascending');
+    const states = await rows.evaluateAll((trs) =>
+      trs.map((tr) => tr.querySelector('[data-testid="sla-value"]')?.getAttribute('data-state') ?? 'none'),
+    );
+    const rank: Record<string, number> = { overdue: 0, due_soon: 1, on_track: 2, none: 3 };
+    const ranks = states.map((x) => rank[x] ?? 9);
+    expect(ranks).toEqual([...ranks].sort((x, y) => x - y));
+    expect(states[0]).toBe('overdue');
+    // Two rows selected: the module's bulk bar; the status changes for both.
+    const [a, b] = await rows.evaluateAll((trs) => trs.slice(0, 2).map((tr) => tr.getAttribute('data-row-key')));
+    for (const id of [a, b]) await table.locator(`tr[data-row-key="${id}"] .ant-table-selection-column .ant-checkbox`).click();
+    await expect(page.getByTestId('bulk-count')).toHaveText('Выбрано: 2');
+    await page.getByTestId('bulk-status').click();
+    await page.getByRole('menuitem', { name: 'В работе' }).click();
+    await expect(page.locator('.ant-message')).toContainText('Статус изменён: 2 события');
+    for (const id of [a, b]) await expect(table.locator(`tr[data-row-key="${id}"]`)).toContainText('В работе');
+    await expect(page.getByTestId('bulk-bar')).toHaveCount(0);
   });
 
   for (const [w, h] of SIZES)
