@@ -1,5 +1,6 @@
 /*
- * SLA in the console: an overdue event shows «Просрочено на …» in the list and on its card, the list's
+ * SLA in the console: an overdue event shows «−2 ч» in the list (the full «Просрочено на …» in its
+ * label and tooltip) and «Просрочено на …» on its card, the list's
  * SLA filter, the home page's SLA card with its counts, the default and company policy editors. One
  * event is made overdue by moving its creation back in the e2e server's own database (the API never
  * lets a client set `created_at`; the trigger then recomputes its deadline as for any write).
@@ -70,7 +71,8 @@ test('SLA: overdue in the list and the card, the filter, the home page card, the
   const rowOf = (name: string) => page.getByRole('row', { name: new RegExp(`${name}-${token}\\.ru`) });
   const lateRow = rowOf('late');
   await expect(lateRow).toBeVisible();
-  await expect(lateRow.getByTestId('sla-value')).toHaveText('Просрочено на 2 ч');
+  await expect(lateRow.getByTestId('sla-value')).toHaveText('−2 ч');
+  await expect(lateRow.getByTestId('sla-value')).toHaveAttribute('aria-label', 'Просрочено на 2 ч');
   await expect(lateRow.getByTestId('sla-value')).toHaveAttribute('data-state', 'overdue');
   await expect(rowOf('soon').getByTestId('sla-value')).toHaveAttribute('data-state', 'due_soon');
   await expect(rowOf('calm').getByTestId('sla-value')).toHaveAttribute('data-state', 'on_track');

@@ -220,6 +220,36 @@ describe('list filter and «Мои события»', () => {
     expect(onlyM1.every((x) => x.module === m1.code)).toBe(true);
     expect((await aUser.get('/events/assigned?sort=title')).statusCode).toBe(400);
   });
+
+  it('a personal queue: the nearest deadline first by default, none last; each item carries its SLA and assignee', async () => {
+    // Its own company: the picker tests count the members of A.
+    const D = (await createCompany(ctx, 'Эпсилон')).id;
+    const user = await signedIn(ctx, 'queue@assign.test', 'COMPANY_USER', [{ id: D, role: 'COMPANY_ANALYST' }]);
+    const uid = await userId('queue@assign.test');
+    // Created in this order; deadlines: `late` overdue, `soon` within the hour, `calm` in days, `done` none.
+    const calm = await ev(m1, D, { priority: 'low' });
+    const late = await ev(m2, D, { priority: 'critical' });
+    const done = await ev(m1, D, { priority: 'critical', status: 'resolved' });
+    const soon = await ev(m1, D, { priority: 'critical' });
+    for (const id of [calm, late, done, soon]) await q(`UPDATE events SET assignee_id = $1 WHERE id = $2`, [uid, id]);
+    await q(`UPDATE events SET created_at = now() - interval '3 hours' WHERE id = $1`, [late]);
+    const r = await user.get('/events/assigned?page_size=100');
+    expect(r.statusCode, r.body).toBe(200);
+    const items = r.json().items as {
+      id: number;
+      sla: { due_at: string | null; overdue: boolean };
+      assignee_id: number;
+      assignee_name: string;
+    }[];
+    expect(items.map((x) => x.id)).toEqual([late, soon, calm, done]);
+    expect(items[0]?.sla.overdue).toBe(true);
+    expect(items[3]?.sla.due_at).toBeNull();
+    expect(items.every((x) => x.assignee_id === uid && typeof x.assignee_name === 'string')).toBe(true);
+    const latest = (await user.get('/events/assigned?sort=-sla_due_at')).json().items as { id: number }[];
+    expect(latest.map((x) => x.id)).toEqual([calm, soon, late, done]);
+    const newest = (await user.get('/events/assigned?sort=-created_at')).json().items as { id: number }[];
+    expect(newest.map((x) => x.id)).toEqual([soon, done, calm, late]);
+  });
 });
 
 describe('picker and API keys', () => {

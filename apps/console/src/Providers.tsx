@@ -4,6 +4,7 @@ import ruRU from 'antd/locale/ru_RU';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { prefersReducedMotion, useDarkMode } from './features/views/theme';
 import { feedbackWanted, onFeedbackWanted } from './lib/feedback';
+import { FONT_FAMILY } from './lib/font';
 import { queryClient } from './lib/query-client';
 import { readableTheme } from './lib/readable-theme';
 
@@ -13,7 +14,7 @@ const THEME = {
     colorInfo: '#2f54eb',
     colorLink: '#2f54eb',
     borderRadius: 6,
-    fontFamily: "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    fontFamily: FONT_FAMILY,
   },
   components: {
     Layout: { siderBg: '#0f1b3d', triggerBg: '#0b1530', headerHeight: 64 },

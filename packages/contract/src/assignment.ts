@@ -3,10 +3,11 @@
  * events of a company and module, and «Мои события», the caller's assigned events across modules.
  */
 import { z } from 'zod';
-import { MY_EVENTS_SORTS } from './enums';
+import { MY_EVENTS_DEFAULT_SORT, MY_EVENTS_SORTS } from './enums';
 import { boolParam, commonEventShape, pageQuery, queryInt } from './events';
 import { MSG } from './messages';
 import { EVENT_MSG, MODULE_CODES } from './modules/index';
+import { eventSla } from './sla';
 
 export const ASSIGN_MSG = {
   cannotSee: 'Пользователь не может видеть это событие',
@@ -30,13 +31,14 @@ export const assigneeItem = z.object({ id: z.number().int(), name: z.string(), e
 export type AssigneeItem = z.infer<typeof assigneeItem>;
 export const assigneesResponse = z.object({ items: z.array(assigneeItem) });
 
-export { MY_EVENTS_SORTS };
+export { MY_EVENTS_DEFAULT_SORT, MY_EVENTS_SORTS };
 
 /** GET /events/assigned: the caller's events across the modules and companies they may read. */
 export const myEventsQuery = z
   .object({
     ...pageQuery,
-    sort: z.enum(MY_EVENTS_SORTS, { error: EVENT_MSG.sortUnknown }).default('-created_at'),
+    /** The nearest deadline first by default (a personal queue): `sla_due_at`, then the newest. */
+    sort: z.enum(MY_EVENTS_SORTS, { error: EVENT_MSG.sortUnknown }).default(MY_EVENTS_DEFAULT_SORT),
     /** Status codes (new, in_progress, …: the same code in every module). */
     status: z
       .string()
@@ -75,6 +77,10 @@ export const myEventItem = z
     status_final: z.boolean(),
     priority_name: z.string().nullable(),
     priority_color: z.string().nullable(),
+    /** The pending deadline, as in the module lists. */
+    sla: eventSla,
+    assignee_id: z.number().int().nullable(),
+    assignee_name: z.string().nullable(),
   });
 export type MyEventItem = z.infer<typeof myEventItem>;
 export const myEventsResponse = z.object({

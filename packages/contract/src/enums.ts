@@ -19,7 +19,18 @@ export const isDay = (s: string): boolean =>
   DAY_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /** Sorts of «Мои события». */
-export const MY_EVENTS_SORTS = ['-created_at', 'created_at', '-priority', 'priority', 'status', '-status'] as const;
+/** «Мои события»: `sla_due_at` (the default) — the nearest deadline first, events without one last. */
+export const MY_EVENTS_SORTS = [
+  'sla_due_at',
+  '-sla_due_at',
+  '-created_at',
+  'created_at',
+  '-priority',
+  'priority',
+  'status',
+  '-status',
+] as const;
+export const MY_EVENTS_DEFAULT_SORT = 'sla_due_at';
 
 export const TELEGRAM_ACCOUNT_STATUSES = ['active', 'paused', 'banned'] as const;
 export type TelegramAccountStatus = (typeof TELEGRAM_ACCOUNT_STATUSES)[number];

@@ -150,6 +150,16 @@ export function slaText(dueAt: string | Date, now: Date | number): string {
   return slaOverdue(dueAt, now) ? `${SLA_MSG.overdue} на ${formatSlaDuration(left)}` : `Осталось ${formatSlaDuration(left)}`;
 }
 
+/**
+ * The same, compact, for a list cell: «−1 д 4 ч» overdue (a minus sign, U+2212), «2 ч 15 мин» left,
+ * «<1 мин» within a minute either way. The cell's tooltip carries slaText.
+ */
+export function slaShortText(dueAt: string | Date, now: Date | number): string {
+  const left = slaRemainingSeconds(dueAt, now) as number;
+  const d = Math.abs(left) < 60 ? '<1 мин' : formatSlaDuration(left);
+  return slaOverdue(dueAt, now) ? `−${d}` : d;
+}
+
 /** The state of a deadline at `now` (the list filter's words; null: no pending deadline). */
 export function slaStateOf(dueAt: string | Date | null, now: Date | number): Exclude<SlaFilter, 'none'> | null {
   if (dueAt === null) return null;

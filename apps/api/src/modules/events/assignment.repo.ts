@@ -1,4 +1,5 @@
 /* SQL of assignment: who may be assigned (users, their memberships) and «Мои события». */
+import type { MyEventsQuery } from '@forpost/contract/assignment';
 import type { ModuleCode } from '@forpost/contract/modules';
 import { foldSearch } from '@forpost/contract/notifications';
 import type { UserRole } from '@forpost/contract/permissions';
@@ -34,7 +35,25 @@ export interface MyEventRow {
   priority_color: string | null;
   created_at: Date | string;
   updated_at: Date | string;
+  sla_due_at: Date | string | null;
+  sla_stage: 'triage' | 'resolve' | null;
+  triaged_at: Date | string | null;
+  resolved_at: Date | string | null;
+  assignee_id: number | null;
+  assignee_name: string | null;
 }
+
+/** «Мои события» orders; `sla_due_at`: the nearest deadline first, none last (then the newest). */
+const MY_ORDER: Record<MyEventsQuery['sort'], SQL> = {
+  sla_due_at: sql`e.sla_due_at ASC NULLS LAST, e.created_at DESC, e.id DESC`,
+  '-sla_due_at': sql`e.sla_due_at DESC NULLS LAST, e.created_at DESC, e.id DESC`,
+  '-created_at': sql`e.created_at DESC, e.id DESC`,
+  created_at: sql`e.created_at ASC, e.id ASC`,
+  '-priority': sql`p.level DESC NULLS LAST, e.created_at DESC, e.id DESC`,
+  priority: sql`p.level ASC NULLS FIRST, e.created_at DESC, e.id DESC`,
+  status: sql`s.is_final ASC, s.sort ASC, e.created_at DESC, e.id DESC`,
+  '-status': sql`s.is_final DESC, s.sort DESC, e.created_at DESC, e.id DESC`,
+};
 
 export function createAssignmentRepo(db: Db) {
   return {
@@ -75,17 +94,19 @@ export function createAssignmentRepo(db: Db) {
      * A page of one user's assigned events within `scope` (companies; 'all' for staff), walking the
      * partial index `events_assignee_created_idx`. `companyUser`: only modules their company takes.
      */
-    async mine(p: { where: SQL; order: SQL; limit: number; offset: number }): Promise<MyEventRow[]> {
+    async mine(p: { where: SQL; sort: MyEventsQuery['sort']; limit: number; offset: number }): Promise<MyEventRow[]> {
       return rowsOf<MyEventRow>(
         db,
         sql`SELECT e.id, e.module, e.company_id, c.name AS company_name, e.title, e.status_id,
                    s.name AS status_name, s.color AS status_color, s.is_final AS status_final,
-                   e.priority_id, p.name AS priority_name, p.color AS priority_color, e.created_at, e.updated_at
+                   e.priority_id, p.name AS priority_name, p.color AS priority_color, e.created_at, e.updated_at,
+                   e.sla_due_at, e.sla_stage, e.triaged_at, e.resolved_at, e.assignee_id, u.name AS assignee_name
             FROM events e JOIN companies c ON c.id = e.company_id
+            LEFT JOIN users u ON u.id = e.assignee_id
             JOIN event_statuses s ON s.id = e.status_id
             LEFT JOIN event_priorities p ON p.id = e.priority_id
             WHERE ${p.where}
-            ORDER BY ${p.order} LIMIT ${p.limit} OFFSET ${p.offset}`,
+            ORDER BY ${MY_ORDER[p.sort]} LIMIT ${p.limit} OFFSET ${p.offset}`,
       );
     },
 

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client';
 import { intArray, textArray } from '../../db/sql';
 import { badRequest } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
+import { slaView } from '../sla/sla.view';
 import { assertModule, assertOn, type Caller } from './access';
 import { type AssignableUser, createAssignmentRepo } from './assignment.repo';
 import type { Assignee } from './changes';
@@ -52,15 +53,6 @@ export function mayAssign(staffOffered: boolean, u: AssignableUser, at: EventPla
 }
 
 const cannotSee = () => badRequest(ASSIGN_MSG.cannotSee, { assignee_id: ASSIGN_MSG.cannotSee });
-
-const MY_ORDER: Record<MyEventsQuery['sort'], SQL> = {
-  '-created_at': sql`e.created_at DESC, e.id DESC`,
-  created_at: sql`e.created_at ASC, e.id ASC`,
-  '-priority': sql`p.level DESC NULLS LAST, e.created_at DESC, e.id DESC`,
-  priority: sql`p.level ASC NULLS FIRST, e.created_at DESC, e.id DESC`,
-  status: sql`s.is_final ASC, s.sort ASC, e.created_at DESC, e.id DESC`,
-  '-status': sql`s.is_final DESC, s.sort DESC, e.created_at DESC, e.id DESC`,
-};
 
 export function createAssignment(db: Db) {
   const repo = createAssignmentRepo(db);
@@ -130,14 +122,15 @@ export function createAssignment(db: Db) {
       if (q.open) where.push(sql`NOT s.is_final`);
       const w = and(where);
       const offset = (q.page - 1) * q.page_size;
-      const rows = await repo.mine({ where: w, order: MY_ORDER[q.sort], limit: q.page_size, offset });
+      const rows = await repo.mine({ where: w, sort: q.sort, limit: q.page_size, offset });
       const counted =
         rows.length < q.page_size && (rows.length > 0 || offset === 0)
           ? offset + rows.length
           : await repo.countMine(w, COUNT_CAP);
       return {
-        items: rows.map((r) => ({
+        items: rows.map(({ sla_due_at, sla_stage, triaged_at, resolved_at, ...r }) => ({
           ...r,
+          sla: slaView({ sla_due_at, sla_stage, triaged_at, resolved_at }),
           id: Number(r.id),
           created_at: iso(r.created_at) as string,
           updated_at: iso(r.updated_at) as string,

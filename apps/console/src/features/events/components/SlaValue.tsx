@@ -3,7 +3,7 @@
  * orange due within SLA_DUE_SOON_MINUTES). Counted in the browser from `due_at` against a clock that
  * ticks every 30 s, so a page left open goes overdue without a reload (contract sla.ts: slaText).
  */
-import { type EventSla, SLA_STAGE_LABELS, slaStateOf, slaText } from '@forpost/contract/sla';
+import { type EventSla, SLA_STAGE_LABELS, slaShortText, slaStateOf, slaText } from '@forpost/contract/sla';
 import { Tag, Tooltip, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
@@ -22,20 +22,27 @@ export function useNow(): number {
 
 const COLORS = { overdue: 'red', due_soon: 'orange', on_track: 'green' } as const;
 
-export function SlaValue({ sla, clip }: { sla: EventSla | undefined; clip?: boolean }) {
+/**
+ * `compact` (list cells): «−1 д 4 ч» / «2 ч 15 мин», the full text («Просрочено на 1 д 4 ч») in the
+ * tooltip and the title; the card shows the full text.
+ */
+export function SlaValue({ sla, compact }: { sla: EventSla | undefined; compact?: boolean }) {
   const now = useNow();
   if (!sla?.due_at) return <Typography.Text type="secondary">{EMPTY_VALUE}</Typography.Text>;
   const state = slaStateOf(sla.due_at, now) ?? 'on_track';
   const stage = sla.stage ? SLA_STAGE_LABELS[sla.stage] : '';
+  const full = slaText(sla.due_at, now);
+  const due = `${stage}: срок ${formatDateTime(sla.due_at)}`;
   return (
-    <Tooltip title={`${stage}: срок ${formatDateTime(sla.due_at)}`}>
+    <Tooltip title={compact ? `${full}. ${due}` : due}>
       <Tag
         color={COLORS[state]}
         data-testid="sla-value"
         data-state={state}
-        style={clip ? { maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', marginInlineEnd: 0 } : undefined}
+        aria-label={compact ? full : undefined}
+        style={compact ? { marginInlineEnd: 0, whiteSpace: 'nowrap' } : undefined}
       >
-        {slaText(sla.due_at, now)}
+        {compact ? slaShortText(sla.due_at, now) : full}
       </Tag>
     </Tooltip>
   );

@@ -11,6 +11,7 @@ import { errorMessage } from '../../../lib/http';
 import { useCan, useMe } from '../../auth/useMe';
 import { useCompanyFilter } from '../../company/useCompanyId';
 import { ExportDialog } from '../../exports/ExportDialog';
+import { HEADER_HEIGHT } from '../../shell/metrics';
 import type { EventSection } from '../../shell/sections';
 import { usePageTitle } from '../../shell/usePageTitle';
 import { ColumnChooser } from '../../views/ColumnChooser';
@@ -238,7 +239,8 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
         ) : firstLoad ? (
           <Skeleton active paragraph={{ rows: 8 }} data-testid="list-skeleton" />
         ) : (
-          <div ref={layout.ref} style={{ minWidth: 0 }}>
+          // `isolation`: the table's own layers (pinned cells, the sticky header) stay inside it, under the app bar.
+          <div ref={layout.ref} style={{ minWidth: 0, isolation: 'isolate' }}>
             <Table<EventItem>
               data-testid="events-table"
               rowKey="id"
@@ -250,6 +252,8 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
               onRow={keys.onRow}
               tableLayout="fixed"
               scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
+              // The column heads stay on screen while the page scrolls, just under the app bar.
+              sticky={{ offsetHeader: HEADER_HEIGHT }}
               rowSelection={
                 canWrite || canDelete
                   ? {

@@ -13,6 +13,7 @@ import { Link } from '@tanstack/react-router';
 import { Flex, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
+import { FONT_FAMILY } from '../../../lib/font';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import type { EventRefs } from '../api/queries';
 import { SlaValue } from '../components/SlaValue';
@@ -77,32 +78,84 @@ const PRIMARY_WIDTH = 190;
  * (the primary and the status come first): 390 px phones see both.
  */
 const compactPrimaryWidth = (width: number | undefined) =>
-  Math.min(150, Math.max(90, (width ?? 0) - SELECTION_WIDTH - (TRIAGE_WIDTHS.status_id ?? 0)));
+  Math.min(150, Math.max(90, (width ?? 0) - SELECTION_WIDTH - STATUS_MIN));
+
 /**
- * Triage columns are pinned to the right edge: narrow enough that the title and all of them fit a
- * 1280 px screen with the side menu open (longer names get an ellipsis and a tooltip).
+ * Columns pinned to the right edge: what triage reads first — how overdue the event is, its status,
+ * priority and assignee. They are always read whole at 1280 px (their widths fit the longest name
+ * of the module's statuses and priorities); the decision, the tags and the module's own columns
+ * scroll between them and the event's name.
  */
-const TRIAGE_WIDTHS: Record<string, number> = {
-  status_id: 100,
+export const PINNED_RIGHT = ['sla_due_at', 'status_id', 'priority_id', 'assignee_id'] as const;
+/** A tag in a small table cell: the tag's padding and border, the cell's padding, a little slack. */
+const TAG_CHROME = 7 * 2 + 2 + 8 * 2 + 6;
+const STATUS_MIN = 100;
+/** The assignee's name (longer names end with an ellipsis; the whole name is in the title). */
+const ASSIGNEE_WIDTH = 150;
+const ASSIGNEE_WIDTH_WIDE = 190;
+
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+/** Width of a tag's text (12 px, the console's font); an estimate where there is no canvas (tests). */
+export function tagTextWidth(text: string): number {
+  if (measureCtx === undefined) {
+    try {
+      measureCtx = document.createElement('canvas').getContext('2d');
+      if (measureCtx) measureCtx.font = `12px ${FONT_FAMILY}`;
+    } catch {
+      measureCtx = null;
+    }
+  }
+  return Math.ceil(measureCtx ? measureCtx.measureText(text).width : text.length * 7.2);
+}
+/** Wide enough for the longest of `names` as a tag, within [min, max]. */
+const tagsWidth = (names: string[], min: number, max: number) =>
+  Math.min(max, Math.max(min, ...names.map((n) => tagTextWidth(n) + TAG_CHROME)));
+
+/** The width of a right-pinned column (never narrower than its header); undefined for other columns. */
+function pinnedRightWidth(col: ColumnDescriptor, refs: EventRefs, wide: boolean): number | undefined {
+  const head = headerWidth(col);
+  switch (col.key) {
+    case 'sla_due_at':
+      // The compact text as a tag: the longest of days-and-hours and hours-and-minutes.
+      return Math.max(head, ...['−10 д 23 ч', '−23 ч 59 мин'].map((t) => tagTextWidth(t) + TAG_CHROME));
+    case 'status_id':
+      return tagsWidth(
+        refs.statuses.map((x) => x.name),
+        Math.max(head, STATUS_MIN),
+        220,
+      );
+    case 'priority_id':
+      return tagsWidth(
+        refs.priorities.map((x) => x.name),
+        head,
+        180,
+      );
+    case 'assignee_id':
+      return Math.max(head, wide ? ASSIGNEE_WIDTH_WIDE : ASSIGNEE_WIDTH);
+    default:
+      return undefined;
+  }
+}
+/** A scrolling column of a pinned table: the decision fits its longest name, the tags get room for two. */
+function middleWidth(col: ColumnDescriptor, refs: EventRefs): number {
+  if (col.key === 'decision_id')
+    return tagsWidth(
+      refs.decisions.map((x) => x.name),
+      headerWidth(col),
+      200,
+    );
+  if (col.key === 'tags') return Math.max(180, headerWidth(col));
+  return widthOf(col);
+}
+/** Narrow screens (nothing pinned): the triage columns stay narrow (longer names end with an ellipsis). */
+const NARROW_WIDTHS: Record<string, number> = {
+  status_id: STATUS_MIN,
   priority_id: 100,
   decision_id: 112,
   assignee_id: 120,
   tags: 120,
 };
-/** …and on wide screens (1920 px) room for the longest names («Ложное срабатывание», several tags). */
-const TRIAGE_WIDTHS_WIDE: Record<string, number> = {
-  status_id: 160,
-  priority_id: 120,
-  decision_id: 150,
-  assignee_id: 150,
-  tags: 180,
-};
-/** A triage column's own width (not its type's), never narrower than its header; undefined for other columns. */
-function triageWidth(col: ColumnDescriptor, wide: boolean): number | undefined {
-  const own = (wide ? TRIAGE_WIDTHS_WIDE : TRIAGE_WIDTHS)[col.key];
-  return own === undefined ? undefined : Math.max(own, headerWidth(col));
-}
-/** Table width from which the wide triage columns are used. */
+/** Table width from which the wide assignee column is used. */
 const WIDE_TABLE = 1400;
 
 /** The selection checkbox column. */
@@ -151,7 +204,7 @@ function commonCell(col: ColumnDescriptor, row: EventItem, refs: EventRefs, sect
     case 'import':
       return row.import_id ? `№${row.import_id}` : EMPTY_VALUE;
     case 'sla':
-      return <SlaValue sla={row.sla} clip />;
+      return <SlaValue sla={row.sla} compact />;
     case 'string':
       return (
         <EventLink section={section} id={row.id}>
@@ -194,18 +247,26 @@ export function eventColumns(
   layout: { keys: readonly string[]; pinned: boolean; width?: number },
 ): ColumnsType<EventItem> {
   const primary = primaryColumnOf(m);
-  const triage = TRIAGE_KEYS.filter((k) => layout.keys.includes(k));
-  const middle = layout.keys.filter((k) => k !== primary && !(triage as readonly string[]).includes(k));
-  // The company leads the scrolling columns — after the SLA deadline, when that comes first.
-  if (showCompany && !middle.includes('company_id')) middle.splice(middle[0] === 'sla_due_at' ? 1 : 0, 0, 'company_id');
   const head = primary && layout.keys.includes(primary) ? [primary] : [];
-  // Narrow screens pin nothing: the SLA deadline, when shown first, stays beside the event's name.
-  const sla = !layout.pinned && middle[0] === 'sla_due_at' ? middle.splice(0, 1) : [];
-  // Narrow screens: the status right after the name (a phone shows these two), then the SLA and the rest.
-  const [status, ...restTriage] = triage;
-  const order = layout.pinned
-    ? [...head, ...middle, ...triage]
-    : [...head, ...(status ? [status] : []), ...sla, ...restTriage, ...middle];
+  let order: string[];
+  let right: readonly string[] = [];
+  if (layout.pinned) {
+    // Pinned: the name on the left; the SLA, status, priority and assignee on the right; the rest
+    // (the decision and the tags among them) scroll between, the company leading them.
+    right = PINNED_RIGHT.filter((k) => layout.keys.includes(k));
+    const middle = layout.keys.filter((k) => k !== primary && !right.includes(k));
+    if (showCompany && !middle.includes('company_id')) middle.unshift('company_id');
+    order = [...head, ...middle, ...right];
+  } else {
+    // Narrow screens pin nothing: the status right after the name (a phone shows these two), then
+    // the SLA deadline, the other triage columns and the rest.
+    const triage = TRIAGE_KEYS.filter((k) => layout.keys.includes(k));
+    const middle = layout.keys.filter((k) => k !== primary && !(triage as readonly string[]).includes(k));
+    if (showCompany && !middle.includes('company_id')) middle.splice(middle[0] === 'sla_due_at' ? 1 : 0, 0, 'company_id');
+    const sla = middle[0] === 'sla_due_at' ? middle.splice(0, 1) : [];
+    const [status, ...restTriage] = triage;
+    order = [...head, ...(status ? [status] : []), ...sla, ...restTriage, ...middle];
+  }
   const cols = order.map((k) => columnOf(m, k));
   const wide = layout.pinned && (layout.width ?? 0) >= WIDE_TABLE;
   return cols.map((col) => ({
@@ -217,12 +278,14 @@ export function eventColumns(
         ? layout.pinned
           ? Math.max(widthOf(col), PRIMARY_WIDTH)
           : compactPrimaryWidth(layout.width)
-        : (triageWidth(col, wide) ?? widthOf(col)),
+        : layout.pinned
+          ? (pinnedRightWidth(col, refs, wide) ?? middleWidth(col, refs))
+          : Math.max(NARROW_WIDTHS[col.key] ?? widthOf(col), headerWidth(col)),
     fixed: !layout.pinned
       ? undefined
       : col.key === primary
         ? ('left' as const)
-        : (triage as readonly string[]).includes(col.key)
+        : right.includes(col.key)
           ? ('right' as const)
           : undefined,
     // One line per cell: longer values end with an ellipsis, the whole value is in the tooltip.
