@@ -47,7 +47,8 @@ import {
   matching,
   orderBy,
   orderedSort,
-  tsQueryOf,
+  resolveText,
+  textQueryOf,
 } from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
@@ -440,11 +441,11 @@ async function main() {
         };
         const rx = createEventsRepo(drizzle(explaining as never, { schema }) as never);
         const order = orderBy(m, q.sort);
-        const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
+        const query = typeof q.q === 'string' ? textQueryOf(q.q) : null;
         if (query && orderedSort(q.sort)) {
           const base = and(scope);
           const filter = and(filterConditions(m, q, vault, { skipText: true }));
-          const text = matching(await rx.resolveQuery(query));
+          const text = matching(await resolveText(query, rx.resolveQuery));
           await rx.searchList({ base, filter, text, order, limit: q.page_size, offset: 0, cap });
           if (q.status_counts)
             await rx.statusCounts({ where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]), cap });
