@@ -472,6 +472,22 @@ describe('search finds what the grid shows: hosts as typed, IP addresses, event 
     for (const [q, want] of cases) expect(await found(q), q).toEqual(set(...want));
   });
 
+  it('a short prefix the lexicon covers with too many words is checked on the rows the other words find', async () => {
+    // PREFIX_WORDS_MAX + 1 words starting with «щ»: the index leaves «щ» out, the phrase check keeps it.
+    await ctx.database.db.execute(sql`
+      INSERT INTO event_search_words (word)
+      SELECT 'щ' || chr(1072 + g / 32) || chr(1072 + g % 32) || 'слово' FROM generate_series(0, ${PREFIX_WORDS_MAX}) g`);
+    await create('cyr', { domain: 'втб-щит.рф' });
+    await create('cyr2', { domain: 'втб-бонус.рф' });
+    for (const [q, want] of [
+      ['втб-щ', ['cyr']],
+      ['втб-щи', ['cyr']],
+      ['втб-ш', []],
+      ['втб-б', ['cyr2']],
+    ] as const)
+      expect(await found(q), q).toEqual(set(...want));
+  });
+
   it('an IP address, exactly and by its prefix; IPv6 by its groups', async () => {
     const cases: [string, string[]][] = [
       ['95.88.54.16', ['a']],

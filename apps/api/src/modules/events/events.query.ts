@@ -114,16 +114,14 @@ function prefixQuery(w: string): SQL {
 const QUERY_WORDS_MAX = 8;
 
 /**
- * A word of two characters being typed, for the index: the word itself or any word of the lexicon
- * (from three characters on) that starts with it, when there are at most PREFIX_WORDS_MAX of them;
- * more — nothing (an empty tsquery drops out of the conjunction), and the rows the other words find
- * are checked for the prefix (TextQuery.exact). A partial match of so short a prefix would read
- * most of the index.
+ * A word of one or two letters being typed after others, for the index: a partial match (`l:*`) when
+ * the lexicon has at most PREFIX_WORDS_MAX words that start with it (the partial match also covers
+ * the words under three letters, which the lexicon leaves out); more — nothing (an empty tsquery
+ * drops out of the conjunction), and the rows the other words find are checked for the prefix
+ * (TextQuery.exact). A partial match of a prefix that covers more words would read most of the index.
  */
 function shortPrefixQuery(w: string): SQL {
-  return sql`(SELECT CASE WHEN count(*) <= ${PREFIX_WORDS_MAX}
-      THEN to_tsquery('simple', ${w}) || coalesce(string_agg('''' || replace(replace(s.word, '\\', '\\\\'), '''', '''''') || '''', ' | ')::tsquery, ''::tsquery)
-      ELSE ''::tsquery END
+  return sql`(SELECT CASE WHEN count(*) <= ${PREFIX_WORDS_MAX} THEN to_tsquery('simple', ${`${w}:*`}) ELSE ''::tsquery END
     FROM (SELECT DISTINCT x.word FROM event_search_words x WHERE x.word LIKE ${`${w}%`} LIMIT ${PREFIX_WORDS_MAX + 1}) s)`;
 }
 
@@ -159,9 +157,9 @@ const phraseWord = (w: string, typing: boolean) => {
  * it — is being typed (search as you type: `vtb-l` finds vtb-lk.ru, `95.88.5` finds 95.88.54.16).
  *
  * The index: each word by its stem or exactly (a number exactly). The word being typed: from three
- * letters, also every lexicon word it starts (prefixQuery); of two, through the lexicon when it
- * covers it (shortPrefixQuery); a number of three digits or more by a partial match (numbers are
- * not in the lexicon); shorter — left to `exact`. A word alone is a whole word: a lone number is
+ * letters, also every lexicon word it starts (prefixQuery); of one or two, a partial match when the
+ * lexicon says it covers few words (shortPrefixQuery); a number of three digits or more by a partial
+ * match (numbers are not in the lexicon); shorter — left to `exact`. A word alone is a whole word: a lone number is
  * that number exactly (an event number, a number in the text), a lone one- or two-letter word too.
  */
 export function textQueryOf(q: string): TextQuery | null {
@@ -192,7 +190,7 @@ export function textQueryOf(q: string): TextQuery | null {
     } else if (num) {
       if (w.length >= 3) terms.set(`${w}:*`, sql`to_tsquery('simple', ${`${w}:*`})`);
     } else if (w.length >= 3) terms.set(`${w}:*`, stemOrPrefix(w));
-    else if (w.length === 2) terms.set(`${w}:*`, shortPrefixQuery(w));
+    else terms.set(`${w}:*`, shortPrefixQuery(w));
   });
   // A short word being typed after others: the index may not have looked it up.
   const shortLast = typing && words.length > 1 && lastWord.length < 3;
