@@ -6,7 +6,8 @@
  *                                            KEEP_DB=1 leaves the database running;
  *                                            BENCH_DATABASE_URL=… measures a database loaded before;
  *                                            ONLY=b,b2 runs only those cases; COMPANIES=10;
- *                                            SEQ_RUNS=3 fewer forced scans on a big table)
+ *                                            SEQ_RUNS=3 fewer forced scans on a big table;
+ *                                            REINDEX=1 times the search backfill pass first)
  *
  * 10 000 000 events: `BENCH_DIR=/var/tmp/forpost-10m EVENTS=10000000 COMPANIES=10 SEQ_RUNS=3 node
  * --max-old-space-size=6144 --import tsx bench/list.bench.ts`. BENCH_DIR keeps the embedded database
@@ -47,10 +48,12 @@ import {
   matching,
   orderBy,
   orderedSort,
-  tsQueryOf,
+  resolveText,
+  textQueryOf,
 } from '../apps/api/src/modules/events/events.query';
 import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { reindexSearch, SEARCH_BACKFILL } from '../apps/api/src/modules/events/search-backfill';
 import { startCollector } from './collector';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 
@@ -267,6 +270,19 @@ async function main() {
     const cookie = (login.headers.getSetCookie() as string[]).map((c) => c.split(';')[0]).join('; ');
     if (login.status !== 200) throw new Error(`вход не удался: ${login.status}`);
 
+    if (process.env.REINDEX) {
+      // The worker's pass that rebuilds the search vectors of domains and endpoints (search-backfill.ts).
+      await database.db.execute(sql`DELETE FROM app_seeds WHERE name = ${SEARCH_BACKFILL}`);
+      const t = performance.now();
+      const n = await reindexSearch(database.db);
+      log(
+        `перестройка вектора поиска (доменов и эндпоинтов): ${n} событий переписано за ${((performance.now() - t) / 1000).toFixed(0)} с`,
+      );
+      await database.pool.query('VACUUM (ANALYZE) events');
+    }
+    const someDomainId = Number(
+      (await database.pool.query(`SELECT id FROM events WHERE module = 'domains' ORDER BY id OFFSET 1000 LIMIT 1`)).rows[0]?.id,
+    );
     const c1 = companyIds[0] as number;
     const st = (m: ModuleCode, code: string) => String(loaded.statuses.get(`${m}:${code}`));
     const pr = (m: ModuleCode, code: string) => String(loaded.priorities.get(`${m}:${code}`));
@@ -321,6 +337,26 @@ async function main() {
         name: '(b7) слово + фильтр: аккаунты всех компаний, статус «В работе», q="стилер", -detected_at',
         module: 'accounts',
         query: { status: st('accounts', 'in_progress'), q: 'стилер', sort: '-detected_at', page_size: '50' },
+      },
+      {
+        name: '(b9) домен по мере набора: домены компании, q="vtb-bonus1" (фраза, последняя цифра — префикс)',
+        module: 'domains',
+        query: { company_id: String(c1), q: 'vtb-bonus1', page_size: '20' },
+      },
+      {
+        name: '(b10) IP по мере набора: домены всех компаний, q="95.88.5"',
+        module: 'domains',
+        query: { q: '95.88.5', page_size: '20' },
+      },
+      {
+        name: '(b11) частое слово + буква, которой нет: домены всех компаний, q="vtb-q" (0 совпадений)',
+        module: 'domains',
+        query: { q: 'vtb-q', page_size: '20' },
+      },
+      {
+        name: '(b12) номер события: домены всех компаний, q="№<id>"',
+        module: 'domains',
+        query: { q: `№${someDomainId}`, page_size: '20' },
       },
       {
         name: '(c1) первая страница: домены всех компаний, -created_at',
@@ -440,11 +476,11 @@ async function main() {
         };
         const rx = createEventsRepo(drizzle(explaining as never, { schema }) as never);
         const order = orderBy(m, q.sort);
-        const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
+        const query = typeof q.q === 'string' ? textQueryOf(q.q) : null;
         if (query && orderedSort(q.sort)) {
           const base = and(scope);
           const filter = and(filterConditions(m, q, vault, { skipText: true }));
-          const text = matching(await rx.resolveQuery(query));
+          const text = matching(await resolveText(query, rx.resolveQuery));
           await rx.searchList({ base, filter, text, order, limit: q.page_size, offset: 0, cap });
           if (q.status_counts)
             await rx.statusCounts({ where: and([...scope, ...filterConditions(m, q, vault, { skipStatus: true })]), cap });

@@ -8,6 +8,7 @@ import { ensureFirstAdmin } from './lib/bootstrap';
 import { CLUSTER_INDEX, isClusterPrimary, openDatabase, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
 import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
+import { startSearchBackfill } from './modules/events/search-backfill';
 import { startTitlesBackfill } from './modules/events/titles-backfill';
 
 /** Connections of a process's pool for requests and the other jobs. */
@@ -53,6 +54,8 @@ async function main() {
   const indicatorsFill = work ? startIndicatorsBackfill({ db: database.db, log }) : undefined;
   // Domain events titled in punycode before titles were derived in Unicode get the Unicode title, once.
   const titlesFill = work ? startTitlesBackfill({ db: database.db, log }) : undefined;
+  // Events stored before their IP address was searched get the vector a write makes now, once.
+  const searchFill = work ? startSearchBackfill({ db: database.db, log }) : undefined;
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
     // Said once when several API processes share the port.
@@ -70,6 +73,7 @@ async function main() {
       await whitelistSweep?.stop();
       await indicatorsFill?.stop();
       await titlesFill?.stop();
+      await searchFill?.stop();
       await app?.close(); // stop accepting, finish in-flight requests
       await boss.stop({ graceful: true, timeout: 20_000, wait: true });
       await database.close();

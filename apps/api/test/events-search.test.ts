@@ -421,3 +421,154 @@ describe('lists without free text: the page and its count in one statement (even
     expect((await list({ company_id: B.id, sort: 'title', page_size: 5 })).json()).not.toHaveProperty('next_cursor');
   });
 });
+
+describe('search finds what the grid shows: hosts as typed, IP addresses, event numbers, URL parts', () => {
+  const base = '/modules/domains/events';
+  let G: { id: number };
+  const ev: Record<string, number> = {};
+  /** Ids of the company's domain events found by `q` (a page big enough for all of them). */
+  const found = async (q: string, module = 'domains') => {
+    const r = await admin.get(`/modules/${module}/events?${qs({ company_id: G.id, q, page_size: 100 })}`);
+    expect(r.statusCode, r.body).toBe(200);
+    return ids(r).sort((a, b) => a - b);
+  };
+  const set = (...keys: string[]) => keys.map((k) => ev[k] as number).sort((a, b) => a - b);
+  const create = async (key: string, body: Record<string, unknown>) => {
+    const r = await admin.post(base, { company_id: G.id, ...body });
+    expect(r.statusCode, r.body).toBe(201);
+    ev[key] = r.json().id;
+  };
+
+  beforeAll(async () => {
+    G = await createCompany(ctx, 'Дзета');
+    await create('a', { domain: 'vtb-lk.ru', url: 'https://vtb-lk.ru/login.php?id=7', ip: '95.88.54.16' });
+    await create('b', { domain: 'lk.vtb.ru', url: 'https://lk.vtb.ru/auth', ip: '95.88.154.3' });
+    await create('c', { domain: 'vtb-bonus.online', url: 'https://vtb-bonus.online/', ip: '185.1.2.3' });
+    await create('d', { domain: 'my-vtb-lombard.ru', ip: '95.89.1.1' });
+    await create('e', { domain: 'v6-test.example', ip: '2001:db8:85a3::8a2e:370:7334' });
+  });
+
+  it('a host by any prefix as typed, hyphens and dots included, from any label', async () => {
+    const cases: [string, string[]][] = [
+      ['vtb', ['a', 'b', 'c', 'd']],
+      // The vector keeps words and their order, not the separators: «vtb-» is «vtb», «vtb-lk» would find vtb.lk too.
+      ['vtb-', ['a', 'b', 'c', 'd']],
+      ['vtb-l', ['a', 'd']],
+      ['vtb-lk', ['a']],
+      ['vtb-lk.', ['a']],
+      ['vtb-lk.r', ['a']],
+      ['vtb-lk.ru', ['a']],
+      ['VTB-LK.RU', ['a']],
+      ['lk.vtb', ['b']],
+      ['lk.vtb.r', ['b']],
+      ['vtb-b', ['c']],
+      ['vtb-bonus.on', ['c']],
+      ['my-vtb-lo', ['d']],
+      ['vtb-lo', ['d']],
+      ['vtb-x', []],
+      // Words apart (a space) are each required anywhere, as before.
+      ['vtb lk', ['a', 'b']],
+    ];
+    for (const [q, want] of cases) expect(await found(q), q).toEqual(set(...want));
+  });
+
+  it('a short prefix the lexicon covers with too many words is checked on the rows the other words find', async () => {
+    // PREFIX_WORDS_MAX + 1 words starting with «щ»: the index leaves «щ» out, the phrase check keeps it.
+    await ctx.database.db.execute(sql`
+      INSERT INTO event_search_words (word)
+      SELECT 'щ' || chr(1072 + g / 32) || chr(1072 + g % 32) || 'слово' FROM generate_series(0, ${PREFIX_WORDS_MAX}) g`);
+    await create('cyr', { domain: 'втб-щит.рф' });
+    await create('cyr2', { domain: 'втб-бонус.рф' });
+    for (const [q, want] of [
+      ['втб-щ', ['cyr']],
+      ['втб-щи', ['cyr']],
+      ['втб-ш', []],
+      ['втб-б', ['cyr2']],
+    ] as const)
+      expect(await found(q), q).toEqual(set(...want));
+  });
+
+  it('an IP address, exactly and by its prefix; IPv6 by its groups', async () => {
+    const cases: [string, string[]][] = [
+      ['95.88.54.16', ['a']],
+      ['95.88.54', ['a']],
+      ['95.88.5', ['a']],
+      ['95.88.', ['a', 'b']],
+      ['95.88', ['a', 'b']],
+      ['95.8', ['a', 'b', 'd']],
+      ['95.88.154.3', ['b']],
+      ['185.1.2.3', ['c']],
+      ['95.88.54.17', []],
+      ['2001:db8:85a3', ['e']],
+      ['2001:db8:85a3::8a2e:370:7334', ['e']],
+      ['2001:db9', []],
+    ];
+    for (const [q, want] of cases) expect(await found(q), q).toEqual(set(...want));
+  });
+
+  it('a URL by its path, file and query parts', async () => {
+    const cases: [string, string[]][] = [
+      ['/login', ['a']],
+      ['login.php', ['a']],
+      ['login.php?id=', ['a']],
+      ['?id=', ['a']],
+      ['https://lk.vtb.ru/au', ['b']],
+      ['vtb-bonus.online/', ['c']],
+    ];
+    for (const [q, want] of cases) expect(await found(q), q).toEqual(set(...want));
+  });
+
+  it('an event number: the event with that number in the module, and the events whose text has it', async () => {
+    const a = ev.a as number;
+    await create('mentions', { domain: `promo${a}.ru` });
+    for (const q of [String(a), `№${a}`, `#${a}`, `№ ${a}`, ` ${a} `]) expect(await found(q), q).toEqual(set('a', 'mentions'));
+    // Another module's event by its number is not in this list.
+    const m = MODULE_LIST.find((x) => x.code === 'media') as ModuleDescriptor;
+    const media = (await admin.post('/modules/media/events', { company_id: G.id, ...m.sample(902) })).json();
+    expect(await found(String(media.id))).toEqual([]);
+    expect(await found(String(media.id), 'media')).toContain(media.id);
+    // Nor another company's (the caller's scope still applies): the number of a company A event in G's list.
+    const other = (await admin.post(base, { company_id: A.id, domain: 'другая-компания.рф' })).json();
+    expect(await found(`№${other.id}`)).toEqual([]);
+  });
+
+  it('property: every prefix (3+ characters) of a random host, from each label, and of its IP finds its event', async () => {
+    let seed = 20_261_128;
+    const rnd = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const pick = (s: string) => s[rnd(s.length)] as string;
+    const label = () => {
+      let s = pick('abcdefghijklmnopqrstuvwxyz');
+      const len = 2 + rnd(9);
+      while (s.length < len) s += pick('abcdefghijklmnopqrstuvwxyz0123456789--');
+      return s.replace(/-+$/, '') + pick('abcdefghijklmnopqrstuvwxyz0123456789');
+    };
+    const H = await createCompany(ctx, 'Эта');
+    const made: { id: number; host: string; ip: string }[] = [];
+    for (let i = 0; i < 6; i++) {
+      const host = `${Array.from({ length: 1 + rnd(3) }, label).join('.')}.${['ru', 'com', 'online'][rnd(3)]}`;
+      const ip = `${1 + rnd(223)}.${rnd(256)}.${rnd(256)}.${1 + rnd(254)}`;
+      const r = await admin.post(base, { company_id: H.id, domain: host, ip });
+      expect(r.statusCode, `${host} ${r.body}`).toBe(201);
+      made.push({ id: r.json().id, host, ip });
+    }
+    let asked = 0;
+    for (const e of made) {
+      const starts = [0, ...[...e.host].flatMap((ch, i) => (ch === '.' || ch === '-' ? [i + 1] : []))];
+      const prefixes = new Set<string>();
+      // (A number typed alone is a whole number — an event number, a number in the text — not a prefix.)
+      const loneNumberCut = (s: number, n: number) => /^\d+$/.test(e.host.slice(s, n)) && /\d/.test(e.host[n] ?? '');
+      for (const s of starts)
+        for (let n = s + 3; n <= e.host.length; n++) if (!loneNumberCut(s, n)) prefixes.add(e.host.slice(s, n));
+      for (let n = 3; n <= e.ip.length; n++) prefixes.add(e.ip.slice(0, n));
+      for (const q of prefixes) {
+        const r = await admin.get(`${base}?${qs({ company_id: H.id, q, page_size: 100 })}`);
+        expect(ids(r), `«${q}» of ${e.host} / ${e.ip}`).toContain(e.id);
+        asked++;
+      }
+    }
+    expect(asked).toBeLessThan(2000);
+  });
+});

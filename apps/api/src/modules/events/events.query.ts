@@ -110,34 +110,133 @@ function prefixQuery(w: string): SQL {
     HAVING count(*) BETWEEN 1 AND ${PREFIX_WORDS_MAX}), to_tsquery('simple', ${`${w}:*`}))`;
 }
 
+/** Most words of a query that count; the rest is left out. */
+const QUERY_WORDS_MAX = 8;
+
 /**
- * Words of `q` (split like the indexed text) as a tsquery, all required. A word matches by its
- * Russian/English stem or exactly; the last word, from three letters on, also as a prefix
- * ('sber' finds 'sberbank' — search as you type; see prefixQuery). Prefixes only on the last word:
- * each one widens the query to every word it covers.
+ * A word of one or two letters being typed after others, for the index: a partial match (`l:*`) when
+ * the lexicon has at most PREFIX_WORDS_MAX words that start with it (the partial match also covers
+ * the words under three letters, which the lexicon leaves out); more — nothing (an empty tsquery
+ * drops out of the conjunction), and the rows the other words find are checked for the prefix
+ * (TextQuery.exact). A partial match of a prefix that covers more words would read most of the index.
  */
-export function tsQueryOf(q: string): SQL | null {
-  const words = [...new Set(searchWords(q))].slice(0, 8).map((w) => w.slice(0, 64));
-  if (!words.length) return null;
-  return sql.join(
-    words.map((w, i) =>
-      /^\p{N}+$/u.test(w)
-        ? sql`to_tsquery('simple', ${w})`
-        : i === words.length - 1 && w.length >= 3
-          ? sql`(plainto_tsquery('russian', ${w}) || ${prefixQuery(w)})`
-          : sql`(plainto_tsquery('russian', ${w}) || to_tsquery('simple', ${w}))`,
-    ),
-    sql` && `,
-  );
+function shortPrefixQuery(w: string): SQL {
+  return sql`(SELECT CASE WHEN count(*) <= ${PREFIX_WORDS_MAX} THEN to_tsquery('simple', ${`${w}:*`}) ELSE ''::tsquery END
+    FROM (SELECT DISTINCT x.word FROM event_search_words x WHERE x.word LIKE ${`${w}%`} LIMIT ${PREFIX_WORDS_MAX + 1}) s)`;
 }
 
-/** Events whose search vector matches a tsquery. */
-export const matching = (ts: SQL) => sql`e.search @@ (${ts})`;
+/**
+ * A free-text query `q` as the list runs it. The GIN index looks up `index`; the rows it finds are
+ * checked against `exact` when the words alone do not say it all; `id` adds the event of that number.
+ */
+export interface TextQuery {
+  /** Every word (all required): by its Russian/English stem or exactly; the word being typed as a prefix. */
+  index: SQL;
+  /**
+   * The words as typed: a run of words joined by punctuation (`vtb-lk.ru`, `95.88.54`, `login.php`)
+   * as a phrase — its words next to each other, in order — and the word being typed as a prefix
+   * however short. Null when `index` says it all (words apart, no short word being typed).
+   */
+  exact: SQL | null;
+  /** The event number `q` is (`601`, `№601`, `#601`): that event matches too. */
+  id: string | null;
+}
+
+/** An event number as typed: digits, after `№` or `#` or alone. */
+const EVENT_NUMBER = /^\s*[№#]?\s*(\d{1,18})\s*$/u;
+const isNumber = (w: string) => /^\p{N}+$/u.test(w);
+/** A word of a phrase: its stem or itself; the word being typed, anything it starts. */
+const phraseWord = (w: string, typing: boolean) => {
+  const exact = sql`to_tsquery('simple', ${typing ? `${w}:*` : w})`;
+  return isNumber(w) ? exact : sql`(plainto_tsquery('russian', ${w}) || ${exact})`;
+};
+
+/**
+ * `q` split like the indexed text (event-data searchWords): words apart (spaces) are each required
+ * anywhere, words joined by anything else are a phrase, the last word — unless a separator follows
+ * it — is being typed (search as you type: `vtb-l` finds vtb-lk.ru, `95.88.5` finds 95.88.54.16).
+ *
+ * The index: each word by its stem or exactly (a number exactly). The word being typed: from three
+ * letters, also every lexicon word it starts (prefixQuery); of one or two, a partial match when the
+ * lexicon says it covers few words (shortPrefixQuery); a number of three digits or more by a partial
+ * match (numbers are not in the lexicon); shorter — left to `exact`. A word alone is a whole word: a lone number is
+ * that number exactly (an event number, a number in the text), a lone one- or two-letter word too.
+ */
+export function textQueryOf(q: string): TextQuery | null {
+  const groups: string[][] = [];
+  let room = QUERY_WORDS_MAX;
+  for (const token of q.split(/\s+/)) {
+    if (room <= 0) break;
+    const ws = searchWords(token)
+      .slice(0, room)
+      .map((w) => w.slice(0, 64));
+    if (ws.length) groups.push(ws);
+    room -= ws.length;
+  }
+  const words = groups.flat();
+  if (!words.length) return null;
+  const typing = words.length === searchWords(q).length && /[\p{L}\p{N}]$/u.test(q.trimEnd());
+  const last = words.length - 1;
+  const lastWord = words[last] as string;
+  const stemOrPrefix = (w: string) => sql`(plainto_tsquery('russian', ${w}) || ${prefixQuery(w)})`;
+  const terms = new Map<string, SQL>();
+  words.forEach((w, i) => {
+    const num = isNumber(w);
+    if (i < last || !typing || words.length === 1) {
+      // A whole word (also a lone word being typed: a number exactly; a prefix from three letters).
+      if (num) terms.set(w, sql`to_tsquery('simple', ${w})`);
+      else if (i === last && typing && w.length >= 3) terms.set(`${w}:*`, stemOrPrefix(w));
+      else terms.set(w, sql`(plainto_tsquery('russian', ${w}) || to_tsquery('simple', ${w}))`);
+    } else if (num) {
+      if (w.length >= 3) terms.set(`${w}:*`, sql`to_tsquery('simple', ${`${w}:*`})`);
+    } else if (w.length >= 3) terms.set(`${w}:*`, stemOrPrefix(w));
+    else terms.set(`${w}:*`, shortPrefixQuery(w));
+  });
+  // A short word being typed after others: the index may not have looked it up.
+  const shortLast = typing && words.length > 1 && lastWord.length < 3;
+  const lastGroup = groups.length - 1;
+  const phrases = groups.flatMap((g, gi) =>
+    g.length > 1 || (shortLast && gi === lastGroup)
+      ? [
+          sql`(${sql.join(
+            g.map((w, i) => phraseWord(w, typing && gi === lastGroup && i === g.length - 1)),
+            sql` <-> `,
+          )})`,
+        ]
+      : [],
+  );
+  return {
+    index: sql.join([...terms.values()], sql` && `),
+    exact: phrases.length ? sql.join(phrases, sql` && `) : null,
+    id: EVENT_NUMBER.exec(q)?.[1] ?? null,
+  };
+}
+
+/**
+ * The tsqueries of a text query evaluated once (events.repo resolveQuery: the prefixes expanded,
+ * inlined as constants), for the statements of one request.
+ */
+export async function resolveText(t: TextQuery, resolve: (query: SQL) => Promise<SQL>): Promise<TextQuery> {
+  const [index, exact] = await Promise.all([resolve(t.index), t.exact ? resolve(t.exact) : null]);
+  return { index, exact, id: t.id };
+}
+
+/**
+ * Events that match a text query. `exact` is checked through the function behind `@@`
+ * (ts_match_vq), which no index takes: the index looks up the words, and the phrase with its short
+ * prefix is checked on the rows it found — a GIN partial match of `l:*` would read most of it.
+ */
+export function matching(t: TextQuery): SQL {
+  const words = t.exact
+    ? sql`(e.search @@ (${t.index}) AND ts_match_vq(e.search, (SELECT ${t.exact})))`
+    : sql`e.search @@ (${t.index})`;
+  return t.id ? sql`(${words} OR e.id = ${t.id}::bigint)` : words;
+}
 
 /** The free-text condition of a list (`q`), or null when `q` has no words. */
 function textCondition(q: unknown): SQL | null {
-  const ts = typeof q === 'string' ? tsQueryOf(q) : null;
-  return ts ? matching(ts) : null;
+  const t = typeof q === 'string' ? textQueryOf(q) : null;
+  return t ? matching(t) : null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { badRequest } from '../../lib/errors';
 import { assertModule, type Caller, scopeFor } from './access';
 import type { CardVault } from './event-data';
-import { and, filterConditions, matching, tsQueryOf } from './events.query';
+import { and, filterConditions, matching, resolveText, textQueryOf } from './events.query';
 
 export interface ListFilter {
   /** The module and the companies of the scope. */
@@ -19,7 +19,7 @@ export interface ListFilter {
   own: SQL[];
   /** The same without the status filter (the counts per status). */
   ownButStatus: SQL[];
-  /** The free text, its tsquery resolved once (the page, the count and the status counts share it). */
+  /** The free text, its tsqueries resolved once (the page, the count and the status counts share them). */
   text: SQL | null;
   /** `rules`: one condition, any of them (empty without rules). */
   anyRule: SQL[];
@@ -89,12 +89,12 @@ export async function listFilter(
   // `assignee=me`: the signed-in user, or the owner of the API key.
   const me = c.auth.user.id;
   const rules = q.rules === undefined ? undefined : parseRules(m, q.rules, deps.vault, me);
-  const query = typeof q.q === 'string' ? tsQueryOf(q.q) : null;
+  const query = typeof q.q === 'string' ? textQueryOf(q.q) : null;
   return {
     base,
     own: filterConditions(m, q, deps.vault, { skipText: true, me }),
     ownButStatus: filterConditions(m, q, deps.vault, { skipStatus: true, skipText: true, me }),
-    text: query ? matching(await deps.resolveQuery(query)) : null,
+    text: query ? matching(await resolveText(query, deps.resolveQuery)) : null,
     anyRule: rules ? [sql`(${sql.join(rules.conds, sql` OR `)})`] : [],
     rules,
     searching: typeof q.q === 'string' || (rules?.raw ?? []).some((r) => typeof r.q === 'string'),

@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, ilike, inArray, type SQL, sql } 
 import type { Db } from '../../db/client';
 import { companies, mailingDeliveries, mailings, users } from '../../db/schema/index';
 import { and as andAll, containing, intArray, rowsOf, textArray } from '../../db/sql';
-import { tsQueryOf } from '../events/events.query';
+import { matching, textQueryOf } from '../events/events.query';
 import type { DigestEvent } from './mailings.render';
 
 /** A mailing with its company, author and delivery statistics. */
@@ -37,8 +37,9 @@ function filterSql(companyIds: 'all' | number[], f: MailingFilters): SQL[] {
   if (f.assignee === 'none') w.push(sql`e.assignee_id IS NULL`);
   else if (typeof f.assignee === 'number') w.push(sql`e.assignee_id = ${f.assignee}`);
   if (f.text) {
-    const ts = tsQueryOf(f.text);
-    if (ts) w.push(sql`e.search @@ (${ts})`);
+    const t = textQueryOf(f.text);
+    // A mailing's words filter the text; a number in them is not an event's number.
+    if (t) w.push(matching({ ...t, id: null }));
   }
   return w;
 }

@@ -27,7 +27,7 @@ export const domains: ModuleDescriptor<'domains'> = {
     field.derived('domain_punycode', 'Домен (punycode)', 'string', { search: true, filter: 'eq' }),
     field.derived('is_cyrillic', 'Кириллический', 'boolean', { filter: 'bool' }),
     field.url('url', 'URL', { search: true, aliases: ['URL', 'Ссылка', 'link'] }),
-    field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
+    field.ip('ip', 'IP-адрес', { search: true, filter: 'eq', aliases: ['IP', 'IP-адрес', 'IP адрес', 'ip address'] }),
     field.string('registrar', 'Регистратор', {
       indicator: 'registrar',
       search: true,

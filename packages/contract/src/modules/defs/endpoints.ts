@@ -46,7 +46,7 @@ export const endpoints: ModuleDescriptor<'endpoints'> = {
       filter: 'contains',
       aliases: ['Технология', 'ПО', 'technology', 'stack'],
     }),
-    field.ip('ip', 'IP-адрес', { filter: 'eq', aliases: ['IP', 'IP-адрес', 'ip'] }),
+    field.ip('ip', 'IP-адрес', { search: true, filter: 'eq', aliases: ['IP', 'IP-адрес', 'ip'] }),
     field.text('description', 'Описание', { search: true, aliases: ['Описание', 'description'] }),
   ],
   columns: [

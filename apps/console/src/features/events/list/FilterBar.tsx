@@ -264,7 +264,8 @@ export function FilterBar({
         <TextFilter
           value={search.q}
           onCommit={(v) => onChange({ q: v })}
-          placeholder="Поиск по событиям"
+          placeholder="Домен, IP, номер, адрес, текст"
+          ariaLabel="Поиск по событиям"
           width={280}
           testId="filter-q"
           prefix={<SearchOutlined style={{ color: 'rgba(0,0,0,.35)' }} />}

@@ -1,5 +1,6 @@
 import { eventListQuery } from '@forpost/contract/events';
 import { getModule, MODULE_LIST } from '@forpost/contract/modules';
+import { defaultParseSearch, defaultStringifySearch } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';
 import {
   codesToIds,
@@ -103,5 +104,29 @@ describe('event list search (URL ⇄ API)', () => {
     expect(sortOrderOf({}, 'created_at')).toBe('descend');
     expect(sortOrderOf({ sort: 'domain' }, 'domain')).toBe('ascend');
     expect(sortOrderOf({ sort: 'domain' }, 'created_at')).toBeNull();
+  });
+});
+
+describe('the search box text reaches the API as typed', () => {
+  it('a host, an IP, an event number or a URL part survive the URL and the validator unchanged', () => {
+    const m = getModule('domains');
+    for (const q of [
+      'vtb-l',
+      'vtb-lk.r',
+      '№601',
+      '#601',
+      '601',
+      '95.88.',
+      '95.10',
+      '1e5',
+      '?id=',
+      'login.php?id=',
+      '2001:db8::1',
+    ]) {
+      // As the router writes the URL and reads it back (JSON-like values stay strings), then validates it.
+      const back = validateEventSearch(defaultParseSearch(defaultStringifySearch({ q })) as Record<string, unknown>);
+      expect(back.q, q).toBe(q);
+      expect(toApiParams(m, back, refs, undefined).q, q).toBe(q);
+    }
   });
 });
