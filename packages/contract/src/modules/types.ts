@@ -162,6 +162,11 @@ export type ModuleIcon = (typeof MODULE_ICONS)[number];
 export interface ClassifyDescriptor {
   kind: 'sentiment' | 'phishing';
   fields: readonly string[];
+  /**
+   * Phishing: a 0..100 field of the module that carries the source's own similarity to the brand
+   * (imported evidence). The built-in score takes it into account and says so in its reasons.
+   */
+  similarityField?: string;
 }
 
 export interface ModuleDescriptor<C extends string = ModuleCode> {

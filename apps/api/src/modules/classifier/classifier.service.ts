@@ -59,8 +59,8 @@ function sentimentResult(text: string): ClassificationResult {
 }
 
 /** The phishing score of a domain against the company's brands, with what it found as labels. */
-function phishingResult(domain: string, brand: Brand): ClassificationResult {
-  const p = phishingScore(domain, brand);
+function phishingResult(domain: string, brand: Brand, importedSimilarity: number | null): ClassificationResult {
+  const p = phishingScore(domain, brand, importedSimilarity);
   const labels = [
     ...(p.ownDomain ? ['own_domain'] : []),
     ...(p.homoglyphs ? ['homoglyphs'] : []),
@@ -80,7 +80,10 @@ function builtinClassify(ev: Pick<ClaimedEvent, 'module' | 'title' | 'data'>, br
   const d = ev.data ?? {};
   const texts = (how?.fields ?? []).map((k) => d[k]).filter((x): x is string => typeof x === 'string');
   if (how?.kind === 'sentiment') return sentimentResult([...texts, ev.title].join('. '));
-  if (how?.kind === 'phishing') return phishingResult(texts[0] ?? ev.title, brand);
+  if (how?.kind === 'phishing') {
+    const imported = how.similarityField ? d[how.similarityField] : undefined;
+    return phishingResult(texts[0] ?? ev.title, brand, typeof imported === 'number' ? imported : null);
+  }
   return { reasons: [ML_MSG.noClassifier] };
 }
 

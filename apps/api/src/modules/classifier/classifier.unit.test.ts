@@ -49,6 +49,23 @@ describe('phishing score', () => {
     expect(['critical', 'high']).toContain(homoglyph.priority);
     expect(phishingScore('s6erbank-bonus.online', sber).priority).toBe('critical');
   });
+  it('takes the source’s similarity into account and says so; says when there is nothing to compare with (#30.11)', () => {
+    // «Схожесть 96» from the source beside «Нет сходства… угроза 20 %» contradicted itself.
+    const none = { brands: [], domains: [] };
+    const bare = phishingScore('vtb-bonus.online', none);
+    expect(bare.reasons[0]).toBe('У компании не заданы бренды и домены: сравнить домен не с чем');
+    const withSource = phishingScore('vtb-bonus.online', none, 96);
+    expect(withSource.score).toBeGreaterThan(bare.score);
+    expect(['critical', 'high']).toContain(withSource.priority);
+    expect(withSource.reasons).toContain('Схожесть по данным источника: 96% — учтена в оценке вместо своей');
+    const unrelated = phishingScore('example-shop.ru', sber, 10);
+    expect(unrelated.reasons[0]).toBe('Сравнение с брендами и доменами компании сходства не нашло');
+    expect(unrelated.priority).toBe('low');
+    // Its own closeness higher than the source's: its own counts, and the reason says so.
+    const own = phishingScore('sberbank-login.xyz', sber, 40);
+    expect(own.score).toBe(phishingScore('sberbank-login.xyz', sber).score);
+    expect(own.reasons).toContain('Схожесть по данным источника: 40% — своя оценка не ниже, учтена она');
+  });
   it('leaves unrelated and own domains low', () => {
     expect(phishingScore('example-shop.ru', sber).priority).toBe('low');
     const own = phishingScore('online.sberbank.ru', sber);

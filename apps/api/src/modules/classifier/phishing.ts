@@ -375,9 +375,11 @@ function scoreOf(m: BrandMatch, keywords: number, riskyZone: boolean, homoglyphs
   return round2(Math.max(0, Math.min(1, score)));
 }
 
-/** Why, in Russian: the brand it resembles, the risky words and zone, the lookalikes. */
+/** Why, in Russian: the brand it resembles, the source's similarity, the risky words and zone, the lookalikes. */
 function reasonsOf(
   m: BrandMatch,
+  targets: number,
+  imported: number | null,
   keywords: readonly string[],
   riskyZone: string | null,
   look: ReturnType<typeof lookalikesOf>,
@@ -387,7 +389,14 @@ function reasonsOf(
     reasons.push(
       m.contains ? `Содержит название бренда «${m.brand}»` : `Похож на «${m.brand}» (схожесть ${Math.round(m.best * 100)}%)`,
     );
-  } else reasons.push('Нет сходства с брендами и доменами компании');
+  } else if (!targets) reasons.push('У компании не заданы бренды и домены: сравнить домен не с чем');
+  else reasons.push('Сравнение с брендами и доменами компании сходства не нашло');
+  if (imported !== null) {
+    const used = imported > m.best;
+    reasons.push(
+      `Схожесть по данным источника: ${Math.round(imported * 100)}% — ${used ? 'учтена в оценке вместо своей' : 'своя оценка не ниже, учтена она'}`,
+    );
+  }
   if (keywords.length) reasons.push(`Рискованные слова: ${keywords.join(', ')}`);
   if (riskyZone !== null) reasons.push(`Рискованная доменная зона .${riskyZone}`);
   if (look.mixedScript) reasons.push('Смешение кириллицы и латиницы');
@@ -395,8 +404,12 @@ function reasonsOf(
   return reasons;
 }
 
-/** The phishing score of a domain against a company's brands and domains (its own domains score 0). */
-export function phishingScore(domain: string, profile: BrandProfile): PhishingResult {
+/**
+ * The phishing score of a domain against a company's brands and domains (its own domains score 0).
+ * `importedSimilarity` (0..100): the source's own similarity to the brand, when the event carries one
+ * (the descriptor's `classify.similarityField`) — the closeness used is the higher of the two.
+ */
+export function phishingScore(domain: string, profile: BrandProfile, importedSimilarity?: number | null): PhishingResult {
   const d = domainParts(domain);
   const own = profile.domains.map((x) => domainParts(x));
   if (isOwnDomain(d, own)) return ownDomainResult(d);
@@ -405,7 +418,12 @@ export function phishingScore(domain: string, profile: BrandProfile): PhishingRe
   const look = lookalikesOf(d.labels, targets);
   const keywords = riskyKeywordsOf(d.labels);
   const riskyZone = RISKY_ZONES.has(d.zone.split('.').pop() ?? '');
-  const score = scoreOf(match, keywords.length, riskyZone, look.homoglyphs);
+  const imported =
+    typeof importedSimilarity === 'number' && Number.isFinite(importedSimilarity)
+      ? Math.max(0, Math.min(1, importedSimilarity / 100))
+      : null;
+  const closeness = imported !== null && imported > match.best ? { ...match, best: imported, contains: false } : match;
+  const score = scoreOf(closeness, keywords.length, riskyZone, look.homoglyphs);
   return {
     score,
     priority: priorityOfScore(score),
@@ -415,6 +433,6 @@ export function phishingScore(domain: string, profile: BrandProfile): PhishingRe
     riskyZone,
     homoglyphs: look.homoglyphs,
     ownDomain: false,
-    reasons: reasonsOf(match, keywords, riskyZone ? d.zone : null, look),
+    reasons: reasonsOf(match, targets.size, imported, keywords, riskyZone ? d.zone : null, look),
   };
 }

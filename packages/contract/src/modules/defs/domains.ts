@@ -106,7 +106,7 @@ export const domains: ModuleDescriptor<'domains'> = {
     { code: 'allowlist', label: 'Добавить в список разрешённых' },
   ],
   extras: ['decisions', 'actions', 'snapshots', 'allowlist'],
-  classify: { kind: 'phishing', fields: ['domain', 'domain_punycode'] },
+  classify: { kind: 'phishing', fields: ['domain', 'domain_punycode'], similarityField: 'similarity' },
   sample: (n) => ({
     domain: n % 3 === 1 ? `сбер-бонус${n}.рф` : `sber-bonus${n}.${ZONES[n % ZONES.length]}`,
     url: `https://sber-bonus${n}.ru/login`,

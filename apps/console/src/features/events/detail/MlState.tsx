@@ -4,7 +4,8 @@
  */
 import { RedoOutlined } from '@ant-design/icons';
 import { CLASSIFIER_LABELS, ML_MSG } from '@forpost/contract/classifier';
-import type { ModuleCode } from '@forpost/contract/modules';
+import { MODULES, type ModuleCode } from '@forpost/contract/modules';
+import { CONNOTATION_LABELS } from '@forpost/contract/modules/common';
 import { Button, Flex, Tooltip, Typography } from 'antd';
 import { feedback } from '../../../lib/feedback';
 import { formatDateTime } from '../../../lib/format';
@@ -33,9 +34,7 @@ export function MlState({ code, event, canWrite }: { code: ModuleCode; event: Ev
           </Typography.Text>
         )}
       </Flex>
-      {result?.score !== undefined && (
-        <Typography.Text style={{ fontSize: 12 }}>Оценка угрозы: {Math.round(result.score * 100)}%</Typography.Text>
-      )}
+      <ScoreLine code={code} event={event} result={result} external={data?.classifier === 'external'} />
       {result?.reasons?.length ? (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {result.reasons.join('; ')}
@@ -71,5 +70,55 @@ export function MlState({ code, event, canWrite }: { code: ModuleCode; event: Ev
         </Tooltip>
       )}
     </Flex>
+  );
+}
+
+type Result = NonNullable<NonNullable<ReturnType<typeof useMlInfo>['data']>['result']>;
+
+/**
+ * What the classifier's figure is, named (issue #30.11: «Оценка угрозы 100 %» beside the source's
+ * «Нейтральная» read as one contradicting the other): the tone and its strength for a sentiment
+ * module, the phishing risk for a domain, and whose value each field of the card is.
+ */
+function ScoreLine({
+  code,
+  event,
+  result,
+  external,
+}: {
+  code: ModuleCode;
+  event: EventDetail;
+  result?: Result | null;
+  external: boolean;
+}) {
+  if (!result) return null;
+  const kind = MODULES[code].classify?.kind;
+  const pct = result.score === undefined ? null : `${Math.round(result.score * 100)}%`;
+  const who = external ? 'внешнего сервиса' : 'классификатора Форпоста';
+  if (kind === 'sentiment' && result.connotation) {
+    const stored = (event as unknown as Record<string, unknown>).connotation as
+      | keyof typeof CONNOTATION_LABELS
+      | null
+      | undefined;
+    const differs = stored && stored !== 'Undefined' && stored !== result.connotation;
+    return (
+      <>
+        <Typography.Text style={{ fontSize: 12 }} data-testid="ml-score">
+          Тональность по оценке {who}: {CONNOTATION_LABELS[result.connotation]}
+          {pct && ` (выраженность ${pct})`}
+        </Typography.Text>
+        {differs && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ml-source-note">
+            В поле «Тональность» — значение источника ({CONNOTATION_LABELS[stored]}): классификатор его не заменяет
+          </Typography.Text>
+        )}
+      </>
+    );
+  }
+  if (!pct) return null;
+  return (
+    <Typography.Text style={{ fontSize: 12 }} data-testid="ml-score">
+      {kind === 'phishing' ? `Риск фишинга по оценке ${who}: ${pct}` : `Оценка ${who}: ${pct}`}
+    </Typography.Text>
   );
 }
