@@ -139,10 +139,14 @@ function reportDocument(r: ReportData): Record<string, unknown> {
   if (r.summary) {
     content.push({ text: 'Резюме аналитика', style: 'h2', headlineLevel: 1 });
     content.push({
-      text: r.summary,
+      table: { widths: ['*'], body: [[{ text: r.summary, margin: [6, 4, 6, 4] }]] },
+      layout: {
+        hLineWidth: () => 0,
+        vLineWidth: (i: number) => (i === 0 ? 2 : 0),
+        vLineColor: () => NAMED.blue,
+        fillColor: () => '#f5f8ff',
+      },
       margin: [0, 0, 0, 6],
-      fillColor: '#fafafa',
-      preserveLeadingSpaces: false,
     });
   }
 
@@ -198,10 +202,10 @@ function reportDocument(r: ReportData): Record<string, unknown> {
 
     // Charts: the days across the page, the doughnuts two per row (never one chart alone on a page).
     content.push({ text: 'Новые события по дням', style: 'h2', headlineLevel: 1 });
-    content.push({ svg: stackedBarsSvg(r.days, r.daySeries, 515, 200), width: 515 });
-    const pies = [pieSvg('По приоритетам', r.byPriority, 250, 190), pieSvg('Открытые и закрытые', r.byState, 250, 190)];
+    content.push({ svg: stackedBarsSvg(r.days, r.daySeries, 515, 185), width: 515 });
+    const pies = [pieSvg('По приоритетам', r.byPriority, 250, 170), pieSvg('Открытые и закрытые', r.byState, 250, 170)];
     if (r.sentiment?.some((s) => s.value > 0))
-      pies.push(pieSvg('Тональность публикаций СМИ', r.sentiment, 250, 190), pieSvg('По модулям', r.byModuleShare, 250, 190));
+      pies.push(pieSvg('Тональность публикаций СМИ', r.sentiment, 250, 170), pieSvg('По модулям', r.byModuleShare, 250, 170));
     for (let i = 0; i < pies.length; i += 2)
       content.push({
         columns: pies.slice(i, i + 2).map((svg) => ({ svg, width: 250 })),
