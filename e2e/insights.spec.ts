@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getModule } from '@forpost/contract/modules';
 import { expect, test } from '@playwright/test';
+import { pdfPages } from '../apps/api/test/reports.pdftext';
 import { adminApi, login, ok, pickOption } from './helpers';
 
 /*
@@ -377,6 +378,7 @@ test('a report is generated and downloaded', async ({ page }) => {
   await login(page);
   await page.goto(`/reports?companyId=${seeded.companyId}`);
   await expect(page.getByTestId('page-title')).toHaveText('Отчёты');
+  await page.getByTestId('report-summary').fill('Главный риск — фишинговые домены.');
   await page.getByTestId('report-create').click();
   await expect(page.getByText('Отчёт формируется')).toBeVisible();
   const table = page.getByTestId('reports-table');
@@ -390,6 +392,8 @@ test('a report is generated and downloaded', async ({ page }) => {
   const file = await download.path();
   expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
   expect(readFileSync(file).length).toBeGreaterThan(10_000);
+  // The analyst's summary is on page 1.
+  expect(pdfPages(readFileSync(file))[0]?.replace(/\s+/g, ' ')).toContain('Главный риск — фишинговые домены.');
 
   // Sent by email: the request only queues it; the list then shows the send's state.
   await row.getByRole('button', { name: 'Отправить' }).click();

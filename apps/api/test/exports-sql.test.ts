@@ -176,6 +176,18 @@ beforeAll(async () => {
   }
 });
 
+beforeAll(async () => {
+  // Assignees (one with a formula-like name) and an SLA stage past triage on some rows.
+  const pool = ctx.database.pool;
+  const u = await pool.query(
+    "INSERT INTO users (email, name, role, password_hash) VALUES ('as@forpost.test', '=Исполнитель', 'SUPER_ADMIN', 'x') RETURNING id",
+  );
+  await pool.query('UPDATE events SET assignee_id = $1 WHERE id % 3 = 1', [u.rows[0].id]);
+  await pool.query(
+    "UPDATE events e SET status_id = s.id FROM event_statuses s WHERE s.module = e.module AND s.code = 'in_progress' AND e.id % 4 = 2",
+  );
+});
+
 describe('cells computed by PostgreSQL = cells computed in Node', () => {
   for (const code of MODULES) {
     it(`${code}: every field, CSV and XLSX`, async () => {

@@ -69,9 +69,8 @@ function cmapOf(text: string): Map<number, string> {
   return map;
 }
 
-/** The text of every page, in drawing order (words of a TJ joined, runs separated by spaces). */
-export function pdfText(pdf: Buffer): string {
-  const objs = objects(pdf);
+/** Font resource name → ToUnicode map of every font of the document. */
+function fontMapsOf(objs: Map<number, Obj>): Map<string, Map<number, string>> {
   // Font resource name (F1, F2 …) → ToUnicode map; pdfkit names fonts uniquely per document.
   const fontMaps = new Map<string, Map<number, string>>();
   const fontObj = new Map<number, Map<number, string>>();
@@ -88,25 +87,71 @@ export function pdfText(pdf: Buffer): string {
       if (map && m[1]) fontMaps.set(m[1], map);
     }
   }
+  return fontMaps;
+}
+
+/** The text runs drawn by one content stream. */
+function streamText(content: string, fontMaps: Map<string, Map<number, string>>, parts: string[]): void {
+  let font: Map<number, string> | undefined;
+  const re = /\/(F\d+)\s+[\d.]+\s+Tf|\[((?:[^\]\\]|\\.)*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g;
+  for (let m = re.exec(content); m; m = re.exec(content)) {
+    if (m[1]) {
+      font = fontMaps.get(m[1]);
+      continue;
+    }
+    const hexes = m[2] !== undefined ? [...m[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1] ?? '') : [m[3] ?? ''];
+    let run = '';
+    for (const h of hexes)
+      for (let i = 0; i + 4 <= h.length; i += 4) run += font?.get(Number.parseInt(h.slice(i, i + 4), 16)) ?? '';
+    parts.push(run);
+  }
+}
+
+const isContent = (o: Obj) =>
+  !!o.stream && !/\/Type \/(XObject|Font|FontDescriptor)|\/Subtype \/(Type0|CIDFontType2|Image)|\/Length1/.test(o.dict);
+
+/** The text of every page, in drawing order (words of a TJ joined, runs separated by spaces). */
+export function pdfText(pdf: Buffer): string {
+  const objs = objects(pdf);
+  const fontMaps = fontMapsOf(objs);
   const parts: string[] = [];
   for (const o of objs.values()) {
-    if (!o.stream || /\/Type \/(XObject|Font|FontDescriptor)|\/Subtype \/(Type0|CIDFontType2|Image)|\/Length1/.test(o.dict))
-      continue;
-    const content = o.stream.toString('latin1');
+    if (!isContent(o)) continue;
+    const content = (o.stream as Buffer).toString('latin1');
     if (!/\bT[Jj]\b/.test(content)) continue;
-    let font: Map<number, string> | undefined;
-    const re = /\/(F\d+)\s+[\d.]+\s+Tf|\[((?:[^\]\\]|\\.)*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g;
-    for (let m = re.exec(content); m; m = re.exec(content)) {
-      if (m[1]) {
-        font = fontMaps.get(m[1]);
-        continue;
-      }
-      const hexes = m[2] !== undefined ? [...m[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1] ?? '') : [m[3] ?? ''];
-      let run = '';
-      for (const h of hexes)
-        for (let i = 0; i + 4 <= h.length; i += 4) run += font?.get(Number.parseInt(h.slice(i, i + 4), 16)) ?? '';
-      parts.push(run);
-    }
+    streamText(content, fontMaps, parts);
   }
   return parts.join(' ').replace(/\u00a0/g, ' ');
+}
+
+/**
+ * The text of each page, in page order: the page tree's kids (`/Type /Pages` → `/Kids`), each page's
+ * `/Contents` stream(s) and the form XObjects it draws (pdfmake draws SVG charts as forms).
+ */
+export function pdfPages(pdf: Buffer): string[] {
+  const objs = objects(pdf);
+  const fontMaps = fontMapsOf(objs);
+  const refs = (s: string) => [...s.matchAll(/(\d+) 0 R/g)].map((m) => Number(m[1]));
+  const pages: number[] = [];
+  const walk = (id: number) => {
+    const o = objs.get(id);
+    if (!o) return;
+    if (/\/Type\s*\/Pages\b/.test(o.dict)) {
+      const kids = /\/Kids\s*\[([^\]]*)\]/.exec(o.dict);
+      for (const k of refs(kids?.[1] ?? '')) walk(k);
+    } else if (/\/Type\s*\/Page\b/.test(o.dict)) pages.push(id);
+  };
+  const root = [...objs.entries()].find(([, o]) => /\/Type\s*\/Catalog\b/.test(o.dict));
+  const top = root ? /\/Pages (\d+) 0 R/.exec(root[1].dict) : null;
+  if (top) walk(Number(top[1]));
+  return pages.map((id) => {
+    const page = objs.get(id) as Obj;
+    const contents = /\/Contents\s*(\[[^\]]*\]|\d+ 0 R)/.exec(page.dict);
+    const parts: string[] = [];
+    for (const c of refs(contents?.[1] ?? '')) {
+      const o = objs.get(c);
+      if (o?.stream) streamText(o.stream.toString('latin1'), fontMaps, parts);
+    }
+    return parts.join(' ').replace(/\u00a0/g, ' ');
+  });
 }

@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 import { MSG } from './messages';
-import { COMMON_FIELDS, hasDecisions, MODULE_CODES, type ModuleCode, type ModuleDescriptor } from './modules/index';
+import {
+  ASSIGNEE_LABEL,
+  COMMON_FIELDS,
+  hasDecisions,
+  MODULE_CODES,
+  type ModuleCode,
+  type ModuleDescriptor,
+} from './modules/index';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -63,7 +70,29 @@ export interface ExportField {
   default: boolean;
 }
 
-/** Fields an export of a module can include: the common ones, then the module's own (derived included). */
+/**
+ * Fields of an export that are not event fields but what the list shows besides them (LIST_ONLY_FIELDS):
+ * the assignee's name and the SLA — the pending deadline (Moscow time), its stage and whether it is
+ * overdue at the moment the export runs (`slaOverdue`: strictly after the deadline; «Нет» without one).
+ */
+export const EXPORT_EXTRA_FIELDS = [
+  { key: 'assignee_id', label: ASSIGNEE_LABEL },
+  { key: 'sla_due_at', label: 'Срок SLA' },
+  { key: 'sla_stage', label: 'Этап SLA' },
+  { key: 'sla_overdue', label: 'Просрочено' },
+] as const;
+
+/** The column title of an export field: the module's field, a common one or an extra one. */
+export function exportFieldLabel(m: ModuleDescriptor, key: string): string {
+  return (
+    m.fields.find((f) => f.key === key)?.label ??
+    COMMON_FIELDS.find((c) => c.key === key)?.label ??
+    EXPORT_EXTRA_FIELDS.find((c) => c.key === key)?.label ??
+    key
+  );
+}
+
+/** Fields an export of a module can include: the common ones, the assignee and SLA, then the module's own (derived included). */
 export function exportFieldsOf(m: ModuleDescriptor): ExportField[] {
   const columns = new Set(m.columns);
   const out: ExportField[] = [];
@@ -71,6 +100,12 @@ export function exportFieldsOf(m: ModuleDescriptor): ExportField[] {
     if (c.key === 'decision_id' && !hasDecisions(m)) continue;
     out.push({ key: c.key, label: c.label, default: columns.has(c.key) || c.key === 'title' || c.key === 'company_id' });
   }
+  for (const c of EXPORT_EXTRA_FIELDS)
+    out.push({
+      key: c.key,
+      label: c.label,
+      default: columns.has(c.key) || (c.key === 'sla_overdue' && columns.has('sla_due_at')),
+    });
   for (const f of m.fields) out.push({ key: f.key, label: f.label, default: columns.has(f.key) });
   return out;
 }

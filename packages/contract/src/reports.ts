@@ -28,6 +28,10 @@ export const REPORT_STATUS_COLORS: Record<ReportStatus, string> = {
 /** Top critical events listed in a report; per-module tables list at most this many rows each. */
 export const REPORT_TOP_CRITICAL = 20;
 export const REPORT_MODULE_ROWS = 15;
+/** Screenshots (domain snapshots) of the report's most important events shown at most. */
+export const REPORT_SCREENSHOTS = 4;
+/** The analyst's summary, characters at most. */
+export const REPORT_SUMMARY_MAX = 4000;
 
 export const REPORT_MSG = {
   notFound: 'Отчёт не найден',
@@ -53,6 +57,13 @@ export const createReportRequest = z
       .trim()
       .max(200, { error: MSG.tooLong(200) })
       .refine((s) => !hasControlChars(s), { error: 'Название не может содержать управляющие символы' })
+      .optional(),
+    /** «Резюме аналитика»: free text on the report's first page (line breaks kept). */
+    summary: z
+      .string()
+      .trim()
+      .max(REPORT_SUMMARY_MAX, { error: MSG.tooLong(REPORT_SUMMARY_MAX) })
+      .refine((s) => !hasControlChars(s.replace(/[\n\r\t]/g, ' ')), { error: 'Резюме не может содержать управляющие символы' })
       .optional(),
   })
   .strict()
@@ -148,6 +159,8 @@ export const reportResponse = z.object({
   from: z.string(),
   to: z.string(),
   modules: z.array(z.string()),
+  /** «Резюме аналитика» (page 1 of the PDF), null without one. */
+  summary: z.string().nullable(),
   status: z.enum(REPORT_STATUSES),
   error: z.string().nullable(),
   size: z.number().int().nullable(),

@@ -235,6 +235,8 @@ export const reports = pgTable(
     periodFrom: date('period_from', { mode: 'string' }).notNull(),
     periodTo: date('period_to', { mode: 'string' }).notNull(),
     modules: text('modules').array().notNull(),
+    /** «Резюме аналитика» (page 1 of the PDF). */
+    summary: text('summary'),
     status: text('status', { enum: ['queued', 'rendering', 'ready', 'failed'] })
       .notNull()
       .default('queued'),

@@ -4,9 +4,8 @@
  * numbers. Card numbers are masked unless the user may reveal them in the row's company. Every text
  * cell is neutralised against formula injection.
  */
-import { neutraliseCell } from '@forpost/contract/exports';
+import { exportFieldLabel, neutraliseCell } from '@forpost/contract/exports';
 import {
-  COMMON_FIELDS,
   type FieldDescriptor,
   fieldOf,
   ML_STATE_LABELS,
@@ -14,6 +13,7 @@ import {
   SOURCE_LABELS,
   WHITELIST_KIND_LABELS,
 } from '@forpost/contract/modules';
+import { SLA_STAGE_LABELS } from '@forpost/contract/sla';
 import type { CardVault } from '../events/event-data';
 import type { EventRow } from '../events/events.repo';
 import type { Refs } from '../events/refs';
@@ -37,12 +37,18 @@ export type ExportRow = Pick<
   | 'author_id'
   | 'author_name'
   | 'import_id'
+  | 'assignee_id'
+  | 'assignee_name'
+  | 'sla_stage'
 > & {
   tags: number[] | null;
   /** Timestamps as epoch milliseconds (cheaper to read than timestamptz text). */
   detected_at: number | null;
   created_at: number;
   updated_at: number;
+  sla_due_at: number | null;
+  /** The deadline has passed (computed by the query: `sla_due_at < now()`, one instant for the whole export). */
+  sla_overdue: boolean;
 };
 
 const MSK_MS = 3 * 3600_000;
@@ -116,6 +122,14 @@ export function cellFormatters(m: ModuleDescriptor, keys: readonly string[], ctx
         return (r) => text(r.author_name);
       case 'import_id':
         return (r) => r.import_id;
+      case 'assignee_id':
+        return (r) => text(r.assignee_name);
+      case 'sla_due_at':
+        return (r) => mskDateTime(r.sla_due_at);
+      case 'sla_stage':
+        return (r) => (r.sla_stage ? text(SLA_STAGE_LABELS[r.sla_stage] ?? r.sla_stage) : null);
+      case 'sla_overdue':
+        return (r) => (r.sla_overdue ? 'Да' : 'Нет');
     }
     const f = fieldOf(m, key);
     if (!f) return () => null;
@@ -172,5 +186,5 @@ function moduleFormatter(f: FieldDescriptor, ctx: CellContext): (r: ExportRow) =
 
 /** Column titles of the selected fields (Russian labels). */
 export function headerLabels(m: ModuleDescriptor, keys: readonly string[]): string[] {
-  return keys.map((k) => fieldOf(m, k)?.label ?? COMMON_FIELDS.find((c) => c.key === k)?.label ?? k);
+  return keys.map((k) => exportFieldLabel(m, k));
 }

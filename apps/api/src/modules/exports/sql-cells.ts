@@ -19,6 +19,7 @@ import {
   SOURCE_LABELS,
   WHITELIST_KIND_LABELS,
 } from '@forpost/contract/modules';
+import { SLA_STAGE_LABELS } from '@forpost/contract/sla';
 import { prepareValue } from 'pg/lib/utils';
 import type { Refs } from '../events/refs';
 import type { XlsxKind } from './copy-out';
@@ -129,6 +130,15 @@ function commonField(m: ModuleDescriptor, key: string, refs: Refs): SqlField | u
       return { raw: MSK(`e.${key}`), kind: 'ready', cols: [`e.${key}`] };
     case 'author_id':
       return { raw: 'e.author_name', kind: 'text', cols: ['u.name AS author_name'] };
+    case 'assignee_id':
+      return { raw: 'e.assignee_name', kind: 'text', cols: ['a.name AS assignee_name'] };
+    case 'sla_due_at':
+      return { raw: MSK('e.sla_due_at'), kind: 'ready', cols: ['e.sla_due_at'] };
+    case 'sla_stage':
+      return codeLabel('sla_stage', SLA_STAGE_LABELS);
+    case 'sla_overdue':
+      // slaOverdue: strictly after the deadline; now() is the export's one instant (its transaction's start).
+      return { raw: "CASE WHEN e.sla_due_at < now() THEN 'Да' ELSE 'Нет' END", kind: 'ready', cols: ['e.sla_due_at'] };
   }
   return undefined;
 }
@@ -210,14 +220,19 @@ export interface ExportQueryParts {
   order: string;
 }
 
-/** The rows of an export (aliases e, c, u): both paths read them. */
-export const exportFrom = 'FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id';
+/**
+ * The rows of an export (aliases e, c, u — the author, a — the assignee): both paths read them. A join
+ * whose columns no field reads is removed by the planner (a LEFT JOIN on a primary key).
+ */
+export const exportFrom =
+  'FROM events e JOIN companies c ON c.id = e.company_id LEFT JOIN users u ON u.id = e.author_id LEFT JOIN users a ON a.id = e.assignee_id';
 
 /** What the Node path reads per row (cells.ts formats it): the columns of `ExportRow`. */
 export const NODE_ROW_COLUMNS = `e.id, e.company_id, c.name AS company_name, e.title, e.status_id, e.priority_id, e.decision_id, e.source,
   e.ml_state, e.whitelist_kind, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::bigint AS detected_at,
   (extract(epoch FROM e.created_at) * 1000)::bigint AS created_at, (extract(epoch FROM e.updated_at) * 1000)::bigint AS updated_at,
-  e.author_id, u.name AS author_name, e.import_id`;
+  e.author_id, u.name AS author_name, e.import_id, e.assignee_id, a.name AS assignee_name,
+  (extract(epoch FROM e.sla_due_at) * 1000)::bigint AS sla_due_at, e.sla_stage, coalesce(e.sla_due_at < now(), false) AS sla_overdue`;
 
 function fieldsOf(m: ModuleDescriptor, keys: readonly string[], refs: Refs): SqlField[] {
   return keys.map((key, n) => {

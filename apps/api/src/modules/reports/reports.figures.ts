@@ -127,11 +127,35 @@ export const statusBreakdown = (m: ModuleTally, statuses: readonly StatusRef[]) 
     .filter((s) => s.module === m.code && m.statuses.get(s.id))
     .map((s) => ({ name: s.name, n: m.statuses.get(s.id) ?? 0 }));
 
-/** Time to resolve per module, in the order of `modules`. */
-export const resolveTimesOf = (
-  modules: readonly string[],
+/**
+ * Time to resolve per module with resolved events, in the order of `ordered`: `n` is the module's
+ * «Решено / закрыто» (the same figure as everywhere), `timed` how many of them have the time of their
+ * change into a final status (the average and median are over those; null when none has).
+ */
+export const resolveOf = (
+  ordered: readonly ModuleFigures[],
   rows: readonly { module: string; n: number; avg_s: number; median_s: number }[],
 ): ReportData['resolve'] =>
-  [...rows]
-    .sort((a, b) => modules.indexOf(a.module) - modules.indexOf(b.module))
-    .map((x) => ({ name: moduleName(x.module), n: x.n, avgSeconds: x.avg_s, medianSeconds: x.median_s }));
+  ordered
+    .filter((m) => m.resolved > 0)
+    .map((m) => {
+      const x = rows.find((r) => r.module === m.code);
+      const timed = Math.min(x?.n ?? 0, m.resolved);
+      return {
+        name: m.name,
+        n: m.resolved,
+        timed,
+        avgSeconds: timed ? (x?.avg_s ?? null) : null,
+        medianSeconds: timed ? (x?.median_s ?? null) : null,
+      };
+    });
+
+/** Open and resolved events (the status chart): the summary's figures. */
+export const stateOf = (t: { open: number; resolved: number }): ReportData['byState'] => [
+  { name: 'Открытые', color: NAMED.orange as string, value: t.open },
+  { name: 'Решено / закрыто', color: NAMED.green as string, value: t.resolved },
+];
+
+/** Events per module (the module chart), in the module's colour. */
+export const moduleShareOf = (ordered: readonly ModuleFigures[]): ReportData['byModuleShare'] =>
+  ordered.map((m) => ({ name: m.name, color: isModuleCode(m.code) ? getModule(m.code).color : '#bfbfbf', value: m.total }));

@@ -39,20 +39,33 @@ export interface ReportData {
   moduleNames: string[];
   allModules: boolean;
   generatedAt: Date;
+  /** «Резюме аналитика», shown on page 1. */
+  summary: string | null;
   total: number;
   critical: number;
   open: number;
   resolved: number;
   byModule: ModuleFigures[];
+  /** Open and resolved (the status chart): the same figures as the summary. */
+  byState: { name: string; color: string; value: number }[];
+  byModuleShare: { name: string; color: string; value: number }[];
   days: string[];
   daySeries: { name: string; color?: string; data: number[] }[];
   byPriority: { name: string; color: string; value: number }[];
   sentiment: { name: string; color: string; value: number }[] | null;
   topCritical: ReportEventRow[];
   perModule: { code: string; name: string; total: number; byStatus: { name: string; n: number }[]; rows: ReportEventRow[] }[];
-  resolve: { name: string; n: number; avgSeconds: number; medianSeconds: number }[];
+  /** Per module with resolved events: `n` = its «Решено / закрыто», `timed` of them with a known time. */
+  resolve: { name: string; n: number; timed: number; avgSeconds: number | null; medianSeconds: number | null }[];
+  /** Screenshots of the most important events (domain snapshots), as data URLs. */
+  screenshots: { id: number; module: string; title: string; pageTitle: string | null; takenAt: Date; image: string }[];
   moduleName: (code: string) => string;
 }
+
+/** The one name and definition of resolved events, on every page that counts them. */
+const RESOLVED = 'Решено / закрыто';
+const RESOLVED_MEANS =
+  'Решено / закрыто — события периода, статус которых финальный («Решено», «Ложное срабатывание» и т. п.) на момент формирования отчёта; открытые — все остальные.';
 
 /** 3 д 4 ч · 5 ч 20 мин · 12 мин. */
 function formatDuration(seconds: number): string {
@@ -123,6 +136,20 @@ function reportDocument(r: ReportData): Record<string, unknown> {
     { text: `Сформирован ${moscow(r.generatedAt)} (МСК)`, color: '#8c8c8c', fontSize: 8, margin: [0, 0, 0, 12] },
   ];
 
+  if (r.summary) {
+    content.push({ text: 'Резюме аналитика', style: 'h2', headlineLevel: 1 });
+    content.push({
+      table: { widths: ['*'], body: [[{ text: r.summary, margin: [6, 4, 6, 4] }]] },
+      layout: {
+        hLineWidth: () => 0,
+        vLineWidth: (i: number) => (i === 0 ? 2 : 0),
+        vLineColor: () => NAMED.blue,
+        fillColor: () => '#f5f8ff',
+      },
+      margin: [0, 0, 0, 6],
+    });
+  }
+
   const card = (label: string, value: string, color = '#262626') => ({
     stack: [
       { text: value, fontSize: 20, bold: true, color },
@@ -130,17 +157,18 @@ function reportDocument(r: ReportData): Record<string, unknown> {
     ],
     margin: [0, 0, 0, 0],
   });
-  content.push({ text: 'Сводка', style: 'h2' });
+  content.push({ text: 'Сводка', style: 'h2', headlineLevel: 1 });
   content.push({
     columns: [
       card('Всего событий', n(r.total)),
       card('Критических', n(r.critical), r.critical ? NAMED.red : '#262626'),
       card('Открытых', n(r.open)),
-      card('Решено / закрыто', n(r.resolved), r.resolved ? NAMED.green : '#262626'),
+      card(RESOLVED, n(r.resolved), r.resolved ? NAMED.green : '#262626'),
     ],
     columnGap: 12,
-    margin: [0, 0, 0, 10],
+    margin: [0, 0, 0, 4],
   });
+  content.push({ text: RESOLVED_MEANS, style: 'note', margin: [0, 0, 0, 10] });
 
   if (r.total === 0) {
     content.push({
@@ -152,9 +180,10 @@ function reportDocument(r: ReportData): Record<string, unknown> {
     content.push({
       table: {
         headerRows: 1,
+        dontBreakRows: true,
         widths: ['*', 50, 60, 50, 50, 60],
         body: [
-          [th('Модуль'), th('Всего'), th('Критических'), th('Высоких'), th('Открытых'), th('Решено')],
+          [th('Модуль'), th('Всего'), th('Критических'), th('Высоких'), th('Открытых'), th(RESOLVED)],
           ...r.byModule.map((m) => [m.name, n(m.total), n(m.critical), n(m.high), n(m.open), n(m.resolved)]),
           [
             { text: 'Итого', bold: true },
@@ -171,39 +200,78 @@ function reportDocument(r: ReportData): Record<string, unknown> {
       margin: [0, 0, 0, 12],
     });
 
-    content.push({ text: 'Новые события по дням', style: 'h2' });
-    content.push({ svg: stackedBarsSvg(r.days, r.daySeries), width: 515 });
-    const pies: unknown[] = [{ svg: pieSvg('По приоритетам', r.byPriority), width: 250 }];
-    if (r.sentiment?.some((s) => s.value > 0)) pies.push({ svg: pieSvg('Тональность публикаций СМИ', r.sentiment), width: 250 });
-    content.push({ columns: pies, columnGap: 15, margin: [0, 8, 0, 8] });
+    // Charts: the days across the page, the doughnuts two per row (never one chart alone on a page).
+    content.push({ text: 'Новые события по дням', style: 'h2', headlineLevel: 1 });
+    content.push({ svg: stackedBarsSvg(r.days, r.daySeries, 515, 185), width: 515 });
+    const pies = [pieSvg('По приоритетам', r.byPriority, 250, 170), pieSvg('Открытые и закрытые', r.byState, 250, 170)];
+    if (r.sentiment?.some((s) => s.value > 0))
+      pies.push(pieSvg('Тональность публикаций СМИ', r.sentiment, 250, 170), pieSvg('По модулям', r.byModuleShare, 250, 170));
+    for (let i = 0; i < pies.length; i += 2)
+      content.push({
+        columns: pies.slice(i, i + 2).map((svg) => ({ svg, width: 250 })),
+        columnGap: 15,
+        margin: [0, 6, 0, 6],
+        unbreakable: true,
+      });
 
-    content.push({ text: 'Критические события', style: 'h2', pageBreak: 'before' });
+    content.push({ text: 'Критические события', style: 'h2', headlineLevel: 1 });
     content.push(
       r.topCritical.length
         ? eventsTable(r.topCritical, true, r.moduleName)
         : { text: 'Критических событий за период нет.', style: 'note' },
     );
 
-    content.push({ text: 'Время до решения', style: 'h2' });
+    if (r.screenshots.length) {
+      content.push({ text: 'Скриншоты важных событий', style: 'h2', headlineLevel: 1 });
+      const shot = (s: ReportData['screenshots'][number]) => ({
+        stack: [
+          { image: s.image, fit: [250, 170], margin: [0, 0, 0, 3] },
+          { text: `№ ${s.id} · ${r.moduleName(s.module)} · ${s.title.slice(0, 120)}`, fontSize: 8, bold: true },
+          {
+            text: `${s.pageTitle ? `${s.pageTitle.slice(0, 120)} · ` : ''}снимок ${moscow(s.takenAt)}`,
+            fontSize: 8,
+            color: '#8c8c8c',
+          },
+        ],
+        width: 250,
+      });
+      for (let i = 0; i < r.screenshots.length; i += 2)
+        content.push({
+          columns: r.screenshots.slice(i, i + 2).map(shot),
+          columnGap: 15,
+          margin: [0, 0, 0, 10],
+          unbreakable: true,
+        });
+    }
+
+    content.push({ text: 'Время до решения', style: 'h2', headlineLevel: 1 });
+    const dur = (s: number | null) => (s === null ? '—' : formatDuration(s));
     content.push(
       r.resolve.length
         ? {
             table: {
               headerRows: 1,
-              widths: ['*', 70, 90, 90],
+              dontBreakRows: true,
+              widths: ['*', 80, 80, 80, 80],
               body: [
-                [th('Модуль'), th('Решено'), th('Среднее'), th('Медиана')],
-                ...r.resolve.map((x) => [x.name, n(x.n), formatDuration(x.avgSeconds), formatDuration(x.medianSeconds)]),
+                [th('Модуль'), th(RESOLVED), th('Со временем решения'), th('Среднее'), th('Медиана')],
+                ...r.resolve.map((x) => [x.name, n(x.n), n(x.timed), dur(x.avgSeconds), dur(x.medianSeconds)]),
               ],
             },
             layout: tableLayout,
             fontSize: 9,
           }
-        : { text: 'За период ни одно событие не переведено в финальный статус.', style: 'note' },
+        : { text: `За период нет событий в финальном статусе (${RESOLVED}: 0).`, style: 'note' },
     );
+    if (r.resolve.length)
+      content.push({
+        text: 'Время — от создания события до первого перевода в финальный статус по его истории; у событий, пришедших уже закрытыми (импорт), оно неизвестно.',
+        style: 'note',
+        margin: [0, 3, 0, 0],
+      });
 
     for (const m of r.perModule) {
-      content.push({ text: `${m.name}: ${n(m.total)}`, style: 'h2' });
+      content.push({ text: `${m.name}: ${n(m.total)}`, style: 'h2', headlineLevel: 1 });
       content.push({
         text: m.byStatus.map((s) => `${s.name} — ${n(s.n)}`).join(' · '),
         color: '#595959',
@@ -234,6 +302,9 @@ function reportDocument(r: ReportData): Record<string, unknown> {
       color: '#8c8c8c',
     }),
     content,
+    // A heading never ends a page: it moves to the next one with what follows it.
+    pageBreakBefore: (node: { headlineLevel?: number }, nodes: { getFollowingNodesOnPage: () => unknown[] }) =>
+      node.headlineLevel === 1 && nodes.getFollowingNodesOnPage().length === 0,
     defaultStyle: { font: 'Roboto', fontSize: 10, color: '#262626' },
     styles: {
       h1: { fontSize: 18, bold: true, margin: [0, 0, 0, 2] },

@@ -12,6 +12,7 @@ export interface ReportRow {
   period_from: string;
   period_to: string;
   modules: string[];
+  summary: string | null;
   status: ReportStatus;
   error: string | null;
   attempts: number;
@@ -48,6 +49,17 @@ export interface ReportSendRow {
   sent_at: Date | null;
 }
 
+/** A domain snapshot's screenshot of one of the report's events (its latest one). */
+export interface ReportScreenshotRow {
+  id: number;
+  module: string;
+  title: string;
+  page_title: string | null;
+  taken_at: Date;
+  storage_key: string;
+  mimetype: string;
+}
+
 export interface ReportEventRow {
   id: number;
   module: string;
@@ -61,7 +73,7 @@ export interface ReportEventRow {
 
 const SELECT_REPORT = sql`
   SELECT r.id, r.company_id, c.name AS company_name, r.name, to_char(r.period_from, 'YYYY-MM-DD') AS period_from,
-         to_char(r.period_to, 'YYYY-MM-DD') AS period_to, r.modules, r.status, r.error, r.attempts, r.doc_id, d.size, d.storage_key,
+         to_char(r.period_to, 'YYYY-MM-DD') AS period_to, r.modules, r.summary, r.status, r.error, r.attempts, r.doc_id, d.size, d.storage_key,
          r.created_by, u.name AS created_by_name, r.created_at, r.updated_at, r.generated_at, r.last_sent_at,
          ls.id AS send_id, ls.status AS send_status, ls.recipients AS send_recipients, ls.attempts AS send_attempts,
          ls.error AS send_error, ls.created_at AS send_created_at, ls.sent_at AS send_sent_at
@@ -113,6 +125,7 @@ export function createReportsRepo(db: Db) {
         from: string;
         to: string;
         modules: string[];
+        summary: string | null;
         createdBy: number | null;
       },
       tx: Db = db,
@@ -120,8 +133,8 @@ export function createReportsRepo(db: Db) {
       const [r] = await rowsOf<{ id: number }>(
         tx,
         sql`
-        INSERT INTO reports (company_id, name, period_from, period_to, modules, created_by)
-        VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.createdBy})
+        INSERT INTO reports (company_id, name, period_from, period_to, modules, summary, created_by)
+        VALUES (${v.companyId}, ${v.name}, ${v.from}::date, ${v.to}::date, ${textArray(v.modules)}, ${v.summary}, ${v.createdBy})
         RETURNING id`,
       );
       if (!r) throw new Error('report insert returned nothing');
@@ -310,8 +323,38 @@ export function createReportsRepo(db: Db) {
     },
 
     /**
+     * The latest screenshot (a domain snapshot's PNG/JPEG of the company, at most `maxBytes`) of the
+     * period's most important events that have one: highest priority first, then the latest.
+     */
+    async screenshots(
+      companyId: number,
+      modules: string[],
+      from: Date,
+      to: Date,
+      limit: number,
+      maxBytes: number,
+    ): Promise<ReportScreenshotRow[]> {
+      return rowsOf<ReportScreenshotRow>(
+        db,
+        sql`
+        SELECT x.id, x.module, x.title, x.page_title, x.taken_at, x.storage_key, x.mimetype FROM (
+          SELECT DISTINCT ON (e.id) e.id, e.module, e.title, e.created_at, p.level, s.page_title, s.taken_at, d.storage_key, d.mimetype
+          FROM events e
+          JOIN domain_snapshots s ON s.event_id = e.id
+          JOIN docs d ON d.id = s.screenshot_doc_id AND d.company_id = e.company_id
+          LEFT JOIN event_priorities p ON p.id = e.priority_id
+          WHERE ${scope(companyId, modules, from, to)} AND d.mimetype IN ('image/png', 'image/jpeg') AND d.size <= ${maxBytes}
+          ORDER BY e.id, s.taken_at DESC, s.id DESC
+        ) x
+        ORDER BY x.level DESC NULLS LAST, x.created_at DESC, x.id DESC
+        LIMIT ${limit}`,
+      );
+    },
+
+    /**
      * Time to resolve, per module: from creation to the first change into a final status (resolved,
-     * false positive), for the events of the period that got there.
+     * false positive), for the period's events whose status is final now — the report's «Решено /
+     * закрыто» (an event reopened since is not counted; one that came in closed has no such change).
      */
     async timeToResolve(
       companyId: number,
@@ -331,6 +374,7 @@ export function createReportsRepo(db: Db) {
             AND jsonb_typeof(h.after) = 'number'
             AND (h.after #>> '{}')::int IN (SELECT id FROM event_statuses WHERE is_final)
         ) r ON r.at IS NOT NULL
+        JOIN event_statuses st ON st.id = e.status_id AND st.is_final
         WHERE ${scope(companyId, modules, from, to)}
         GROUP BY e.module`,
       );

@@ -14,6 +14,7 @@ import {
   type CreateReportRequest,
   REPORT_MODULE_ROWS,
   REPORT_MSG,
+  REPORT_SCREENSHOTS,
   REPORT_SEND_ERRORS,
   REPORT_SEND_MAX_ATTEMPTS,
   REPORT_TOP_CRITICAL,
@@ -42,19 +43,29 @@ import {
   daySeriesOf,
   type ModuleTally,
   moduleName,
+  moduleShareOf,
   reportModules,
-  resolveTimesOf,
+  resolveOf,
   type StatusRef,
   sentimentModuleOf,
   sentimentOf,
+  stateOf,
   statusBreakdown,
   tallyModules,
   totalsOf,
 } from './reports.figures';
 import { type ReportData, renderReportPdf } from './reports.render';
-import { createReportsRepo, type ReportRow, type ReportSendRow, type ReportsRepo } from './reports.repo';
+import {
+  createReportsRepo,
+  type ReportRow,
+  type ReportScreenshotRow,
+  type ReportSendRow,
+  type ReportsRepo,
+} from './reports.repo';
 
 const REPORT_QUEUE = 'report-render';
+/** A screenshot larger than this is left out of the PDF (the report stays a mailable size). */
+const SCREENSHOT_MAX_BYTES = 4 * 1024 * 1024;
 const MAX_ATTEMPTS = 3;
 const RENDER_JOB = { retryLimit: MAX_ATTEMPTS - 1, retryDelay: 10, retryBackoff: true, expireInSeconds: 15 * 60 };
 /** Sends by email: a job per send; pg-boss retries a failed attempt after 30–60 s, then 60–120 s. */
@@ -111,6 +122,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
       from: r.period_from,
       to: r.period_to,
       modules: r.modules,
+      summary: r.summary,
       status: r.status,
       error: r.error,
       size: r.status === 'ready' ? r.size : null,
@@ -165,12 +177,18 @@ export function createReportsService(deps: ReportsServiceDeps) {
     }
   }
 
-  /** Everything the PDF shows, from the rollups (counts) and the events (lists, time to resolve). */
+  /**
+   * Everything the PDF shows, gathered once: each figure is read by one query over the period and
+   * every page is drawn from this object — the summary, the module table, the charts, the time to
+   * resolve and the per-module sections cannot disagree. «Решено / закрыто» is one definition
+   * everywhere: the period's events whose status is final (at the moment the report is generated).
+   */
   async function gather(r: ReportRow): Promise<ReportData> {
     const modules = reportModules(r.modules);
     const rows = await readFigures(r, modules);
     const ordered = tallyModules(modules, rows.perModule, rows.perStatus, rows.refs.statuses);
     const days = daysBetween(r.period_from, r.period_to);
+    const totals = totalsOf(ordered);
     return {
       productName: String(await configs.get('product_name')) || 'Форпост',
       title: r.name,
@@ -180,15 +198,19 @@ export function createReportsService(deps: ReportsServiceDeps) {
       moduleNames: modules.map(moduleName),
       allModules: r.modules.length === 0,
       generatedAt: now(),
-      ...totalsOf(ordered),
+      summary: r.summary,
+      ...totals,
       byModule: ordered,
+      byState: stateOf(totals),
+      byModuleShare: moduleShareOf(ordered),
       days,
       daySeries: daySeriesOf(ordered, days, rows.perDay),
       byPriority: byPriorityOf(rows.perModule),
       sentiment: sentimentOf(rows.sentiment[0]),
       topCritical: rows.topCritical,
       perModule: await moduleSections(r, ordered, rows.refs.statuses),
-      resolve: resolveTimesOf(modules, rows.resolve),
+      resolve: resolveOf(ordered, rows.resolve),
+      screenshots: await screenshotsOf(rows.screenshots),
       moduleName,
     };
   }
@@ -204,7 +226,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
     const { from, to } = periodOf(r);
     const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
     const sentimentModule = sentimentModuleOf(modules);
-    const [refs, perModule, perStatus, perDay, sentiment, topCritical, resolve] = await Promise.all([
+    const [refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots] = await Promise.all([
       figures.refs(),
       figures.counts(filter, ['module'] as const),
       figures.statusCounts(filter, ['module', 'status_id'] as const),
@@ -212,8 +234,33 @@ export function createReportsService(deps: ReportsServiceDeps) {
       sentimentModule ? figures.counts({ ...filter, modules: [sentimentModule] }, [] as const) : Promise.resolve([]),
       repo.topCritical(r.company_id, modules, from, to, REPORT_TOP_CRITICAL),
       repo.timeToResolve(r.company_id, modules, from, to),
+      repo.screenshots(r.company_id, modules, from, to, REPORT_SCREENSHOTS, SCREENSHOT_MAX_BYTES),
     ]);
-    return { refs, perModule, perStatus, perDay, sentiment, topCritical, resolve };
+    return { refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots };
+  }
+
+  /** The screenshots' bytes as data URLs; a file that is missing or not really a PNG/JPEG is left out. */
+  async function screenshotsOf(rows: ReportScreenshotRow[]): Promise<ReportData['screenshots']> {
+    const out: ReportData['screenshots'] = [];
+    for (const s of rows) {
+      try {
+        const bytes = await buffer(await store.get(s.storage_key));
+        const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+        const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+        if ((!png && !jpeg) || bytes.length > SCREENSHOT_MAX_BYTES) continue;
+        out.push({
+          id: s.id,
+          module: s.module,
+          title: s.title,
+          pageTitle: s.page_title,
+          takenAt: s.taken_at,
+          image: `data:image/${png ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
+        });
+      } catch (err) {
+        log.warn({ err: { message: (err as Error).message }, eventId: s.id }, 'report screenshot not readable; left out');
+      }
+    }
+    return out;
   }
 
   /** A section per module: its events per status and its latest events. */
@@ -494,7 +541,15 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const name = body.name || `Отчёт: ${companyName}, ${formatDate(body.from)} — ${formatDate(body.to)}`;
       const id = await db.transaction(async (tx) => {
         const id = await repo.insert(
-          { companyId: body.company_id, name, from: body.from, to: body.to, modules, createdBy: c.auth.user.id },
+          {
+            companyId: body.company_id,
+            name,
+            from: body.from,
+            to: body.to,
+            modules,
+            summary: body.summary || null,
+            createdBy: c.auth.user.id,
+          },
           tx,
         );
         await audit.record(

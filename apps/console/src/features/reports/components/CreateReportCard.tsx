@@ -2,6 +2,7 @@ import { FilePdfOutlined } from '@ant-design/icons';
 import { addDays, dayIn } from '@forpost/contract/analytics';
 import { MSG } from '@forpost/contract/messages';
 import { MODULE_LIST } from '@forpost/contract/modules';
+import { REPORT_SUMMARY_MAX } from '@forpost/contract/reports';
 import { Button, Card, Col, DatePicker, Form, Input, Row, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect } from 'react';
@@ -18,9 +19,10 @@ interface Values {
   period: [Dayjs, Dayjs];
   modules: string[];
   name?: string;
+  summary?: string;
 }
 
-/** «Новый отчёт»: company, period (dd.MM.yyyy, presets), modules, optional name. */
+/** «Новый отчёт»: company, period (dd.MM.yyyy, presets), modules, optional name and analyst's summary (page 1 of the PDF). */
 export function CreateReportCard() {
   const { message } = feedback;
   const [form] = Form.useForm<Values>();
@@ -54,10 +56,12 @@ export function CreateReportCard() {
               to: v.period[1].format(API_DAY),
               modules: v.modules as never,
               ...(v.name?.trim() ? { name: v.name.trim() } : {}),
+              ...(v.summary?.trim() ? { summary: v.summary.trim() } : {}),
             })
             .then(() => {
               message.success('Отчёт формируется — он появится в списке через несколько секунд');
               form.setFieldValue('name', undefined);
+              form.setFieldValue('summary', undefined);
             })
         }
       >
@@ -115,6 +119,21 @@ export function CreateReportCard() {
             </Form.Item>
           </Col>
         </Row>
+        <Form.Item
+          name="summary"
+          label="Резюме аналитика"
+          extra="Выводы и рекомендации — на первой странице отчёта"
+          rules={[{ max: REPORT_SUMMARY_MAX, message: MSG.tooLong(REPORT_SUMMARY_MAX) }]}
+          style={{ marginBottom: 0 }}
+        >
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 8 }}
+            maxLength={REPORT_SUMMARY_MAX}
+            showCount
+            placeholder="Необязательно"
+            data-testid="report-summary"
+          />
+        </Form.Item>
       </Form>
     </Card>
   );
