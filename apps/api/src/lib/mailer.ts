@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import SMTPTransport from 'nodemailer/lib/smtp-transport';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { randomToken } from './crypto';
 import type { Logger } from './logger';
 import { guardedConnect, type OutboundPolicy, OutboundRefusedError } from './outbound';
