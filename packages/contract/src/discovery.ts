@@ -250,9 +250,11 @@ export const runListResponse = listResponse(runResponse);
 export const RUN_ERROR_SHARE = 0.1;
 
 /**
- * How a run's result reads: `ok` — complete; `partial` — finished, but errors above RUN_ERROR_SHARE, every
- * RDAP lookup failed or a source was missing («0 зарегистрировано» does not mean «nothing to fear»);
- * `broken` — finished without a single DNS answer. Runs not «done» are `ok` here (their status says it).
+ * How a run's result reads: `ok` — complete; `partial` — finished, but DNS errors above RUN_ERROR_SHARE of
+ * the checked names or every RDAP lookup failed; `broken` — finished without a single DNS answer. Runs not
+ * «done» are `ok` here (their status says it). A source missing at the start (RDAP) does not change the
+ * outcome — DNS decides what is registered — but makes the run's «0 зарегистрировано» incomplete
+ * (runIncomplete).
  */
 export type RunOutcome = 'ok' | 'partial' | 'broken';
 export function runOutcome(r: Pick<DiscoveryRun, 'status' | 'candidates' | 'resolved' | 'errors' | 'issues'>): RunOutcome {
@@ -262,9 +264,11 @@ export function runOutcome(r: Pick<DiscoveryRun, 'status' | 'candidates' | 'reso
   const rdapFailed = r.issues.rdap.reduce((a, i) => a + i.count, 0);
   if (checked > 0 && r.errors / checked > RUN_ERROR_SHARE) return 'partial';
   if (r.issues.rdap_asked > 0 && rdapFailed >= r.issues.rdap_asked) return 'partial';
-  if (r.issues.missing.length > 0) return 'partial';
   return 'ok';
 }
+/** A finished run whose «nothing found» cannot be trusted: errors (runOutcome) or a source missing. */
+export const runIncomplete = (r: Pick<DiscoveryRun, 'status' | 'candidates' | 'resolved' | 'errors' | 'issues'>) =>
+  r.status === 'done' && (runOutcome(r) !== 'ok' || r.issues.missing.length > 0);
 export const RUN_OUTCOME_LABELS: Record<RunOutcome, string> = {
   ok: 'Завершён',
   partial: 'Завершён с ошибками',

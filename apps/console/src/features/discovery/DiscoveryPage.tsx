@@ -1,5 +1,5 @@
 import { PlayCircleOutlined, StopOutlined } from '@ant-design/icons';
-import { isActiveRun, RUN_TRIGGER_LABELS, type RunStatus, runOutcome } from '@forpost/contract/discovery';
+import { isActiveRun, RUN_TRIGGER_LABELS, type RunStatus, runIncomplete } from '@forpost/contract/discovery';
 import { companiesWith } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
 import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
@@ -185,11 +185,14 @@ export function DiscoveryPage() {
             width: 160,
             align: 'right',
             render: (n: number, r) =>
-              n === 0 && runOutcome(r) !== 'ok' ? (
+              n === 0 && runIncomplete(r) ? (
                 <Tooltip title="Часть кандидатов не проверена или источники не были настроены — «0» не значит, что двойников нет">
-                  <Typography.Text type="warning" data-testid="run-registered-incomplete">
-                    0 — проверка неполная
-                  </Typography.Text>
+                  <span data-testid="run-registered-incomplete">
+                    0
+                    <Typography.Text type="warning" style={{ display: 'block', fontSize: 12, whiteSpace: 'nowrap' }}>
+                      проверка неполная
+                    </Typography.Text>
+                  </span>
                 </Tooltip>
               ) : (
                 formatNumber(n)

@@ -7,6 +7,7 @@ import {
   type RunIssue,
   type RunOutcome,
   type RunStatus,
+  runIncomplete,
   runOutcome,
 } from '@forpost/contract/discovery';
 import { Descriptions, Tag, Typography } from 'antd';
@@ -51,10 +52,9 @@ function IssueList({ items, testId }: { items: RunIssue[]; testId: string }) {
 
 /** The expanded row of a run: why its result is incomplete. */
 export function RunIssuesPanel({ run }: { run: DiscoveryRun }) {
-  const outcome = runOutcome(run);
   const rdapFailed = run.issues.rdap.reduce((a, i) => a + i.count, 0);
   const items = [
-    ...(outcome !== 'ok' && run.registered === 0
+    ...(runIncomplete(run) && run.registered === 0
       ? [
           {
             key: 'meaning',
