@@ -9,15 +9,19 @@ export function SourcesAlert({ data, style }: { data: SourcesResponse | undefine
   const bad = data?.sources.filter((s) => s.state !== 'ok') ?? [];
   if (!bad.length) return null;
   const blocking = bad.some((s) => s.source === 'dns');
+  // CT is not part of a run: alone it only means certificates are not watched.
+  const ctOnly = bad.every((s) => s.source === 'ct');
   return (
     <Alert
-      type={blocking ? 'error' : 'warning'}
+      type={blocking ? 'error' : ctOnly ? 'info' : 'warning'}
       showIcon
       style={style}
       title={
         blocking
           ? 'Поиск не сможет проверить кандидатов'
-          : 'Проверка будет неполной: часть источников не настроена или не отвечает'
+          : ctOnly
+            ? 'Журналы сертификатов не наблюдаются'
+            : 'Проверка будет неполной: часть источников не настроена или не отвечает'
       }
       description={
         <ul style={{ margin: 0, paddingInlineStart: 18 }}>
