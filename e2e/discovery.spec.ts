@@ -4,6 +4,9 @@
  * it), the run's new event opened from the runs table, and its snapshot block filled by the snapshot
  * producer, which discovery queues for every new event (the e2e server maps snapshot-target.ru to a page
  * on loopback). A second, slow run is stopped from the runs table and shown as «Отменён» with its progress.
+ * A company without domains is told why its page is empty; the page warns that RDAP is not configured; a
+ * run whose .ru names are refused by the DNS server is an orange «Завершён с ошибками» with its errors by
+ * reason and example names.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -129,6 +132,45 @@ test.describe
         { timeout: 30_000 },
       );
       await shot(page, 'event');
+    });
+
+    test('sources warning, a company without domains, a run with errors by reason', async ({ page, baseURL }) => {
+      test.setTimeout(120_000);
+      const api = await adminApi(baseURL);
+      const other = (await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: 'Ошибки Банк' } }), 'company'))
+        .id;
+      await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), other);
+      await login(page, '/discovery');
+      // RDAP is off in this server's settings: said before any run.
+      await expect(page.getByTestId('sources-alert')).toContainText('RDAP не настроен');
+      await expect(page.getByTestId('no-domains-alert')).toContainText('Для компании не заданы защищаемые домены');
+      await ok(
+        await api.post(`/api/v1/companies/${other}/assets`, { data: { kind: 'domain', value: 'oshibki-bank.ru' } }),
+        'asset',
+      );
+      await api.dispose();
+      // Every .ru name is refused: most candidates of oshibki-bank.ru go unchecked.
+      dns.setRecord('*.ru', { rcode: 'REFUSED' });
+      try {
+        await page.reload();
+        await expect(page.getByTestId('no-domains-alert')).toHaveCount(0);
+        await page.getByTestId('run-start').click();
+        await expect(page.getByRole('dialog').getByTestId('sources-alert')).toContainText('RDAP не настроен');
+        await page.locator('#run-confirm').click();
+        await expect(page.locator('.ant-message')).toContainText('Поиск запущен');
+        const row = page.locator('.ant-table-row').first();
+        await expect(row.getByTestId('run-status')).toHaveText('Завершён с ошибками', { timeout: 60_000 });
+        await expect(row.getByTestId('run-registered-incomplete')).toHaveText('0проверка неполная');
+        await row.locator('.ant-table-row-expand-icon').click();
+        const issues = page.getByTestId('run-issues');
+        await expect(issues.getByTestId('run-issues-dns')).toContainText('DNS: сервер отказал в ответе (REFUSED)');
+        await expect(issues.getByTestId('run-issues-dns')).toContainText(/например: [^,]+\.ru, /);
+        await expect(issues).toContainText('Проверка неполная');
+        await expect(issues).toContainText('RDAP (регистрационные данные)');
+        await shot(page, 'runs-errors');
+      } finally {
+        dns.setRecord('*.ru', null);
+      }
     });
 
     test('a running run is stopped from the page: «Отменён» with how far it got', async ({ page, baseURL }) => {

@@ -65,7 +65,7 @@ async function atQueries(ok: () => boolean, ms = 30_000) {
 }
 
 beforeAll(async () => {
-  ctx = await setupApp({ LOG_LEVEL: 'warn' });
+  ctx = await setupApp({ LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' }); // the DNS peer is on 127.0.0.1
   boss = await startJobs(ctx.url, { warn() {} }, true);
   await ctx.app.services.discovery.attach(boss, { work: true, background: false });
   admin = await signedIn(ctx, 'root@forpost.test', 'SUPER_ADMIN');

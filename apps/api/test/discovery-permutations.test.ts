@@ -232,6 +232,44 @@ describe('options', () => {
     ]);
   });
 
+  it('combosquatting of a short brand (vtb.ru): brand + word and word + brand, TLD swap, bounded, no duplicates', () => {
+    const list = generatePermutations('vtb.ru');
+    const by = new Map(list.map((c) => [c.unicode, c.fuzzer]));
+    for (const [name, fuzzer] of [
+      ['vtb-lk.ru', 'dictionary'],
+      ['lk-vtb.ru', 'dictionary'],
+      ['vtbbonus.ru', 'dictionary'],
+      ['vtb-cashback.ru', 'dictionary'],
+      ['vtb-login.ru', 'dictionary'],
+      ['vtb-support.ru', 'dictionary'],
+      ['myvtb.ru', 'dictionary'],
+      ['vtb-verify.ru', 'dictionary'],
+      ['vtb.online', 'tld-swap'],
+      ['vtb.рф', 'tld-swap'],
+      ['vtb.com', 'tld-swap'],
+      ['vtb.shop', 'tld-swap'],
+      ['vtb.xyz', 'tld-swap'],
+    ] as const)
+      expect(by.get(name), name).toBe(fuzzer);
+    expect(new Set(list.map((c) => c.domain)).size).toBe(list.length);
+    expect(by.has('vtb.ru')).toBe(false);
+    expect(list.length).toBeLessThan(20_000);
+  });
+
+  it("a company's own words are added to the default dictionary (not replacing it), invalid ones skipped", () => {
+    const base = generatePermutations('vtb.ru');
+    const list = generatePermutations('vtb.ru', { extraWords: ['Premier', 'lk', 'bad word!', 'лк'] });
+    const by = new Map(list.map((c) => [c.unicode, c.fuzzer]));
+    for (const name of ['vtb-premier.ru', 'vtbpremier.ru', 'premier-vtb.ru', 'premiervtb.ru'])
+      expect(by.get(name), name).toBe('dictionary');
+    // Defaults stay; a word already there adds nothing; a Cyrillic word is not glued to a Latin label.
+    expect(by.get('vtb-lk.ru')).toBe('dictionary');
+    expect(by.has('vtb-лк.ru')).toBe(false);
+    expect(list.length - base.length).toBe(4);
+    // A Cyrillic label takes Cyrillic words.
+    expect(generatePermutations('втб.рф', { extraWords: ['премьер'] }).some((c) => c.unicode === 'втб-премьер.рф')).toBe(true);
+  });
+
   it('the default zones are valid and Russian zones come first', () => {
     expect(DEFAULT_TLDS.slice(0, 3)).toEqual(['ru', 'рф', 'su']);
     for (const z of DEFAULT_TLDS) expect(domainToASCII(`x.${z}`), z).not.toBe('');

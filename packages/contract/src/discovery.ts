@@ -7,9 +7,17 @@ import { bodyId, companyQuery, listResponse, pageQuery, textId } from './common'
 import { punycodeToUnicode, unicodeToPunycode } from './helpers';
 import { isDomain } from './validation';
 
-export const ASSET_KINDS = ['domain', 'keyword'] as const;
+/**
+ * `word`: the company's own word for combosquatting candidates (brand + word: vtb-lk, lkvtb), added to the
+ * default list of the «dictionary» family at every run of the company.
+ */
+export const ASSET_KINDS = ['domain', 'keyword', 'word'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
-export const ASSET_KIND_LABELS: Record<AssetKind, string> = { domain: 'Домен', keyword: 'Ключевое слово' };
+export const ASSET_KIND_LABELS: Record<AssetKind, string> = {
+  domain: 'Домен',
+  keyword: 'Ключевое слово',
+  word: 'Слово для комбинаций',
+};
 
 export const RUN_TRIGGERS = ['manual', 'schedule'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -38,7 +46,8 @@ export const MAX_ACTIVE_RUNS_PER_COMPANY = 1;
 export const DISCOVERY_MSG = {
   domain: 'Укажите домен, например example.ru или пример.рф',
   keyword: 'Ключевое слово: от 3 до 63 букв, цифр или дефисов (латиница или кириллица)',
-  kind: 'Выберите вид актива: домен или ключевое слово',
+  word: 'Слово для комбинаций: от 2 до 30 латинских или кириллических букв, цифр или дефисов, например lk или bonus',
+  kind: 'Выберите вид актива: домен, ключевое слово или слово для комбинаций',
   duplicate: 'Такой актив уже есть у компании',
   assetNotFound: 'Актив не найден',
   companyNotFound: 'Компания не найдена',
@@ -50,10 +59,25 @@ export const DISCOVERY_MSG = {
   alreadyFinished: 'Запуск поиска уже завершён — остановить можно только запуск в очереди или выполняющийся',
   noResolvers: 'Не заданы DNS-серверы для поиска доменов (настройки, группа «Поиск доменов»)',
   interrupted: 'Поиск прерван: обработчик задач остановился',
+  sourceDnsMissing: 'Не заданы DNS-серверы — запуск невозможен (настройки, группа «Поиск доменов»)',
+  sourceDnsDown:
+    'DNS-серверы не отвечают — кандидаты не будут проверены, и «0 зарегистрировано» не будет значить, что двойников нет',
+  sourceRdapMissing: 'RDAP не настроен — у найденных доменов не будет регистратора и даты регистрации',
+  sourceRdapBootstrapDown: 'Файл bootstrap RDAP недоступен — регистратор и дата регистрации найденных доменов получены не будут',
+  sourceRdapBootstrapDownPartial:
+    'Файл bootstrap RDAP недоступен — регистрационные данные будут только для зон с явно заданным сервером',
+  sourceCtMissing: 'Журналы сертификатов (CT) не заданы — новые сертификаты на похожие имена не отслеживаются',
 } as const;
 
 /** A keyword: letters of any script, digits and inner hyphens, 3–63 characters. */
 export const isKeyword = (s: string) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{1,61})[\p{L}\p{N}]$/u.test(s);
+
+/** A combosquatting word: letters of any script, digits and inner hyphens, 2–30 characters. */
+export const isComboWord = (s: string) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,28})[\p{L}\p{N}]$/u.test(s) && !s.includes('--');
+
+/** The Russian refusal for a value that is not valid for its kind. */
+export const assetValueMessage = (kind: AssetKind) =>
+  kind === 'domain' ? DISCOVERY_MSG.domain : kind === 'word' ? DISCOVERY_MSG.word : DISCOVERY_MSG.keyword;
 
 /**
  * An asset value as stored: a domain as punycode (`value`) and Unicode (`unicode`); a keyword
@@ -62,6 +86,10 @@ export const isKeyword = (s: string) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{1,61})[\p
 export function normaliseAsset(kind: AssetKind, raw: string): { value: string; unicode: string } | null {
   const s = raw.trim().toLowerCase().replace(/\.$/, '');
   if (kind === 'keyword') return isKeyword(s) ? { value: s, unicode: s } : null;
+  if (kind === 'word') {
+    const w = s.normalize('NFC');
+    return isComboWord(w) ? { value: w, unicode: w } : null;
+  }
   if (!isDomain(s)) return null;
   const value = unicodeToPunycode(punycodeToUnicode(s));
   return isDomain(value) ? { value, unicode: punycodeToUnicode(value) } : null;
@@ -81,7 +109,7 @@ export const createAssetRequest = z
       ctx.addIssue({
         code: 'custom',
         path: ['value'],
-        message: b.kind === 'domain' ? DISCOVERY_MSG.domain : DISCOVERY_MSG.keyword,
+        message: assetValueMessage(b.kind),
       });
   });
 export type CreateAssetRequest = z.infer<typeof createAssetRequest>;
@@ -121,6 +149,76 @@ export const startRunRequest = z.strictObject({ company_id: bodyId(DISCOVERY_MSG
 export const runListQuery = pageQuery.extend({ company_id: companyQuery });
 export type RunListQuery = z.infer<typeof runListQuery>;
 
+/* ---------- Why a run's result is incomplete: errors by reason, sources missing ---------- */
+
+/** Reasons a candidate's DNS check or a registered name's RDAP lookup gave no answer. */
+export const RUN_ISSUE_REASONS = [
+  'dns_timeout',
+  'dns_servfail',
+  'dns_refused',
+  'dns_network',
+  'dns_other',
+  'rdap_not-found',
+  'rdap_timeout',
+  'rdap_http',
+  'rdap_network',
+  'rdap_invalid',
+  'rdap_redirect',
+  'rdap_forbidden',
+  'rdap_no-server',
+  'rdap_bootstrap',
+] as const;
+export type RunIssueReason = (typeof RUN_ISSUE_REASONS)[number];
+export const RUN_ISSUE_LABELS: Record<RunIssueReason, string> = {
+  dns_timeout: 'DNS: сервер не ответил вовремя',
+  dns_servfail: 'DNS: ошибка сервера (SERVFAIL)',
+  dns_refused: 'DNS: сервер отказал в ответе (REFUSED)',
+  dns_network: 'DNS: ошибка сети при отправке запроса',
+  dns_other: 'DNS: другая ошибка ответа',
+  'rdap_not-found': 'RDAP: реестр не знает домен (404)',
+  rdap_timeout: 'RDAP: сервер не ответил вовремя',
+  rdap_http: 'RDAP: сервер вернул ошибку HTTP',
+  rdap_network: 'RDAP: ошибка сети',
+  rdap_invalid: 'RDAP: ответ не разобран',
+  rdap_redirect: 'RDAP: перенаправление на незаданный сервер',
+  rdap_forbidden: 'RDAP: адрес сервера во внутренней сети (запрещён)',
+  'rdap_no-server': 'RDAP: для зоны нет сервера',
+  rdap_bootstrap: 'RDAP: файл bootstrap недоступен',
+};
+
+/** Sources of a discovery check. */
+export const DISCOVERY_SOURCES = ['dns', 'rdap', 'ct'] as const;
+export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
+export const DISCOVERY_SOURCE_LABELS: Record<DiscoverySource, string> = {
+  dns: 'DNS-серверы',
+  rdap: 'RDAP (регистрационные данные)',
+  ct: 'Журналы сертификатов (CT)',
+};
+
+/** At most this many example names are kept per reason. */
+export const RUN_ISSUE_EXAMPLES = 5;
+
+export const runIssue = z.object({
+  reason: z.enum(RUN_ISSUE_REASONS),
+  count: z.number().int(),
+  /** Up to RUN_ISSUE_EXAMPLES names (Unicode). */
+  examples: z.array(z.string()),
+});
+export type RunIssue = z.infer<typeof runIssue>;
+
+/** What a finished (or running) run could not check: stored on the run as it goes. */
+export const runIssues = z.object({
+  /** DNS errors by reason (their sum is the run's `errors`). */
+  dns: z.array(runIssue),
+  /** RDAP lookups asked and failed by reason (RDAP fills the registration fields of a finding). */
+  rdap_asked: z.number().int(),
+  rdap: z.array(runIssue),
+  /** Sources that were not configured when the run started. */
+  missing: z.array(z.enum(DISCOVERY_SOURCES)),
+});
+export type RunIssues = z.infer<typeof runIssues>;
+export const emptyRunIssues = (): RunIssues => ({ dns: [], rdap_asked: 0, rdap: [], missing: [] });
+
 export const runResponse = z.object({
   id: z.number().int(),
   company_id: z.number().int(),
@@ -141,7 +239,67 @@ export const runResponse = z.object({
   new_events: z.number().int(),
   errors: z.number().int(),
   error: z.string().nullable(),
+  /** Errors by reason with example names, RDAP failures, sources missing at the start. */
+  issues: runIssues,
   created_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
 });
 export type DiscoveryRun = z.infer<typeof runResponse>;
 export const runListResponse = listResponse(runResponse);
+
+/** A finished run with more DNS errors than this share of the checked names is «with errors». */
+export const RUN_ERROR_SHARE = 0.1;
+
+/**
+ * How a run's result reads: `ok` — complete; `partial` — finished, but DNS errors above RUN_ERROR_SHARE of
+ * the checked names or every RDAP lookup failed; `broken` — finished without a single DNS answer. Runs not
+ * «done» are `ok` here (their status says it). A source missing at the start (RDAP) does not change the
+ * outcome — DNS decides what is registered — but makes the run's «0 зарегистрировано» incomplete
+ * (runIncomplete).
+ */
+export type RunOutcome = 'ok' | 'partial' | 'broken';
+export function runOutcome(r: Pick<DiscoveryRun, 'status' | 'candidates' | 'resolved' | 'errors' | 'issues'>): RunOutcome {
+  if (r.status !== 'done') return 'ok';
+  if (r.candidates > 0 && r.resolved === 0 && r.errors > 0) return 'broken';
+  const checked = r.resolved + r.errors;
+  const rdapFailed = r.issues.rdap.reduce((a, i) => a + i.count, 0);
+  if (checked > 0 && r.errors / checked > RUN_ERROR_SHARE) return 'partial';
+  if (r.issues.rdap_asked > 0 && rdapFailed >= r.issues.rdap_asked) return 'partial';
+  return 'ok';
+}
+/** A finished run whose «nothing found» cannot be trusted: errors (runOutcome) or a source missing. */
+export const runIncomplete = (r: Pick<DiscoveryRun, 'status' | 'candidates' | 'resolved' | 'errors' | 'issues'>) =>
+  r.status === 'done' && (runOutcome(r) !== 'ok' || r.issues.missing.length > 0);
+export const RUN_OUTCOME_LABELS: Record<RunOutcome, string> = {
+  ok: 'Завершён',
+  partial: 'Завершён с ошибками',
+  broken: 'Завершён с ошибками: DNS не ответил',
+};
+
+/* ---------- Sources before a run ---------- */
+
+export const SOURCE_STATES = ['ok', 'missing', 'unreachable'] as const;
+export type SourceState = (typeof SOURCE_STATES)[number];
+
+export const sourcesQuery = z.object({
+  company_id: companyQuery,
+  /** 1: also probe the sources (a DNS query to each resolver, the RDAP bootstrap file), a few seconds at most. */
+  probe: z.coerce.number().int().min(0).max(1).default(0),
+});
+export type SourcesQuery = z.infer<typeof sourcesQuery>;
+
+export const sourceStatus = z.object({
+  source: z.enum(DISCOVERY_SOURCES),
+  state: z.enum(SOURCE_STATES),
+  /** Russian: what is wrong and what it means for a run (no server addresses). */
+  message: z.string(),
+});
+export type SourceStatus = z.infer<typeof sourceStatus>;
+
+export const sourcesResponse = z.object({
+  /** Scheduled runs and the CT monitor are on (discovery_enabled). */
+  enabled: z.boolean(),
+  sources: z.array(sourceStatus),
+  /** The company asked for (company_id): its enabled protected domains and combo words; null without one. */
+  company: z.object({ id: z.number().int(), domains: z.number().int(), words: z.number().int() }).nullable(),
+});
+export type SourcesResponse = z.infer<typeof sourcesResponse>;

@@ -1,6 +1,8 @@
 /* Discovery (#17): protected assets per company, discovery runs, and the CT monitor's position per log. */
+
+import type { RunIssues } from '@forpost/contract/discovery';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies, users } from './identity';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -13,8 +15,8 @@ export const discoveryAssets = pgTable(
     companyId: integer('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['domain', 'keyword'] }).notNull(),
-    /** Domain: punycode (ASCII); keyword: lower-case as typed. */
+    kind: text('kind', { enum: ['domain', 'keyword', 'word'] }).notNull(),
+    /** Domain: punycode (ASCII); keyword and combo word: lower-case as typed. */
     value: text('value').notNull(),
     unicode: text('unicode').notNull(),
     enabled: boolean('enabled').notNull().default(true),
@@ -50,6 +52,8 @@ export const discoveryRuns = pgTable(
     newEvents: integer('new_events').notNull().default(0),
     errors: integer('errors').notNull().default(0),
     error: text('error'),
+    /** DNS errors and RDAP failures by reason with example names, sources missing at the start (RunIssues). */
+    issues: jsonb('issues').$type<RunIssues>(),
     jobId: text('job_id'),
     /**
      * When a stop was asked for (POST /discovery/runs/{id}/cancel). A queued run is cancelled at once; the

@@ -6,6 +6,7 @@
 import {
   type Asset,
   type AssetListQuery,
+  assetValueMessage,
   type CreateAssetRequest,
   DISCOVERY_MSG,
   normaliseAsset,
@@ -65,7 +66,7 @@ export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsR
       await authorize(p, companyId, true);
       const n = normaliseAsset(body.kind, body.value);
       if (!n) {
-        const msg = body.kind === 'domain' ? DISCOVERY_MSG.domain : DISCOVERY_MSG.keyword;
+        const msg = assetValueMessage(body.kind);
         throw badRequest(msg, { value: msg });
       }
       try {

@@ -11,6 +11,8 @@ import {
   runListQuery,
   runListResponse,
   runResponse,
+  sourcesQuery,
+  sourcesResponse,
   startRunRequest,
   updateAssetRequest,
 } from '@forpost/contract/discovery';
@@ -21,6 +23,7 @@ import { requireAuth } from '../../plugins/access';
 import type { AssetsService } from './assets.service';
 import { previewCandidates } from './discovery.service';
 import type { RunsService } from './runs.service';
+import type { SourcesService } from './sources.service';
 
 const noContent = z.null().describe('Нет содержимого');
 
@@ -28,8 +31,8 @@ const noContent = z.null().describe('Нет содержимого');
  * Discovery (#17): the protected assets of a company (/companies/{id}/assets), the candidate preview
  * and the runs (/discovery/…). Reading needs discovery.read in the company, changing discovery.manage.
  */
-export async function discoveryRoutes(app: App, deps: { assets: AssetsService; runs: RunsService }) {
-  const { assets, runs } = deps;
+export async function discoveryRoutes(app: App, deps: { assets: AssetsService; runs: RunsService; sources: SourcesService }) {
+  const { assets, runs, sources } = deps;
   const tags = ['discovery'];
   const p = (req: Parameters<typeof requireAuth>[0]) => requireAuth(req).principal;
 
@@ -123,6 +126,21 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
       },
     },
     async (req) => previewCandidates(req.body.domain),
+  );
+  app.get(
+    '/discovery/sources',
+    {
+      config: { permission: 'discovery.read' },
+      schema: {
+        operationId: 'getDiscoverySources',
+        tags,
+        summary:
+          'Источники поиска перед запуском: заданы ли DNS, RDAP и журналы CT и (probe=1) отвечают ли они; с company_id — сколько у компании доменов и слов',
+        querystring: sourcesQuery,
+        response: { 200: sourcesResponse },
+      },
+    },
+    async (req) => sources.check(p(req), req.query),
   );
   app.post(
     '/discovery/runs',

@@ -28,6 +28,7 @@ import { discoverySettings } from './discovery.service';
 import { createRunExecutor } from './runs.jobs';
 import { createRunsRepo } from './runs.repo';
 import { createRunsService } from './runs.service';
+import { createSourcesService } from './sources.service';
 
 const RUN_QUEUE = 'discovery-run';
 /** A run may take long (tens of thousands of names at the configured rate). */
@@ -81,6 +82,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
   }
 
   const runs = createRunsService({ db, audit: deps.audit, runs: runsRepo, assets: assetsRepo, enqueue });
+  const sources = createSourcesService({ configs: deps.configs, assets: assetsRepo, outbound: deps.outbound });
   const execute = createRunExecutor({
     db,
     configs: deps.configs,
@@ -131,7 +133,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
         guards: engine.guards,
         whitelistKindFor: engine.whitelistKindFor,
       });
-      return discoveryRoutes(app, { assets, runs });
+      return discoveryRoutes(app, { assets, runs, sources });
     },
     /** `background: false` (tests): run jobs but start no schedule tick or CT poller (call tick / ct.pass). */
     async attach(b: PgBoss, opts: { work: boolean; background?: boolean }) {

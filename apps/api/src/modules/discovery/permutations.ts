@@ -27,6 +27,8 @@ export interface Candidate {
 export interface PermutationOptions {
   /** Words for the dictionary family (default: the Russian-market list of permutations/dictionary.ts). */
   dictionary?: readonly string[];
+  /** Words added to the dictionary (default or given): a company's own combo words. */
+  extraWords?: readonly string[];
   /** Zones for the tld-swap family, ASCII or Unicode (default: permutations/tlds.ts). */
   tlds?: readonly string[];
 }
@@ -121,6 +123,14 @@ const DEFAULT_ZONES = zones(DEFAULT_TLDS);
 const DEFAULT_LATIN_WORDS = words(LATIN_WORDS);
 const DEFAULT_ALL_WORDS = words([...LATIN_WORDS, ...CYRILLIC_WORDS]);
 
+/** `base` and the valid extra words not in it; Cyrillic words go to Cyrillic labels only (see dictionary.ts). */
+function withExtra(base: string[], extra: readonly string[] | undefined, cyrillic: boolean): string[] {
+  if (!extra?.length) return base;
+  const have = new Set(base);
+  const add = words(extra).filter((w) => !have.has(w) && (cyrillic || !CYRILLIC.test(w)));
+  return add.length ? [...add, ...base] : base;
+}
+
 /**
  * Every lookalike candidate of `domain`. Throws DiscoveryInputError (Russian message) for input that
  * is not a domain. Never includes the input itself.
@@ -130,7 +140,11 @@ export function generatePermutations(domain: string, opts: PermutationOptions = 
   const input: FamilyInput = {
     target,
     tlds: opts.tlds ? zones(opts.tlds) : DEFAULT_ZONES,
-    words: opts.dictionary ? words(opts.dictionary) : target.cyrillic ? DEFAULT_ALL_WORDS : DEFAULT_LATIN_WORDS,
+    words: withExtra(
+      opts.dictionary ? words(opts.dictionary) : target.cyrillic ? DEFAULT_ALL_WORDS : DEFAULT_LATIN_WORDS,
+      opts.extraWords,
+      target.cyrillic,
+    ),
   };
   const seen = new Set<string>([target.unicode]);
   const taken = new Set<string>([target.ascii]);

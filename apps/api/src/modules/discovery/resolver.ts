@@ -25,6 +25,8 @@ export interface ResolverOptions {
   outbound?: OutboundPolicy;
 }
 export type ResolutionStatus = 'registered' | 'nxdomain' | 'servfail' | 'timeout' | 'error';
+/** What an `error` was: REFUSED, a send/network failure, or another RCODE/bad name. */
+export type ResolutionError = 'refused' | 'network' | 'other';
 /**
  * `registered`: the name exists — the A query answered NOERROR (with or without addresses: a
  * delegated name without an address is still registered) or the name is a CNAME. A registered
@@ -41,6 +43,8 @@ export interface Resolution {
   mx: string[];
   ns: string[];
   wildcard: boolean /* answers match a wildcard parent's */;
+  /** Set when `status` is `error`. */
+  error?: ResolutionError;
 }
 export interface ResolveManySummary {
   total: number;
@@ -108,6 +112,7 @@ interface Pending {
 interface Chain {
   /** Status of the name itself. */
   status: ResolutionStatus;
+  error?: ResolutionError;
   cname: string[];
   a: string[];
 }
@@ -255,15 +260,20 @@ export function createResolver(opts: ResolverOptions, internals: { clock?: Clock
     if (r.rcode === RCODES.SERVFAIL) return 'servfail';
     return 'error';
   };
+  const errorOf = (r: QueryResult): ResolutionError | undefined => {
+    if (r.kind === 'error') return 'network';
+    if (r.kind === 'answer' && statusOf(r) === 'error') return r.rcode === RCODES.REFUSED ? 'refused' : 'other';
+    return undefined;
+  };
 
   /** A of `name`, following CNAMEs across answers (re-asking for the chain's end when needed). */
   const resolveA = async (name: string, signal?: AbortSignal): Promise<Chain> => {
     const first = await query(name, RR_TYPES.A, signal);
-    if (first.kind !== 'answer') return { status: statusOf(first), cname: [], a: [] };
+    if (first.kind !== 'answer') return { status: statusOf(first), error: errorOf(first), cname: [], a: [] };
     const cname = followChain(first.answers, name);
     // A CNAME proves the name exists even when the chain ends in NXDOMAIN (RFC 6604).
     const status: ResolutionStatus = cname.length ? 'registered' : statusOf(first);
-    if (status !== 'registered') return { status, cname: [], a: [] };
+    if (status !== 'registered') return { status, error: errorOf(first), cname: [], a: [] };
     const addresses = (answers: DnsRecord[], owner: string) =>
       uniq(answers.filter((r) => r.type === RR_TYPES.A && r.name === owner).map((r) => r.data));
     let end = cname[cname.length - 1] ?? name;
@@ -317,12 +327,14 @@ export function createResolver(opts: ResolverOptions, internals: { clock?: Clock
     try {
       name = toAscii(raw);
     } catch {
-      return empty(raw, 'error');
+      return { ...empty(raw, 'error'), error: 'other' };
     }
-    if (!name || name.length > 253 || name.split('.').some((l) => !l || l.length > 63)) return empty(name || raw, 'error');
+    if (!name || name.length > 253 || name.split('.').some((l) => !l || l.length > 63))
+      return { ...empty(name || raw, 'error'), error: 'other' };
     const wc = hasParent(name) ? await probe(parentOf(name), signal) : null;
     const chain = await resolveA(name, signal);
     const res: Resolution = { ...empty(name, chain.status), a: chain.a, cname: chain.cname };
+    if (chain.error) res.error = chain.error;
     if (chain.status !== 'registered') return res;
     const target = chain.cname[chain.cname.length - 1] ?? null;
     const sameAs = (xs: string[], set: Set<string>) => xs.length > 0 && xs.every((x) => set.has(x));

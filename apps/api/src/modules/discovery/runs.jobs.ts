@@ -10,7 +10,14 @@
  * queries; those in flight are dropped), RDAP lookups stop, the registered candidates already found are
  * still written (without RDAP) and the run ends as «cancelled» with the counters of what was checked.
  */
-import { DISCOVERY_MSG } from '@forpost/contract/discovery';
+import {
+  DISCOVERY_MSG,
+  type DiscoverySource,
+  RUN_ISSUE_EXAMPLES,
+  type RunIssue,
+  type RunIssueReason,
+  type RunIssues,
+} from '@forpost/contract/discovery';
 import { isRealDate } from '@forpost/contract/modules/fields';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
@@ -46,6 +53,36 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (x: T) => 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** Counts by reason with the first RUN_ISSUE_EXAMPLES names of each. */
+function issueCounter() {
+  const m = new Map<RunIssueReason, RunIssue>();
+  return {
+    add(reason: RunIssueReason, name: string) {
+      let i = m.get(reason);
+      if (!i) {
+        i = { reason, count: 0, examples: [] };
+        m.set(reason, i);
+      }
+      i.count++;
+      if (i.examples.length < RUN_ISSUE_EXAMPLES) i.examples.push(name);
+    },
+    list: (): RunIssue[] => [...m.values()].sort((a, b) => b.count - a.count).map((i) => ({ ...i, examples: [...i.examples] })),
+    get size() {
+      return m.size;
+    },
+    total: () => [...m.values()].reduce((a, i) => a + i.count, 0),
+  };
+}
+
+/** The run's reason of a DNS check that gave no answer. */
+function dnsReason(r: Resolution): RunIssueReason {
+  if (r.status === 'timeout') return 'dns_timeout';
+  if (r.status === 'servfail') return 'dns_servfail';
+  if (r.error === 'refused') return 'dns_refused';
+  if (r.error === 'network') return 'dns_network';
+  return 'dns_other';
 }
 
 interface Candidate {
@@ -118,19 +155,31 @@ export function createRunExecutor(deps: {
   ): Promise<'done' | 'cancelled'> {
     const s = await discoverySettings(deps.configs);
     if (!s.resolver.servers.length) throw new RunFailure(DISCOVERY_MSG.noResolvers);
-    const domains = (await deps.assets.enabled(companyId)).filter((a) => a.kind === 'domain');
+    const enabled = await deps.assets.enabled(companyId);
+    const domains = enabled.filter((a) => a.kind === 'domain');
     if (!domains.length) throw new RunFailure(DISCOVERY_MSG.noDomains);
+    // The company's own combo words go with the default dictionary (brand + word: vtb-lk, lkvtb).
+    const extraWords = enabled.filter((a) => a.kind === 'word').map((a) => a.unicode);
     const own = new Set(domains.map((d) => d.value));
     const candidates = new Map<string, Candidate>();
     for (const d of domains)
-      for (const c of generatePermutations(d.unicode))
+      for (const c of generatePermutations(d.unicode, { extraWords }))
         if (!own.has(c.domain) && !candidates.has(c.domain))
           candidates.set(c.domain, { unicode: c.unicode, fuzzer: c.fuzzer, asset: d.unicode });
     p.candidates = candidates.size;
-    await runs.progress(runId, p);
+    const unicodeOf = (ascii: string) => candidates.get(ascii)?.unicode ?? ascii;
+    // Why names went unchecked, stored on the run with the progress (names only, never server addresses).
+    const dnsIssues = issueCounter();
+    const rdapIssues = issueCounter();
+    const missing: DiscoverySource[] = [];
+    if (!Object.keys(s.rdap.servers).length && !s.rdap.bootstrapUrl) missing.push('rdap');
+    let rdapAsked = 0;
+    const issues = (): RunIssues => ({ dns: dnsIssues.list(), rdap_asked: rdapAsked, rdap: rdapIssues.list(), missing });
+    const save = (tx?: Db) => runs.progress(runId, { ...p, issues: issues() }, tx);
+    await save();
 
     const raise = deps.raise();
-    // Lookups without data, by reason: logged once at the end (names and reasons only, never server addresses).
+    // Lookups without data, by reason: also logged once at the end.
     const rdapFailed = new Map<RdapFailure, number>();
     const rdapExamples: string[] = [];
     const rdap =
@@ -141,13 +190,13 @@ export function createRunExecutor(deps: {
             bootstrapCache,
             onFailure: (f) => {
               rdapFailed.set(f.reason, (rdapFailed.get(f.reason) ?? 0) + 1);
+              rdapIssues.add(`rdap_${f.reason}`, unicodeOf(f.domain));
               if (rdapExamples.length < 5)
                 rdapExamples.push(f.status ? `${f.domain}: ${f.reason} ${f.status}` : `${f.domain}: ${f.reason}`);
             },
           })
         : null;
     let rdapLeft = RDAP_MAX_PER_RUN;
-    let rdapAsked = 0;
     let pending: Resolution[] = [];
     let saved = Date.now();
     const flush = async () => {
@@ -166,7 +215,7 @@ export function createRunExecutor(deps: {
       const created = await db.transaction(async (tx) => {
         const r = await raise(tx, findings, 'Discovery', authorId);
         p.newEvents += r.created;
-        await runs.progress(runId, p, tx);
+        await save(tx);
         return r.ids;
       });
       if (created.length) await deps.snapshot(created);
@@ -180,7 +229,10 @@ export function createRunExecutor(deps: {
         candidates.keys(),
         async (r) => {
           if (r.status === 'registered' || r.status === 'nxdomain') p.resolved++;
-          else p.errors++;
+          else {
+            p.errors++;
+            dnsIssues.add(dnsReason(r), unicodeOf(r.name));
+          }
           if (r.status === 'registered' && !r.wildcard && candidates.has(r.name)) {
             p.registered++;
             pending.push(r);
@@ -188,7 +240,7 @@ export function createRunExecutor(deps: {
           if (pending.length >= BATCH) await flush();
           else if (Date.now() - saved >= SAVE_MS) {
             saved = Date.now();
-            await runs.progress(runId, p);
+            await save();
           }
         },
         cancel,
@@ -209,7 +261,7 @@ export function createRunExecutor(deps: {
     }
     // A cancelled run keeps what it found: the registered names not yet written are written now.
     if (pending.length) await flush();
-    await runs.progress(runId, p);
+    await save();
     return cancelled ? 'cancelled' : 'done';
   }
 

@@ -1,5 +1,5 @@
 /* SQL of the discovery runs: the run rows, their progress, the due companies of the schedule. */
-import type { RunTrigger } from '@forpost/contract/discovery';
+import type { RunIssues, RunTrigger } from '@forpost/contract/discovery';
 import { and, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, discoveryAssets, discoveryRuns, users } from '../../db/schema/index';
@@ -11,6 +11,8 @@ export interface RunProgress {
   registered: number;
   newEvents: number;
   errors: number;
+  /** Why names went unchecked (replaces the stored value when given). */
+  issues?: RunIssues;
 }
 
 /** A run whose worker has not written for this long is considered interrupted. */

@@ -3,7 +3,7 @@
  * unfinished run per company), stop one, list and read them within the principal's companies (another
  * company's run is a 404).
  */
-import { DISCOVERY_MSG, type DiscoveryRun, type RunListQuery } from '@forpost/contract/discovery';
+import { DISCOVERY_MSG, type DiscoveryRun, emptyRunIssues, type RunListQuery } from '@forpost/contract/discovery';
 import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
@@ -29,6 +29,7 @@ export const toRun = (r: RunRow): DiscoveryRun => ({
   new_events: r.newEvents,
   errors: r.errors,
   error: r.error,
+  issues: r.issues ?? emptyRunIssues(),
   created_by: r.createdBy !== null && r.createdByName !== null ? { id: r.createdBy, name: r.createdByName } : null,
 });
 

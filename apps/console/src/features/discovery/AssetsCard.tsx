@@ -24,6 +24,7 @@ export function AssetsCard({ companyId }: { companyId: number }) {
   const { message } = feedback;
   const [form] = Form.useForm<{ kind: AssetKind; value: string }>();
   const [preview, setPreview] = useState<Asset | null>(null);
+  const kind = Form.useWatch('kind', form) ?? 'domain';
 
   const onAdd = (v: { kind: AssetKind; value: string }) =>
     add
@@ -40,6 +41,8 @@ export function AssetsCard({ companyId }: { companyId: number }) {
     <Card title="Защищаемые активы" data-testid="assets-card">
       <Typography.Paragraph type="secondary">
         По доменам строятся кандидаты-двойники для поиска; домены и ключевые слова сверяются с именами в журналах сертификатов.
+        Слова для комбинаций добавляются к бренду при каждом запуске (vtb-lk, lk-vtb) вместе со стандартным списком (lk, bonus,
+        cashback, login, support…).
       </Typography.Paragraph>
       {canManage && (
         <Form
@@ -51,13 +54,23 @@ export function AssetsCard({ companyId }: { companyId: number }) {
         >
           <Form.Item name="kind">
             <Select
-              style={{ width: 180 }}
+              style={{ width: 210 }}
               options={Object.entries(ASSET_KIND_LABELS).map(([value, label]) => ({ value, label }))}
               data-testid="asset-kind"
             />
           </Form.Item>
-          <Form.Item name="value" rules={[{ required: true, message: 'Введите домен или ключевое слово' }]}>
-            <Input placeholder="example.ru или пример.рф" style={{ width: 320 }} data-testid="asset-value" />
+          <Form.Item name="value" rules={[{ required: true, message: 'Введите домен, ключевое слово или слово для комбинаций' }]}>
+            <Input
+              placeholder={
+                kind === 'domain'
+                  ? 'example.ru или пример.рф'
+                  : kind === 'word'
+                    ? 'например premier или cashback'
+                    : 'например sberbank'
+              }
+              style={{ width: 320 }}
+              data-testid="asset-value"
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" icon={<PlusOutlined />} loading={add.isPending} data-testid="asset-add">
             Добавить

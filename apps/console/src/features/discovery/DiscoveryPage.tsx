@@ -1,8 +1,8 @@
 import { PlayCircleOutlined, StopOutlined } from '@ant-design/icons';
-import { isActiveRun, RUN_STATUS_LABELS, RUN_TRIGGER_LABELS, type RunStatus } from '@forpost/contract/discovery';
+import { isActiveRun, RUN_TRIGGER_LABELS, type RunStatus, runIncomplete } from '@forpost/contract/discovery';
 import { companiesWith } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
-import { Button, Card, Form, Input, Modal, Popconfirm, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Modal, Popconfirm, Select, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, Loaded } from '../../components/page/QueryState';
@@ -13,16 +13,10 @@ import { usePrincipal } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
 import { useCompanyFilter } from '../company/useCompanyId';
 import { AssetsCard } from './AssetsCard';
-import { type DiscoveryRun, useCancelRunMutation, useRunsQuery, useStartRunMutation } from './api';
+import { type DiscoveryRun, useCancelRunMutation, useRunsQuery, useSourcesQuery, useStartRunMutation } from './api';
 import { PreviewTable } from './PreviewTable';
-
-const STATUS_COLORS: Record<RunStatus, string> = {
-  queued: 'default',
-  running: 'processing',
-  done: 'success',
-  failed: 'error',
-  cancelled: 'warning',
-};
+import { hasIssues, RunIssuesPanel, runStatusTag } from './RunIssues';
+import { SourcesAlert } from './SourcesAlert';
 
 /**
  * The run's status tag: a running run asked to stop is «Останавливается»; a cancelled one says how far it
@@ -31,11 +25,12 @@ const STATUS_COLORS: Record<RunStatus, string> = {
 function RunStatusCell({ run, stop }: { run: DiscoveryRun; stop: ReactNode }) {
   const stopping = run.status === 'running' && run.cancel_requested_at !== null;
   const checked = run.resolved + run.errors;
+  const tag = runStatusTag(run, stopping);
   return (
     <>
       <Tooltip title={run.error ?? undefined}>
-        <Tag color={stopping ? 'warning' : STATUS_COLORS[run.status]} data-testid="run-status">
-          {stopping ? 'Останавливается' : RUN_STATUS_LABELS[run.status]}
+        <Tag color={tag.color} data-testid="run-status">
+          {tag.label}
         </Tag>
       </Tooltip>
       {run.status === 'cancelled' && (
@@ -70,6 +65,10 @@ export function DiscoveryPage() {
   const [startOpen, setStartOpen] = useState(false);
   const [startCompany, setStartCompany] = useState<number | undefined>();
   const [domain, setDomain] = useState('');
+  const sources = useSourcesQuery(companyId);
+  const startSources = useSourcesQuery(startOpen ? startCompany : companyId);
+  const canStart = startOptions.length > 0;
+  const noDomains = sources.data?.company?.domains === 0;
 
   const openStart = () => {
     setStartCompany(companyId ?? (startOptions.length === 1 ? startOptions[0]?.value : undefined));
@@ -98,7 +97,21 @@ export function DiscoveryPage() {
         loading={runs.isPending}
         dataSource={runs.data?.items ?? []}
         scroll={{ x: 1030 }}
-        locale={{ emptyText: <EmptyState text="Запусков пока не было" /> }}
+        expandable={{
+          rowExpandable: hasIssues,
+          expandedRowRender: (r) => <RunIssuesPanel run={r} />,
+        }}
+        locale={{
+          emptyText: (
+            <EmptyState
+              text={
+                canStart
+                  ? 'Запусков пока не было'
+                  : 'Запусков пока не было. Запускать поиск могут администратор компании и аналитики Форпоста'
+              }
+            />
+          ),
+        }}
         pagination={{
           current: page.page,
           pageSize: page.page_size,
@@ -166,7 +179,25 @@ export function DiscoveryPage() {
             align: 'right',
             render: (n: number) => <span data-testid="run-resolved">{formatNumber(n)}</span>,
           },
-          { title: 'Зарегистрировано', dataIndex: 'registered', width: 160, align: 'right', render: formatNumber },
+          {
+            title: 'Зарегистрировано',
+            dataIndex: 'registered',
+            width: 160,
+            align: 'right',
+            render: (n: number, r) =>
+              n === 0 && runIncomplete(r) ? (
+                <Tooltip title="Часть кандидатов не проверена или источники не были настроены — «0» не значит, что двойников нет">
+                  <span data-testid="run-registered-incomplete">
+                    0
+                    <Typography.Text type="warning" style={{ display: 'block', fontSize: 12, whiteSpace: 'nowrap' }}>
+                      проверка неполная
+                    </Typography.Text>
+                  </span>
+                </Tooltip>
+              ) : (
+                formatNumber(n)
+              ),
+          },
           {
             title: 'Новых событий',
             dataIndex: 'new_events',
@@ -198,13 +229,36 @@ export function DiscoveryPage() {
         title="Поиск доменов"
         subtitle="Двойники защищаемых доменов: перебор вариантов, проверка DNS и RDAP, журналы сертификатов"
         extra={
-          startOptions.length > 0 && (
+          canStart && (
             <Button type="primary" icon={<PlayCircleOutlined />} onClick={openStart} data-testid="run-start">
               Запустить поиск
             </Button>
           )
         }
       />
+      <SourcesAlert data={sources.data} style={{ marginBottom: 16 }} />
+      {noDomains && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={
+            companyId !== undefined && canManage(companyId)
+              ? 'Для компании не заданы защищаемые домены — добавьте домен на вкладке «Активы», без него поиск двойников не выполняется'
+              : 'Для компании не заданы защищаемые домены — поиск двойников не выполняется. Обратитесь к администратору компании или Форпоста'
+          }
+          data-testid="no-domains-alert"
+        />
+      )}
+      {sources.data && !sources.data.enabled && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title="Поиск по расписанию и наблюдение за журналами сертификатов выключены (настройка «Поиск доменов: включён») — поиск выполняется только при ручном запуске"
+          data-testid="discovery-disabled-alert"
+        />
+      )}
       <Tabs
         items={[
           { key: 'runs', label: 'Запуски', children: runsTab },
@@ -251,6 +305,7 @@ export function DiscoveryPage() {
         onOk={onStart}
         onCancel={() => setStartOpen(false)}
       >
+        <SourcesAlert data={startSources.data} style={{ marginBottom: 16 }} />
         <Form layout="vertical">
           <Form.Item label="Компания" required>
             <Select

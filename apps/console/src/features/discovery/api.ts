@@ -1,5 +1,5 @@
 /* Discovery (#17) requests: protected assets of a company, candidate preview, runs. */
-import type { Asset, AssetKind, DiscoveryRun, PreviewResponse } from '@forpost/contract/discovery';
+import type { Asset, AssetKind, DiscoveryRun, PreviewResponse, SourcesResponse } from '@forpost/contract/discovery';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '../../components/list/pagination';
 import { http } from '../../lib/http';
@@ -23,7 +23,11 @@ export function useAssetsQuery(companyId: number | undefined) {
 
 function useInvalidateAssets(companyId: number) {
   const qc = useQueryClient();
-  return () => qc.invalidateQueries({ queryKey: discoveryKeys.assets(companyId) });
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: discoveryKeys.assets(companyId) }),
+      qc.invalidateQueries({ queryKey: [...discoveryKeys.all, 'sources'] }),
+    ]);
 }
 
 export function useAddAssetMutation(companyId: number) {
@@ -97,5 +101,24 @@ export function useCancelRunMutation() {
     mutationFn: (id: number) =>
       http.post(`discovery/runs/${id}/cancel`, { context: { errorMode: 'silent' } }).json<DiscoveryRun>(),
     onSettled: () => qc.invalidateQueries({ queryKey: [...discoveryKeys.all, 'runs'] }),
+  });
+}
+
+/**
+ * Which sources are missing or down before a run (GET /discovery/sources?probe=1), and the company's
+ * enabled domains and words; asked again at most once a minute.
+ */
+export function useSourcesQuery(companyId: number | undefined) {
+  return useQuery({
+    queryKey: [...discoveryKeys.all, 'sources', companyId ?? null] as const,
+    queryFn: () =>
+      http
+        .get('discovery/sources', {
+          searchParams: { probe: 1, ...(companyId !== undefined ? { company_id: companyId } : {}) },
+          context: { errorMode: 'silent' },
+        })
+        .json<SourcesResponse>(),
+    staleTime: 60_000,
+    retry: false,
   });
 }
