@@ -1,19 +1,7 @@
-/*
- * The triage grid (issue #30): on a module's list (/domains, /leaks with long titles) and on «Мои
- * события», at 1280×800 and 1920×1080, the SLA, status, priority and assignee cells are read whole —
- * not clipped, not covered by a pinned cell — with the table scrolled to either edge; no pinned cell
- * overlaps another; and on scroll the sticky table header stays under the app bar (which no table
- * cell paints over). Measured from the element boxes and document.elementFromPoint, not from pixels.
- * «Мои события» also: the nearest deadline first, and the bulk bar for selected rows of one module.
- * GRID_SHOTS=<dir> also saves a screenshot of each page, as loaded and scrolled down and right.
- */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODULES } from '@forpost/contract/modules';
 import { expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
-import { adminApi, login, ok } from './helpers';
+import { adminApi, e2eSql, login, ok } from './helpers';
 
 const SHOTS = process.env.GRID_SHOTS ?? '';
 const stamp = `grid${Date.now().toString(36)}`;
@@ -24,17 +12,7 @@ const SIZES = [
 
 /** Moves events' creation back in the e2e server's database (the API never lets a client set it). */
 async function backdate(ids: number[], hours: number): Promise<void> {
-  const dataDir = process.env.E2E_DATA_DIR as string;
-  const port = runningEmbeddedPort(dataDir);
-  if (!port) throw new Error(`no embedded PostgreSQL runs in ${dataDir}`);
-  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'forpost' });
-  await client.connect();
-  try {
-    await client.query(`UPDATE events SET created_at = now() - $2 * interval '1 hour' WHERE id = ANY($1)`, [ids, hours]);
-  } finally {
-    await client.end();
-  }
+  await e2eSql(`UPDATE events SET created_at = now() - $2 * interval '1 hour' WHERE id = ANY($1)`, [ids, hours]);
 }
 
 interface Report {

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type APIRequestContext, type APIResponse, expect, type Locator, type Page, request } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
+import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
 
 /** The SUPER_ADMIN the e2e server creates on its fresh database (scripts/e2e-server.mjs). */
 export const ADMIN_EMAIL = 'admin@forpost.local';
@@ -87,3 +91,21 @@ export async function chooseInUserMenu(page: Page, name: string, done: () => Pro
 /** «Выйти» from the user menu, until the login page shows. */
 export const logout = (page: Page): Promise<void> =>
   chooseInUserMenu(page, 'Выйти', async () => new URL(page.url()).pathname === '/login');
+
+/**
+ * One statement on the e2e server's own database (what the API never lets a client do: move an
+ * event's creation back, write a notification the SLA job would write once a minute).
+ */
+export async function e2eSql(text: string, values: unknown[] = []): Promise<void> {
+  const dataDir = process.env.E2E_DATA_DIR as string;
+  const port = runningEmbeddedPort(dataDir);
+  if (!port) throw new Error(`no embedded PostgreSQL runs in ${dataDir}`);
+  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
+  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'forpost' });
+  await client.connect();
+  try {
+    await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,10 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MODULES } from '@forpost/contract/modules';
 import { type APIRequestContext, expect, type Page, request, test } from '@playwright/test';
-import pg from 'pg';
-import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
-import { adminApi, login, ok } from './helpers';
+import { adminApi, e2eSql, login, ok } from './helpers';
 
 /*
  * @mentions and the bell (issue #30, items 7–8): «@Оль» offers only Ольга (the event's assignee, a
@@ -27,19 +25,7 @@ const sizes = [
   [1920, 1080],
 ] as const;
 
-async function sql(text: string, values: unknown[]): Promise<void> {
-  const dataDir = process.env.E2E_DATA_DIR as string;
-  const port = runningEmbeddedPort(dataDir);
-  if (!port) throw new Error(`no embedded PostgreSQL runs in ${dataDir}`);
-  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'forpost' });
-  await client.connect();
-  try {
-    await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
+const sql = e2eSql;
 
 async function signedIn(baseURL: string | undefined, who: { email: string; password: string }): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: new URL(baseURL as string).origin } });

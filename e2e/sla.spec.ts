@@ -1,16 +1,5 @@
-/*
- * SLA in the console: an overdue event shows «−2 ч» in the list (the full «Просрочено на …» in its
- * label and tooltip) and «Просрочено на …» on its card, the list's
- * SLA filter, the home page's SLA card with its counts, the default and company policy editors. One
- * event is made overdue by moving its creation back in the e2e server's own database (the API never
- * lets a client set `created_at`; the trigger then recomputes its deadline as for any write).
- */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect as baseExpect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { runningEmbeddedPort } from '../apps/api/src/db/embedded';
-import { adminApi, login, ok, pickOption } from './helpers';
+import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
 const SHOTS = process.env.SLA_SHOTS ?? '';
 // Several pages in one test on a shared, busy machine: each step may wait longer than the default.
@@ -18,17 +7,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const token = `slae2e${Date.now().toString(36)}`;
 
 async function backdate(id: number, hours: number): Promise<void> {
-  const dataDir = process.env.E2E_DATA_DIR as string;
-  const port = runningEmbeddedPort(dataDir);
-  if (!port) throw new Error(`no embedded PostgreSQL runs in ${dataDir}`);
-  const password = readFileSync(path.join(dataDir, 'postgres.password'), 'utf8').trim();
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'forpost' });
-  await client.connect();
-  try {
-    await client.query(`UPDATE events SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [id, hours]);
-  } finally {
-    await client.end();
-  }
+  await e2eSql(`UPDATE events SET created_at = now() - $2 * interval '1 hour' WHERE id = $1`, [id, hours]);
 }
 
 async function shoot(page: Page, name: string) {

@@ -158,3 +158,22 @@ export async function withinTime<T>(work: Promise<T>, ms: number, expired: () =>
     clearTimeout(timer);
   }
 }
+
+/**
+ * The mailer a service (reports, mailings) sends with: the settings' SMTP server or the operator's,
+ * read at each send — one place for the options both pass.
+ */
+export function settingsMailer(
+  configs: { get(key: 'smtp_url' | 'mail_from'): Promise<unknown> },
+  config: { mailFrom: string; dataDir: string; outboundAllowPrivate: boolean; smtpUrl?: string },
+  log?: Pick<Logger, 'info'>,
+): () => Promise<Mailer> {
+  return () =>
+    mailerFromSettings(configs, {
+      mailFrom: config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+      outbound: { allowPrivate: config.outboundAllowPrivate },
+      operatorSmtpUrl: config.smtpUrl,
+    });
+}

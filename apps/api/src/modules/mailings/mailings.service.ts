@@ -34,7 +34,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
+import { type Mailer, settingsMailer, withinTime } from '../../lib/mailer';
 import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
@@ -75,15 +75,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const tagsRepo = createTagsRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
-  const mailer = async (): Promise<Mailer> =>
-    deps.mailer ??
-    mailerFromSettings(configs, {
-      mailFrom: config.mailFrom,
-      dataDir: config.dataDir,
-      log,
-      outbound: { allowPrivate: config.outboundAllowPrivate },
-      operatorSmtpUrl: config.smtpUrl,
-    });
+  const fromSettings = settingsMailer(configs, config, log);
+  const mailer = async (): Promise<Mailer> => deps.mailer ?? fromSettings();
 
   /** A PATCH merged over stored values, checked with the full schema (its Russian messages, `params.hour` paths). */
   function validMerged<T>(schema: z.ZodType<T>, prefix: string, merged: unknown): T {

@@ -29,7 +29,7 @@ import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { type Mailer, mailerFromSettings, withinTime } from '../../lib/mailer';
+import { type Mailer, settingsMailer, withinTime } from '../../lib/mailer';
 import { OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
 import { createAnalyticsRepo } from '../analytics/analytics.repo';
@@ -324,15 +324,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
     }
   }
 
-  const mailer = async (): Promise<Mailer> =>
-    deps.mailer ??
-    mailerFromSettings(configs, {
-      mailFrom: config.mailFrom,
-      dataDir: config.dataDir,
-      log,
-      outbound: { allowPrivate: config.outboundAllowPrivate },
-      operatorSmtpUrl: config.smtpUrl,
-    });
+  const fromSettings = settingsMailer(configs, config, log);
+  const mailer = async (): Promise<Mailer> => deps.mailer ?? fromSettings();
 
   /* --- send by email: queued by the request, mailed by the `report-send` job ------------------ */
 
