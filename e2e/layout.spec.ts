@@ -346,6 +346,19 @@ test.describe('dashboard', () => {
     dashCompany = (
       await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `E2E Модули ${stamp}` } }), 'company')
     ).id;
+    // Publications of every tone: the donut has slices on its left too (their labels fell past the card).
+    for (const [i, connotation] of ['Negative', 'Negative', 'Neutral', 'Undefined', 'Positive'].entries())
+      await ok(
+        await api.post('/api/v1/modules/media/events', {
+          data: {
+            company_id: dashCompany,
+            url: `https://news.example.ru/dash-${stamp}/${i}`,
+            headline: `Публикация ${i}`,
+            connotation,
+          },
+        }),
+        'media',
+      );
     // Every module has events today: the first ones more (they lead the chart).
     for (const [i, m] of MODULE_LIST.entries()) {
       const n = i < 8 ? 3 : 1;
