@@ -51,6 +51,16 @@ async function expectFits(l: Locator, what: string) {
   expect(f.scroll, `${what} «${f.text}» is clipped (${f.scroll} > ${f.client})`).toBeLessThanOrEqual(f.client + 1);
 }
 
+/** A one-word header is never broken inside its word («Сформирова-н»): its text lies on one line. */
+async function expectOneLine(l: Locator, what: string) {
+  const lines = await l.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  });
+  expect(lines, `${what} is broken over ${lines} lines`).toBe(1);
+}
+
 /**
  * Brings the element into the window vertically (never scrolling anything sideways) and checks that
  * the element (or its own child) is what is under its centre: nothing covers it, no scroller clips it.
@@ -173,8 +183,11 @@ test('/reports: «Сформировать» is whole, the «Отправка» 
     await expectOnTop(page, th, `the «Отправка» header at ${size.width}`);
     const col = await th.evaluate((el) => (el as HTMLTableCellElement).cellIndex);
     await expectOnTop(page, row.locator('td').nth(col), `the «Отправка» cell at ${size.width}`);
-    for (const title of ['Компания', 'Период', 'Статус', 'Сформирован', 'Отправка'])
-      await expectFits(table.locator('th', { hasText: title }).first(), `the «${title}» header at ${size.width}`);
+    for (const title of ['Компания', 'Период', 'Статус', 'Сформирован', 'Отправка']) {
+      const header = table.locator('th', { hasText: title }).first();
+      await expectFits(header, `the «${title}» header at ${size.width}`);
+      await expectOneLine(header, `the «${title}» header at ${size.width}`);
+    }
     await shot(page, `reports-${size.width}.png`);
   }
 });
@@ -205,8 +218,11 @@ test('/exports: names on two lines at most, «Хранится до» whole, two
       texts.push((await r.locator('td').first().innerText()).trim());
     }
     expect(texts[0], 'two exports of one list read the same').not.toBe(texts[1]);
-    for (const title of ['Статус', 'Создан', 'Хранится до'])
-      await expectFits(table.locator('th', { hasText: title }).first(), `the «${title}» header at ${size.width}`);
+    for (const title of ['Статус', 'Объём', 'Создан', 'Хранится до']) {
+      const header = table.locator('th', { hasText: title }).first();
+      await expectFits(header, `the «${title}» header at ${size.width}`);
+      await expectOneLine(header, `the «${title}» header at ${size.width}`);
+    }
     await shot(page, `exports-${size.width}.png`);
   }
 });

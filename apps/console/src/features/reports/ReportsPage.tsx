@@ -66,7 +66,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
                 </Flex>
               ),
             },
-            { title: 'Компания', dataIndex: 'company_name', width: 120 },
+            { title: 'Компания', dataIndex: 'company_name', width: 116 },
             { title: 'Период', key: 'period', width: 112, render: (_, r) => `${formatDate(r.from)} — ${formatDate(r.to)}` },
             {
               title: 'Статус',
@@ -83,7 +83,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
             {
               title: 'Сформирован',
               key: 'generated',
-              width: 130,
+              width: 144,
               render: (_, r) =>
                 r.generated_at ? (
                   <Flex vertical>
@@ -101,7 +101,7 @@ export function ReportsPage({ search, onSearch }: { search: ReportsSearch; onSea
             {
               title: 'Отправка',
               key: 'send',
-              width: 150,
+              width: 140,
               render: (_, r) => {
                 if (!r.last_send) return <Typography.Text type="secondary">—</Typography.Text>;
                 const st = sendState(r.last_send);
