@@ -40,7 +40,7 @@ export const OTHERS_KEY = 'others';
 export function topSeries(r: TimeSeriesResponse): TimeSeriesResponse {
   if (r.series.some((s) => s.color)) return r;
   const ranked = [...r.series].sort((a, b) => b.total - a.total);
-  const top = ranked.slice(0, ranked.length > MODULE_PALETTE.length + 1 ? MODULE_PALETTE.length : ranked.length);
+  const top = ranked.slice(0, MODULE_PALETTE.length);
   const rest = ranked.slice(top.length);
   const series: TimeSeries[] = top.map((s, i) => ({ ...s, color: MODULE_PALETTE[i] ?? OTHERS_COLOR }));
   if (rest.length) {
