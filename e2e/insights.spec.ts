@@ -153,7 +153,8 @@ test('the dashboard shows the seeded figures and leads to the filtered list', as
   // A click on the domains' bar opens the domains list of that day.
   await page.goto(`/?companyId=${seeded.companyId}&period=7d&modules=domains`);
   await expect(page.getByTestId('chart-new-total')).toHaveText(String(seeded.domains));
-  const bar = page.getByTestId('echart-new').locator(`svg path[fill="${getModule('domains').color}"]`);
+  // The module chart colours modules by rank (Okabe–Ito): the only module gets the palette's first colour.
+  const bar = page.getByTestId('echart-new').locator('svg path[fill="#0072B2"]');
   const heights = () => bar.evaluateAll((els) => els.map((e) => (e as SVGGraphicsElement).getBoundingClientRect().height));
   await expect.poll(async () => Math.max(0, ...(await heights()))).toBeGreaterThan(50); // the bar, not the legend's dot
   const boxes = await heights();

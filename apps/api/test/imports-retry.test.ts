@@ -222,7 +222,7 @@ describe('crash and retry', () => {
       },
     });
     expect((await deletion)?.statusCode).toBe(204);
-    expect((await admin.get(`${BASE}/${id}`)).statusCode).toBe(404);
+    expect((await item(id)).status).toBe('undone');
     expect(await eventCount('undo')).toBe(0);
   });
 

@@ -312,7 +312,15 @@ describe('the job', () => {
       ['gamma-1.ru', 'A'],
       ['gamma-2.ru', 'B'],
     ]);
-    expect((await admin.get(`${BASE}/${b.done.id}`)).statusCode).toBe(404);
+    // Undone, it stays in the history as «Отменён» (its file goes); a second undo is refused.
+    const undone = (await admin.get(`${BASE}/${b.done.id}`)).json() as ImportItem;
+    expect(undone).toMatchObject({ status: 'undone', created: 1, errors_count: 0, doc_id: null });
+    expect(undone.message).toBe('Отменён: созданные им записи удалены (1)');
+    const listed = (await admin.get(`${BASE}?company_id=${company}`)).json() as { items: ImportItem[] };
+    expect(listed.items.find((x) => x.id === b.done.id)?.status).toBe('undone');
+    const again = await admin.del(`${BASE}/${b.done.id}`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Импорт уже отменён');
     const docGone = await admin.get(`/docs/${b.upload.doc_id}`);
     expect(docGone.statusCode).toBe(404);
 

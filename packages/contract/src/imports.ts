@@ -25,7 +25,8 @@ import {
   SOURCE_LABELS,
 } from './modules/index';
 
-export const IMPORT_STATUSES = ['uploaded', 'queued', 'running', 'done', 'failed'] as const;
+/** `undone`: deleted after it ran — what it created is gone, it stays in the history as «Отменён». */
+export const IMPORT_STATUSES = ['uploaded', 'queued', 'running', 'done', 'failed', 'undone'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
 export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
   uploaded: 'Ожидает запуска',
@@ -33,6 +34,7 @@ export const IMPORT_STATUS_LABELS: Record<ImportStatus, string> = {
   running: 'Выполняется',
   done: 'Завершён',
   failed: 'Ошибка',
+  undone: 'Отменён',
 };
 export const IMPORT_STATUS_COLORS: Record<ImportStatus, string> = {
   uploaded: 'default',
@@ -40,6 +42,7 @@ export const IMPORT_STATUS_COLORS: Record<ImportStatus, string> = {
   running: 'processing',
   done: 'success',
   failed: 'error',
+  undone: 'default',
 };
 /** Statuses in which the job still has work to do (the console keeps polling). */
 export const IMPORT_ACTIVE: ReadonlySet<ImportStatus> = new Set<ImportStatus>(['queued', 'running']);
@@ -135,6 +138,8 @@ export const IMPORT_MSG = {
   xlsxRead: 'Не удалось прочитать книгу Excel — пересохраните файл в Excel или как CSV',
   notFound: 'Импорт не найден',
   notStartable: 'Импорт уже запущен или завершён',
+  alreadyUndone: 'Импорт уже отменён',
+  undone: (n: number) => `Отменён: созданные им записи удалены (${n})`,
   running: 'Импорт ещё выполняется',
   fieldUnknown: 'Неизвестное поле',
   fieldTwice: (label: string) => `Поле «${label}» сопоставлено нескольким столбцам`,

@@ -15,6 +15,8 @@ export interface FieldOpts {
   hint?: string;
   indicator?: IndicatorKind | false;
   fillFrom?: FieldDescriptor['fillFrom'];
+  /** The list column's width in px, when the type's default is too narrow (an event's long title). */
+  listWidth?: number;
 }
 
 const isIp = (s: string) => isIPv4(s) || isIPv6(s);
@@ -83,6 +85,7 @@ function base(
     ...(o.hint ? { hint: o.hint } : {}),
     ...(o.indicator !== undefined ? { indicator: o.indicator } : {}),
     ...(o.fillFrom ? { fillFrom: o.fillFrom } : {}),
+    ...(o.listWidth ? { listWidth: o.listWidth } : {}),
     ...extra,
   };
 }

@@ -144,6 +144,8 @@ export interface ColumnDescriptor {
   /** A common event field (true) or the module's own (false). */
   common: boolean;
   options?: readonly FieldOption[];
+  /** The module field's own list width (FieldDescriptor.listWidth). */
+  listWidth?: number;
 }
 
 /** Keys that `sort` accepts (with or without a leading '-'). */
@@ -183,6 +185,7 @@ export function columnOf(m: ModuleDescriptor, key: string): ColumnDescriptor {
       sortable: sortable.has(key),
       common: false,
       ...(mf.options ? { options: mf.options } : {}),
+      ...(mf.listWidth ? { listWidth: mf.listWidth } : {}),
     };
   const cf = COMMON_FIELDS.find((c) => c.key === key) ?? LIST_ONLY_FIELDS.find((c) => c.key === key);
   if (!cf) throw new Error(`column ${key} of module ${m.code} is not a field`);

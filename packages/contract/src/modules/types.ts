@@ -81,6 +81,11 @@ export interface FieldDescriptor {
    * from the type (ip, domain, host, url, email, phone, card, inn, ogrn), `false` to opt out.
    */
   indicator?: IndicatorKind | false;
+  /**
+   * The list column's width in px where the type's default is too narrow: the title of a leak or a
+   * publication is read in full (two leaks of one CRM differ only past the 20th character).
+   */
+  listWidth?: number;
 }
 
 /** Kinds of indicators shared between events: related events match on them (indicators.ts). */

@@ -54,8 +54,8 @@ export const imports = pgTable(
     mode: text('mode', { enum: ['update', 'skip'] })
       .notNull()
       .default('update'),
-    /** uploaded | queued | running | done | failed */
-    status: text('status', { enum: ['uploaded', 'queued', 'running', 'done', 'failed'] })
+    /** uploaded | queued | running | done | failed | undone (deleted after it ran: kept in the history) */
+    status: text('status', { enum: ['uploaded', 'queued', 'running', 'done', 'failed', 'undone'] })
       .notNull()
       .default('uploaded'),
     message: text('message'),

@@ -236,6 +236,19 @@ export function createImportsRepo(db: Db) {
       if (docId) await tx.delete(docs).where(eq(docs.id, docId));
     },
 
+    /**
+     * Marks an import undone: it stays in the history with its counters and the message; its row
+     * errors and its file's doc go (there is nothing left to download).
+     */
+    async markUndone(id: number, docId: number | null, message: string, tx: Db = db): Promise<void> {
+      await tx.delete(importRowErrors).where(eq(importRowErrors.importId, id));
+      await tx
+        .update(imports)
+        .set({ status: 'undone', message, docId: null, errorsCount: 0, updatedAt: sql`now()` })
+        .where(eq(imports.id, id));
+      if (docId) await tx.delete(docs).where(eq(docs.id, docId));
+    },
+
     async insertDoc(v: typeof docs.$inferInsert, tx: Db = db): Promise<number> {
       const [d] = await tx.insert(docs).values(v).returning({ id: docs.id });
       if (!d) throw new Error('doc insert returned nothing');

@@ -26,7 +26,7 @@ import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { type DashboardParams, dashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
 import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
-import { fullDay, matrixOption, pieOption, seriesOption } from './components/chartOptions';
+import { fullDay, matrixOption, pieOption, seriesOption, topSeries } from './components/chartOptions';
 import { LazyEChart as EChart } from './components/LazyEChart';
 import { MlQueueCard } from './components/MlQueueCard';
 import { SlaCard } from './components/SlaCard';
@@ -98,7 +98,7 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
 
   /** Opens the event list the clicked element stands for, over `from`..`to`. */
   const open = (link: ChartLink | null | undefined, from?: string, to?: string) => {
-    if (!link || !from || !to) return;
+    if (!link?.path || !from || !to) return;
     void navigate({
       to: '/$section',
       params: { section: link.path.replace(/^\//, '') },
@@ -286,6 +286,7 @@ function QueryChart<D extends { total: number }>({
   height,
   option,
   onClick,
+  data,
 }: {
   title: string;
   /** `chart-{name}` / `echart-{name}` test ids. */
@@ -295,8 +296,11 @@ function QueryChart<D extends { total: number }>({
   height?: (d: D) => number;
   option: (d: D) => EChartProps['option'];
   onClick: (d: D, e: ChartClick) => void;
+  /** What is drawn (and clicked) of the answer, when not the answer itself. */
+  data?: (d: D) => D;
 }) {
-  const d = query.data;
+  const answer = query.data;
+  const d = useMemo(() => (answer && data ? data(answer) : answer), [answer, data]);
   return (
     <ChartCard title={title} testId={`chart-${name}`} total={d?.total} query={query} empty={!d?.total} hint={hint}>
       {d && <EChart testId={`echart-${name}`} height={height?.(d)} option={option(d)} onClick={(e) => onClick(d, e)} />}
@@ -316,6 +320,8 @@ function DaySeriesChart(props: {
   return (
     <QueryChart
       {...rest}
+      // The top modules and «Прочие» (sixteen stacked modules were unreadable).
+      data={topSeries}
       option={seriesOption}
       onClick={(d, e) => {
         const day = d.days[e.dataIndex];

@@ -1,7 +1,7 @@
 /* /exports «Мои экспорты»: the user's files, their status and progress, download, delete. */
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { EXPORT_MSG, EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
-import { formatDate, formatFileSize, formatNumber } from '@forpost/contract/format';
+import { formatDate, formatDateTime, formatFileSize, formatNumber } from '@forpost/contract/format';
 import { Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -35,7 +35,7 @@ export function ExportsPage() {
             data-testid="exports-table"
             loading={list.isFetching && !list.data}
             dataSource={list.data?.items ?? []}
-            scroll={{ x: 1000 }}
+            scroll={{ x: 880 }}
             locale={{
               emptyText: (
                 <EmptyState
@@ -62,25 +62,27 @@ export function ExportsPage() {
                 setPageSize(ps);
               },
             }}
+            // Fits the ~928 px of a 1280 px screen with the side menu open: the name gets at least 260 px
+            // (two lines at most), every column its header, nothing hides behind the pinned actions.
             columns={[
               {
                 title: 'Название',
                 key: 'name',
                 render: (_, e) => (
-                  <Flex vertical>
-                    <span>{e.name}</span>
+                  <Flex vertical data-testid={`export-name-${e.id}`}>
+                    <span title={e.file_name}>{e.name}</span>
+                    {/* The number, format and fields: two exports of one list with one name still differ. */}
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                      {e.module_name} · {e.fields.length}{' '}
+                      №{e.id} · {e.module_name} · {e.format.toUpperCase()} · {e.fields.length}{' '}
                       {e.fields.length === 1 ? 'поле' : e.fields.length < 5 ? 'поля' : 'полей'}
                     </Typography.Text>
                   </Flex>
                 ),
               },
-              { title: 'Формат', dataIndex: 'format', width: 90, render: (f: string) => <Tag>{f.toUpperCase()}</Tag> },
               {
                 title: 'Статус',
                 key: 'status',
-                width: 180,
+                width: 150,
                 render: (_, e) => (
                   <Flex vertical>
                     <Tooltip title={e.message ?? undefined}>
@@ -104,30 +106,44 @@ export function ExportsPage() {
                 ),
               },
               {
-                title: 'Строк',
+                title: 'Объём',
                 key: 'rows',
                 width: 110,
                 align: 'right',
-                render: (_, e) => (e.status === 'done' || e.rows_written ? formatNumber(e.rows_written) : '—'),
+                render: (_, e) => (
+                  <Flex vertical>
+                    <span>{e.status === 'done' || e.rows_written ? `${formatNumber(e.rows_written)} стр.` : '—'}</span>
+                    {e.size != null && (
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {formatFileSize(e.size)}
+                      </Typography.Text>
+                    )}
+                  </Flex>
+                ),
               },
               {
-                title: 'Размер',
-                dataIndex: 'size',
+                title: 'Создан',
+                dataIndex: 'created_at',
                 width: 110,
-                align: 'right',
-                render: (s: number | null) => (s == null ? '—' : formatFileSize(s)),
+                render: (d: string) => (
+                  <Flex vertical>
+                    <span>{formatDate(d)}</span>
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {formatDateTime(d).slice(-5)}
+                    </Typography.Text>
+                  </Flex>
+                ),
               },
-              { title: 'Создан', dataIndex: 'created_at', width: 110, render: (d: string) => formatDate(d) },
               {
                 title: 'Хранится до',
                 dataIndex: 'expires_at',
-                width: 120,
-                render: (d: string | null) => (d ? formatDate(d) : '—'),
+                width: 124,
+                render: (d: string | null) => <span data-testid="export-expires">{d ? formatDate(d) : '—'}</span>,
               },
               {
                 title: '',
                 key: 'actions',
-                width: 150,
+                width: 136,
                 fixed: 'right',
                 render: (_, e) => (
                   <Flex gap={4}>

@@ -11,6 +11,7 @@ export const leaks: ModuleDescriptor<'leaks'> = {
   icon: 'warning',
   fields: [
     field.string('leak_name', 'Название утечки', {
+      listWidth: 360,
       required: true,
       search: true,
       filter: 'contains',

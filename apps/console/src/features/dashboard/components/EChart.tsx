@@ -2,12 +2,15 @@
  * ECharts in React, tree-shaken: only the charts and components the dashboard uses, the SVG renderer
  * (crisp, and every mark is a DOM node a test can click). Imported by the home page's chunk only.
  */
+
+import { theme } from 'antd';
 import { BarChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import type { EChartsCoreOption } from 'echarts/core';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
-import { type CSSProperties, useEffect, useRef } from 'react';
+import { type CSSProperties, useEffect, useMemo, useRef } from 'react';
+import { themed } from './chartOptions';
 
 echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
@@ -52,9 +55,22 @@ export function EChart({
     };
   }, []);
 
+  // The theme's colours (the dark theme's too): texts, legends, axes, grid lines.
+  const { token } = theme.useToken();
+  const shown = useMemo(
+    () =>
+      themed(option, {
+        text: token.colorText,
+        secondary: token.colorTextSecondary,
+        border: token.colorBorder,
+        split: token.colorBorderSecondary,
+        background: token.colorBgElevated,
+      }),
+    [option, token],
+  );
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
-  }, [option]);
+    chart.current?.setOption(shown, { notMerge: true });
+  }, [shown]);
 
   return (
     <div ref={ref} style={{ width: '100%', height, cursor: onClick ? 'pointer' : undefined, ...style }} data-testid={testId} />

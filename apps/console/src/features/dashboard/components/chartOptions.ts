@@ -19,9 +19,103 @@ const NAMED_COLORS: Record<string, string> = {
   default: '#bfbfbf',
   processing: '#1677ff',
 };
-/** The module's colour (its descriptor's: the same in every chart, the PDF report's too); grey for an unknown code. */
-const moduleColor = (code: string) => MODULE_SECTIONS.find((m) => m.code === code)?.color ?? '#8c8c8c';
+/** The module's colour (its descriptor's, the PDF report's too); grey for an unknown code. */
+const moduleColor = (code: string) => MODULE_SECTIONS.find((m) => m.code === code)?.color ?? OTHERS_COLOR;
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
+
+/**
+ * A colour-blind-safe categorical palette (Okabe–Ito, without black: unreadable on the dark theme) for
+ * the modules of one chart, by their rank in it; sixteen descriptor colours were near-identical.
+ */
+export const MODULE_PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442'] as const;
+/** «Прочие»: the modules past the top ones, in grey. */
+export const OTHERS_COLOR = '#8c8c8c';
+export const OTHERS_KEY = 'others';
+
+/**
+ * A chart of modules (series without their own colour) keeps the top `MODULE_PALETTE.length` modules by
+ * the period's total, each in a palette colour, and sums the rest into «Прочие» (an empty link: it is
+ * several lists). Series with their own colours (statuses, priorities) pass unchanged.
+ */
+export function topSeries(r: TimeSeriesResponse): TimeSeriesResponse {
+  if (r.series.some((s) => s.color)) return r;
+  const ranked = [...r.series].sort((a, b) => b.total - a.total);
+  const top = ranked.slice(0, MODULE_PALETTE.length);
+  const rest = ranked.slice(top.length);
+  const series: TimeSeries[] = top.map((s, i) => ({ ...s, color: MODULE_PALETTE[i] ?? OTHERS_COLOR }));
+  if (rest.length) {
+    series.push({
+      key: OTHERS_KEY,
+      name: `Прочие (${rest.length})`,
+      color: OTHERS_COLOR,
+      total: rest.reduce((n, s) => n + s.total, 0),
+      data: r.days.map((_, d) => rest.reduce((n, s) => n + (s.data[d] ?? 0), 0)),
+      // Several lists: nothing to open (DashboardPage's open() ignores an empty path).
+      link: { path: '', query: {} },
+    });
+  }
+  return { ...r, series };
+}
+
+/** The theme's colours a chart needs (antd tokens): ECharts' own are for a white page only. */
+export interface ChartColors {
+  text: string;
+  secondary: string;
+  border: string;
+  split: string;
+  background: string;
+}
+
+/**
+ * Applies the theme to an option: texts, legends, axes and grid lines, slice borders, the tooltip. The
+ * dark theme had white grid lines and grey-on-black legends.
+ */
+export function themed(option: EChartsCoreOption, c: ChartColors): EChartsCoreOption {
+  const o = option as Record<string, unknown>;
+  const axis = (a: unknown) =>
+    a && typeof a === 'object'
+      ? {
+          ...(a as object),
+          axisLine: { lineStyle: { color: c.border } },
+          axisTick: { ...((a as { axisTick?: object }).axisTick ?? {}), lineStyle: { color: c.border } },
+          axisLabel: { color: c.secondary },
+          splitLine: { lineStyle: { color: c.split } },
+        }
+      : a;
+  const series = Array.isArray(o.series)
+    ? (o.series as Record<string, unknown>[]).map((s) =>
+        s.type === 'pie' ? { ...s, itemStyle: { ...((s.itemStyle as object) ?? {}), borderColor: c.background } } : s,
+      )
+    : o.series;
+  return {
+    ...o,
+    textStyle: { ...((o.textStyle as object) ?? {}), color: c.text },
+    ...(o.legend
+      ? {
+          legend: {
+            ...(o.legend as object),
+            textStyle: { color: c.text },
+            pageTextStyle: { color: c.text },
+            pageIconColor: c.text,
+            inactiveColor: c.border,
+          },
+        }
+      : {}),
+    ...(o.xAxis ? { xAxis: axis(o.xAxis) } : {}),
+    ...(o.yAxis ? { yAxis: axis(o.yAxis) } : {}),
+    ...(o.tooltip
+      ? {
+          tooltip: {
+            ...(o.tooltip as object),
+            backgroundColor: c.background,
+            borderColor: c.border,
+            textStyle: { color: c.text },
+          },
+        }
+      : {}),
+    series,
+  };
+}
 
 /** 'YYYY-MM-DD' → 'dd.MM' / 'dd.MM.yyyy'. */
 const shortDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}`;
@@ -46,8 +140,9 @@ export function seriesOption(r: TimeSeriesResponse): EChartsCoreOption {
         return [`<b>${fullDay(r.days[first.dataIndex] ?? '')}</b> — всего ${total}`, ...rows].join('<br/>');
       },
     },
-    legend: { type: 'scroll', bottom: 0, icon: 'circle', itemWidth: 10, itemHeight: 10 },
-    grid: { left: 8, right: 16, top: 16, bottom: 40, containLabel: true },
+    // Every series in the legend at once (at most eight: topSeries), on as many lines as it takes.
+    legend: { bottom: 0, icon: 'circle', itemWidth: 10, itemHeight: 10 },
+    grid: { left: 8, right: 16, top: 16, bottom: 16 + 22 * Math.ceil(r.series.length / 4), containLabel: true },
     xAxis: { type: 'category', data: r.days.map(shortDay), axisTick: { alignWithLabel: true } },
     yAxis: { type: 'value', minInterval: 1 },
     series: r.series.map((s: TimeSeries) => ({
@@ -83,7 +178,16 @@ export function pieOption(r: TimeSeriesResponse): EChartsCoreOption {
         radius: ['42%', '68%'],
         center: ['50%', '45%'],
         itemStyle: { borderColor: '#fff', borderWidth: 2 },
-        label: { formatter: '{c}', fontWeight: 600 },
+        // Counts inside the ring: an outside label of a slice on the left fell past the card's edge at 1280 px.
+        label: {
+          position: 'inside',
+          formatter: '{c}',
+          fontWeight: 600,
+          color: '#fff',
+          textBorderColor: 'rgba(0,0,0,0.6)',
+          textBorderWidth: 2,
+        },
+        labelLine: { show: false },
         data: r.series.map((s) => ({ name: s.name, value: s.total, itemStyle: { color: colorOf(s) } })),
       },
     ],

@@ -132,9 +132,11 @@ export function BulkBar({
   };
 
   return (
-    // One line (what does not fit scrolls sideways), in the theme's colours (the dark theme too).
+    // What does not fit one line wraps to the next (a bar scrolled sideways hid «Снять выделение» at
+    // 1280 px), in the theme's colours (the dark theme too).
     <Flex
       gap={8}
+      wrap
       align="center"
       data-testid="bulk-bar"
       style={{
@@ -142,7 +144,6 @@ export function BulkBar({
         background: token.colorPrimaryBg,
         border: `1px solid ${token.colorPrimaryBorder}`,
         borderRadius: 8,
-        overflowX: 'auto',
         whiteSpace: 'nowrap',
       }}
     >
@@ -204,7 +205,7 @@ export function BulkBar({
           </Button>
         </Popconfirm>
       )}
-      <Button type="link" onClick={onClear}>
+      <Button type="link" onClick={onClear} data-testid="bulk-clear" style={{ paddingInline: 4, marginInlineStart: 'auto' }}>
         Снять выделение
       </Button>
       <ActionRequestModal action={action} subject={`Для: ${target}`} onSend={sendAction} onCancel={() => setAction(null)} />

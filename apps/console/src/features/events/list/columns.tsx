@@ -64,7 +64,7 @@ const WIDTHS: Record<ColumnDescriptor['type'], number> = {
 };
 /** Wide enough for the header's longest word (headers wrap between words, never inside one). */
 function widthOf(col: ColumnDescriptor): number {
-  return Math.max(WIDTHS[col.type], headerWidth(col));
+  return Math.max(col.listWidth ?? WIDTHS[col.type], headerWidth(col));
 }
 function headerWidth(col: ColumnDescriptor): number {
   const longest = Math.max(...col.label.split(/[\s,-]+/).map((w) => w.length));

@@ -25,6 +25,8 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
   const [pageSize, setPageSize] = useState(10);
   const list = useImportsQuery(target, { page, page_size: pageSize, company_id: companyId });
   const del = useDeleteImport(target);
+  /** The import whose «Удалить импорт?» is open (its button's tooltip stays hidden meanwhile). */
+  const [confirming, setConfirming] = useState<number | null>(null);
   const what = target.kind === 'module' ? 'события' : 'записи каталога';
 
   return (
@@ -145,30 +147,35 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
                       aria-label="Отчёт об ошибках"
                     />
                   </Tooltip>
-                  <Popconfirm
-                    title="Удалить импорт?"
-                    description={
-                      r.created
-                        ? `Созданные им ${what} (${formatNumber(r.created)}) будут удалены. Обновлённые останутся как есть.`
-                        : 'Файл и история импорта будут удалены.'
-                    }
-                    okText="Удалить"
-                    okButtonProps={{ danger: true }}
-                    cancelText="Отмена"
-                    onConfirm={() =>
-                      del.mutateAsync(r.id).then(
-                        () => {
-                          message.success('Импорт удалён');
-                          onDeleted(r.id);
-                        },
-                        () => undefined, // the HTTP client has shown the error
-                      )
-                    }
-                  >
-                    <Tooltip title="Удалить (отменить импорт)">
-                      <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Удалить импорт" />
-                    </Tooltip>
-                  </Popconfirm>
+                  {/* The button's tooltip hides while its confirmation is open: it covered «Удалить» / «Отмена». */}
+                  {r.status !== 'undone' && (
+                    <Popconfirm
+                      title="Удалить импорт?"
+                      onOpenChange={(open) => setConfirming(open ? r.id : null)}
+                      description={
+                        r.created
+                          ? `Созданные им ${what} (${formatNumber(r.created)}) будут удалены. Обновлённые останутся как есть.`
+                          : 'Файл и история импорта будут удалены.'
+                      }
+                      okText="Удалить"
+                      okButtonProps={{ danger: true }}
+                      cancelText="Отмена"
+                      onConfirm={() =>
+                        del.mutateAsync(r.id).then(
+                          () => {
+                            // One that ran stays in the history as «Отменён».
+                            message.success(r.status === 'uploaded' ? 'Импорт удалён' : 'Импорт отменён');
+                            onDeleted(r.id);
+                          },
+                          () => undefined, // the HTTP client has shown the error
+                        )
+                      }
+                    >
+                      <Tooltip title="Удалить (отменить импорт)" {...(confirming === r.id ? { open: false } : {})}>
+                        <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="Удалить импорт" />
+                      </Tooltip>
+                    </Popconfirm>
+                  )}
                 </Flex>
               ),
             },

@@ -77,7 +77,7 @@ export function CreateReportCard() {
               />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12} xl={6}>
+          <Col xs={24} md={12} xl={5}>
             <Form.Item name="period" label="Период" rules={[{ required: true, message: MSG.required }]}>
               <DatePicker.RangePicker
                 format="DD.MM.YYYY"
@@ -87,7 +87,7 @@ export function CreateReportCard() {
               />
             </Form.Item>
           </Col>
-          <Col xs={24} md={12} xl={6}>
+          <Col xs={24} md={12} xl={5}>
             <Form.Item name="modules" label="Модули">
               <Select
                 mode="multiple"
@@ -104,7 +104,8 @@ export function CreateReportCard() {
               <Input placeholder="По умолчанию — компания и период" />
             </Form.Item>
           </Col>
-          <Col xs={24} xl={3}>
+          {/* Room for the whole «Сформировать» at 1280 px (a 3/24 column clipped it). */}
+          <Col xs={24} xl={5}>
             <Form.Item>
               <Button
                 type="primary"

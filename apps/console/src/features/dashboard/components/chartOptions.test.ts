@@ -1,0 +1,42 @@
+import type { TimeSeriesResponse } from '@forpost/contract/analytics';
+import { describe, expect, it } from 'vitest';
+import { MODULE_PALETTE, OTHERS_COLOR, OTHERS_KEY, topSeries } from './chartOptions';
+
+const days = ['2026-03-01', '2026-03-02'];
+const moduleSeries = (n: number): TimeSeriesResponse => ({
+  from: days[0] as string,
+  to: days[1] as string,
+  days,
+  series: Array.from({ length: n }, (_, i) => ({
+    key: `m${i}`,
+    name: `Модуль ${i}`,
+    color: null,
+    total: i + 1,
+    data: [i, 1],
+    link: { path: `/m${i}`, query: {} },
+  })),
+  total: (n * (n + 1)) / 2,
+});
+
+describe('topSeries', () => {
+  it('keeps the seven largest modules in the palette and sums the rest into «Прочие»', () => {
+    const r = topSeries(moduleSeries(16));
+    expect(r.series).toHaveLength(8);
+    expect(r.series.slice(0, 7).map((s) => s.key)).toEqual(['m15', 'm14', 'm13', 'm12', 'm11', 'm10', 'm9']);
+    expect(r.series.slice(0, 7).map((s) => s.color)).toEqual([...MODULE_PALETTE]);
+    const others = r.series[7];
+    expect(others).toMatchObject({ key: OTHERS_KEY, name: 'Прочие (9)', color: OTHERS_COLOR, total: 45 });
+    expect(others?.data).toEqual([36, 9]); // 0+…+8 on the first day, nine ones on the second
+    expect(others?.link.path).toBe(''); // several lists: nothing to open
+  });
+
+  it('seven modules fit without «Прочие» (every one in its own colour); coloured series (statuses) pass unchanged', () => {
+    const seven = topSeries(moduleSeries(7)).series;
+    expect(seven.map((s) => s.key)).not.toContain(OTHERS_KEY);
+    expect(new Set(seven.map((s) => s.color)).size).toBe(7);
+    expect(topSeries(moduleSeries(8)).series.at(-1)).toMatchObject({ key: OTHERS_KEY, name: 'Прочие (1)' });
+    const statuses = moduleSeries(12);
+    statuses.series = statuses.series.map((s) => ({ ...s, color: 'blue' }));
+    expect(topSeries(statuses)).toBe(statuses);
+  });
+});
