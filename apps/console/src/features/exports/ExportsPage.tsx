@@ -1,7 +1,7 @@
 /* /exports «Мои экспорты»: the user's files, their status and progress, download, delete. */
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { EXPORT_MSG, EXPORT_STATUS_COLORS, EXPORT_STATUS_LABELS, type ExportItem } from '@forpost/contract/exports';
-import { formatDate, formatDateTime, formatFileSize, formatNumber } from '@forpost/contract/format';
+import { formatDate, formatDateTime, formatFileSize, formatNumber, pluralRu } from '@forpost/contract/format';
 import { Button, Card, Flex, Popconfirm, Progress, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
@@ -112,7 +112,11 @@ export function ExportsPage() {
                 align: 'right',
                 render: (_, e) => (
                   <Flex vertical>
-                    <span>{e.status === 'done' || e.rows_written ? `${formatNumber(e.rows_written)} стр.` : '—'}</span>
+                    <span>
+                      {e.status === 'done' || e.rows_written
+                        ? `${formatNumber(e.rows_written)} ${pluralRu(e.rows_written, 'строка', 'строки', 'строк')}`
+                        : '—'}
+                    </span>
                     {e.size != null && (
                       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                         {formatFileSize(e.size)}
