@@ -139,7 +139,7 @@ describe.each(MODULE_LIST.map((m) => [m.code, m] as const))('%s: batch PATCH and
 
     const ok = await aUser.patch(path(m), { ids: mine, patch: { status_id: st.other, tags_add: [tagId] } });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ ids: sorted(mine), count: 3 });
+    expect(ok.json()).toEqual({ ids: sorted(mine), count: 3, undo_token: expect.any(String) });
     for (const id of mine) {
       expect(await statusOf(id)).toBe(st.other);
       const h = await historyOf(id);
