@@ -105,7 +105,7 @@ test.describe
       const pick = page.getByTestId('quick-pick');
       await expect(pick).toBeVisible();
       await shots(page, 'card-status-pick');
-      const second = (await pick.getByRole('button').nth(1).innerText())
+      const second = (await pick.getByRole('option').nth(1).innerText())
         .replace(/^\d+\s*/, '')
         .replace(/\s*сейчас$/, '')
         .trim();
