@@ -166,6 +166,26 @@ describe('undo of a batch change', () => {
   });
 });
 
+describe('undo of an assignment', () => {
+  it('takes the assignee back off; one audit entry', async () => {
+    const [e1] = await events(A, 1);
+    const other = (await q<{ id: number }>(`SELECT id FROM users WHERE email = 'undo-a2@forpost.test'`))[0]?.id as number;
+    const r = await aUser.patch(path, { ids: [e1], patch: { assignee_id: other } });
+    expect(r.statusCode, r.body).toBe(200);
+    const mark = await auditMark();
+    const u = await aUser.post(`${path}/undo/${r.json().undo_token}`, {});
+    expect(u.statusCode, u.body).toBe(200);
+    expect(u.json()).toMatchObject({ restored: 1, skipped: 0 });
+    expect((await q<{ assignee_id: number | null }>(`SELECT assignee_id FROM events WHERE id = $1`, [e1]))[0]?.assignee_id).toBe(
+      null,
+    );
+    const audit = await auditSince(mark);
+    expect(audit.map((a) => a.action)).toEqual(['event.undo']);
+    expect(String(audit[0]?.meta.change)).toMatch(/^Исполнитель: .+ → не задан$/);
+    expect((await historyOf(e1 as number)).at(-1)).toMatchObject({ action: 'undo', field: 'assignee_id', after: null });
+  });
+});
+
 describe('the audit entry of a batch change', () => {
   it('names the module and the company and says what changed in words', async () => {
     const inWork = await status('in_progress');

@@ -231,6 +231,8 @@ export function createEventsService(deps: EventsServiceDeps) {
     rows: readonly EventRow[],
     assigneeId: number | null | undefined,
     tx: Db,
+    /** false: the caller writes its own audit entry (an undo). */
+    audited = true,
   ): Promise<HistoryEntry[]> {
     if (assigneeId === undefined) return [];
     const to: Assignee | null =
@@ -255,16 +257,17 @@ export function createEventsService(deps: EventsServiceDeps) {
       return h ? [h] : [];
     });
     const one = changed.length === 1 ? changed[0] : undefined;
-    await audit.record(
-      c.actor,
-      {
-        action: 'event.assign',
-        entity: `event.${m.code}`,
-        ...(one ? { entityId: one.id, companyId: one.company_id } : {}),
-        meta: { ids: changed.map((r) => r.id), assignee_id: to?.id ?? null, assignee_name: to?.name ?? null },
-      },
-      tx,
-    );
+    if (audited)
+      await audit.record(
+        c.actor,
+        {
+          action: 'event.assign',
+          entity: `event.${m.code}`,
+          ...(one ? { entityId: one.id, companyId: one.company_id } : {}),
+          meta: { ids: changed.map((r) => r.id), assignee_id: to?.id ?? null, assignee_name: to?.name ?? null },
+        },
+        tx,
+      );
     if (to && to.id !== c.actor.userId) await notify(tx, [assignedNotice(c, m, changed, to.id)]);
     return history;
   }
@@ -584,7 +587,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         if (partial) skipped++;
         if (Object.keys(body).length) all.push(...(await patchRow(c, m, r, body, tx)));
       }
-      for (const [to, rs] of assignTo) all.push(...(await assignRows(c, m, rs, to, tx)));
+      for (const [to, rs] of assignTo) all.push(...(await assignRows(c, m, rs, to, tx, false)));
       const undone = all.map((h) => ({ ...h, action: 'undo' as const }));
       await repo.insertHistory(undone, tx);
       const ids = [...new Set(undone.map((h) => h.eventId))];
