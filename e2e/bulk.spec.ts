@@ -77,6 +77,27 @@ test.describe
       expect(calls.map((r) => `${r.method()} ${new URL(r.url()).pathname}`)).toEqual([`PATCH /api/v1/modules/${m.code}/events`]);
     });
 
+    test('«Отменить» after a bulk change puts back what it changed', async ({ page, baseURL }) => {
+      const api = await adminApi(baseURL);
+      const statusOf = async (id: string | null) =>
+        (await ok<{ status_id: number }>(await api.get(`/api/v1/modules/${m.code}/events/${id}`), 'event')).status_id;
+      const [a, b] = await rows(page).evaluateAll((trs) => trs.slice(2, 4).map((tr) => tr.getAttribute('data-row-key')));
+      const was = [await statusOf(a), await statusOf(b)];
+      const target = statuses.find((s) => s.id !== was[0] && s.id !== was[1]) as (typeof statuses)[number];
+      for (const id of [a, b]) await page.locator(`tr[data-row-key="${id}"] .ant-table-selection-column .ant-checkbox`).click();
+      await page.getByTestId('bulk-status').click();
+      await page.getByRole('menuitem', { name: target.name }).click();
+      const toast = page.getByTestId('undo-toast');
+      await expect(toast).toContainText('Статус изменён: 2 события');
+      for (const id of [a, b]) await expect.poll(() => statusOf(id)).toBe(target.id);
+      await toast.getByTestId('undo-button').click();
+      await expect(page.locator('.ant-message')).toContainText('Изменение отменено: 2 события');
+      await expect.poll(() => statusOf(a)).toBe(was[0]);
+      await expect.poll(() => statusOf(b)).toBe(was[1]);
+      await expect(page.locator(`tr[data-row-key="${a}"]`)).not.toContainText(target.name);
+      await api.dispose();
+    });
+
     test(`«Выбрать все ${N} по фильтру»: a job with progress, then a fresh list`, async ({ page }) => {
       test.setTimeout(120_000);
       await page.locator('[data-testid="events-table"] thead .ant-table-selection-column .ant-checkbox').click();

@@ -105,7 +105,7 @@ test.describe
       const pick = page.getByTestId('quick-pick');
       await expect(pick).toBeVisible();
       await shots(page, 'card-status-pick');
-      const second = (await pick.getByRole('button').nth(1).innerText())
+      const second = (await pick.getByRole('option').nth(1).innerText())
         .replace(/^\d+\s*/, '')
         .replace(/\s*сейчас$/, '')
         .trim();
@@ -132,5 +132,71 @@ test.describe
       await page.keyboard.press('u');
       await expect(page).toHaveURL(/\/domains\?/);
       await expect(page).toHaveURL(/page_size=2/);
+    });
+
+    test('the same triage keys on the list’s marked row and on the card: ↓ and Enter apply the highlight; «Отменить»', async ({
+      page,
+      baseURL,
+    }) => {
+      const api = await adminApi(baseURL);
+      const event = async (id: number) =>
+        ok<{ status_id: number; priority_id: number | null }>(await api.get(`/api/v1/modules/domains/events/${id}`), 'event');
+      const statuses = (
+        await ok<{ items: { id: number; name: string }[] }>(await api.get('/api/v1/modules/domains/events/statuses'), 'statuses')
+      ).items;
+      const priorities = (
+        await ok<{ items: { id: number; name: string }[] }>(
+          await api.get('/api/v1/modules/domains/events/priorities'),
+          'priorities',
+        )
+      ).items;
+      const newest = ids[2] as number;
+      const before = await event(newest);
+      const at = statuses.findIndex((x) => x.id === before.status_id);
+      const next = statuses[at + 1] as { id: number; name: string };
+
+      await page.addInitScript((id) => window.localStorage.setItem('companyId', String(id)), companyId);
+      await login(page);
+      await page.goto(`/domains?registrar=${encodeURIComponent(`Клавиши ${stamp}`)}`);
+      await expect(page.locator(`tr[data-row-key="${newest}"]`)).toBeVisible();
+      await page.getByTestId('page-title').click();
+      // In the list: mark the newest row, s, ↓, Enter — the next status is saved.
+      await page.keyboard.press('j');
+      await expect(page.locator(`tr[data-row-key="${newest}"]`)).toHaveAttribute('data-active', 'true');
+      await page.keyboard.press('s');
+      const pick = page.getByTestId('quick-pick');
+      await expect(pick).toBeVisible();
+      await page.keyboard.press('ArrowDown');
+      await expect(pick.locator('[data-highlighted]')).toContainText(next.name);
+      await page.keyboard.press('Enter');
+      await expect(pick).toBeHidden();
+      await expect.poll(async () => (await event(newest)).status_id).toBe(next.id);
+      await expect(page.locator(`tr[data-row-key="${newest}"]`)).toContainText(next.name);
+      // «Отменить» puts the status back.
+      await expect(page.getByTestId('undo-toast')).toContainText('Изменения сохранены');
+      await page.getByTestId('undo-button').click();
+      await expect(page.locator('.ant-message')).toContainText('Изменение отменено: 1 событие');
+      await expect.poll(async () => (await event(newest)).status_id).toBe(before.status_id);
+
+      // On the card: p, ↓, Enter — the priority after the current one.
+      await page.goto(`/domains/${newest}`);
+      await expect(page.getByTestId('page-title')).toBeVisible();
+      await page.getByTestId('page-title').click();
+      const was = (await event(newest)).priority_id;
+      const pAt = priorities.findIndex((x) => x.id === was);
+      const pNext = priorities[Math.max(0, pAt) + 1] as { id: number; name: string };
+      await page.keyboard.press('p');
+      await expect(pick).toBeVisible();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect(pick).toBeHidden();
+      await expect.poll(async () => (await event(newest)).priority_id).toBe(pNext.id);
+      // s, ↓, Enter on the card too.
+      await page.keyboard.press('s');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await event(newest)).status_id).toBe(next.id);
+      await expect(page.getByTestId('history')).toContainText('Статус');
+      await api.dispose();
     });
   });

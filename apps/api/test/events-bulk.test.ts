@@ -139,7 +139,7 @@ describe.each(MODULE_LIST.map((m) => [m.code, m] as const))('%s: batch PATCH and
 
     const ok = await aUser.patch(path(m), { ids: mine, patch: { status_id: st.other, tags_add: [tagId] } });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect(ok.json()).toEqual({ ids: sorted(mine), count: 3 });
+    expect(ok.json()).toEqual({ ids: sorted(mine), count: 3, undo_token: expect.any(String) });
     for (const id of mine) {
       expect(await statusOf(id)).toBe(st.other);
       const h = await historyOf(id);
@@ -387,6 +387,18 @@ describe('«все N по фильтру»', () => {
     expect(audit[0]).toBe('event.bulk_start');
     expect(audit.at(-1)).toBe('event.bulk_done');
     expect(audit.filter((a) => a === 'event.batch_update')).toHaveLength(Math.ceil(n / BULK_CHUNK));
+
+    // No «Отменить» while it ran (half.undo_token); once done, its author undoes every chunk's change at once.
+    expect(half.undo_token).toBeNull();
+    expect(done.undo_token).toMatch(/^[0-9a-f-]{36}$/);
+    const undone = await aUser.post(`${path(m)}/undo/${done.undo_token}`, {});
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(undone.json()).toMatchObject({ restored: n, skipped: 0 });
+    const back = await q<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE id = ANY($1::bigint[]) AND status_id = $2`,
+      [ids, st.initial],
+    );
+    expect(back[0]?.n).toBe(n);
   });
 
   it('a deletion job run by the worker to the end, its progress polled as the console does', async () => {

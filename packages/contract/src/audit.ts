@@ -95,6 +95,7 @@ export const AUDIT_ACTIONS = {
   'doc.delete': 'Удаление файла',
   'event.delete': 'Удаление события',
   'event.batch_update': 'Массовое изменение событий',
+  'event.undo': 'Отмена изменения событий',
   'event.assign': 'Назначение исполнителя',
   'event.action': 'Действие над событием',
   'event.bulk_start': 'Запуск массовой операции по фильтру',

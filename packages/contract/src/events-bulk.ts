@@ -76,6 +76,8 @@ export const bulkJob = z
     finished_at: z.string().nullable(),
     /** A running job whose worker stopped answering; another worker takes it over automatically. */
     stalled: z.boolean(),
+    /** «Отменить» of a finished change (op `patch`): POST …/events/undo/{token}. */
+    undo_token: z.string().nullable(),
   })
   .meta({ id: 'EventBulkJob' });
 export type BulkJob = z.infer<typeof bulkJob>;

@@ -410,7 +410,8 @@ export type EventListQuery = {
 export const eventHistoryItem = z.object({
   id: z.number().int(),
   at: z.string(),
-  action: z.enum(['create', 'update', 'action', 'link', 'unlink']),
+  /** `undo`: the field went back by «Отменить» of an earlier change. */
+  action: z.enum(['create', 'update', 'action', 'link', 'unlink', 'undo']),
   field: z.string().nullable(),
   field_label: z.string().nullable(),
   before: z.unknown(),
@@ -432,6 +433,29 @@ const batchIds = z
 export const batchDeleteRequest = z.object({ ids: batchIds }).strict();
 export const batchPatchRequest = memo((m) => z.object({ ids: batchIds, patch: eventPatchRequest(m) }).strict());
 export const batchResponse = z.object({ ids: z.array(z.number().int()), count: z.number().int() });
+/** PATCH …/events: also the token of «Отменить» (null: nothing changed). */
+export const batchPatchResponse = batchResponse.extend({ undo_token: z.string().nullable() });
+
+// ---------------------------------------------------------------------------
+// «Отменить» a change of many events (the collection PATCH or a change by filter)
+// ---------------------------------------------------------------------------
+
+/** How long after a change its author may undo it (the console offers it for 10 s). */
+export const UNDO_TTL_SECONDS = 300;
+export const UNDO_MSG = {
+  notFound: 'Изменение для отмены не найдено',
+  expired: 'Время для отмены изменения истекло',
+  done: 'Изменение уже отменено',
+} as const;
+export const undoParam = z.object({ token: z.uuid({ error: UNDO_MSG.notFound }) });
+export const undoResponse = z.object({
+  /** Events whose fields went back. */
+  restored: z.number().int(),
+  /** Events (some of) whose changed fields were changed since by someone else, or are gone: left as they are. */
+  skipped: z.number().int(),
+  ids: z.array(z.number().int()),
+});
+export type UndoResponse = z.infer<typeof undoResponse>;
 
 export const eventActionRequest = memo((m) => {
   const codes = (m.actions ?? []).map((a) => a.code) as [string, ...string[]];

@@ -44,6 +44,7 @@ import type { CardVault } from './event-data';
 import type { EventsRepo } from './events.repo';
 import type { EventsService } from './events.service';
 import { type ListFilter, type ListFilterQuery, listFilter, listWhere } from './list-filter';
+import type { Undo } from './undo.service';
 
 const BULK_QUEUE = 'event-bulk-run';
 const BULK_MAINTENANCE = 'event-bulk-maintenance';
@@ -63,6 +64,7 @@ export interface BulkEngine {
   repo: Pick<EventsRepo, 'resolveQuery'>;
   vault: CardVault;
   actions: ActionRunner;
+  undo: Undo;
 }
 
 export interface BulkRunOptions {
@@ -87,6 +89,7 @@ function toBulkJob(r: BulkJobRow): BulkJob {
     started_at: iso(r.startedAt),
     finished_at: iso(r.finishedAt),
     stalled: r.stalled === true,
+    undo_token: r.status === 'done' ? r.undoId : null,
   };
 }
 
@@ -108,10 +111,12 @@ export function createBulkJobs(deps: BulkDeps) {
     listFilter(c, m, filters, { vault: parts().vault, resolveQuery: parts().repo.resolveQuery }, perm);
 
   /** One chunk's change, through the collection's batch operations (all or nothing within `tx`). */
-  async function apply(c: Caller, m: ModuleDescriptor, op: BulkOp, ids: number[], tx: Db): Promise<void> {
-    const { events, actions } = parts();
-    if (op.op === 'patch') await events.batchPatch(c, m, ids, op.patch, tx);
-    else if (op.op === 'action') await actions.many(c, m, ids, op, tx);
+  async function apply(c: Caller, m: ModuleDescriptor, op: BulkOp, ids: number[], tx: Db, undoId: string | null): Promise<void> {
+    const { events, actions, undo } = parts();
+    if (op.op === 'patch') {
+      const r = await events.batchPatch(c, m, ids, op.patch, tx);
+      if (undoId) await undo.add(undoId, r.history, tx);
+    } else if (op.op === 'action') await actions.many(c, m, ids, op, tx);
     else await events.batchDelete(c, m, ids, tx);
   }
 
@@ -122,7 +127,7 @@ export function createBulkJobs(deps: BulkDeps) {
   async function chunk(
     c: Caller,
     m: ModuleDescriptor,
-    job: { id: number; op: BulkOp; maxId: number; cursor: number; processed: number },
+    job: { id: number; op: BulkOp; maxId: number; cursor: number; processed: number; undoId: string | null },
     where: ReturnType<typeof listWhere>,
     tx: Db,
   ): Promise<boolean> {
@@ -132,7 +137,7 @@ export function createBulkJobs(deps: BulkDeps) {
     job.cursor = ids[ids.length - 1] as number;
     job.processed += ids.length;
     await repo.update(job.id, { cursor: job.cursor, processed: job.processed, heartbeatAt: new Date() }, tx);
-    await apply(c, m, job.op, ids, tx);
+    await apply(c, m, job.op, ids, tx, job.undoId);
     return true;
   }
 
@@ -143,7 +148,10 @@ export function createBulkJobs(deps: BulkDeps) {
   };
 
   async function finish(c: Caller, m: ModuleDescriptor, id: number, op: BulkOp, tx: Db): Promise<void> {
-    await repo.update(id, { status: 'done', message: null, finishedAt: new Date() }, tx);
+    const undoId = (await repo.find(id, tx))?.undoId ?? null;
+    // «Отменить» opens once the whole change is done (null: it changed nothing).
+    const undo = undoId ? await parts().undo.open(undoId, null, tx) : null;
+    await repo.update(id, { status: 'done', message: null, finishedAt: new Date(), undoId: undo }, tx);
     const r = await repo.find(id, tx);
     await audit.record(
       c.actor,
@@ -198,7 +206,7 @@ export function createBulkJobs(deps: BulkDeps) {
       try {
         const c = await authorOf(r);
         const f = await filterOf(c, m, r.filters);
-        const job = { id, op: r.op, maxId: r.maxId, cursor: r.cursor, processed: r.processed };
+        const job = { id, op: r.op, maxId: r.maxId, cursor: r.cursor, processed: r.processed, undoId: r.undoId };
         if (f) {
           const where = listWhere(f);
           for (;;) {
@@ -251,6 +259,7 @@ export function createBulkJobs(deps: BulkDeps) {
           run: async () => {
             await requeueStale(b);
             await repo.dropOld();
+            await engine?.undo.repo.dropOld();
           },
         },
         sweep: requeueStale,
@@ -294,11 +303,13 @@ export function createBulkJobs(deps: BulkDeps) {
         meta: { module: m.code, op, filters, total },
       };
 
+      const undoOf = (tx: Db) => (op.op === 'patch' ? parts().undo.create(c, m, companyOf(c, perm), tx) : null);
       if (total <= BULK_INLINE_MAX) {
         const id = await db.transaction(async (tx) => {
-          const id = await repo.insert({ ...row, status: 'running', startedAt: new Date(), heartbeatAt: new Date() }, tx);
+          const undoId = await undoOf(tx);
+          const id = await repo.insert({ ...row, undoId, status: 'running', startedAt: new Date(), heartbeatAt: new Date() }, tx);
           await audit.record(c.actor, { ...started, entityId: id }, tx);
-          const job = { id, op, maxId, cursor: 0, processed: 0 };
+          const job = { id, op, maxId, cursor: 0, processed: 0, undoId };
           if (where) while (await chunk(c, m, job, where, tx));
           await finish(c, m, id, op, tx);
           return id;
@@ -309,7 +320,7 @@ export function createBulkJobs(deps: BulkDeps) {
       const b = boss.get();
       const id = await inClientTransaction(pool, async (client) => {
         const tx = clientDb(client);
-        const id = await repo.insert(row, tx);
+        const id = await repo.insert({ ...row, undoId: await undoOf(tx) }, tx);
         await b.send(BULK_QUEUE, { id }, { ...JOB_OPTIONS, db: onClient(client) });
         await audit.record(c.actor, { ...started, entityId: id }, tx);
         return id;

@@ -87,7 +87,7 @@ export interface HistoryEntry {
   eventId: number;
   actorUserId: number | null;
   actorKeyId: number | null;
-  action: 'create' | 'update' | 'action' | 'link' | 'unlink';
+  action: 'create' | 'update' | 'action' | 'link' | 'unlink' | 'undo';
   field: string | null;
   before?: unknown;
   after?: unknown;
@@ -558,6 +558,13 @@ export function createEventsRepo(db: Db) {
     companyModules: companies.modules,
 
     /** Which of these ids exist in a reference table. */
+    /** Tag names by id (the words of a change in the audit log). */
+    async tagNames(ids: number[], tx: Db = db): Promise<Map<number, string>> {
+      if (!ids.length) return new Map();
+      const r = await rows<{ id: number; name: string }>(sql`SELECT id, name FROM tags WHERE id = ANY(${intArray(ids)})`, tx);
+      return new Map(r.map((x) => [x.id, x.name]));
+    },
+
     async existingIds(table: 'tags' | 'media_types' | 'leak_types' | 'leaks', ids: number[]): Promise<Set<number>> {
       if (!ids.length) return new Set();
       const r = await rows<{ id: number }>(sql`SELECT id FROM ${sql.identifier(table)} WHERE id = ANY(${intArray(ids)})`);

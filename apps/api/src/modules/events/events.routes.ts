@@ -4,6 +4,7 @@ import { API_MSG } from '@forpost/contract/errors';
 import {
   batchDeleteRequest,
   batchPatchRequest,
+  batchPatchResponse,
   batchResponse,
   decisionsResponse,
   type EventListQuery,
@@ -18,6 +19,9 @@ import {
   noContent,
   prioritiesResponse,
   statusesResponse,
+  UNDO_TTL_SECONDS,
+  undoParam,
+  undoResponse,
 } from '@forpost/contract/events';
 import { EVENT_MSG, hasDecisions, isModuleCode, MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
 import { z } from 'zod';
@@ -26,14 +30,15 @@ import type { App } from '../../lib/routes';
 import { assertModule, callerOf } from './access';
 import type { EventsService } from './events.service';
 import type { Refs } from './refs';
+import type { Undo } from './undo.service';
 
 /** 'networkattacks' → 'Networkattacks' (operationIds: listDomainsEvents, …). */
 export const pascal = (code: string) => code.charAt(0).toUpperCase() + code.slice(1);
 export const eventsPath = (m: ModuleDescriptor) => `/modules/${m.code}/events`;
 export const tagsOf = (m: ModuleDescriptor) => ['events', `events-${m.code}`];
 
-export async function eventRoutes(app: App, deps: { events: EventsService; refs: Refs }) {
-  const { events, refs } = deps;
+export async function eventRoutes(app: App, deps: { events: EventsService; refs: Refs; undo: Undo }) {
+  const { events, refs, undo } = deps;
 
   app.get(
     '/modules',
@@ -93,15 +98,36 @@ export async function eventRoutes(app: App, deps: { events: EventsService; refs:
           summary: `${m.name}: изменить несколько событий`,
           description:
             'Атомарно: если хоть одно событие не найдено или недоступно, не меняется ничего (404/403 со списком ids). ' +
-            'Каждое изменение записывается в историю события.',
+            'Каждое изменение записывается в историю события. `undo_token` — для «Отменить» ' +
+            `(POST …/events/undo/{token}, ${UNDO_TTL_SECONDS / 60} мин, только автору).`,
           body: batchPatchRequest(m),
-          response: { 200: batchResponse },
+          response: { 200: batchPatchResponse },
         },
       },
       async (req) => {
         const body = req.body as { ids: number[]; patch: Record<string, unknown> };
-        return events.batchPatch(callerOf(req), m, body.ids, body.patch);
+        return undo.batchPatch(callerOf(req), m, body.ids, body.patch);
       },
+    );
+
+    app.post(
+      `${base}/undo/:token`,
+      {
+        config: { permission: 'events.write' },
+        schema: {
+          operationId: `undo${P}EventsChange`,
+          tags,
+          summary: `${m.name}: отменить изменение нескольких событий`,
+          description:
+            'Возвращает прежние значения ровно тех полей, что изменил пакетный PATCH или изменение по фильтру. ' +
+            'Поле, которое с тех пор изменил кто-то ещё, остаётся как есть (событие считается пропущенным). ' +
+            `Отменить может только автор изменения (тем же входом или тем же API-ключом) в течение ${UNDO_TTL_SECONDS / 60} мин; ` +
+            'повторная отмена или отмена после срока — 409.',
+          params: undoParam,
+          response: { 200: undoResponse },
+        },
+      },
+      async (req) => undo.undo(callerOf(req), m, (req.params as { token: string }).token),
     );
 
     app.delete(

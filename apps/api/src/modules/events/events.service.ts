@@ -16,6 +16,7 @@ import { type NewNotification, notify } from '../notifications/index';
 import { slaView } from '../sla/sla.view';
 import { assertModule, assertOn, type Caller, targetCompany } from './access';
 import { createAssignment } from './assignment';
+import { changeWords, tagIdsOf, type UndoField } from './change-words';
 import {
   type Actor,
   type Assignee,
@@ -62,6 +63,31 @@ export interface EventsServiceDeps {
 
 /** Who a caller is, as history and the author columns record it. */
 const actorOf = (c: Caller): Actor => ({ actorUserId: c.actor.userId ?? null, actorKeyId: c.actor.keyId ?? null });
+/** One field of one event as a change left it (what «Отменить» puts back). */
+export interface UndoItem {
+  eventId: number;
+  field: UndoField;
+  before: unknown;
+  after: unknown;
+}
+
+/** The value of a field an undo item names, as history records it (tags sorted, the assignee by id). */
+function currentOf(r: EventRow, field: UndoField): unknown {
+  switch (field) {
+    case 'status_id':
+      return r.status_id;
+    case 'priority_id':
+      return r.priority_id;
+    case 'decision_id':
+      return r.decision_id;
+    case 'assignee_id':
+      return r.assignee_id;
+    default:
+      return [...(r.tags ?? [])].sort((a, b) => a - b);
+  }
+}
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
 const REF_TABLE: Record<RefList, 'media_types' | 'leak_types' | 'leaks'> = {
   media_types: 'media_types',
   leak_types: 'leak_types',
@@ -205,6 +231,8 @@ export function createEventsService(deps: EventsServiceDeps) {
     rows: readonly EventRow[],
     assigneeId: number | null | undefined,
     tx: Db,
+    /** false: the caller writes its own audit entry (an undo). */
+    audited = true,
   ): Promise<HistoryEntry[]> {
     if (assigneeId === undefined) return [];
     const to: Assignee | null =
@@ -229,16 +257,17 @@ export function createEventsService(deps: EventsServiceDeps) {
       return h ? [h] : [];
     });
     const one = changed.length === 1 ? changed[0] : undefined;
-    await audit.record(
-      c.actor,
-      {
-        action: 'event.assign',
-        entity: `event.${m.code}`,
-        ...(one ? { entityId: one.id, companyId: one.company_id } : {}),
-        meta: { ids: changed.map((r) => r.id), assignee_id: to?.id ?? null, assignee_name: to?.name ?? null },
-      },
-      tx,
-    );
+    if (audited)
+      await audit.record(
+        c.actor,
+        {
+          action: 'event.assign',
+          entity: `event.${m.code}`,
+          ...(one ? { entityId: one.id, companyId: one.company_id } : {}),
+          meta: { ids: changed.map((r) => r.id), assignee_id: to?.id ?? null, assignee_name: to?.name ?? null },
+        },
+        tx,
+      );
     if (to && to.id !== c.actor.userId) await notify(tx, [assignedNotice(c, m, changed, to.id)]);
     return history;
   }
@@ -259,6 +288,26 @@ export function createEventsService(deps: EventsServiceDeps) {
           ? `${who} назначил(а) вам событие №${first.id} «${first.title}» (${m.name})`
           : `${who} назначил(а) вам событий: ${rows.length} (${m.name})`,
       actorId: c.actor.userId ?? null,
+    };
+  }
+
+  /**
+   * The words of a change for its audit entry: the module, the company (when the events are of one) and
+   * what changed, «Статус: Новое → В работе; теги: +«Фишинг»».
+   */
+  async function wordsOf(m: ModuleDescriptor, rows: readonly EventRow[], entries: readonly HistoryEntry[], tx: Db) {
+    const companies = [...new Set(rows.map((r) => r.company_id))];
+    const one = companies.length === 1 ? rows[0] : undefined;
+    const change = changeWords(m, refs, entries, await repo.tagNames(tagIdsOf(entries), tx));
+    return {
+      companyId: one ? one.company_id : null,
+      meta: {
+        module: m.code,
+        module_name: m.name,
+        company_name: one ? one.company_name : null,
+        change,
+        summary: `${m.name}${one ? `, ${one.company_name}` : ''}: ${change || 'без изменений'}`,
+      },
     };
   }
 
@@ -487,14 +536,78 @@ export function createEventsService(deps: EventsServiceDeps) {
         for (const r of rows) all.push(...(await patchRow(c, m, r, patch, tx)));
         all.push(...(await assignRows(c, m, rows, patch.assignee_id as number | null | undefined, tx)));
         await repo.insertHistory(all, tx);
+        const words = await wordsOf(m, rows, all, tx);
         await audit.record(
           c.actor,
-          { action: 'event.batch_update', entity: `event.${m.code}`, meta: { ids: rows.map((r) => r.id), patch } },
+          {
+            action: 'event.batch_update',
+            entity: `event.${m.code}`,
+            companyId: words.companyId,
+            meta: { ...words.meta, ids: rows.map((r) => r.id), patch },
+          },
           tx,
         );
-        return rows.map((r) => r.id);
+        return { ids: rows.map((r) => r.id), history: all, words };
       });
-      return { ids: done, count: done.length };
+      return { ids: done.ids, count: done.ids.length, history: done.history, words: done.words };
+    },
+
+    /**
+     * «Отменить»: each item (an event's field and the values a change set it from and to) goes back when
+     * the field still holds what the change left; otherwise, or when the event is gone or no longer the
+     * caller's to change, the event is skipped. History entries are `undo`; one audit entry.
+     */
+    async restore(c: Caller, m: ModuleDescriptor, items: readonly UndoItem[], tx: Db) {
+      assertModule(c, m.code);
+      const byEvent = new Map<number, UndoItem[]>();
+      for (const it of items) byEvent.set(it.eventId, [...(byEvent.get(it.eventId) ?? []), it]);
+      const rows = await repo.findByIdsForUpdate(m.code, [...byEvent.keys()], tx);
+      const found = new Map(rows.map((r) => [r.id, r]));
+      const p = c.auth.principal;
+      const all: HistoryEntry[] = [];
+      const assignTo = new Map<number | null, EventRow[]>();
+      let skipped = 0;
+      for (const [id, its] of byEvent) {
+        const r = found.get(id);
+        if (!r || !can(p, 'events.write', r.company_id)) {
+          skipped++;
+          continue;
+        }
+        const body: Data = {};
+        let partial = false;
+        for (const it of its) {
+          if (!sameValue(currentOf(r, it.field), it.after)) {
+            partial = true;
+            continue;
+          }
+          if (it.field === 'assignee_id')
+            assignTo.set(it.before as number | null, [...(assignTo.get(it.before as number | null) ?? []), r]);
+          else body[it.field] = it.before;
+        }
+        if (partial) skipped++;
+        if (Object.keys(body).length) all.push(...(await patchRow(c, m, r, body, tx)));
+      }
+      for (const [to, rs] of assignTo) all.push(...(await assignRows(c, m, rs, to, tx, false)));
+      const undone = all.map((h) => ({ ...h, action: 'undo' as const }));
+      await repo.insertHistory(undone, tx);
+      const ids = [...new Set(undone.map((h) => h.eventId))];
+      const words = await wordsOf(
+        m,
+        ids.map((id) => found.get(id) as EventRow),
+        undone,
+        tx,
+      );
+      await audit.record(
+        c.actor,
+        {
+          action: 'event.undo',
+          entity: `event.${m.code}`,
+          companyId: words.companyId,
+          meta: { ...words.meta, ids, skipped },
+        },
+        tx,
+      );
+      return { ids, restored: ids.length, skipped };
     },
 
     /** As batchPatch; the files go once the rows are gone (with `outer`: before it commits). */

@@ -37,6 +37,7 @@ import { createRelatedRepo } from './related.repo';
 import { relatedRoutes } from './related.routes';
 import { createRelatedService } from './related.service';
 import { filesExtra } from './repositories.extras';
+import { createUndo } from './undo.service';
 
 /** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
 const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
@@ -92,12 +93,14 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   const docs = createDocsService({ db, store, audit: deps.audit });
   const comments = createCommentsService({ db, audit: deps.audit });
 
-  await eventRoutes(app, { events, refs });
+  const undo = createUndo(db);
+  undo.mount(events);
+  await eventRoutes(app, { events, refs, undo });
   assignmentRoutes(app, { assignment: events.assignment });
   relatedRoutes(app, { related: createRelatedService({ events, repo: createRelatedRepo(db) }) });
   const ctx: ExtrasContext = { db, audit: deps.audit, events, docs, refs, guards, actionHandlers, snapshots: deps.snapshots };
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
-  deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx) });
+  deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx), undo });
   bulkRoutes(app, { bulk: deps.bulk });
   tagsRoutes(app, { db, audit: deps.audit });
   commentsRoutes(app, { comments });

@@ -14,7 +14,7 @@ import { EmptyState } from '../../components/page/QueryState';
 import { dayjs, formatDateTime } from '../../lib/format';
 import { useCompanyOptions } from '../companies/api/queries';
 import { type AuditEntry, useAuditQuery } from './api/queries';
-import { AUDIT_ACTION_PREFIXES, AUDIT_ENTITY_LABELS, actionLabel, entityLabel } from './labels';
+import { AUDIT_ACTION_PREFIXES, AUDIT_ENTITY_LABELS, actionLabel, entityLabel, summaryOf } from './labels';
 import type { AuditSearch } from './search';
 
 const AUDIT_PAGE_SIZE = 50;
@@ -188,9 +188,10 @@ export function AuditPage({ search, onSearch }: { search: AuditSearch; onSearch:
             {
               title: 'Действие',
               dataIndex: 'action',
-              render: (a: string) => (
+              render: (a: string, e) => (
                 <Flex vertical>
                   <span>{actionLabel(a) ?? a}</span>
+                  {summaryOf(e.meta) && <span data-testid="audit-summary">{summaryOf(e.meta)}</span>}
                   {actionLabel(a) && (
                     <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                       {a}

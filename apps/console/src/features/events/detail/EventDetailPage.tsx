@@ -84,7 +84,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
           </Typography.Text>
         </Flex>
         <Flex gap={8} style={{ flex: 'none' }} wrap justify="flex-end">
-          <DetailKeys section={section.section} event={event} refs={refs} canWrite={canWrite} onPatch={onPatch} />
+          <DetailKeys section={section.section} event={event} refs={refs} canWrite={canWrite} />
           <Link to="/$section" params={{ section: section.section }} search={lastListSearch(section.section)}>
             <Button icon={<ArrowLeftOutlined />}>К списку</Button>
           </Link>

@@ -51,6 +51,12 @@ function describe(m: ModuleDescriptor, refs: EventRefs, h: HistoryItem): { what:
       return { what: `${label}: добавлено`, detail: valueText(m, refs, h.field, h.after) };
     case 'unlink':
       return { what: `${label}: удалено`, detail: valueText(m, refs, h.field, h.before) };
+    case 'undo':
+      // «Отменить» of an earlier change: the field went back (before → after of the undo itself).
+      return {
+        what: `${label}: отменено`,
+        detail: `${valueText(m, refs, h.field, h.before)} → ${valueText(m, refs, h.field, h.after)}`,
+      };
     default:
       return { what: label, detail: `${valueText(m, refs, h.field, h.before)} → ${valueText(m, refs, h.field, h.after)}` };
   }
@@ -76,7 +82,7 @@ export function HistoryTimeline({ m, eventId, refs }: { m: ModuleDescriptor; eve
               const d = describe(m, refs, h);
               return {
                 key: h.id,
-                color: h.action === 'create' ? 'green' : h.action === 'action' ? 'red' : 'blue',
+                color: h.action === 'create' ? 'green' : h.action === 'action' ? 'red' : h.action === 'undo' ? 'gray' : 'blue',
                 content: (
                   <Flex vertical gap={2} data-testid="history-item">
                     <Typography.Text strong style={{ fontSize: 13 }}>

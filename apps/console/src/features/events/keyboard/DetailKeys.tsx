@@ -1,21 +1,22 @@
 /*
  * The event card's keyboard and its «предыдущее / следующее» buttons: steps through the list the
- * user came from (same filter and sort), picks a status or priority with a digit, opens the
- * assignee picker, jumps to the comment box; «?» lists the keys.
+ * user came from (same filter and sort), s/p/a change the status, priority or assignee as on the
+ * list's marked row (useTriageKeys; «Отменить» after), c jumps to the comment box; «?» lists the keys.
  */
+
 import { LeftOutlined, QuestionCircleOutlined, RightOutlined } from '@ant-design/icons';
+import type { ModuleCode } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
 import { Button, Flex, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { formatNumber } from '../../../lib/format';
-import type { EventPatch } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
 import { lastListSearch } from '../model/search';
 import type { EventDetail } from '../model/types';
 import { KeysHelp } from './KeysHelp';
 import { DETAIL_KEYS, useShortcuts } from './keys';
 import { useNeighbours } from './neighbours';
-import { QuickPick } from './QuickPick';
+import { useTriageKeys } from './useTriageKeys';
 
 /** Opens a control another block owns (the assignee picker) by its marker; false when absent. */
 function openControl(selector: string): boolean {
@@ -34,17 +35,14 @@ export function DetailKeys({
   event,
   refs,
   canWrite,
-  onPatch,
 }: {
   section: string;
   event: EventDetail;
   refs: EventRefs;
   canWrite: boolean;
-  onPatch: (patch: EventPatch) => void;
 }) {
   const navigate = useNavigate();
   const nb = useNeighbours(section, event.id);
-  const [pick, setPick] = useState<'status' | 'priority' | null>(null);
   const [help, setHelp] = useState(false);
   const [stepping, setStepping] = useState(false);
 
@@ -59,7 +57,17 @@ export function DetailKeys({
     }
   };
 
+  const triage = useTriageKeys({
+    code: event.module as ModuleCode,
+    refs,
+    canWrite,
+    target: event,
+    // The card's own assignee picker (triage block), searched as one types.
+    assign: () => openControl('[data-keyboard="assign"], [data-testid="triage-assignee_id"]'),
+  });
+
   useShortcuts((key) => {
+    if (triage.onKey(key)) return true;
     switch (key) {
       case 'j':
       case 'ArrowRight':
@@ -69,14 +77,6 @@ export function DetailKeys({
       case 'ArrowLeft':
         void go(-1);
         return true;
-      case 's':
-        if (canWrite) setPick('status');
-        return canWrite;
-      case 'p':
-        if (canWrite) setPick('priority');
-        return canWrite;
-      case 'a':
-        return canWrite && openControl('[data-keyboard="assign"], [data-testid="triage-assignee_id"]');
       case 'c':
         return openControl('[data-testid="comment-input"]');
       case 'u':
@@ -90,11 +90,6 @@ export function DetailKeys({
         return false;
     }
   });
-
-  const choose = (key: 'status_id' | 'priority_id') => (id: number) => {
-    setPick(null);
-    onPatch({ [key]: id });
-  };
 
   return (
     <>
@@ -129,22 +124,7 @@ export function DetailKeys({
       <Tooltip title="Горячие клавиши (?)">
         <Button icon={<QuestionCircleOutlined />} onClick={() => setHelp(true)} aria-label="Горячие клавиши" />
       </Tooltip>
-      <QuickPick
-        open={pick === 'status'}
-        title="Статус"
-        options={refs.statuses}
-        current={event.status_id}
-        onPick={choose('status_id')}
-        onClose={() => setPick(null)}
-      />
-      <QuickPick
-        open={pick === 'priority'}
-        title="Приоритет"
-        options={refs.priorities}
-        current={event.priority_id}
-        onPick={choose('priority_id')}
-        onClose={() => setPick(null)}
-      />
+      {triage.node}
       <KeysHelp open={help} onClose={() => setHelp(false)} keys={DETAIL_KEYS} title="карточка события" />
     </>
   );

@@ -1,9 +1,11 @@
 /*
- * A keyboard pick of one value (status, priority): the options numbered 1–9, a digit or a click
- * chooses, Esc closes. The current value is marked.
+ * A keyboard pick of one value (status, priority): the options numbered 1–9; ↓/↑ move the highlight
+ * (it starts on the current value), Enter applies the highlighted one, a digit or a click chooses at
+ * once, Esc closes. The keys are taken before the dialog's focused button sees them, so Enter applies
+ * the highlight rather than pressing whatever button has the focus.
  */
 import { Button, Flex, Modal, Tag, Typography } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 
 export interface PickOption {
   id: number;
@@ -26,29 +28,62 @@ export function QuickPick({
   onPick: (id: number) => void;
   onClose: () => void;
 }) {
+  const shown = options.slice(0, 9);
+  const [hi, setHi] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the highlight starts on the current value when the pick opens
+  useEffect(() => {
+    if (open)
+      setHi(
+        Math.max(
+          0,
+          shown.findIndex((o) => o.id === current),
+        ),
+      );
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const take = () => {
+        e.preventDefault();
+        e.stopPropagation();
+      };
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        take();
+        const d = e.key === 'ArrowDown' ? 1 : -1;
+        setHi((h) => (h + d + shown.length) % shown.length);
+        return;
+      }
+      if (e.key === 'Enter') {
+        take();
+        const o = shown[hi];
+        if (o) onPick(o.id);
+        return;
+      }
       const n = Number(e.key);
-      if (!Number.isInteger(n) || n < 1 || n > options.length) return;
-      const o = options[n - 1];
+      if (!Number.isInteger(n) || n < 1 || n > shown.length) return;
+      const o = shown[n - 1];
       if (!o) return;
-      e.preventDefault();
+      take();
       onPick(o.id);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open, options, onPick]);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [open, shown, hi, onPick]);
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} width={420} destroyOnHidden>
-      <Flex vertical gap={6} data-testid="quick-pick">
-        {options.slice(0, 9).map((o, i) => (
+      <Flex vertical gap={6} data-testid="quick-pick" role="listbox" aria-label={title}>
+        {shown.map((o, i) => (
           <Button
             key={o.id}
             block
-            style={{ justifyContent: 'flex-start' }}
+            role="option"
+            aria-selected={i === hi}
+            data-highlighted={i === hi || undefined}
+            style={{ justifyContent: 'flex-start', ...(i === hi ? { outline: '2px solid #2f54eb', outlineOffset: 1 } : {}) }}
             type={o.id === current ? 'primary' : 'default'}
             ghost={o.id === current}
+            onMouseEnter={() => setHi(i)}
             onClick={() => onPick(o.id)}
           >
             <Typography.Text keyboard>{i + 1}</Typography.Text>

@@ -10,20 +10,26 @@ export interface KeyHelp {
   what: string;
 }
 
+/** The triage keys, the same on the list's marked row and on the card (useTriageKeys). */
+export const TRIAGE_KEYS: KeyHelp[] = [
+  { keys: ['s'], what: 'Изменить статус (↓/↑ и Enter или цифра)' },
+  { keys: ['p'], what: 'Изменить приоритет (↓/↑ и Enter или цифра)' },
+  { keys: ['a'], what: 'Назначить исполнителя' },
+];
+
 export const LIST_KEYS: KeyHelp[] = [
   { keys: ['j', '↓'], what: 'Следующее событие в списке' },
   { keys: ['k', '↑'], what: 'Предыдущее событие в списке' },
   { keys: ['Enter', 'o'], what: 'Открыть выбранное событие' },
   { keys: ['x'], what: 'Отметить событие (для массовых действий)' },
+  ...TRIAGE_KEYS,
   { keys: ['/'], what: 'Перейти к поиску' },
 ];
 
 export const DETAIL_KEYS: KeyHelp[] = [
   { keys: ['j', '→'], what: 'Следующее событие списка (с тем же фильтром)' },
   { keys: ['k', '←'], what: 'Предыдущее событие списка' },
-  { keys: ['s'], what: 'Изменить статус' },
-  { keys: ['p'], what: 'Изменить приоритет' },
-  { keys: ['a'], what: 'Назначить исполнителя' },
+  ...TRIAGE_KEYS,
   { keys: ['c'], what: 'Написать комментарий' },
   { keys: ['u', 'Esc'], what: 'Вернуться к списку' },
 ];

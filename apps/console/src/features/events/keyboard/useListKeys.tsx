@@ -1,16 +1,19 @@
 /*
  * The list's keyboard: j/k (↓/↑) move a marked row, Enter or o opens it, x ticks it for a bulk
- * action, / jumps to the search, ? lists the keys. The page it shows is remembered for the event
+ * action, s/p/a change the marked row's status, priority or assignee (the card's keys, useTriageKeys),
+ * / jumps to the search, ? lists the keys. The page it shows is remembered for the event
  * card's «предыдущее / следующее».
  */
 import type { ModuleCode } from '@forpost/contract/modules';
 import { useNavigate } from '@tanstack/react-router';
 import { type HTMLAttributes, type ReactNode, useEffect, useState } from 'react';
 import type { SearchParams } from '../../../lib/http';
+import type { EventRefs } from '../api/queries';
 import type { EventList } from '../model/types';
 import { KeysHelp } from './KeysHelp';
 import { LIST_KEYS, useShortcuts } from './keys';
 import { rememberListPage } from './neighbours';
+import { useTriageKeys } from './useTriageKeys';
 
 const MARK = '#2f54eb';
 const ACTIVE_ROW: React.CSSProperties = { outline: `2px solid ${MARK}`, outlineOffset: -2 };
@@ -30,6 +33,8 @@ export function useListKeys(p: {
   code: ModuleCode;
   data: EventList | undefined;
   params: SearchParams;
+  refs: EventRefs;
+  canWrite: boolean;
   /** Ticks or unticks a row (undefined: the user may not select). */
   onToggle?: (id: number) => void;
 }): {
@@ -70,7 +75,15 @@ export function useListKeys(p: {
     setActive(ids[next] ?? null);
   };
 
+  const triage = useTriageKeys({
+    code: p.code,
+    refs: p.refs,
+    canWrite: p.canWrite,
+    target: p.data?.items.find((x) => x.id === active) ?? null,
+  });
+
   useShortcuts((key) => {
+    if (active !== null && triage.onKey(key)) return true;
     switch (key) {
       case 'j':
       case 'ArrowDown':
@@ -108,6 +121,7 @@ export function useListKeys(p: {
       <>
         <style>{ACTIVE_CELLS}</style>
         <KeysHelp open={help} onClose={() => setHelp(false)} keys={LIST_KEYS} title="список событий" />
+        {triage.node}
       </>
     ),
   };

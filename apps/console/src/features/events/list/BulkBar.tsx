@@ -2,11 +2,13 @@
  * Actions on the selected rows — status, priority, decision, a tag, the module's actions, delete —
  * through the collection's endpoints only: the selected rows in one call (all of them change, or
  * none), or, after «Выбрать все N по фильтру», every event the list's filter selects (a large set
- * runs as a job: BulkProgress follows it and refreshes the list).
+ * runs as a job: BulkProgress follows it and refreshes the list). A change comes back with «Отменить»
+ * (undo.tsx) for a few seconds.
  */
 import { DeleteOutlined, DownOutlined, SendOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { BulkJob } from '@forpost/contract/events-bulk';
 import { type ActionDescriptor, hasDecisions, type ModuleCode, type ModuleDescriptor } from '@forpost/contract/modules';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dropdown, Flex, Popconfirm, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { feedback } from '../../../lib/feedback';
@@ -16,6 +18,7 @@ import { type BulkOp, useBatch, useBulkByFilter } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
 import { AssignDialog } from '../assign/AssignDialog';
 import { ActionRequestModal } from '../components/ActionRequestModal';
+import { offerUndo } from '../undo';
 
 export const eventsCount = (n: number) => `${formatNumber(n)} ${pluralRu(n, 'событие', 'события', 'событий')}`;
 
@@ -66,6 +69,7 @@ export function BulkBar({
 }) {
   const { message } = feedback;
   const { token } = theme.useToken();
+  const qc = useQueryClient();
   const batch = useBatch(m);
   const byFilter = useBulkByFilter(m);
   const busy = batch.isPending || byFilter.isPending;
@@ -84,7 +88,7 @@ export function BulkBar({
         {
           ...settled,
           onSuccess: (r) => {
-            message.success(`${what}: ${eventsCount(r.count)}`);
+            offerUndo(qc, m.code, r.undo_token, `${what}: ${eventsCount(r.count)}`);
             onDone();
           },
         },
@@ -96,7 +100,7 @@ export function BulkBar({
       {
         ...settled,
         onSuccess: (job: BulkJob) => {
-          if (job.status === 'done') message.success(`${what}: ${eventsCount(job.processed)}`);
+          if (job.status === 'done') offerUndo(qc, m.code, job.undo_token, `${what}: ${eventsCount(job.processed)}`);
           else onJob({ code: m.code, id: job.id, what });
           onDone();
         },

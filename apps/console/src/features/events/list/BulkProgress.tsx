@@ -10,6 +10,7 @@ import { feedback } from '../../../lib/feedback';
 import { formatNumber } from '../../../lib/format';
 import { useBulkJob } from '../api/mutations';
 import { eventKeys } from '../api/queries';
+import { offerUndo } from '../undo';
 import { type BulkRun, eventsCount } from './BulkBar';
 
 export function BulkProgress({ run, onEnd }: { run: BulkRun; onEnd: () => void }) {
@@ -22,7 +23,7 @@ export function BulkProgress({ run, onEnd }: { run: BulkRun; onEnd: () => void }
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the job ends
   useEffect(() => {
     if (!job || (status !== 'done' && status !== 'failed')) return;
-    if (status === 'done') message.success(`${run.what}: ${eventsCount(job.processed)}`);
+    if (status === 'done') offerUndo(qc, code, job.undo_token, `${run.what}: ${eventsCount(job.processed)}`);
     else message.error(job.message ?? BULK_MSG.failed);
     void qc.invalidateQueries({ queryKey: eventKeys.lists(code) });
     onEnd();

@@ -136,6 +136,8 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
     code: m.code,
     data,
     params,
+    refs,
+    canWrite,
     onToggle:
       canWrite || canDelete
         ? (id) => {

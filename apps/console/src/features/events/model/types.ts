@@ -51,7 +51,7 @@ export type CategoriesResponse = z.infer<typeof categoriesResponse>;
 export type HistoryResponse = z.infer<typeof eventHistoryResponse>;
 export type HistoryItem = HistoryResponse['items'][number];
 export type ActionResponse = z.infer<typeof eventActionResponse>;
-export type BatchResponse = z.infer<typeof batchResponse>;
+export type BatchResponse = z.infer<typeof batchResponse> & { undo_token?: string | null };
 export type CardRevealResponse = z.infer<typeof cardRevealResponse>;
 
 export type TagList = z.infer<typeof tagListResponse>;
