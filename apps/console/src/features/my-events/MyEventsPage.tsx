@@ -5,6 +5,7 @@
  * and assignee on the right, the header sticky under the app bar, and the bulk bar for the selected
  * rows of one module.
  */
+
 import { MY_EVENTS_DEFAULT_SORT, type MyEventItem } from '@forpost/contract/assignment';
 import { getModule, MODULE_LIST, MODULES, type ModuleCode } from '@forpost/contract/modules';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES } from '@forpost/contract/modules/common';
@@ -15,6 +16,7 @@ import { ColorTag } from '../../components/ColorTag';
 import { ListTable } from '../../components/list/ListTable';
 import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
+import { useScrollRegion } from '../../components/list/useScrollRegion';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { EMPTY_VALUE, formatDateTime } from '../../lib/format';
@@ -83,6 +85,7 @@ export function MyEventsPage({
     ...(search.module ? { module: search.module } : {}),
   };
   const list = useMyEvents(params);
+  const scrollRegion = useScrollRegion('Таблица: мои события');
   const qc = useQueryClient();
   const canWrite = useCan('events.write');
   const canDelete = useCan('events.delete');
@@ -154,7 +157,7 @@ export function MyEventsPage({
             />
           ))}
         {/* `isolation`: the table's own layers (pinned cells, the sticky header) stay under the app bar. */}
-        <div style={{ minWidth: 0, isolation: 'isolate' }}>
+        <div ref={scrollRegion} style={{ minWidth: 0, isolation: 'isolate' }}>
           <ListTable<MyEventItem>
             query={list}
             paging={{ search, onSearch }}

@@ -1,4 +1,5 @@
 /* `/{section}`: the event list of one module, entirely driven by its registry descriptor. */
+
 import { ExportOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icons';
 import { getModule } from '@forpost/contract/modules';
 import { Link } from '@tanstack/react-router';
@@ -6,6 +7,7 @@ import type { TablePaginationConfig } from 'antd';
 import { Button, Card, Empty, Flex, Grid, Result, Skeleton, Table, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
+import { useScrollRegion } from '../../../components/list/useScrollRegion';
 import { formatNumber } from '../../../lib/format';
 import { errorMessage } from '../../../lib/http';
 import { useCan, useMe } from '../../auth/useMe';
@@ -94,6 +96,7 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
   const showCompany = companyId === undefined && (me.role !== 'COMPANY_USER' || me.companies.length > 1);
   // The user's columns; the title and the triage columns are pinned when the table is wide enough for them.
   const layout = useListLayout(m);
+  const scrollRegion = useScrollRegion(`Таблица событий: ${m.name}`);
   // Phones: a thinner card edge leaves the table room for the title and the status.
   const narrow = Grid.useBreakpoint().sm === false;
   const columns = useMemo(() => {
@@ -243,52 +246,54 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
         ) : (
           // `isolation`: the table's own layers (pinned cells, the sticky header) stay inside it, under the app bar.
           <div ref={layout.ref} style={{ minWidth: 0, isolation: 'isolate' }}>
-            <Table<EventItem>
-              data-testid="events-table"
-              rowKey="id"
-              size="small"
-              columns={columns}
-              dataSource={data?.items ?? []}
-              loading={list.isFetching && { delay: 200 }}
-              onChange={onTableChange}
-              onRow={keys.onRow}
-              tableLayout="fixed"
-              scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
-              // The column heads stay on screen while the page scrolls, just under the app bar.
-              sticky={{ offsetHeader: HEADER_HEIGHT }}
-              rowSelection={
-                canWrite || canDelete
-                  ? {
-                      selectedRowKeys: selected,
-                      onChange: (keys) => {
-                        setSelected(keys.map(Number));
-                        setAllMatching(false);
-                      },
-                      preserveSelectedRowKeys: false,
-                      fixed: true,
-                      // Russian names for screen readers (antd's own are «Select all», «Select row N»).
-                      getTitleCheckboxProps: () => ({ 'aria-label': 'Выбрать все' }),
-                      getCheckboxProps: (r) => ({ 'aria-label': `Выбрать строку ${r.id}` }),
-                    }
-                  : undefined
-              }
-              locale={{
-                emptyText: (
-                  <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Событий не найдено" data-testid="list-empty">
-                    {filtered && <Button onClick={reset}>Сбросить фильтры</Button>}
-                  </Empty>
-                ),
-              }}
-              pagination={{
-                current: search.page ?? 1,
-                pageSize: search.page_size ?? 20,
-                total: data?.total ?? 0,
-                showSizeChanger: true,
-                pageSizeOptions: PAGE_SIZES.map(String),
-                showTotal: (total) => `Всего: ${data?.total_capped ? 'более ' : ''}${formatNumber(total)}`,
-                hideOnSinglePage: false,
-              }}
-            />
+            <div ref={scrollRegion}>
+              <Table<EventItem>
+                data-testid="events-table"
+                rowKey="id"
+                size="small"
+                columns={columns}
+                dataSource={data?.items ?? []}
+                loading={list.isFetching && { delay: 200 }}
+                onChange={onTableChange}
+                onRow={keys.onRow}
+                tableLayout="fixed"
+                scroll={{ x: columnsWidth(columns) + SELECTION_WIDTH }}
+                // The column heads stay on screen while the page scrolls, just under the app bar.
+                sticky={{ offsetHeader: HEADER_HEIGHT }}
+                rowSelection={
+                  canWrite || canDelete
+                    ? {
+                        selectedRowKeys: selected,
+                        onChange: (keys) => {
+                          setSelected(keys.map(Number));
+                          setAllMatching(false);
+                        },
+                        preserveSelectedRowKeys: false,
+                        fixed: true,
+                        // Russian names for screen readers (antd's own are «Select all», «Select row N»).
+                        getTitleCheckboxProps: () => ({ 'aria-label': 'Выбрать все' }),
+                        getCheckboxProps: (r) => ({ 'aria-label': `Выбрать строку ${r.id}` }),
+                      }
+                    : undefined
+                }
+                locale={{
+                  emptyText: (
+                    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="Событий не найдено" data-testid="list-empty">
+                      {filtered && <Button onClick={reset}>Сбросить фильтры</Button>}
+                    </Empty>
+                  ),
+                }}
+                pagination={{
+                  current: search.page ?? 1,
+                  pageSize: search.page_size ?? 20,
+                  total: data?.total ?? 0,
+                  showSizeChanger: true,
+                  pageSizeOptions: PAGE_SIZES.map(String),
+                  showTotal: (total) => `Всего: ${data?.total_capped ? 'более ' : ''}${formatNumber(total)}`,
+                  hideOnSinglePage: false,
+                }}
+              />
+            </div>
           </div>
         )}
       </Card>
