@@ -7,11 +7,13 @@
  * unfinished run per company holds under concurrent starts. A run asked to stop whose worker died ends as
  * «cancelled» at the schedule tick.
  */
+
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
 import { generatePermutations } from '../src/modules/discovery/permutations';
+import { runEnded, setConfig as setKit } from './discovery-kit';
 import { ADMIN, Client, createCompany, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
 import { type DnsServer, startDnsServer } from './peers/dns-server';
 
@@ -34,26 +36,9 @@ const EARLY = generatePermutations(BIG)
   .slice(0, 3)
   .map((c) => c.domain);
 
-async function setConfig(key: string, value: string | number) {
-  const r = await admin.post('/configs', { key, value });
-  if (r.statusCode === 409) {
-    const p = await admin.patch(`/configs/${key}`, { value });
-    expect(p.statusCode, p.body).toBe(200);
-  } else expect(r.statusCode, r.body).toBe(201);
-}
+const setConfig = (key: string, value: string | number) => setKit(admin, key, value);
 
-/** The run once it has ended, polled by its state (at most `ms`). */
-async function ended(c: Client, id: number, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const r = await c.get(`/discovery/runs/${id}`);
-    expect(r.statusCode, r.body).toBe(200);
-    const run = r.json();
-    if (!['queued', 'running'].includes(run.status)) return run;
-    if (Date.now() > until) throw new Error(`run ${id} still ${run.status} after ${ms} ms`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const ended = runEnded;
 
 /** Resolves once `ok()` holds, checked at every query the DNS server receives (at most `ms`). */
 async function atQueries(ok: () => boolean, ms = 30_000) {

@@ -6,6 +6,7 @@
  * words are assets of kind «word» (validated in Russian, audited, scoped to the company) and a run
  * generates brand + word candidates from them.
  */
+
 import { createSocket, type Socket } from 'node:dgram';
 import { type DiscoveryRun, emptyRunIssues, runIncomplete, runOutcome } from '@forpost/contract/discovery';
 import { sql } from 'drizzle-orm';
@@ -13,6 +14,7 @@ import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
 import { generatePermutations } from '../src/modules/discovery/permutations';
+import { runEnded, setConfig as setKit } from './discovery-kit';
 import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 import { type DnsServer, startDnsServer } from './peers/dns-server';
 
@@ -38,26 +40,9 @@ const SERVFAIL = pick('omission', 2);
 const REFUSED = pick('addition', 7);
 const TIMEOUT = pick('replacement', 3);
 
-async function setConfig(key: string, value: string | number) {
-  const r = await admin.post('/configs', { key, value });
-  if (r.statusCode === 409) {
-    const p = await admin.patch(`/configs/${key}`, { value });
-    expect(p.statusCode, p.body).toBe(200);
-  } else expect(r.statusCode, r.body).toBe(201);
-}
+const setConfig = (key: string, value: string | number) => setKit(admin, key, value);
 
-/** The run once it has ended, polled by its state (at most `ms`). */
-async function ended(c: Client, id: number, ms = 60_000) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const r = await c.get(`/discovery/runs/${id}`);
-    expect(r.statusCode, r.body).toBe(200);
-    const run = r.json();
-    if (!['queued', 'running'].includes(run.status)) return run;
-    if (Date.now() > until) throw new Error(`run ${id} still ${run.status} after ${ms} ms`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}
+const ended = runEnded;
 
 beforeAll(async () => {
   ctx = await setupApp({ LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' }); // the DNS peer is on 127.0.0.1

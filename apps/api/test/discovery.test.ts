@@ -16,6 +16,7 @@ import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
 import { generatePermutations } from '../src/modules/discovery/permutations';
+import { setConfig as setKit } from './discovery-kit';
 import { Client, createCompany, setupApp, setupSecondApp, signedIn, type TestContext } from './helpers';
 import { createTestCa, issueCertificate } from './peers/certs';
 import { type CtLogPeer, startCtLog } from './peers/ct-log-server';
@@ -68,13 +69,7 @@ const web = createServer((req, res) => {
   res.end(`<!doctype html><html><head><title>Вход ${req.headers.host?.split(':')[0]}</title></head><body></body></html>`);
 });
 
-async function setConfig(key: string, value: string | number) {
-  const r = await admin.post('/configs', { key, value });
-  if (r.statusCode === 409) {
-    const p = await admin.patch(`/configs/${key}`, { value });
-    expect(p.statusCode, p.body).toBe(200);
-  } else expect(r.statusCode, r.body).toBe(201);
-}
+const setConfig = (key: string, value: string | number) => setKit(admin, key, value);
 
 /** Waits (by the run's own state, not a timer) until the run is finished. */
 async function finished(c: Client, id: number) {

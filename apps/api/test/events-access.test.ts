@@ -214,7 +214,7 @@ describe('batch operations are all or nothing', () => {
       patch: { status_id: statuses[3].id, connotation: 'Negative' },
     });
     expect(r.statusCode, r.body).toBe(200);
-    expect(r.json()).toEqual({ ids: evs.map((e) => e.id), count: 3 });
+    expect(r.json()).toEqual({ ids: evs.map((e) => e.id), count: 3, undo_token: expect.any(String) });
     for (const e of evs) {
       const got = (await admin.get(`/modules/media/events/${e.id}`)).json();
       expect(got).toMatchObject({ status_id: statuses[3].id, connotation: 'Negative' });

@@ -93,6 +93,8 @@ const S = {
   view: { b: 0, owner: 0, a: 0 },
   /** A notification of B's user (its event assigned to them by the owner). */
   notifB: 0,
+  /** The undo token of a batch change of B's event (made by the owner). */
+  undoB: '',
   session: { owner: '', bUser: '' },
   exportFields: [] as string[],
 };
@@ -253,6 +255,14 @@ async function seed() {
   await send(ctx, owner, { method: 'PATCH', url: `/modules/domains/events/${evB('domains')}`, body: { assignee_id: S.bUserId } });
   S.notifB = (await db.execute(sql`SELECT id FROM notifications WHERE user_id = ${S.bUserId} ORDER BY id DESC LIMIT 1`)).rows[0]
     ?.id as number;
+  // A batch change of B's event: its «Отменить» token is a target (only its author may use it).
+  const batchB = await send(ctx, owner, {
+    method: 'PATCH',
+    url: '/modules/domains/events',
+    body: { ids: [evB('domains')], patch: { priority_id: null } },
+  });
+  S.undoB = (JSON.parse(batchB.body) as { undo_token?: string }).undo_token ?? '';
+  expect(S.undoB, batchB.body).not.toBe('');
   // Failed classifications in both companies (the classifier summary and «requeue failed» count them).
   await db.execute(
     sql`UPDATE events SET ml_state = 'Failed' WHERE id IN (${evB('domains')}, ${evB('brand')}, ${evB('media')}, ${evA('brand')})`,
@@ -648,6 +658,12 @@ const CASES: Record<string, Case> = {
     ],
   },
   'DELETE /modules/{m}/events/:id': onId(event('B’s event')),
+  // «Отменить» of a change to B's event: answered exactly as a token nobody has.
+  'POST /modules/{m}/events/undo/:token': custom(['path:token'], (r) => [
+    probe('B’s change (its undo token)', S.undoB, (x) => call(r, { token: x }), {
+      ghost: '00000000-0000-4000-8000-000000000000',
+    }),
+  ]),
   'GET /modules/{m}/events/:id/history': onId(event('history of B’s event'), { control: ownEvent }),
   'GET /modules/{m}/events/:id/ml': onId(event('ML state of B’s event'), { control: ownEvent }),
   'GET /modules/{m}/events/:id/related': onId(event('related events of B’s event'), { control: ownEvent }),
