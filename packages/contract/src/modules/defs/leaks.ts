@@ -11,7 +11,7 @@ export const leaks: ModuleDescriptor<'leaks'> = {
   icon: 'warning',
   fields: [
     field.string('leak_name', 'Название утечки', {
-      listWidth: 360,
+      listWidth: 240,
       required: true,
       search: true,
       filter: 'contains',

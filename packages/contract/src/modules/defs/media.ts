@@ -20,7 +20,7 @@ export const media: ModuleDescriptor<'media'> = {
     field.ref('media_type_id', 'Тип СМИ', 'media_types', { aliases: ['Тип СМИ', 'Тип', 'media type'] }),
     field.string('headline', 'Заголовок публикации', {
       search: true,
-      listWidth: 360,
+      listWidth: 240,
       aliases: ['Заголовок публикации', 'Заголовок статьи', 'headline'],
     }),
     field.text('summary', 'Краткое содержание', {

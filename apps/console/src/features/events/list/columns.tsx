@@ -312,9 +312,13 @@ export function eventColumns(
         <Flex gap={6} align="center" style={{ minWidth: 0 }}>
           <EventLink section={section} id={row.id} grow>
             {plain ? (
-              <Typography.Text ellipsis={{ tooltip: String(raw ?? '') }} style={{ color: 'inherit', maxWidth: '100%' }}>
+              // Two lines before the ellipsis: titles that differ late («…: розничные» / «…: корпоративные») read whole.
+              <Typography.Paragraph
+                ellipsis={{ rows: 2, tooltip: String(raw ?? '') }}
+                style={{ color: 'inherit', maxWidth: '100%', margin: 0 }}
+              >
                 {raw === null || raw === undefined ? `№${row.id}` : String(raw)}
-              </Typography.Text>
+              </Typography.Paragraph>
             ) : (
               <FieldValue field={f} value={raw} row={row} mode="cell" />
             )}
