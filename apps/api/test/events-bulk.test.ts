@@ -394,10 +394,10 @@ describe('«все N по фильтру»', () => {
     const undone = await aUser.post(`${path(m)}/undo/${done.undo_token}`, {});
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json()).toMatchObject({ restored: n, skipped: 0 });
-    const back = await q<{ n: number }>(
-      `SELECT count(*)::int AS n FROM events WHERE id = ANY($1::bigint[]) AND status_id = $2`,
-      [ids, st.initial],
-    );
+    const back = await q<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE id = ANY($1::bigint[]) AND status_id = $2`, [
+      ids,
+      st.initial,
+    ]);
     expect(back[0]?.n).toBe(n);
   });
 

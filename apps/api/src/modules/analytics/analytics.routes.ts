@@ -1,8 +1,8 @@
 /* GET /modules/analytics/dashboard/…: the home page's charts. */
 import { analyticsQuery, type DashboardChart, matrixResponse, timeSeriesResponse } from '@forpost/contract/analytics';
 import { slaSummaryResponse } from '@forpost/contract/sla';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { AnalyticsService } from './analytics.service';
 
 const BASE = '/modules/analytics/dashboard';

@@ -29,7 +29,7 @@ import {
 import { type SlaSummaryResponse, slaSummaryResponse } from '@forpost/contract/sla';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type Caller, scopeFor } from '../events/access';
+import { type Caller, scopeFor } from '../../lib/caller';
 import {
   type AnalyticsRepo,
   type CountColumn,

@@ -8,8 +8,8 @@ import {
 } from '@forpost/contract/classifier';
 import { idParams } from '@forpost/contract/events';
 import { MODULE_LIST } from '@forpost/contract/modules';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { ClassifierService } from './classifier.service';
 
 const pascal = (code: string) => code.charAt(0).toUpperCase() + code.slice(1);

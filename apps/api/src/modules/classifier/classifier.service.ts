@@ -16,12 +16,12 @@ import {
 } from '@forpost/contract/classifier';
 import { EVENT_MSG, getModule, isModuleCode, type MlState, type ModuleCode } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
+import { assertModule, assertOn, type Caller, scopeFor } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { createOutboundFetch, GUARDED, type OutboundFetch, type OutboundPolicy, OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
-import { assertModule, assertOn, type Caller, scopeFor } from '../events/access';
 import { type ClaimedEvent, type ClassifierRepo, createClassifierRepo, type Outcome } from './classifier.repo';
 import { phishingScore } from './phishing';
 import { sentimentOf } from './sentiment';

@@ -7,8 +7,8 @@ import {
   commentPatchRequest,
 } from '@forpost/contract/comments';
 import { idParams, noContent } from '@forpost/contract/events';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { CommentsService } from './comments.service';
 
 export function commentsRoutes(app: App, deps: { comments: CommentsService }) {

@@ -6,9 +6,9 @@ import { mentionedUserIds, mentionsAsText } from '@forpost/contract/notification
 import { can } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { ApiError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import type { Caller } from '../events/access';
 import { createAssignment, type EventPlace } from '../events/assignment';
 import { createEventsRepo } from '../events/events.repo';
 import { notify } from '../notifications/index';

@@ -7,10 +7,10 @@ import { API_MSG } from '@forpost/contract/errors';
 import { noContent } from '@forpost/contract/events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import { openRange, storedSize } from '../../lib/docstore';
 import { type ApiError, badRequest, fieldName } from '../../lib/errors';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { DocsService } from './docs.service';
 
 const MAX_FILE = Math.max(...Object.values(DOC_SIZE_LIMITS));

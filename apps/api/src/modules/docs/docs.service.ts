@@ -11,10 +11,10 @@ import { EVENT_MSG } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import { type Caller, ownsPersonal, targetCompany } from '../../lib/caller';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { createCompaniesRepo } from '../companies/companies.repo';
-import { type Caller, ownsPersonal, targetCompany } from '../events/access';
 import { createEventsRepo } from '../events/events.repo';
 import { createDocsRepo, type DocRow } from './docs.repo';
 

@@ -7,7 +7,7 @@ import {
   linkLeakRequest,
   unlinkLeakQuery,
 } from '@forpost/contract/events-extras';
-import { callerOf } from './access';
+import { callerOf } from '../../lib/caller';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 import { createLinkedLeaksService } from './extras.service';

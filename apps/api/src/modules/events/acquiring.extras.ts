@@ -1,6 +1,6 @@
 /* POST /modules/acquiring/events/{id}/reveal — the clear card number, audited, for events.card_reveal. */
 import { cardRevealResponse, idParams } from '@forpost/contract/events';
-import { callerOf } from './access';
+import { callerOf } from '../../lib/caller';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 

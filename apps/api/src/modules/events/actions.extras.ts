@@ -10,7 +10,7 @@ import {
   eventActionResponse,
   idParams,
 } from '@forpost/contract/events';
-import { callerOf } from './access';
+import { callerOf } from '../../lib/caller';
 import { createActionRunner } from './bulk.actions';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';

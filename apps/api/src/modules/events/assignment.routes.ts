@@ -7,8 +7,8 @@ import {
   myEventsResponse,
 } from '@forpost/contract/assignment';
 import { MODULE_LIST } from '@forpost/contract/modules';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from './access';
 import type { Assignment } from './assignment';
 import { pascal, tagsOf } from './events.routes';
 

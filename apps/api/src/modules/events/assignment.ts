@@ -11,10 +11,10 @@ import { COMPANY_PERMISSIONS, companiesWith, isStaff, STAFF_PERMISSIONS } from '
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { intArray, textArray } from '../../db/sql';
+import { assertModule, assertOn, type Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import { slaView } from '../sla/sla.view';
-import { assertModule, assertOn, type Caller } from './access';
 import { type AssignableUser, createAssignmentRepo } from './assignment.repo';
 import type { Assignee } from './changes';
 import { and } from './events.query';

@@ -5,8 +5,8 @@
  */
 import { EVENT_MSG, type ModuleDescriptor } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
+import type { Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
-import type { Caller } from './access';
 import type { EventRow } from './events.repo';
 import type { ExtrasContext } from './extras';
 

@@ -5,8 +5,8 @@
 import { idParam } from '@forpost/contract/common';
 import { BULK_INLINE_MAX, type BulkRequest, bulkFilterQuery, bulkJob, bulkRequest } from '@forpost/contract/events-bulk';
 import { MODULE_LIST } from '@forpost/contract/modules';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from './access';
 import type { BulkJobs } from './bulk.service';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ListFilterQuery } from './list-filter';

@@ -25,6 +25,7 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import { type Audit, clientDb } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import {
@@ -37,7 +38,6 @@ import {
   withJobLock,
 } from '../imports/jobs-kit';
 import { createUsersRepo } from '../users/users.repo';
-import type { Caller } from './access';
 import type { ActionRunner } from './bulk.actions';
 import { type BulkJobRow, type BulkRepo, createBulkRepo } from './bulk.repo';
 import type { CardVault } from './event-data';

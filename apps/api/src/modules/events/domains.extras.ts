@@ -16,7 +16,7 @@ import {
   snapshotItem,
   snapshotsResponse,
 } from '@forpost/contract/events-extras';
-import { callerOf } from './access';
+import { callerOf } from '../../lib/caller';
 import { createAllowlistService, createSnapshotHistory } from './domains.service';
 import { eventsPath, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';

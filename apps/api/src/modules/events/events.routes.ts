@@ -25,9 +25,9 @@ import {
 } from '@forpost/contract/events';
 import { EVENT_MSG, hasDecisions, isModuleCode, MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
 import { z } from 'zod';
+import { assertModule, callerOf } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
-import { assertModule, callerOf } from './access';
 import type { EventsService } from './events.service';
 import type { Refs } from './refs';
 import type { Undo } from './undo.service';

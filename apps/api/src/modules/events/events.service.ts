@@ -9,12 +9,12 @@ import { can } from '@forpost/contract/permissions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import { assertModule, assertOn, type Caller, targetCompany } from '../../lib/caller';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import { type NewNotification, notify } from '../notifications/index';
 import { slaView } from '../sla/sla.view';
-import { assertModule, assertOn, type Caller, targetCompany } from './access';
 import { createAssignment } from './assignment';
 import { changeWords, tagIdsOf, type UndoField } from './change-words';
 import {

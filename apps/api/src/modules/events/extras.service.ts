@@ -7,10 +7,10 @@ import type { repoFileItem } from '@forpost/contract/events-extras';
 import { EVENT_MSG, type ModuleDescriptor } from '@forpost/contract/modules';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
+import { assertModule, type Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { DocsService } from '../docs/docs.service';
-import { assertModule, type Caller } from './access';
 import type { EventsService } from './events.service';
 import { createExtrasRepo, type RepoFileRow } from './extras.repo';
 

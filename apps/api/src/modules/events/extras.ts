@@ -2,10 +2,10 @@
 import type { ModuleDescriptor } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import type { DocsService } from '../docs/docs.service';
 import type { SnapshotsService } from '../snapshots/index';
-import type { Caller } from './access';
 import type { EventRow } from './events.repo';
 import type { EventsService } from './events.service';
 import type { CreateGuards } from './hooks';

@@ -17,9 +17,9 @@ import type { EventListQuery } from '@forpost/contract/events';
 import type { ModuleDescriptor } from '@forpost/contract/modules';
 import type pg from 'pg';
 import { createNotifyCache, type NotifyCache } from '../../db/notify-cache';
+import { assertModule, type Caller, scopeFor } from '../../lib/caller';
 import type { Logger } from '../../lib/logger';
 import { ACCESS_CHANNEL } from '../auth/access-cache';
-import { assertModule, type Caller, scopeFor } from './access';
 
 /** The channel the events trigger notifies (migration 0035_events_notify). */
 export const EVENTS_CHANNEL = 'forpost_events';

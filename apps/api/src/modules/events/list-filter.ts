@@ -7,8 +7,8 @@ import { eventRuleSchema, MAX_RULES } from '@forpost/contract/events';
 import { EVENT_MSG, type ModuleDescriptor } from '@forpost/contract/modules';
 import type { Permission } from '@forpost/contract/permissions';
 import { type SQL, sql } from 'drizzle-orm';
+import { assertModule, type Caller, scopeFor } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
-import { assertModule, type Caller, scopeFor } from './access';
 import type { CardVault } from './event-data';
 import { and, filterConditions, matching, resolveText, textQueryOf } from './events.query';
 

@@ -1,7 +1,7 @@
 /* GET /modules/merchant/events/breach_categories and questionable_categories (from the registry). */
 import { categoriesResponse } from '@forpost/contract/events';
 import { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from '@forpost/contract/modules';
-import { assertModule, callerOf } from './access';
+import { assertModule, callerOf } from '../../lib/caller';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 

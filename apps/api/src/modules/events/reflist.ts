@@ -11,10 +11,10 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import { callerOf } from '../../lib/caller';
 import { conflict, notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { isUniqueViolation } from '../../lib/serialize';
-import { callerOf } from './access';
 import { createRefListRepo, type RefRow as RowOf, type RefTable as Table } from './reflist.repo';
 
 type Body = Record<string, unknown>;

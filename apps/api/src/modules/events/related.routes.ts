@@ -2,8 +2,8 @@
 import { idParams } from '@forpost/contract/events';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import { relatedEventsResponse } from '@forpost/contract/related';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from './access';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { RelatedService } from './related.service';
 

@@ -6,8 +6,8 @@
 import { INDICATOR_LABELS, indicatorsOf, type ModuleDescriptor, parseIndicator } from '@forpost/contract/modules';
 import { companiesWith } from '@forpost/contract/permissions';
 import { RELATED_COUNT_CAP, type RelatedEventsResponse } from '@forpost/contract/related';
+import type { Caller } from '../../lib/caller';
 import { iso } from '../../lib/serialize';
-import type { Caller } from './access';
 import type { EventsService } from './events.service';
 import type { RelatedRepo, RelatedScope } from './related.repo';
 

@@ -7,7 +7,7 @@ import {
   repoFilePatchRequest,
   repoFilesResponse,
 } from '@forpost/contract/events-extras';
-import { callerOf } from './access';
+import { callerOf } from '../../lib/caller';
 import { eventsPath, pascal, tagsOf } from './events.routes';
 import type { ExtraRegistrar } from './extras';
 import { createRepositoryFilesService } from './extras.service';

@@ -10,9 +10,9 @@ import {
   exportListResponse,
 } from '@forpost/contract/exports';
 import { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import { contentDisposition, sendStored } from '../docs/docs.routes';
-import { callerOf } from '../events/access';
 import type { ExportsService } from './exports.service';
 
 export async function exportsRoutes(app: App, deps: { exports: ExportsService }) {

@@ -9,9 +9,9 @@ import {
 } from '@forpost/contract/filtrator';
 import { z } from 'zod';
 import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import { requireAuth } from '../../plugins/access';
-import { callerOf } from '../events/access';
 import type { FiltratorService } from './filtrator.service';
 
 const noContent = z.null().describe('Нет содержимого');

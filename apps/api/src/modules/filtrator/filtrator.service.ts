@@ -14,9 +14,9 @@ import { telegramLink } from '@forpost/contract/telegram';
 import { storableText } from '@forpost/contract/validation';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import type { Caller } from '../events/access';
 import { createFiltratorRepo, type FiltratorRepo, type MessageView, type RuleHit } from './filtrator.repo';
 
 const escapeHtml = (s: string) =>

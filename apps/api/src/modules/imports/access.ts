@@ -4,9 +4,9 @@
  */
 import { IMPORT_MSG, type ImportItem, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import { companiesWith } from '@forpost/contract/permissions';
+import { assertModule, type Caller, ownsPersonal } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { assertModule, type Caller, ownsPersonal } from '../events/access';
 import type { ImportsContext, TargetCode } from './context';
 import type { ImportRow, ImportsFilter } from './imports.repo';
 

@@ -13,8 +13,8 @@ import {
   type ImportCheckRequest,
   LEAKS_CATALOGUE,
 } from '@forpost/contract/imports';
+import type { Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
-import type { Caller } from '../events/access';
 import { importScope, loadImport, scopeOf } from './access';
 import type { ImportsContext, TargetCode } from './context';
 import { dropTemp } from './jobs-kit';

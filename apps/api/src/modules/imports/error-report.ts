@@ -2,8 +2,8 @@
 import { neutraliseCell } from '@forpost/contract/exports';
 import { IMPORT_ERROR_REPORT_HEADERS, IMPORT_MSG } from '@forpost/contract/imports';
 import { stringify } from 'csv-stringify';
+import type { Caller } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
-import type { Caller } from '../events/access';
 import { loadImport } from './access';
 import type { ImportsContext, TargetCode } from './context';
 

@@ -23,10 +23,10 @@ import {
 import { MODULE_LIST } from '@forpost/contract/modules';
 import type { Permission } from '@forpost/contract/permissions';
 import { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import type { App } from '../../lib/routes';
 import { contentDisposition } from '../docs/docs.routes';
-import { callerOf } from '../events/access';
 import { pascal } from '../events/events.routes';
 import type { TargetCode } from './context';
 import type { ImportsService } from './imports.service';

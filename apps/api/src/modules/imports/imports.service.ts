@@ -19,7 +19,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { type ImportCheckRequest, type ImportStartRequest, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import type PgBoss from 'pg-boss';
-import { assertModule, type Caller } from '../events/access';
+import { assertModule, type Caller } from '../../lib/caller';
 import { importScope, loadImport, scopeOf, toItem, visibleTo } from './access';
 import { checkImport } from './check';
 import { createImportsContext, type ImportsDeps, type TargetCode } from './context';

@@ -7,8 +7,8 @@
  */
 import { IMPORT_MSG, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import { can } from '@forpost/contract/permissions';
+import type { Caller } from '../../lib/caller';
 import { ApiError, conflict, notFound } from '../../lib/errors';
-import type { Caller } from '../events/access';
 import { loadImport } from './access';
 import type { ImportsContext, TargetCode } from './context';
 

@@ -5,8 +5,8 @@
  */
 import { IMPORT_MSG, type ImportItem, type ImportStartRequest, LEAKS_CATALOGUE } from '@forpost/contract/imports';
 import { clientDb } from '../../lib/audit';
+import { type Caller, targetCompany } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { type Caller, targetCompany } from '../events/access';
 import { assertModuleEnabled } from '../events/events.service';
 import { importScope, loadImport, toItem } from './access';
 import { IMPORT_QUEUE, type ImportsContext, JOB_OPTIONS, type TargetCode } from './context';

@@ -20,8 +20,8 @@ import {
   LEAKS_CATALOGUE,
 } from '@forpost/contract/imports';
 import { EVENT_MSG, getModule } from '@forpost/contract/modules';
+import { assertModule, type Caller, keyCompany, targetCompany } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { assertModule, type Caller, keyCompany, targetCompany } from '../events/access';
 import { importScope, toItem } from './access';
 import type { ImportsContext, TargetCode } from './context';
 import { dropTemp, tempPath } from './jobs-kit';

@@ -14,8 +14,8 @@ import {
   previewResponse,
 } from '@forpost/contract/mailings';
 import { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { MailingsService } from './mailings.service';
 
 const noContent = z.null().describe('Нет содержимого');

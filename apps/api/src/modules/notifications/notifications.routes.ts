@@ -7,8 +7,8 @@ import {
   unreadCountResponse,
 } from '@forpost/contract/notifications';
 import type { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { NotificationsService } from './notifications.service';
 
 const tags = ['notifications'];

@@ -5,8 +5,8 @@
  */
 import type { NotificationGroup, NotificationItem } from '@forpost/contract/notifications';
 import type { Db } from '../../db/client';
+import type { Caller } from '../../lib/caller';
 import { iso } from '../../lib/serialize';
-import type { Caller } from '../events/access';
 import { createNotificationsRepo, insertNotifications, type NewNotification } from './notifications.repo';
 
 export type { NewNotification } from './notifications.repo';

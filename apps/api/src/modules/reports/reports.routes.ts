@@ -9,9 +9,9 @@ import {
   reportResponse,
 } from '@forpost/contract/reports';
 import { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import { contentDisposition } from '../docs/docs.routes';
-import { callerOf } from '../events/access';
 import type { ReportsService } from './reports.service';
 
 const noContent = z.null().describe('Нет содержимого');

@@ -26,6 +26,7 @@ import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -37,7 +38,6 @@ import { createCompaniesRepo } from '../companies/companies.repo';
 import type { ConfigsService } from '../configs/index';
 import { createDocsRepo } from '../docs/docs.repo';
 import { createDocsService } from '../docs/docs.service';
-import type { Caller } from '../events/access';
 import {
   byPriorityOf,
   daySeriesOf,

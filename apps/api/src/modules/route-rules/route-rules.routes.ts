@@ -10,8 +10,8 @@ import {
   routeRuleLookupResponse,
   routeRulePatchRequest,
 } from '@forpost/contract/route-rules';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { RouteRulesService } from './route-rules.service';
 
 const tags = ['settings'];

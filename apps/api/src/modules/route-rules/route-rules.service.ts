@@ -12,9 +12,9 @@ import {
 } from '@forpost/contract/route-rules';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import type { Caller } from '../events/access';
 import { createRouteRulesRepo, type RouteRuleRow } from './route-rules.repo';
 
 export interface RouteRulesDeps {

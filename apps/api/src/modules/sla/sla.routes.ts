@@ -1,7 +1,7 @@
 /* SLA policies: the installation default (settings) and a company's override. */
 import { slaCompanyParams, slaCompanyRequest, slaDefaultRequest, slaPoliciesResponse } from '@forpost/contract/sla';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import type { SlaService } from './sla.service';
 
 export async function slaRoutes(app: App, deps: { sla: SlaService }) {

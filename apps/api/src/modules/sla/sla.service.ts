@@ -8,9 +8,9 @@ import { can } from '@forpost/contract/permissions';
 import { SLA_PRIORITIES, SLA_STAGE_LABELS, type SlaPoliciesResponse, type SlaPolicyItem } from '@forpost/contract/sla';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import { createCompaniesRepo } from '../companies/companies.repo';
-import type { Caller } from '../events/access';
 import { type BreachRow, createSlaRepo } from './sla.repo';
 
 /** One notification of a breach, as the notifications module takes it. */

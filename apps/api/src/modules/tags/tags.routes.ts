@@ -13,9 +13,9 @@ import {
 import type { Db } from '../../db/client';
 import { tags } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import { iso } from '../../lib/serialize';
-import { callerOf } from '../events/access';
 import { refListRoutes } from '../events/reflist';
 import { createTagsService, type TagsService } from './tags.service';
 

@@ -3,9 +3,9 @@ import { TAG_MSG } from '@forpost/contract/tags';
 import type { Db } from '../../db/client';
 import { tags } from '../../db/schema/index';
 import type { Audit } from '../../lib/audit';
+import { type Caller, scopeFor } from '../../lib/caller';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { type Caller, scopeFor } from '../events/access';
 import { createRefListRepo } from '../events/reflist.repo';
 import { createTagsRepo } from './tags.repo';
 

@@ -13,8 +13,8 @@ import {
   savedViewPatch,
   viewParams,
 } from '@forpost/contract/views';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { callerOf } from '../events/access';
 import { pascal } from '../events/events.routes';
 import type { ViewsService } from './views.service';
 

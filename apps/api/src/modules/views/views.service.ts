@@ -10,9 +10,9 @@ import { EVENT_MSG, isModuleCode, MODULES, type ModuleDescriptor } from '@forpos
 import { can, companiesWith } from '@forpost/contract/permissions';
 import { defaultViewPrefKey, preferenceSchema, type SavedView, VIEW_MSG, type ViewState } from '@forpost/contract/views';
 import type { Db } from '../../db/client';
+import { type Caller, scopeFor } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { type Caller, scopeFor } from '../events/access';
 import { createViewsRepo, type ViewRow } from './views.repo';
 
 export function moduleOfCode(code: string): ModuleDescriptor {

@@ -2,9 +2,9 @@
 import { API_MSG } from '@forpost/contract/errors';
 import { EVENT_MSG } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
-import type { AuditActor } from '../../lib/audit';
-import { ApiError, notFound } from '../../lib/errors';
-import type { AuthContext } from '../auth/auth.service';
+import type { AuthContext } from '../modules/auth/auth.service';
+import type { AuditActor } from './audit';
+import { ApiError, notFound } from './errors';
 
 /** Who calls: the authenticated principal and the audit actor. */
 export interface Caller {
