@@ -74,8 +74,6 @@ export const FIELD_KINDS: Record<FieldType, FieldKind> = {
   ref: k({ json: 'number', filterValue: 'id', mailText: null }),
 };
 
-export const kindOf = (f: Pick<FieldDescriptor, 'type'>): FieldKind => FIELD_KINDS[f.type];
-
 /** A validated value in its stored form (null and undefined as they are). */
 export function storedValue(f: Pick<FieldDescriptor, 'type'>, v: unknown): unknown {
   const store = FIELD_KINDS[f.type].store;
