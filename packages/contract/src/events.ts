@@ -9,7 +9,9 @@ import { MSG } from './messages';
 import {
   datetimeSchema,
   EVENT_MSG,
+  FIELD_KINDS,
   type FieldDescriptor,
+  type FieldKind,
   hasDecisions,
   indicatorOf,
   inputFields,
@@ -110,20 +112,14 @@ export const categoriesResponse = z.object({ items: z.array(z.object({ code: z.s
 // Per-module event schemas
 // ---------------------------------------------------------------------------
 
-function outputOf(f: FieldDescriptor): z.ZodType {
-  switch (f.type) {
-    case 'integer':
-    case 'number':
-    case 'ref':
-      return z.number().nullable();
-    case 'boolean':
-      return z.boolean().nullable();
-    case 'string_list':
-      return z.array(z.string()).nullable();
-    default:
-      return z.string().nullable();
-  }
-}
+/** A stored value's wire schema, by the field kind's JSON type. */
+const OUTPUT_OF: Record<FieldKind['json'], () => z.ZodType> = {
+  number: () => z.number().nullable(),
+  boolean: () => z.boolean().nullable(),
+  string_list: () => z.array(z.string()).nullable(),
+  string: () => z.string().nullable(),
+};
+const outputOf = (f: FieldDescriptor): z.ZodType => OUTPUT_OF[FIELD_KINDS[f.type].json]();
 
 /** A schema per module descriptor, built once. */
 export const memo = <T>(build: (m: ModuleDescriptor) => T) => {
@@ -341,13 +337,16 @@ export const eventFilterShape = memo((m) => {
           .optional();
         break;
       case 'in':
-        shape[f.key] = (f.type === 'ref' ? csvInts : csvOf((f.options ?? []).map((o) => o.value))).optional();
+        shape[f.key] = (
+          FIELD_KINDS[f.type].filterValue === 'id' ? csvInts : csvOf((f.options ?? []).map((o) => o.value))
+        ).optional();
         break;
       case 'bool':
         shape[f.key] = boolParam.optional();
         break;
       case 'range': {
-        const bound = f.type === 'date' || f.type === 'datetime' ? dateBound : numParam;
+        const bound =
+          FIELD_KINDS[f.type].filterValue === 'date' || FIELD_KINDS[f.type].filterValue === 'datetime' ? dateBound : numParam;
         shape[`${f.key}_from`] = bound.optional();
         shape[`${f.key}_to`] = bound.optional();
         break;

@@ -4,6 +4,7 @@ import { refang } from '../helpers';
 import { MSG } from '../messages';
 import { cardNumberSchema, emailSchema, innSchema, isDomain, isIPv4, isIPv6, isUrl, ogrnSchema } from '../validation';
 import { EVENT_MSG } from './common';
+import { FIELD_KINDS } from './kinds';
 import type { FieldDescriptor, FieldOption, FieldType, FilterKind, IndicatorKind, RefList } from './types';
 
 export interface FieldOpts {
@@ -70,7 +71,6 @@ function base(
   o: FieldOpts = {},
   extra: Partial<FieldDescriptor> = {},
 ): FieldDescriptor {
-  const unsortable = type === 'text' || type === 'string_list' || type === 'card';
   return {
     key,
     label,
@@ -80,7 +80,7 @@ function base(
     derived: false,
     search: o.search ?? false,
     filter: o.filter ?? null,
-    sortable: o.sortable ?? !unsortable,
+    sortable: o.sortable ?? FIELD_KINDS[type].sortable,
     aliases: o.aliases ?? [],
     ...(o.hint ? { hint: o.hint } : {}),
     ...(o.indicator !== undefined ? { indicator: o.indicator } : {}),

@@ -24,6 +24,7 @@ export { PAYMENT_SYSTEMS, paymentSystemOf } from './defs/acquiring';
 export { BREACH_CATEGORIES, QUESTIONABLE_CATEGORIES } from './defs/merchant';
 export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, isRealDate, PLATFORM_OPTIONS, phoneSchema } from './fields';
 export * from './indicators';
+export * from './kinds';
 export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
 export * from './types';
 export { MODULE_LIST, MODULES };

@@ -7,6 +7,7 @@
  */
 import { unicodeToPunycode, urlHost } from '../helpers';
 import { isIPv4, isIPv6 } from '../validation';
+import { FIELD_KINDS } from './kinds';
 import type { FieldDescriptor, IndicatorKind, ModuleDescriptor } from './types';
 
 export const INDICATOR_KINDS = [
@@ -65,20 +66,7 @@ const PLATFORM_HOSTS = new Set([
 export function indicatorKindOf(f: FieldDescriptor): IndicatorKind | 'host' | 'url' | null {
   if (f.indicator === false) return null;
   if (f.indicator) return f.indicator;
-  switch (f.type) {
-    case 'ip':
-    case 'domain':
-    case 'email':
-    case 'phone':
-    case 'inn':
-    case 'ogrn':
-      return f.type;
-    case 'host':
-    case 'url':
-      return f.type;
-    default:
-      return null;
-  }
+  return FIELD_KINDS[f.type].indicator;
 }
 
 const normalHost = (s: string): string | null => {

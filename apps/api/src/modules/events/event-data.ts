@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { maskCardNumber } from '@forpost/contract/helpers';
-import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
+import { type FieldDescriptor, inputFields, type ModuleDescriptor, storedValue } from '@forpost/contract/modules';
 import { hmac } from '../../lib/crypto';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 
@@ -34,9 +34,7 @@ const isSensitive = (f: FieldDescriptor) => f.sensitive === 'card';
 
 /** Datetimes are stored in UTC ISO form so that text comparison orders them. */
 function normaliseValue(f: FieldDescriptor, v: unknown): unknown {
-  if (v == null) return v;
-  if (f.type === 'datetime' && typeof v === 'string') return new Date(v).toISOString();
-  return v;
+  return v == null ? v : storedValue(f, v);
 }
 
 /** The module's input fields present in a validated body (null = clear the field). */

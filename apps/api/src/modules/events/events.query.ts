@@ -2,7 +2,7 @@
  * List filters and sorting → SQL over `events e`. Module fields live in `e.data` (jsonb); common
  * fields are columns with composite indexes (see the schema). Everything is parameterised.
  */
-import { EVENT_MSG, type FieldDescriptor, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
+import { EVENT_MSG, type FieldDescriptor, type FieldType, fieldOf, type ModuleDescriptor } from '@forpost/contract/modules';
 import { SLA_DUE_SOON_MINUTES, type SlaFilter } from '@forpost/contract/sla';
 import { type SQL, sql } from 'drizzle-orm';
 import { containing, intArray, textArray } from '../../db/sql';
@@ -30,11 +30,76 @@ const NULLABLE_COLUMNS: Record<string, SQL> = {
 
 const jsonText = (key: string) => sql`(e.data ->> ${key})`;
 
-function fieldExpr(f: FieldDescriptor): SQL {
-  if (f.type === 'integer' || f.type === 'number' || f.type === 'ref') return sql`(e.data ->> ${f.key})::numeric`;
-  if (f.type === 'boolean') return sql`(e.data ->> ${f.key})::boolean`;
-  return jsonText(f.key);
+const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
+const numericText = (key: string) => sql`(e.data ->> ${key})::numeric`;
+const lowerEq = (key: string, v: string) => sql`lower(${jsonText(key)}) = ${v.toLowerCase()}`;
+const numericEq = (key: string, v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw badRequest(EVENT_MSG.number, { [key]: EVENT_MSG.number });
+  return sql`${numericText(key)} = ${n}`;
+};
+
+/** The SQL of a module field in the list, per field type (in `data`, aliased `e`). */
+interface FieldSql {
+  /** The value as sorted and compared with numbers. */
+  expr: (key: string) => SQL;
+  /** The `eq` filter (the query's text). */
+  eq: (key: string, v: string) => SQL;
+  /** The `range` filter's bounds (`<key>_from`, `<key>_to`). */
+  range: (key: string, from: unknown, to: unknown) => SQL[];
 }
+const numberRange =
+  (expr: (key: string) => SQL) =>
+  (key: string, from: unknown, to: unknown): SQL[] => [
+    ...(typeof from === 'number' ? [sql`${expr(key)} >= ${from}`] : []),
+    ...(typeof to === 'number' ? [sql`${expr(key)} <= ${to}`] : []),
+  ];
+const textSql: FieldSql = { expr: jsonText, eq: lowerEq, range: numberRange(jsonText) };
+const numberSql: FieldSql = { expr: numericText, eq: numericEq, range: numberRange(numericText) };
+
+const FIELD_SQL: Record<FieldType, FieldSql> = {
+  string: textSql,
+  text: textSql,
+  domain: textSql,
+  host: textSql,
+  url: textSql,
+  email: textSql,
+  ip: textSql,
+  phone: textSql,
+  inn: textSql,
+  ogrn: textSql,
+  enum: textSql,
+  string_list: textSql,
+  card: textSql, // `eq` on a card compares its hash (moduleFieldFilter), the only filter it has
+  integer: numberSql,
+  number: numberSql,
+  ref: { ...numberSql, eq: lowerEq },
+  boolean: (() => {
+    const expr = (key: string) => sql`(e.data ->> ${key})::boolean`;
+    return { expr, eq: lowerEq, range: numberRange(expr) };
+  })(),
+  date: {
+    ...textSql,
+    range: (key, from, to) => [
+      ...(typeof from === 'string' ? [sql`${jsonText(key)} >= ${from.slice(0, 10)}`] : []),
+      ...(typeof to === 'string' ? [sql`${jsonText(key)} <= ${to.slice(0, 10)}`] : []),
+    ],
+  },
+  datetime: {
+    ...textSql,
+    range: (key, from, to) => [
+      ...(typeof from === 'string'
+        ? [sql`${jsonText(key)} >= ${new Date(isDateOnly(from) ? `${from}T00:00:00Z` : from).toISOString()}`]
+        : []),
+      ...(typeof to === 'string'
+        ? [isDateOnly(to) ? sql`${jsonText(key)} < ${nextDay(to)}` : sql`${jsonText(key)} <= ${new Date(to).toISOString()}`]
+        : []),
+    ],
+  },
+};
+
+const fieldExpr = (f: FieldDescriptor): SQL => FIELD_SQL[f.type].expr(f.key);
 
 /**
  * ORDER BY for `sort` ('-created_at', 'domain', …), always ending with `e.id` for a stable order.
@@ -252,9 +317,6 @@ export const orderedSort = (sort: string) => sort === '-created_at' || sort === 
  */
 export const searchVector = (text: string | SQL) => sql`(to_tsvector('russian', ${text}) || to_tsvector('simple', ${text}))`;
 
-const isDateOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
-const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString();
-
 /** `_from` inclusive; `_to` inclusive of the whole day when only a date is given. */
 function timeRange(col: SQL, from: unknown, to: unknown): SQL[] {
   const out: SQL[] = [];
@@ -277,13 +339,8 @@ function moduleFieldFilter(f: FieldDescriptor, q: Query, vault: CardVault): SQL[
   switch (f.filter) {
     case 'eq': {
       if (typeof v !== 'string') break;
-      if (f.sensitive === 'card') {
-        out.push(sql`${jsonText(hashKey(f.key))} = ${vault.hash(v.replace(/[\s-]/g, ''))}`);
-      } else if (f.type === 'integer' || f.type === 'number') {
-        const n = Number(v);
-        if (!Number.isFinite(n)) throw badRequest(EVENT_MSG.number, { [f.key]: EVENT_MSG.number });
-        out.push(sql`${fieldExpr(f)} = ${n}`);
-      } else out.push(sql`lower(${jsonText(f.key)}) = ${v.toLowerCase()}`);
+      if (f.sensitive === 'card') out.push(sql`${jsonText(hashKey(f.key))} = ${vault.hash(v.replace(/[\s-]/g, ''))}`);
+      else out.push(FIELD_SQL[f.type].eq(f.key, v));
       break;
     }
     case 'contains':
@@ -296,22 +353,7 @@ function moduleFieldFilter(f: FieldDescriptor, q: Query, vault: CardVault): SQL[
       if (typeof v === 'boolean') out.push(sql`e.data @> ${JSON.stringify({ [f.key]: v })}::jsonb`);
       break;
     case 'range': {
-      const from = q[`${f.key}_from`];
-      const to = q[`${f.key}_to`];
-      if (f.type === 'date') {
-        if (typeof from === 'string') out.push(sql`${jsonText(f.key)} >= ${from.slice(0, 10)}`);
-        if (typeof to === 'string') out.push(sql`${jsonText(f.key)} <= ${to.slice(0, 10)}`);
-      } else if (f.type === 'datetime') {
-        if (typeof from === 'string')
-          out.push(sql`${jsonText(f.key)} >= ${new Date(isDateOnly(from) ? `${from}T00:00:00Z` : from).toISOString()}`);
-        if (typeof to === 'string')
-          out.push(
-            isDateOnly(to) ? sql`${jsonText(f.key)} < ${nextDay(to)}` : sql`${jsonText(f.key)} <= ${new Date(to).toISOString()}`,
-          );
-      } else {
-        if (typeof from === 'number') out.push(sql`${fieldExpr(f)} >= ${from}`);
-        if (typeof to === 'number') out.push(sql`${fieldExpr(f)} <= ${to}`);
-      }
+      out.push(...FIELD_SQL[f.type].range(f.key, q[`${f.key}_from`], q[`${f.key}_to`]));
       break;
     }
   }

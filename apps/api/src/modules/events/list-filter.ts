@@ -6,11 +6,12 @@
 import { eventRuleSchema, MAX_RULES } from '@forpost/contract/events';
 import { EVENT_MSG, type ModuleDescriptor } from '@forpost/contract/modules';
 import type { Permission } from '@forpost/contract/permissions';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { assertModule, type Caller, scopeFor } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import type { CardVault } from './event-data';
-import { and, filterConditions, matching, resolveText, textQueryOf } from './events.query';
+import { filterConditions, matching, resolveText, textQueryOf } from './events.query';
+import { allOf, anyOf, moduleInScope, whereOf } from './list-filter.query';
 
 export interface ListFilter {
   /** The module and the companies of the scope. */
@@ -64,7 +65,7 @@ function parseRules(
       });
     }
     raw.push(item as Record<string, unknown>);
-    conds.push(sql`(${and(filterConditions(m, r.data, vault, { me }))})`);
+    conds.push(allOf(filterConditions(m, r.data, vault, { me })));
   }
   return { raw, conds };
 }
@@ -83,9 +84,7 @@ export async function listFilter(
   assertModule(c, m.code);
   const scope = scopeFor(c, perm, q.company_id);
   if (scope !== 'all' && scope.length === 0) return null;
-  const base: SQL[] = [sql`e.module = ${m.code}`];
-  if (scope !== 'all')
-    base.push(scope.length === 1 ? sql`e.company_id = ${scope[0]}` : sql`e.company_id = ANY(${`{${scope.join(',')}}`}::int[])`);
+  const base = moduleInScope(m.code, scope);
   // `assignee=me`: the signed-in user, or the owner of the API key.
   const me = c.auth.user.id;
   const rules = q.rules === undefined ? undefined : parseRules(m, q.rules, deps.vault, me);
@@ -95,11 +94,11 @@ export async function listFilter(
     own: filterConditions(m, q, deps.vault, { skipText: true, me }),
     ownButStatus: filterConditions(m, q, deps.vault, { skipStatus: true, skipText: true, me }),
     text: query ? matching(await resolveText(query, deps.resolveQuery)) : null,
-    anyRule: rules ? [sql`(${sql.join(rules.conds, sql` OR `)})`] : [],
+    anyRule: rules ? [anyOf(rules.conds)] : [],
     rules,
     searching: typeof q.q === 'string' || (rules?.raw ?? []).some((r) => typeof r.q === 'string'),
   };
 }
 
 /** The whole WHERE of a list filter (over `events e`). */
-export const listWhere = (f: ListFilter): SQL => and([...f.base, ...f.own, ...(f.text ? [f.text] : []), ...f.anyRule]);
+export const listWhere = (f: ListFilter): SQL => whereOf(f);

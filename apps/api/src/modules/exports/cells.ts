@@ -7,6 +7,7 @@
 import { exportFieldLabel, neutraliseCell } from '@forpost/contract/exports';
 import {
   type FieldDescriptor,
+  type FieldType,
   fieldOf,
   ML_STATE_LABELS,
   type ModuleDescriptor,
@@ -137,51 +138,57 @@ export function cellFormatters(m: ModuleDescriptor, keys: readonly string[], ctx
   });
 }
 
-function moduleFormatter(f: FieldDescriptor, ctx: CellContext): (r: ExportRow) => Cell {
-  const key = f.key;
-  switch (f.type) {
-    case 'card':
-      return (r) => {
-        const sealed = r.data[key];
-        if (typeof sealed !== 'string') return null;
-        if (ctx.reveal(r.company_id)) {
-          try {
-            return text(ctx.vault.open(sealed));
-          } catch {
-            return text(r.data[`${key}_mask`]);
-          }
-        }
+type Formatter = (key: string, f: FieldDescriptor, ctx: CellContext) => (r: ExportRow) => Cell;
+const asText: Formatter = (key) => (r) => text(r.data[key]);
+
+/** A module field's cell formatter, per field type. */
+const FORMATTERS: Record<FieldType, Formatter> = {
+  string: asText,
+  text: asText,
+  domain: asText,
+  host: asText,
+  url: asText,
+  email: asText,
+  ip: asText,
+  phone: asText,
+  inn: asText,
+  ogrn: asText,
+  card: (key, _f, ctx) => (r) => {
+    const sealed = r.data[key];
+    if (typeof sealed !== 'string') return null;
+    if (ctx.reveal(r.company_id)) {
+      try {
+        return text(ctx.vault.open(sealed));
+      } catch {
         return text(r.data[`${key}_mask`]);
-      };
-    case 'integer':
-    case 'number':
-      return (r) => {
-        const v = r.data[key];
-        return typeof v === 'number' ? v : v == null ? null : text(v);
-      };
-    case 'boolean':
-      return (r) => (r.data[key] === true ? 'Да' : r.data[key] === false ? 'Нет' : null);
-    case 'date':
-      return (r) => ruDate(r.data[key]);
-    case 'datetime':
-      return (r) => (typeof r.data[key] === 'string' ? mskDateTime(r.data[key] as string) : null);
-    case 'enum': {
-      const labels = new Map((f.options ?? []).map((o) => [o.value, o.label]));
-      return (r) => (r.data[key] == null ? null : text(labels.get(String(r.data[key])) ?? r.data[key]));
+      }
     }
-    case 'ref': {
-      const names = f.ref ? ctx.refNames[f.ref] : undefined;
-      return (r) => {
-        const v = r.data[key];
-        if (typeof v !== 'number') return null;
-        return text(names?.get(v) ?? v);
-      };
-    }
-    case 'string_list':
-      return (r) => (Array.isArray(r.data[key]) ? text((r.data[key] as unknown[]).join(', ')) : null);
-    default:
-      return (r) => text(r.data[key]);
-  }
+    return text(r.data[`${key}_mask`]);
+  },
+  integer: (key) => (r) => numeric(r.data[key]),
+  number: (key) => (r) => numeric(r.data[key]),
+  boolean: (key) => (r) => (r.data[key] === true ? 'Да' : r.data[key] === false ? 'Нет' : null),
+  date: (key) => (r) => ruDate(r.data[key]),
+  datetime: (key) => (r) => (typeof r.data[key] === 'string' ? mskDateTime(r.data[key] as string) : null),
+  enum: (key, f) => {
+    const labels = new Map((f.options ?? []).map((o) => [o.value, o.label]));
+    return (r) => (r.data[key] == null ? null : text(labels.get(String(r.data[key])) ?? r.data[key]));
+  },
+  ref: (key, f, ctx) => {
+    const names = f.ref ? ctx.refNames[f.ref] : undefined;
+    return (r) => {
+      const v = r.data[key];
+      if (typeof v !== 'number') return null;
+      return text(names?.get(v) ?? v);
+    };
+  },
+  string_list: (key) => (r) => (Array.isArray(r.data[key]) ? text((r.data[key] as unknown[]).join(', ')) : null),
+};
+
+const numeric = (v: unknown): Cell => (typeof v === 'number' ? v : v == null ? null : text(v));
+
+function moduleFormatter(f: FieldDescriptor, ctx: CellContext): (r: ExportRow) => Cell {
+  return FORMATTERS[f.type](f.key, f, ctx);
 }
 
 /** Column titles of the selected fields (Russian labels). */

@@ -12,6 +12,7 @@
 import { neutraliseCell } from '@forpost/contract/exports';
 import {
   type FieldDescriptor,
+  type FieldType,
   fieldOf,
   hasDecisions,
   ML_STATE_LABELS,
@@ -73,7 +74,7 @@ interface SqlField {
 
 /** Can this export be produced by PostgreSQL? (Card numbers shown in clear need the vault.) */
 export function sqlExportable(m: ModuleDescriptor, keys: readonly string[], revealScope: readonly number[] | null): boolean {
-  const cards = keys.some((k) => fieldOf(m, k)?.type === 'card');
+  const cards = keys.some((k) => fieldOf(m, k)?.sensitive === 'card');
   return !cards || (revealScope !== null && revealScope.length === 0);
 }
 
@@ -145,72 +146,98 @@ function commonField(m: ModuleDescriptor, key: string, refs: Refs): SqlField | u
 
 const REF_TABLES: Record<string, string> = { leak_types: 'leak_types', media_types: 'media_types', leaks: 'leaks' };
 
+/** The names a field's SQL reads: `t` its text, `j` its jsonb, `y` its jsonb type, and the columns selecting them. */
+interface Cols {
+  k: string;
+  t: string;
+  j: string;
+  y: string;
+  T: string;
+  J: string;
+  Y: string;
+}
+type SqlCell = (c: Cols, f: FieldDescriptor, n: number) => SqlField;
+const asText: SqlCell = (c) => ({ raw: `NULLIF(${c.t}, '')`, kind: 'text', cols: [c.T] });
+const tagged: SqlCell = ({ t, y, T, Y }) => ({
+  raw: `CASE WHEN ${y} = 'number' THEN 'n' || ${t} WHEN ${t} <> '' THEN 's' || ${t} END`,
+  kind: 'tagged',
+  cols: [Y, T],
+});
+
+/** A module field's SQL cell, per field type. */
+const SQL_CELLS: Record<FieldType, SqlCell> = {
+  string: asText,
+  text: asText,
+  domain: asText,
+  host: asText,
+  url: asText,
+  email: asText,
+  ip: asText,
+  phone: asText,
+  inn: asText,
+  ogrn: asText,
+  card: ({ y, Y }, f, n) => ({
+    raw: `CASE WHEN ${y} = 'string' THEN NULLIF(e.k${n}_m, '') END`,
+    kind: 'text',
+    cols: [Y, `e.data ->> ${lit(`${f.key}_mask`)} AS k${n}_m`],
+  }),
+  integer: tagged,
+  number: tagged,
+  boolean: ({ j, J }) => ({
+    raw: `CASE ${j} WHEN 'true'::jsonb THEN 'Да' WHEN 'false'::jsonb THEN 'Нет' END`,
+    kind: 'ready',
+    cols: [J],
+  }),
+  date: ({ t, y, T, Y }) => ({
+    raw: `CASE WHEN ${y} = 'string' THEN CASE WHEN translate(left(${t}, 10), '0123456789', '9999999999') = '9999-99-99' THEN substr(${t}, 9, 2) || '.' || substr(${t}, 6, 2) || '.' || left(${t}, 4) ELSE NULLIF(${t}, '') END END`,
+    kind: 'text',
+    cols: [Y, T],
+  }),
+  datetime: ({ t, y, T, Y }) => ({
+    raw: `CASE WHEN ${y} = 'string' AND pg_input_is_valid(${t}, 'timestamptz') THEN ${MSK(`${t}::timestamptz`)} END`,
+    kind: 'ready',
+    cols: [Y, T],
+  }),
+  enum: ({ t, y, T, Y }, f) => {
+    const labels = labelCase(
+      t,
+      (f.options ?? []).map((o) => [o.value, o.label]),
+    );
+    return {
+      raw: `CASE WHEN ${y} <> 'null' THEN coalesce(${labels}, ${neutralSql(`NULLIF(${t}, '')`)}) END`,
+      kind: 'ready',
+      cols: [Y, T],
+    };
+  },
+  ref: ({ t, y, T, Y }, f) => {
+    const table = f.ref ? REF_TABLES[f.ref] : undefined;
+    if (!table) return { raw: `CASE WHEN ${y} = 'number' THEN ${t} END`, kind: 'text', cols: [Y, T] };
+    return {
+      raw: `CASE WHEN ${y} = 'number' THEN coalesce((SELECT r.name FROM ${table} r WHERE r.id = trunc(${t}::numeric)::bigint AND r.id = ${t}::numeric), ${t}) END`,
+      kind: 'text',
+      cols: [Y, T],
+    };
+  },
+  string_list: ({ y, j, Y, J }) => ({
+    raw: `CASE WHEN ${y} = 'array' THEN NULLIF((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(${j}) AS x), '') END`,
+    kind: 'text',
+    cols: [Y, J],
+  }),
+};
+
 /** Field `f` (the `n`-th selected) from its `data` key, read once by the innermost query: as text, jsonb or its type. */
 function moduleField(f: FieldDescriptor, n: number): SqlField {
   const k = lit(f.key);
-  const t = `e.k${n}_t`;
-  const j = `e.k${n}_j`;
-  const y = `e.k${n}_y`;
-  const T = `e.data ->> ${k} AS k${n}_t`;
-  const J = `e.data -> ${k} AS k${n}_j`;
-  const Y = `jsonb_typeof(e.data -> ${k}) AS k${n}_y`;
-  switch (f.type) {
-    case 'card':
-      return {
-        raw: `CASE WHEN ${y} = 'string' THEN NULLIF(e.k${n}_m, '') END`,
-        kind: 'text',
-        cols: [Y, `e.data ->> ${lit(`${f.key}_mask`)} AS k${n}_m`],
-      };
-    case 'integer':
-    case 'number':
-      return {
-        raw: `CASE WHEN ${y} = 'number' THEN 'n' || ${t} WHEN ${t} <> '' THEN 's' || ${t} END`,
-        kind: 'tagged',
-        cols: [Y, T],
-      };
-    case 'boolean':
-      return { raw: `CASE ${j} WHEN 'true'::jsonb THEN 'Да' WHEN 'false'::jsonb THEN 'Нет' END`, kind: 'ready', cols: [J] };
-    case 'date':
-      return {
-        raw: `CASE WHEN ${y} = 'string' THEN CASE WHEN translate(left(${t}, 10), '0123456789', '9999999999') = '9999-99-99' THEN substr(${t}, 9, 2) || '.' || substr(${t}, 6, 2) || '.' || left(${t}, 4) ELSE NULLIF(${t}, '') END END`,
-        kind: 'text',
-        cols: [Y, T],
-      };
-    case 'datetime':
-      return {
-        raw: `CASE WHEN ${y} = 'string' AND pg_input_is_valid(${t}, 'timestamptz') THEN ${MSK(`${t}::timestamptz`)} END`,
-        kind: 'ready',
-        cols: [Y, T],
-      };
-    case 'enum': {
-      const labels = labelCase(
-        t,
-        (f.options ?? []).map((o) => [o.value, o.label]),
-      );
-      return {
-        raw: `CASE WHEN ${y} <> 'null' THEN coalesce(${labels}, ${neutralSql(`NULLIF(${t}, '')`)}) END`,
-        kind: 'ready',
-        cols: [Y, T],
-      };
-    }
-    case 'ref': {
-      const table = f.ref ? REF_TABLES[f.ref] : undefined;
-      if (!table) return { raw: `CASE WHEN ${y} = 'number' THEN ${t} END`, kind: 'text', cols: [Y, T] };
-      return {
-        raw: `CASE WHEN ${y} = 'number' THEN coalesce((SELECT r.name FROM ${table} r WHERE r.id = trunc(${t}::numeric)::bigint AND r.id = ${t}::numeric), ${t}) END`,
-        kind: 'text',
-        cols: [Y, T],
-      };
-    }
-    case 'string_list':
-      return {
-        raw: `CASE WHEN ${y} = 'array' THEN NULLIF((SELECT string_agg(x, ', ') FROM jsonb_array_elements_text(${j}) AS x), '') END`,
-        kind: 'text',
-        cols: [Y, J],
-      };
-    default:
-      return { raw: `NULLIF(${t}, '')`, kind: 'text', cols: [T] };
-  }
+  const cols: Cols = {
+    k,
+    t: `e.k${n}_t`,
+    j: `e.k${n}_j`,
+    y: `e.k${n}_y`,
+    T: `e.data ->> ${k} AS k${n}_t`,
+    J: `e.data -> ${k} AS k${n}_j`,
+    Y: `jsonb_typeof(e.data -> ${k}) AS k${n}_y`,
+  };
+  return SQL_CELLS[f.type](cols, f, n);
 }
 
 export interface ExportQueryParts {

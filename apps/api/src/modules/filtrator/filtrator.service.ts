@@ -8,7 +8,7 @@ import {
   type MessageToEventRequest,
   type RuleRef,
 } from '@forpost/contract/filtrator';
-import { getModule, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
+import { getModule, inputFields, type ModuleDescriptor, messageTarget } from '@forpost/contract/modules';
 import { companiesWith, type Principal } from '@forpost/contract/permissions';
 import { telegramLink } from '@forpost/contract/telegram';
 import { storableText } from '@forpost/contract/validation';
@@ -226,8 +226,8 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
       }
       const link = telegramLink(v.channel.username, v.m.messageId);
       const prefill: Record<string, unknown> = {};
-      const urlField = inputFields(m).find((f) => f.type === 'url');
-      const textField = inputFields(m).find((f) => f.type === 'text');
+      const urlField = messageTarget(inputFields(m), 'link');
+      const textField = messageTarget(inputFields(m), 'body');
       if (urlField) prefill[urlField.key] = link;
       if (textField && v.m.text.trim()) prefill[textField.key] = v.m.text.trim().slice(0, 2000);
       const request = {

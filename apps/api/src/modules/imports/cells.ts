@@ -4,7 +4,7 @@
  * The field's own validator (the same one the API uses) has the last word.
  */
 import { IMPORT_MSG } from '@forpost/contract/imports';
-import { type FieldDescriptor, type FieldOption, isRealDate } from '@forpost/contract/modules';
+import { type FieldDescriptor, type FieldOption, type FieldType, isRealDate } from '@forpost/contract/modules';
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 const ok = (value: unknown): Parsed => ({ ok: true, value });
@@ -94,64 +94,72 @@ export function nameIndex(rows: readonly { id: number; names: readonly (string |
   return { byName, ids };
 }
 
+type CellParser = (raw: string, f: FieldDescriptor, refs: (f: FieldDescriptor) => NameIndex | undefined) => Parsed;
+/** The text as it is: the field's validator reads it. */
+const asText: CellParser = (raw) => ok(raw);
+const numberCell =
+  (error: string): CellParser =>
+  (raw) => {
+    const n = parseNumber(raw);
+    return n === null ? fail(error) : ok(n);
+  };
+
+/** A cell's text → the value the field's validator reads next, per field type. */
+const CELL_PARSERS: Record<FieldType, CellParser> = {
+  string: asText,
+  text: asText,
+  domain: asText,
+  host: asText,
+  url: asText,
+  email: asText,
+  ip: asText,
+  phone: asText,
+  inn: asText,
+  ogrn: asText,
+  integer: numberCell(IMPORT_MSG.integer),
+  number: numberCell(IMPORT_MSG.number),
+  boolean: (raw) => {
+    const b = parseBoolean(raw);
+    return b === null ? fail(IMPORT_MSG.boolean) : ok(b);
+  },
+  date: (raw) => {
+    const d = parseDate(raw);
+    return d ? ok(d) : fail(IMPORT_MSG.date);
+  },
+  datetime: (raw) => {
+    const d = parseDateTime(raw);
+    return d ? ok(d) : fail(IMPORT_MSG.datetime);
+  },
+  enum: (raw, f) => {
+    const o = matchOption(f.options ?? [], raw);
+    return o === null ? fail(IMPORT_MSG.option(optionList(f.options ?? []))) : ok(o);
+  },
+  string_list: (raw) =>
+    ok(
+      raw
+        .split(/[,;\n]/)
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  card: (raw) => ok(raw.replace(/[\s-]/g, '')),
+  ref: (raw, f, refs) => {
+    const index = refs(f);
+    const asId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    const byName = index?.byName.get(raw.trim().toLowerCase());
+    if (byName !== undefined) return ok(byName);
+    if (asId !== null && index?.ids.has(asId)) return ok(asId);
+    return fail(IMPORT_MSG.unknownRef);
+  },
+};
+
 /**
  * A module or catalogue field's cell → its input value. `refs` resolves `ref` fields by id or name.
  * Only non-empty cells come here.
  */
 export function parseField(f: FieldDescriptor, raw: string, refs: (f: FieldDescriptor) => NameIndex | undefined): Parsed {
-  let v: unknown = raw;
-  switch (f.type) {
-    case 'integer':
-    case 'number': {
-      const n = parseNumber(raw);
-      if (n === null) return fail(f.type === 'integer' ? IMPORT_MSG.integer : IMPORT_MSG.number);
-      v = n;
-      break;
-    }
-    case 'boolean': {
-      const b = parseBoolean(raw);
-      if (b === null) return fail(IMPORT_MSG.boolean);
-      v = b;
-      break;
-    }
-    case 'date': {
-      const d = parseDate(raw);
-      if (!d) return fail(IMPORT_MSG.date);
-      v = d;
-      break;
-    }
-    case 'datetime': {
-      const d = parseDateTime(raw);
-      if (!d) return fail(IMPORT_MSG.datetime);
-      v = d;
-      break;
-    }
-    case 'enum': {
-      const o = matchOption(f.options ?? [], raw);
-      if (o === null) return fail(IMPORT_MSG.option(optionList(f.options ?? [])));
-      v = o;
-      break;
-    }
-    case 'string_list':
-      v = raw
-        .split(/[,;\n]/)
-        .map((x) => x.trim())
-        .filter(Boolean);
-      break;
-    case 'card':
-      v = raw.replace(/[\s-]/g, '');
-      break;
-    case 'ref': {
-      const index = refs(f);
-      const asId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-      const byName = index?.byName.get(raw.trim().toLowerCase());
-      if (byName !== undefined) v = byName;
-      else if (asId !== null && index?.ids.has(asId)) v = asId;
-      else return fail(IMPORT_MSG.unknownRef);
-      break;
-    }
-  }
-  const r = f.input.safeParse(v);
+  const p = CELL_PARSERS[f.type](raw, f, refs);
+  if (!p.ok) return p;
+  const r = f.input.safeParse(p.value);
   if (!r.success) return fail(r.error.issues[0]?.message ?? IMPORT_MSG.required);
   return ok(r.data);
 }

@@ -12,6 +12,7 @@ import {
   type ModuleDescriptor,
   optionsOf,
   SOURCE_LABELS,
+  storedValue,
 } from '@forpost/contract/modules';
 import { type NewEventSpec, newEventData } from '../events/changes';
 import type { CardVault } from '../events/event-data';
@@ -120,7 +121,7 @@ function readModuleCell(rr: RowReader, key: string, raw: string, lookups: EventL
   if (!f || f.derived) return undefined;
   const p = parseField(f, raw, (x) => (x.ref ? lookups.refs[x.ref] : undefined));
   if (!p.ok) return p.error;
-  rec.input[key] = f.type === 'datetime' && typeof p.value === 'string' ? new Date(p.value).toISOString() : p.value;
+  rec.input[key] = storedValue(f, p.value);
 }
 
 /** The import fields by key, built once per field list (a job reads every row with the same one). */

@@ -116,7 +116,7 @@ export async function refIndexes(
 ): Promise<Partial<Record<string, NameIndex>>> {
   const out: Partial<Record<string, NameIndex>> = {};
   for (const f of fields) {
-    if (f.type !== 'ref' || !f.ref || out[f.ref]) continue;
+    if (!f.ref || out[f.ref]) continue;
     out[f.ref] = nameIndex((await repo.refNames(f.ref)).map((r) => ({ id: r.id, names: [r.name, r.code] })));
   }
   return out;

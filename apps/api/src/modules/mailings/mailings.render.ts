@@ -1,6 +1,14 @@
 /* The digest email: Russian subject, HTML and text bodies with each event's key fields and a link. */
 import { formatDateTime, pluralRu } from '@forpost/contract/format';
-import { fieldOf, getModule, MODULE_CODES, type ModuleCode, SOURCE_LABELS, type Source } from '@forpost/contract/modules';
+import {
+  FIELD_KINDS,
+  fieldOf,
+  getModule,
+  MODULE_CODES,
+  type ModuleCode,
+  SOURCE_LABELS,
+  type Source,
+} from '@forpost/contract/modules';
 
 export interface DigestEvent {
   id: number;
@@ -46,13 +54,11 @@ function keyFields(e: DigestEvent): [string, string][] {
   const out: [string, string][] = [];
   for (const key of m.columns) {
     const f = fieldOf(m, key);
-    if (!f || f.type === 'ref' || f.type === 'text') continue;
-    let v: unknown = f.sensitive ? e.data[`${key}_mask`] : e.data[key];
+    const text = f ? FIELD_KINDS[f.type].mailText : null;
+    if (!f || !text) continue;
+    const v: unknown = f.sensitive ? e.data[`${key}_mask`] : e.data[key];
     if (v == null || v === '') continue;
-    if (typeof v === 'boolean') v = v ? 'Да' : 'Нет';
-    if (Array.isArray(v)) v = v.join(', ');
-    if (f.options) v = f.options.find((o) => o.value === v)?.label ?? v;
-    out.push([f.label, oneLine(String(v)).slice(0, 200)]);
+    out.push([f.label, oneLine(text(v, f)).slice(0, 200)]);
     if (out.length >= 3) break;
   }
   return out;

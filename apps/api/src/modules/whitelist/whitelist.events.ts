@@ -2,13 +2,36 @@
  * Whitelist ↔ events: what part of an event is compared with the whitelist, and re-marking the
  * events of a company after its whitelist (or the global one) changed.
  */
-import { getModule, isModuleCode, type ModuleCode } from '@forpost/contract/modules';
+import { FIELD_KINDS, getModule, isModuleCode, type ModuleCode, type WhitelistSlot } from '@forpost/contract/modules';
 import { ipInCidr, isDomain } from '@forpost/contract/validation';
 import type { WhitelistKind, WhitelistSubject } from '@forpost/contract/whitelist';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import { type Candidates, hasCandidates, subjectCandidates } from './whitelist.match';
 import { createWhitelistRepo, type WhitelistRepo } from './whitelist.repo';
+
+/** How a value fills the subject, by the field kind's whitelist slot (the first value of a slot wins). */
+const FILL: Record<WhitelistSlot, (s: WhitelistSubject, v: string) => void> = {
+  domain: (s, v) => {
+    s.domain ??= v;
+  },
+  host: (s, v) => {
+    if (isDomain(v.toLowerCase())) s.domain ??= v;
+    else s.ip ??= v;
+  },
+  url: (s, v) => {
+    s.url ??= v;
+  },
+  email: (s, v) => {
+    s.email ??= v;
+  },
+  ip: (s, v) => {
+    s.ip ??= v;
+  },
+  inn: (s, v) => {
+    s.inn ??= v;
+  },
+};
 
 /**
  * The whitelist subject of an event, from its module's field types: the first domain, host (domain
@@ -22,27 +45,8 @@ export function subjectOfEvent(module: ModuleCode, data: Record<string, unknown>
   for (const f of m.fields) {
     const v = str(data[f.key]);
     if (v === undefined) continue;
-    switch (f.type) {
-      case 'domain':
-        s.domain ??= v;
-        break;
-      case 'host':
-        if (isDomain(v.toLowerCase())) s.domain ??= v;
-        else s.ip ??= v;
-        break;
-      case 'url':
-        s.url ??= v;
-        break;
-      case 'email':
-        s.email ??= v;
-        break;
-      case 'ip':
-        s.ip ??= v;
-        break;
-      case 'inn':
-        s.inn ??= v;
-        break;
-    }
+    const slot = FIELD_KINDS[f.type].whitelist;
+    if (slot) FILL[slot](s, v);
   }
   if (m.whitelistName) s.name = str(data[m.whitelistName]);
   return s;

@@ -7,6 +7,7 @@ import { ML_STATE_COLORS } from '@forpost/contract/classifier';
 import { groupCardNumber, idnAsciiForm, isCyrillicHost, isMixedScriptHost, latinLookalikeOf } from '@forpost/contract/helpers';
 import {
   type FieldDescriptor,
+  type FieldType,
   ML_STATE_LABELS,
   type MlState,
   SOURCE_LABELS,
@@ -15,7 +16,7 @@ import {
   type WhitelistKind,
 } from '@forpost/contract/modules';
 import { Space, Tag, Tooltip, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { ColorTag } from '../../../components/ColorTag';
 import { EMPTY_VALUE, formatDate, formatDateTime, formatNumber } from '../../../lib/format';
 import { useRefList } from '../api/queries';
@@ -238,103 +239,144 @@ function RefName({ field, id }: { field: FieldDescriptor; id: number }) {
   return <span>{name ?? `#${id}`}</span>;
 }
 
-/** Short values that must not break across lines in a table cell. */
-const NOWRAP = new Set<FieldDescriptor['type']>(['integer', 'number', 'date', 'datetime', 'inn', 'ogrn', 'phone']);
+/** A module field value's plain text (the value is never empty here). */
+type TextOf = (field: FieldDescriptor, value: unknown) => string;
+const anyText: TextOf = (_f, value) => (typeof value === 'object' ? JSON.stringify(value) : String(value));
+// Exact-match integers are codes (port, HTTP status): never grouped like amounts.
+const numberText: TextOf = (field, value) =>
+  typeof value !== 'number' ? String(value) : field.filter === 'eq' ? String(value) : formatNumber(value);
+
+/** Plain text per field type (history entries, titles, the values shown as text). */
+const FIELD_TEXT: Record<FieldType, TextOf> = {
+  string: anyText,
+  text: anyText,
+  domain: anyText,
+  host: anyText,
+  url: anyText,
+  email: anyText,
+  ip: anyText,
+  phone: anyText,
+  inn: anyText,
+  ogrn: anyText,
+  ref: anyText,
+  date: (_f, value) => formatDate(String(value)),
+  datetime: (_f, value) => formatDateTime(String(value)),
+  boolean: (_f, value) => (value ? 'Да' : 'Нет'),
+  enum: (field, value) => field.options?.find((o) => o.value === value)?.label ?? String(value),
+  card: (_f, value) => groupCardNumber(String(value)),
+  integer: numberText,
+  number: numberText,
+  string_list: (_f, value) => (Array.isArray(value) ? value.join(', ') : String(value)),
+};
 
 /** Plain text of a module field value (history entries, titles); no links or tags. */
 export function fieldText(field: FieldDescriptor, value: unknown): string {
   if (isEmpty(value)) return EMPTY_VALUE;
-  switch (field.type) {
-    case 'date':
-      return formatDate(String(value));
-    case 'datetime':
-      return formatDateTime(String(value));
-    case 'boolean':
-      return value ? 'Да' : 'Нет';
-    case 'enum':
-      return field.options?.find((o) => o.value === value)?.label ?? String(value);
-    case 'card':
-      return groupCardNumber(String(value));
-    case 'integer':
-    case 'number':
-      // Exact-match integers are codes (port, HTTP status): never grouped like amounts.
-      if (typeof value !== 'number') return String(value);
-      return field.filter === 'eq' ? String(value) : formatNumber(value);
-    case 'string_list':
-      return Array.isArray(value) ? value.join(', ') : String(value);
-    default:
-      return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  }
+  return FIELD_TEXT[field.type](field, value);
 }
 
-/**
- * A module field's value. `cell` = compact (one line, ellipsis) for the table; `detail` = full
- * (multi-line texts, punycode of IDN domains).
- */
-export function FieldValue({
-  field,
-  value,
-  row,
-  mode,
-}: {
+/** What a display gets: the value (never empty), the whole event (a domain's punycode), the place. */
+export interface DisplayProps {
   field: FieldDescriptor;
   value: unknown;
-  /** The whole event, for fields shown together with a sibling (domain + punycode). */
   row?: Record<string, unknown>;
   mode: 'cell' | 'detail';
-}) {
-  if (isEmpty(value)) return <Empty />;
-  switch (field.type) {
-    case 'url':
-      return <SafeLink href={String(value)} ellipsis={mode === 'cell'} />;
-    case 'domain':
-      return <DomainValue value={String(value)} punycode={mode === 'detail' ? row?.domain_punycode : undefined} />;
-    case 'email':
-      return <Typography.Text copyable={mode === 'detail'}>{String(value)}</Typography.Text>;
-    case 'card':
-      return (
-        <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
-          {groupCardNumber(String(value))}
-        </Typography.Text>
-      );
-    case 'boolean':
-      return value ? <Tag color="red">Да</Tag> : <span>Нет</span>;
-    case 'ref':
-      return typeof value === 'number' ? <RefName field={field} id={value} /> : <span>{String(value)}</span>;
-    case 'string_list':
-      return (
-        <Space size={[4, 4]} wrap>
-          {(Array.isArray(value) ? value : [value]).map((v) => (
-            <Tag key={String(v)} style={{ marginInlineEnd: 0 }}>
-              {String(v)}
-            </Tag>
-          ))}
-        </Space>
-      );
-    case 'text':
-      return mode === 'cell' ? (
-        <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
-          {String(value)}
-        </Typography.Text>
-      ) : (
-        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{String(value)}</Typography.Paragraph>
-      );
-    case 'string':
-      return mode === 'cell' ? (
-        <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
-          {String(value)}
-        </Typography.Text>
-      ) : (
-        <span style={{ wordBreak: 'break-word' }}>{String(value)}</span>
-      );
-    case 'ip':
-    case 'host':
-      return <Typography.Text copyable={mode === 'detail'}>{String(value)}</Typography.Text>;
-    default:
-      return (
-        <span style={{ whiteSpace: mode === 'cell' && NOWRAP.has(field.type) ? 'nowrap' : undefined }}>
-          {fieldText(field, value)}
-        </span>
-      );
-  }
+}
+
+/** The value as text; short values (numbers, dates, codes) do not break across lines in a table cell. */
+const NowrapText = ({ field, value, mode }: DisplayProps) => (
+  <span style={{ whiteSpace: mode === 'cell' ? 'nowrap' : undefined }}>{fieldText(field, value)}</span>
+);
+const PlainText = ({ field, value }: DisplayProps) => <span>{fieldText(field, value)}</span>;
+const CopyableDisplay = ({ value, mode }: DisplayProps) => (
+  <Typography.Text copyable={mode === 'detail'}>{String(value)}</Typography.Text>
+);
+const LineDisplay = ({ value, mode }: DisplayProps) =>
+  mode === 'cell' ? (
+    <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
+      {String(value)}
+    </Typography.Text>
+  ) : (
+    <span style={{ wordBreak: 'break-word' }}>{String(value)}</span>
+  );
+
+/**
+ * One display component per field type (as Twenty's FieldDisplay hands off): `cell` = compact (one
+ * line, ellipsis) for the table; `detail` = full (multi-line texts, punycode of IDN domains).
+ */
+export const FIELD_DISPLAYS: Record<FieldType, ComponentType<DisplayProps>> = {
+  url: ({ value, mode }) => <SafeLink href={String(value)} ellipsis={mode === 'cell'} />,
+  domain: ({ value, row, mode }) => (
+    <DomainValue value={String(value)} punycode={mode === 'detail' ? row?.domain_punycode : undefined} />
+  ),
+  email: CopyableDisplay,
+  ip: CopyableDisplay,
+  host: CopyableDisplay,
+  card: ({ value }) => (
+    <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+      {groupCardNumber(String(value))}
+    </Typography.Text>
+  ),
+  boolean: ({ value }) => (value ? <Tag color="red">Да</Tag> : <span>Нет</span>),
+  ref: ({ field, value }) => (typeof value === 'number' ? <RefName field={field} id={value} /> : <span>{String(value)}</span>),
+  string_list: ({ value }) => (
+    <Space size={[4, 4]} wrap>
+      {(Array.isArray(value) ? value : [value]).map((v) => (
+        <Tag key={String(v)} style={{ marginInlineEnd: 0 }}>
+          {String(v)}
+        </Tag>
+      ))}
+    </Space>
+  ),
+  text: ({ value, mode }) =>
+    mode === 'cell' ? (
+      <Typography.Text ellipsis={{ tooltip: String(value) }} style={{ maxWidth: '100%' }}>
+        {String(value)}
+      </Typography.Text>
+    ) : (
+      <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{String(value)}</Typography.Paragraph>
+    ),
+  string: LineDisplay,
+  integer: NowrapText,
+  number: NowrapText,
+  date: NowrapText,
+  datetime: NowrapText,
+  inn: NowrapText,
+  ogrn: NowrapText,
+  phone: NowrapText,
+  enum: PlainText,
+};
+
+/**
+ * How the list's primary column shows a value of the type: `text` — the value itself, as the link to
+ * the event (two lines before the ellipsis); `link` — the same, with the external link beside it;
+ * `display` — the type's display inside the link.
+ */
+export const PRIMARY_CELL: Record<FieldType, 'text' | 'link' | 'display'> = {
+  url: 'link',
+  string: 'text',
+  text: 'text',
+  domain: 'display',
+  host: 'display',
+  email: 'display',
+  ip: 'display',
+  phone: 'display',
+  integer: 'display',
+  number: 'display',
+  boolean: 'display',
+  date: 'display',
+  datetime: 'display',
+  enum: 'display',
+  card: 'display',
+  inn: 'display',
+  ogrn: 'display',
+  string_list: 'display',
+  ref: 'display',
+};
+
+/** A module field's value, by its type's display (empty: a dash). */
+export function FieldValue(props: DisplayProps) {
+  if (isEmpty(props.value)) return <Empty />;
+  const Display = FIELD_DISPLAYS[props.field.type];
+  return <Display {...props} />;
 }

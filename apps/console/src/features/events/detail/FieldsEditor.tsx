@@ -6,17 +6,16 @@
  * and a new number replaces the stored one.
  */
 
-import { groupCardNumber } from '@forpost/contract/helpers';
 import { MSG } from '@forpost/contract/messages';
 import { type FieldDescriptor, inputFields, type ModuleDescriptor } from '@forpost/contract/modules';
-import { Alert, Button, Col, DatePicker, Flex, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
+import { Alert, Button, Col, Flex, Form, Row, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useMemo, useState } from 'react';
 import { applyApiErrors } from '../../../components/form/forms';
 import { feedback } from '../../../lib/feedback';
 import { getErrorBody, getErrorStatus } from '../../../lib/http';
 import { useEditEvent } from '../api/mutations';
-import { useRefList } from '../api/queries';
+import { FIELD_INPUTS, FieldInput } from '../components/inputs';
 import { fingerprintInputs, isWide, same, toForm, toWire } from '../model/edit';
 import type { EventDetail } from '../model/types';
 
@@ -38,85 +37,6 @@ function rulesOf(f: FieldDescriptor): Rule[] {
       },
     },
   ];
-}
-
-function RefSelect({ f, ...rest }: { f: FieldDescriptor; value?: unknown; onChange?: (v: unknown) => void; id?: string }) {
-  const list = useRefList(f.ref);
-  return (
-    <Select
-      {...rest}
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={list.isPending}
-      placeholder="Не выбрано"
-      options={(list.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
-    />
-  );
-}
-
-function FieldInput({
-  f,
-  event,
-  ...rest
-}: {
-  f: FieldDescriptor;
-  event: EventDetail;
-  id?: string;
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-}) {
-  const p = rest as Record<string, unknown>;
-  switch (f.type) {
-    case 'integer':
-    case 'number':
-      return <InputNumber {...p} style={{ width: '100%' }} precision={f.type === 'integer' ? 0 : undefined} />;
-    case 'boolean':
-      // Form.Item passes `checked` (valuePropName) for booleans.
-      return <Switch {...p} />;
-    case 'enum':
-      return (
-        <Select
-          {...p}
-          allowClear={!f.required}
-          placeholder="Не выбрано"
-          options={(f.options ?? []).map((o) => ({ value: o.value, label: o.label }))}
-        />
-      );
-    case 'ref':
-      return <RefSelect f={f} {...rest} />;
-    case 'date':
-      return <DatePicker {...p} format="DD.MM.YYYY" style={{ width: '100%' }} />;
-    case 'datetime':
-      return <DatePicker {...p} showTime={{ format: 'HH:mm' }} format="DD.MM.YYYY HH:mm" style={{ width: '100%' }} />;
-    case 'string_list':
-      return (
-        <Select
-          {...p}
-          mode="tags"
-          open={false}
-          suffixIcon={null}
-          tokenSeparators={[',', '\n']}
-          placeholder="Значения через запятую"
-        />
-      );
-    case 'text':
-      return <Input.TextArea {...p} autoSize={{ minRows: 2, maxRows: 10 }} />;
-    case 'card': {
-      const mask = event[f.key];
-      return (
-        <Input
-          {...p}
-          autoComplete="off"
-          inputMode="numeric"
-          placeholder={
-            typeof mask === 'string' && mask ? `${groupCardNumber(mask)} — оставьте пустым, чтобы не менять` : 'Номер карты'
-          }
-        />
-      );
-    }
-    default:
-      return <Input {...p} placeholder={f.hint} autoComplete="off" />;
-  }
 }
 
 export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event: EventDetail; onDone: () => void }) {
@@ -189,15 +109,15 @@ export function FieldsEditor({ m, event, onDone }: { m: ModuleDescriptor; event:
               name={f.key}
               label={f.label}
               required={f.required && f.sensitive !== 'card'}
-              valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
+              valuePropName={FIELD_INPUTS[f.type].valueProp}
               rules={rulesOf(f)}
               // A card number is typed in groups of four, as it is printed (the API drops the spaces).
-              normalize={f.type === 'card' ? groupCardNumber : undefined}
+              normalize={FIELD_INPUTS[f.type].normalize}
               validateTrigger={['onBlur', 'onChange']}
               tooltip={f.hint}
               extra={f.sensitive === 'card' ? 'Полный номер не показывается; новый номер заменит сохранённый' : undefined}
             >
-              <FieldInput f={f} event={event} />
+              <FieldInput f={f} mask={event[f.key]} />
             </Form.Item>
           </Col>
         ))}

@@ -4,13 +4,26 @@
  * Every change goes to the URL (the page re-reads it), so a filtered list is a shareable link.
  */
 import { ClearOutlined, FilterOutlined, SearchOutlined } from '@ant-design/icons';
-import { type FilterDescriptor, INDICATOR_LABELS, type ModuleDescriptor, parseIndicator } from '@forpost/contract/modules';
+import {
+  FIELD_KINDS,
+  type FieldType,
+  type FilterDescriptor,
+  INDICATOR_LABELS,
+  type ModuleDescriptor,
+  parseIndicator,
+} from '@forpost/contract/modules';
 import { Badge, Button, DatePicker, Flex, Input, InputNumber, Select, Space, Tag, Typography } from 'antd';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { dayjs } from '../../../lib/format';
 import { type EventRefs, useRefList } from '../api/queries';
 import { AssigneeFilter } from '../assign/AssigneeFilter';
 import { type EventSearch, joinList, listFiltersOf, paramsOfFilter, splitList } from '../model/search';
+
+/** A range filter picks days, not numbers, on a date or date-time field (a module's or a common one: `detected_at`). */
+function datePicked(t: FilterDescriptor['type']): boolean {
+  const v = t !== undefined && Object.hasOwn(FIELD_KINDS, t) ? FIELD_KINDS[t as FieldType].filterValue : undefined;
+  return v === 'date' || v === 'datetime';
+}
 
 export type SearchPatch = Partial<Record<string, string | number | undefined>>;
 
@@ -128,7 +141,8 @@ function FilterControl({
   set: (p: SearchPatch) => void;
 }) {
   const field = m.fields.find((x) => x.key === f.param);
-  const refList = useRefList(f.kind === 'in' && field?.type === 'ref' ? field.ref : undefined);
+  const byId = field !== undefined && FIELD_KINDS[field.type].filterValue === 'id';
+  const refList = useRefList(f.kind === 'in' && byId ? field.ref : undefined);
   const value = search[f.param];
   switch (f.kind) {
     case 'in':
@@ -136,7 +150,7 @@ function FilterControl({
       const options =
         f.kind === 'tags'
           ? refs.tags.map((t) => ({ value: String(t.id), label: t.name }))
-          : field?.type === 'ref'
+          : byId
             ? (refList.data ?? []).map((x) => ({ value: String(x.id), label: x.name }))
             : (f.options ?? []).map((o) => ({ value: o.value, label: o.label }));
       return (
@@ -174,7 +188,7 @@ function FilterControl({
       const from = search[`${f.param}_from`];
       const to = search[`${f.param}_to`];
       const patch = (a?: string, b?: string) => set({ [`${f.param}_from`]: a, [`${f.param}_to`]: b });
-      return f.type === 'date' || f.type === 'datetime' ? (
+      return datePicked(f.type) ? (
         <DateRange
           from={from === undefined ? undefined : String(from)}
           to={to === undefined ? undefined : String(to)}

@@ -21,6 +21,7 @@ import {
   DecisionValue,
   FieldValue,
   MlStateTag,
+  PRIMARY_CELL,
   PriorityTag,
   StatusTag,
   safeHref,
@@ -306,8 +307,9 @@ export function eventColumns(
           </div>
         );
       // The primary value links to the event; an external URL gets its own small link beside it.
-      const external = f.type === 'url' && typeof raw === 'string' ? safeHref(raw) : null;
-      const plain = f.type === 'url' || f.type === 'string' || f.type === 'text';
+      const primaryCell = PRIMARY_CELL[f.type];
+      const external = primaryCell === 'link' && typeof raw === 'string' ? safeHref(raw) : null;
+      const plain = primaryCell !== 'display';
       return (
         <Flex gap={6} align="center" style={{ minWidth: 0 }}>
           <EventLink section={section} id={row.id} grow>

@@ -1,10 +1,18 @@
 import { MSG } from '@forpost/contract/messages';
-import { type FieldDescriptor, getModule, inputFields, MODULE_LIST, type ModuleCode } from '@forpost/contract/modules';
-import { DatePicker, Flex, Form, Input, InputNumber, Select, Switch, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
+import {
+  type FieldDescriptor,
+  getModule,
+  inputFields,
+  MODULE_LIST,
+  type ModuleCode,
+  messageTarget,
+} from '@forpost/contract/modules';
+import { Flex, Form, Input, Select, Typography } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
+import { FIELD_INPUTS, FieldInput } from '../../events/components/inputs';
+import { FORM_KINDS } from '../../events/model/edit';
 import { type ToEventResult, useToEventMutation } from '../api/mutations';
 import type { Message } from '../api/queries';
 
@@ -17,8 +25,8 @@ interface Values {
 /** The module fields the API does not fill from the message (its first URL and text fields are prefilled). */
 function fieldsToAsk(code: ModuleCode): { ask: FieldDescriptor[]; prefilled: FieldDescriptor[] } {
   const fields = inputFields(getModule(code));
-  const url = fields.find((f) => f.type === 'url');
-  const text = fields.find((f) => f.type === 'text');
+  const url = messageTarget(fields, 'link');
+  const text = messageTarget(fields, 'body');
   const prefilled = [url, text].filter((f): f is FieldDescriptor => f !== undefined);
   return { ask: fields.filter((f) => f.required && !prefilled.includes(f)), prefilled };
 }
@@ -28,32 +36,10 @@ const firstLine = (text: string) => text.trim().split(/\r?\n/)[0]?.slice(0, 200)
 /** Form value → wire value of a module field. */
 function toWire(f: FieldDescriptor, v: unknown): unknown {
   if (v === undefined || v === null || v === '') return undefined;
-  if (f.type === 'date') return (v as Dayjs).format('YYYY-MM-DD');
-  if (f.type === 'datetime') return (v as Dayjs).toISOString();
+  const convert = FORM_KINDS[f.type].toWire;
+  if (convert) return convert(v);
   if (typeof v === 'string') return v.trim();
   return v;
-}
-
-function FieldInput({ f }: { f: FieldDescriptor }) {
-  switch (f.type) {
-    case 'integer':
-    case 'number':
-      return <InputNumber style={{ width: '100%' }} precision={f.type === 'integer' ? 0 : undefined} />;
-    case 'boolean':
-      return <Switch />;
-    case 'enum':
-      return <Select options={(f.options ?? []).map((o) => ({ value: o.value, label: o.label }))} placeholder="Выберите" />;
-    case 'date':
-      return <DatePicker format="DD.MM.YYYY" style={{ width: '100%' }} />;
-    case 'datetime':
-      return <DatePicker showTime format="DD.MM.YYYY HH:mm" style={{ width: '100%' }} />;
-    case 'string_list':
-      return <Select mode="tags" open={false} suffixIcon={null} tokenSeparators={[',', '\n']} />;
-    case 'text':
-      return <Input.TextArea rows={3} />;
-    default:
-      return <Input placeholder={f.hint} />;
-  }
 }
 
 /** «Создать событие»: the module, a title and the module's required fields the message cannot fill. */
@@ -140,11 +126,8 @@ export function ToEventModal({
               key={f.key}
               name={['fields', f.key]}
               label={f.label}
-              valuePropName={f.type === 'boolean' ? 'checked' : 'value'}
-              rules={[
-                { required: true, message: MSG.required },
-                ...(['date', 'datetime', 'boolean'].includes(f.type) ? [] : [zodRule(f.input)]),
-              ]}
+              valuePropName={FIELD_INPUTS[f.type].valueProp}
+              rules={[{ required: true, message: MSG.required }, ...(FORM_KINDS[f.type].checksAsTyped ? [zodRule(f.input)] : [])]}
               validateTrigger="onBlur"
             >
               <FieldInput f={f} />
