@@ -146,9 +146,9 @@ describe('SQL placement', () => {
       'const s = `EXISTS (SELECT 1 FROM pg_locks l WHERE l.granted)`;',
       `const s = 'SELECT pg_try_advisory_lock($1) AS ok';`,
       `const s = 'SET LOCAL statement_timeout = 1000';`,
-      'const s = `COPY (${inner}) TO STDOUT`;',
+      `const s = \`COPY (\${inner}) TO STDOUT\`;`,
       `const s = 'CREATE INDEX x ON events (id)';`,
-      'const s = `LISTEN ${ch}`;',
+      `const s = \`LISTEN \${ch}\`;`,
     ])
       expect(found(src), src).toBeGreaterThan(0);
     for (const src of [

@@ -6,7 +6,6 @@ import { API_MSG } from '@forpost/contract/errors';
 import { COUNT_CAP, type EventHistoryItem, type EventListQuery, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { EVENT_MSG, hasDecisions, historyFieldLabel, type ModuleDescriptor, type RefList } from '@forpost/contract/modules';
 import { can } from '@forpost/contract/permissions';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { assertModule, assertOn, type Caller, targetCompany } from '../../lib/caller';
@@ -364,12 +363,7 @@ export function createEventsService(deps: EventsServiceDeps) {
     if (!f) return { items: [], total: 0, page, page_size: pageSize, total_capped: false };
     const { base, own, text, anyRule, rules, searching } = f;
     const where = listWhere(f);
-    const ruleCase = rules
-      ? sql`CASE ${sql.join(
-          rules.conds.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
-          sql` `,
-        )} END`
-      : undefined;
+    const ruleConds = rules?.conds;
     const cap = searching ? SEARCH_COUNT_CAP : COUNT_CAP;
     // Keyset paging: the page after the cursor's event (`page` is then ignored).
     const after = q.after === undefined ? undefined : afterCondition(q.sort, q.after);
@@ -385,7 +379,7 @@ export function createEventsService(deps: EventsServiceDeps) {
             order: orderBy(m, q.sort),
             limit: pageSize,
             offset,
-            ruleCase,
+            rules: ruleConds,
             cap,
             statusWhere: q.status_counts ? and([...f.ownButStatus, ...anyRule]) : undefined,
             byStatus: f.own.length !== f.ownButStatus.length,
@@ -399,7 +393,7 @@ export function createEventsService(deps: EventsServiceDeps) {
         limit: pageSize,
         offset,
         cap,
-        ruleCase,
+        rules: ruleConds,
         after,
         prepared: !text && offset === 0,
       });
