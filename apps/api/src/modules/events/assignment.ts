@@ -16,7 +16,7 @@ import { iso } from '../../lib/serialize';
 import { slaView } from '../sla/sla.view';
 import { type AssignableUser, createAssignmentRepo } from './assignment.repo';
 import type { Assignee } from './changes';
-import { moduleEnabled } from './events.service';
+import { moduleEnabled } from './events.deps';
 
 /** Where an event is: what decides who may see it. */
 export interface EventPlace {
