@@ -14,6 +14,15 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
+ * A Db over one checked-out client, for code that runs its own BEGIN … COMMIT on a raw pg client
+ * (jobs-kit inClientTransaction): `audit.record(actor, entry, clientDb(client))` writes the entry
+ * inside that transaction.
+ */
+export function clientDb(client: pg.PoolClient): Db {
+  return drizzle(client, { schema }) as unknown as Db;
+}
+
+/**
  * A pool that survives database restarts: an idle client's error (e.g. the server shut down)
  * is logged, never thrown, and the next query reconnects.
  */

@@ -1,17 +1,6 @@
 import type { AuditAction } from '@forpost/contract/audit';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import type pg from 'pg';
 import type { Db } from '../db/client';
-import * as schema from '../db/schema/index';
-import { auditLog } from '../db/schema/index';
-
-/**
- * A Db over one checked-out client, for code that runs its own BEGIN … COMMIT on a raw pg client:
- * `audit.record(actor, entry, clientDb(client))` writes the entry inside that transaction.
- */
-export function clientDb(client: pg.PoolClient): Db {
-  return drizzle(client, { schema }) as unknown as Db;
-}
+import { insertAuditEntry } from './audit.repo';
 
 export interface AuditActor {
   userId?: number | null;
@@ -48,13 +37,13 @@ export type Audit = ReturnType<typeof createAudit>;
 /**
  * The audit log. Rule: an entry commits together with the change it records — pass the change's
  * transaction as `tx` (`db.transaction(async (tx) => { …change on tx…; await audit.record(actor, e, tx) })`,
- * or `clientDb(client)` inside a raw client's BEGIN … COMMIT). Without `tx` the entry is written on its
+ * or `clientDb(client)` of db/client.ts inside a raw client's BEGIN … COMMIT). Without `tx` the entry is written on its
  * own: only for what changes nothing (a read, a refused attempt).
  */
 export function createAudit({ db }: { db: Db }) {
   return {
     async record(actor: AuditActor, e: AuditEntry, tx: Db = db): Promise<void> {
-      await tx.insert(auditLog).values({
+      await insertAuditEntry(tx, {
         action: e.action,
         entity: e.entity ?? null,
         entityId: e.entityId == null ? null : String(e.entityId),

@@ -1,8 +1,7 @@
 import { generatePassword } from '@forpost/contract/helpers';
 import { isStrongPassword } from '@forpost/contract/validation';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { users } from '../db/schema/index';
+import { countUsers, insertFirstAdmin } from './bootstrap.repo';
 import { hashPassword } from './passwords';
 
 /**
@@ -14,17 +13,18 @@ export async function ensureFirstAdmin(
   email: string,
   password?: string,
 ): Promise<{ created: boolean; generated?: string }> {
-  const [{ n } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-  if (n > 0) return { created: false };
+  if ((await countUsers(db)) > 0) return { created: false };
   if (password && !isStrongPassword(password)) {
     throw new Error('ADMIN_PASSWORD слишком слабый: нужно не менее 16 символов, строчные и прописные буквы, цифра и спецсимвол');
   }
   const generated = password ? undefined : generatePassword(20);
   const hash = await hashPassword(password ?? (generated as string));
-  const r = await db
-    .insert(users)
-    .values({ email, name: 'Администратор', passwordHash: hash, role: 'SUPER_ADMIN', passwordChangedAt: new Date() })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  return r.length ? { created: true, generated } : { created: false };
+  const created = await insertFirstAdmin(db, {
+    email,
+    name: 'Администратор',
+    passwordHash: hash,
+    role: 'SUPER_ADMIN',
+    passwordChangedAt: new Date(),
+  });
+  return created ? { created: true, generated } : { created: false };
 }

@@ -6,6 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
+import { checkOf, recordCheck } from './instance.repo';
 
 export const SECRET_MISMATCH =
   'SECRET этого процесса не совпадает с секретом, с которым настроена база. Все процессы одной установки должны ' +
@@ -19,13 +20,9 @@ const checkValue = (secret: string) => createHmac('sha256', secret).update('forp
 /** Records the secret's check value at the first start, compares it at every later one (throws on mismatch). */
 export async function checkSharedSecret(client: pg.ClientBase, secret: string): Promise<'recorded' | 'same'> {
   const mine = checkValue(secret);
-  const ins = await client.query(
-    `INSERT INTO instance_checks (name, value) VALUES ('secret', $1) ON CONFLICT (name) DO NOTHING RETURNING value`,
-    [mine],
-  );
-  if (ins.rowCount) return 'recorded';
-  const { rows } = await client.query<{ value: string }>(`SELECT value FROM instance_checks WHERE name = 'secret'`);
-  const theirs = rows[0]?.value ?? '';
+  const recorded = await recordCheck(client, 'secret', mine);
+  if (recorded) return 'recorded';
+  const theirs = (await checkOf(client, 'secret')) ?? '';
   const same = theirs.length === mine.length && timingSafeEqual(Buffer.from(theirs), Buffer.from(mine));
   if (!same) throw new Error(SECRET_MISMATCH);
   return 'same';

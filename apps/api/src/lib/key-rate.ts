@@ -1,6 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { apiKeyRateWindows } from '../db/schema/index';
+import { hitWindow } from './key-rate.repo';
 
 /** Length of a rate-limit window (the limit is per minute). */
 const RATE_WINDOW_SECONDS = 60;
@@ -22,24 +21,12 @@ export interface RateHit {
  */
 export function createKeyRateCounter(db: Db) {
   let lastPrune = 0;
-  const t = apiKeyRateWindows;
   return {
     async hit(keyId: number): Promise<RateHit> {
       const now = Date.now();
       const prune = now - lastPrune >= PRUNE_EVERY_MS;
       if (prune) lastPrune = now;
-      const win = sql`to_timestamp(floor(extract(epoch FROM now()) / ${RATE_WINDOW_SECONDS}) * ${RATE_WINDOW_SECONDS})`;
-      const pruned = prune
-        ? sql`, pruned AS (DELETE FROM ${t} WHERE ${t.windowStart} < (SELECT ws FROM w) - make_interval(secs => ${RATE_WINDOW_SECONDS}))`
-        : sql``;
-      const r = await db.execute<{ n: number; reset: number }>(sql`
-        WITH w AS (SELECT ${win} AS ws)${pruned}
-        INSERT INTO ${t} AS r (key_id, window_start, n)
-        SELECT ${keyId}, ws, 1 FROM w
-        ON CONFLICT (key_id, window_start) DO UPDATE SET n = r.n + 1
-        RETURNING r.n,
-          ceil(extract(epoch FROM r.window_start + make_interval(secs => ${RATE_WINDOW_SECONDS}) - now()))::int AS reset`);
-      const row = r.rows[0];
+      const row = await hitWindow(db, keyId, RATE_WINDOW_SECONDS, prune);
       if (!row) throw new Error('rate counter: no row');
       return { n: Number(row.n), resetSeconds: Math.max(1, Number(row.reset)) };
     },

@@ -31,6 +31,7 @@ import type { MetricsSettings } from '../config';
 import type { Database } from '../db/client';
 import { ApiError } from '../lib/errors';
 import { registerErrorHandling, sendNotFound } from './errors';
+import { type DbSnapshot, readScrape } from './metrics.query';
 
 const METRICS_PATH = '/metrics';
 export const METRICS_TOKEN_MSG = 'Нужен токен метрик: заголовок Authorization: Bearer <METRICS_TOKEN>';
@@ -51,47 +52,6 @@ declare module 'fastify' {
 }
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120];
-
-/** Mailing deliveries and report sends by status; running/queued imports and exports with their row rates. */
-const APP_SQL = `
-SELECT 'transfer' AS area, 'import' AS kind, status AS label, count(*)::float8 AS n,
-       coalesce(sum(rows_read / greatest(extract(epoch FROM now() - started_at), 1)) FILTER (WHERE status = 'running'), 0)::float8 AS rate
-  FROM imports WHERE status IN ('queued', 'running') GROUP BY status
-UNION ALL
-SELECT 'transfer', 'export', status, count(*)::float8,
-       coalesce(sum(rows_written / greatest(extract(epoch FROM now() - started_at), 1)) FILTER (WHERE status = 'running'), 0)::float8
-  FROM exports WHERE status IN ('queued', 'running') GROUP BY status
-UNION ALL
-SELECT 'mail', 'mailing', status, count(*)::float8, 0 FROM mailing_deliveries GROUP BY status
-UNION ALL
-SELECT 'mail', 'report', status, count(*)::float8, 0 FROM report_sends GROUP BY status
-UNION ALL
-SELECT 'boss', NULL, NULL, (to_regclass('pgboss.job') IS NOT NULL)::int::float8, 0`;
-
-/** Jobs per pg-boss queue and state; a queue with no job still gets its row (zeros). */
-const BOSS_SQL = `
-SELECT q.name AS queue, j.state::text AS state, count(j.id)::float8 AS n
-  FROM pgboss.queue q LEFT JOIN pgboss.job j ON j.name = q.name
- GROUP BY 1, 2`;
-
-const TIMEOUT = `SET LOCAL statement_timeout = ${SCRAPE_DB_TIMEOUT_MS - 1000}`;
-
-interface AppRow {
-  area: string;
-  kind: string | null;
-  label: string | null;
-  n: number;
-  rate: number;
-}
-interface BossRow {
-  queue: string;
-  state: string | null;
-  n: number;
-}
-interface DbSnapshot {
-  app: AppRow[];
-  boss: BossRow[];
-}
 
 /** Resolves to `p`, or rejects after `ms`; a late value is handed to `late` (to release a connection). */
 function within<T>(p: Promise<T>, ms: number, late?: (v: T) => void): Promise<T> {
@@ -120,22 +80,15 @@ function createDbReader(pool: pg.Pool) {
   let bossKnown = false;
   let inFlight: Promise<DbSnapshot> | null = null;
 
-  async function run(client: pg.PoolClient, withBoss: boolean) {
-    // One implicit transaction: SET LOCAL bounds these statements only.
-    const text = [TIMEOUT, APP_SQL, ...(withBoss ? [BOSS_SQL] : [])].join(';\n');
-    const results = (await client.query(text)) as unknown as pg.QueryResult[];
-    return { app: results[1]?.rows as AppRow[], boss: (withBoss ? results[2]?.rows : []) as BossRow[] };
-  }
-
   async function read(): Promise<DbSnapshot> {
     const client = await within(pool.connect(), SCRAPE_DB_TIMEOUT_MS, (c) => c.release());
     let failed: Error | undefined;
     try {
-      let snap = await run(client, bossKnown);
+      let snap = await readScrape(client, bossKnown, SCRAPE_DB_TIMEOUT_MS - 1000);
       const bossThere = snap.app.some((r) => r.area === 'boss' && r.n === 1);
       if (bossThere && !bossKnown) {
         bossKnown = true;
-        snap = await run(client, true);
+        snap = await readScrape(client, true, SCRAPE_DB_TIMEOUT_MS - 1000);
       }
       bossKnown = bossThere;
       return snap;

@@ -4,11 +4,12 @@
  * similarity threshold) and raises domain events with source «CT». Each batch's events and the log's next
  * index commit in one transaction, so a restart resumes exactly where the last batch ended; the batch's new
  * events then get their snapshot probe queued. One pass at a
- * time across all processes (a session advisory lock); ROLE=all|worker run it.
+ * time across all processes (a session advisory lock, db/jobs-kit withSessionLock); ROLE=all|worker run it.
  */
 import { isDomain } from '@forpost/contract/validation';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
+import { withSessionLock } from '../../db/jobs-kit';
 import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
@@ -141,37 +142,29 @@ export function createCtMonitor(deps: {
   async function pass(stopped: () => boolean = () => false): Promise<{ processed: number; created: number } | null> {
     const s = await discoverySettings(deps.configs);
     if (!s.enabled || !s.ctLogs.length) return null;
-    const conn = await deps.pool.connect();
-    try {
-      const { rows } = await conn.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [CT_LOCK]);
-      if (!rows[0]?.ok) return null;
+    const done = await withSessionLock(deps.pool, CT_LOCK, async () => {
+      const ms = await matchers(s.ctThreshold);
+      const total = { processed: 0, created: 0 };
+      if (!ms.length) return total;
+      const abort = new AbortController();
+      const watch = setInterval(() => stopped() && abort.abort(), 200);
       try {
-        const ms = await matchers(s.ctThreshold);
-        const total = { processed: 0, created: 0 };
-        if (!ms.length) return total;
-        const abort = new AbortController();
-        const watch = setInterval(() => stopped() && abort.abort(), 200);
-        try {
-          for (const url of s.ctLogs) {
-            if (stopped()) break;
-            try {
-              const r = await followOne(url, ms, abort.signal);
-              total.processed += r.processed;
-              total.created += r.created;
-            } catch (e) {
-              deps.log.warn({ err: { message: (e as Error).message }, url }, 'CT log follow failed');
-            }
+        for (const url of s.ctLogs) {
+          if (stopped()) break;
+          try {
+            const r = await followOne(url, ms, abort.signal);
+            total.processed += r.processed;
+            total.created += r.created;
+          } catch (e) {
+            deps.log.warn({ err: { message: (e as Error).message }, url }, 'CT log follow failed');
           }
-        } finally {
-          clearInterval(watch);
         }
-        return total;
       } finally {
-        await conn.query('SELECT pg_advisory_unlock($1)', [CT_LOCK]);
+        clearInterval(watch);
       }
-    } finally {
-      conn.release();
-    }
+      return total;
+    });
+    return done ?? null;
   }
 
   return { pass };

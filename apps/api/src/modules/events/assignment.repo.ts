@@ -5,7 +5,8 @@ import { foldSearch } from '@forpost/contract/notifications';
 import type { UserRole } from '@forpost/contract/permissions';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { containing, intArray, rowsOf } from '../../db/sql';
+import { containing, intArray, rowsOf, textArray } from '../../db/sql';
+import { and } from './events.query';
 
 /** A text column as the pickers search it: lower case, «ё» as «е» (like contract foldSearch). */
 const folded = (col: SQL) => sql`translate(lower(${col}), 'ё', 'е')`;
@@ -55,6 +56,29 @@ const MY_ORDER: Record<MyEventsQuery['sort'], SQL> = {
   '-status': sql`s.is_final DESC, s.sort DESC, e.created_at DESC, e.id DESC`,
 };
 
+/** Which of a user's assigned events «Мои события» shows. */
+export interface MineFilter {
+  userId: number;
+  /** The companies the user may read ('all': staff); a company user sees only the modules their company takes. */
+  scope: number[] | 'all';
+  module?: string;
+  status?: string[];
+  open?: boolean;
+}
+
+/** The condition of «Мои события» over `events e`, `companies c`, `event_statuses s`. */
+function mineWhere(f: MineFilter): SQL {
+  const where: SQL[] = [sql`e.assignee_id = ${f.userId}`];
+  if (f.scope !== 'all') {
+    where.push(sql`e.company_id = ANY(${intArray(f.scope)})`);
+    where.push(sql`(cardinality(c.modules) = 0 OR e.module = ANY(c.modules))`);
+  }
+  if (f.module) where.push(sql`e.module = ${f.module}`);
+  if (f.status?.length) where.push(sql`s.code = ANY(${textArray(f.status)})`);
+  if (f.open) where.push(sql`NOT s.is_final`);
+  return and(where);
+}
+
 export function createAssignmentRepo(db: Db) {
   return {
     /** These users with their memberships in active companies (and those companies' enabled modules). */
@@ -92,9 +116,9 @@ export function createAssignmentRepo(db: Db) {
 
     /**
      * A page of one user's assigned events within `scope` (companies; 'all' for staff), walking the
-     * partial index `events_assignee_created_idx`. `companyUser`: only modules their company takes.
+     * partial index `events_assignee_created_idx`.
      */
-    async mine(p: { where: SQL; sort: MyEventsQuery['sort']; limit: number; offset: number }): Promise<MyEventRow[]> {
+    async mine(p: { filter: MineFilter; sort: MyEventsQuery['sort']; limit: number; offset: number }): Promise<MyEventRow[]> {
       return rowsOf<MyEventRow>(
         db,
         sql`SELECT e.id, e.module, e.company_id, c.name AS company_name, e.title, e.status_id,
@@ -105,7 +129,7 @@ export function createAssignmentRepo(db: Db) {
             LEFT JOIN users u ON u.id = e.assignee_id
             JOIN event_statuses s ON s.id = e.status_id
             LEFT JOIN event_priorities p ON p.id = e.priority_id
-            WHERE ${p.where}
+            WHERE ${mineWhere(p.filter)}
             ORDER BY ${MY_ORDER[p.sort]} LIMIT ${p.limit} OFFSET ${p.offset}`,
       );
     },
@@ -119,12 +143,12 @@ export function createAssignmentRepo(db: Db) {
       return r !== undefined;
     },
 
-    async countMine(where: SQL, cap: number): Promise<number> {
+    async countMine(filter: MineFilter, cap: number): Promise<number> {
       const [r] = await rowsOf<{ n: number }>(
         db,
         sql`SELECT count(*)::int AS n FROM (
               SELECT 1 FROM events e JOIN companies c ON c.id = e.company_id JOIN event_statuses s ON s.id = e.status_id
-              WHERE ${where} LIMIT ${cap + 1}) x`,
+              WHERE ${mineWhere(filter)} LIMIT ${cap + 1}) x`,
       );
       return r?.n ?? 0;
     },

@@ -8,17 +8,15 @@ import { ASSIGN_MSG, type MyEventsQuery } from '@forpost/contract/assignment';
 import { COUNT_CAP } from '@forpost/contract/events';
 import { EVENT_MSG, type ModuleDescriptor } from '@forpost/contract/modules';
 import { COMPANY_PERMISSIONS, companiesWith, isStaff, STAFF_PERMISSIONS } from '@forpost/contract/permissions';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { intArray, textArray } from '../../db/sql';
 import { assertModule, assertOn, type Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import { slaView } from '../sla/sla.view';
 import { type AssignableUser, createAssignmentRepo } from './assignment.repo';
 import type { Assignee } from './changes';
-import { and } from './events.query';
-import { moduleEnabled } from './events.service';
+import { moduleEnabled } from './events.deps';
 
 /** Where an event is: what decides who may see it. */
 export interface EventPlace {
@@ -112,21 +110,13 @@ export function createAssignment(db: Db) {
       const scope = companiesWith(c.auth.principal, 'events.read');
       const empty = { items: [], total: 0, page: q.page, page_size: q.page_size, total_capped: false };
       if (scope !== 'all' && !scope.length) return empty;
-      const where: SQL[] = [sql`e.assignee_id = ${c.auth.user.id}`];
-      if (scope !== 'all') {
-        where.push(sql`e.company_id = ANY(${intArray(scope)})`);
-        where.push(sql`(cardinality(c.modules) = 0 OR e.module = ANY(c.modules))`);
-      }
-      if (q.module) where.push(sql`e.module = ${q.module}`);
-      if (q.status?.length) where.push(sql`s.code = ANY(${textArray(q.status)})`);
-      if (q.open) where.push(sql`NOT s.is_final`);
-      const w = and(where);
+      const filter = { userId: c.auth.user.id, scope, module: q.module, status: q.status, open: q.open };
       const offset = (q.page - 1) * q.page_size;
-      const rows = await repo.mine({ where: w, sort: q.sort, limit: q.page_size, offset });
+      const rows = await repo.mine({ filter, sort: q.sort, limit: q.page_size, offset });
       const counted =
         rows.length < q.page_size && (rows.length > 0 || offset === 0)
           ? offset + rows.length
-          : await repo.countMine(w, COUNT_CAP);
+          : await repo.countMine(filter, COUNT_CAP);
       return {
         items: rows.map(({ sla_due_at, sla_stage, triaged_at, resolved_at, ...r }) => ({
           ...r,

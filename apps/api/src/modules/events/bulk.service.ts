@@ -3,7 +3,7 @@
  * a deletion of every event the list's filter selects (list-filter.ts — the list's own query).
  *
  * Up to BULK_INLINE_MAX events: at once, in one transaction, all or nothing. More: a job (pg-boss,
- * the import/export machinery of imports/jobs-kit.ts — its job lock, retries and the takeover of a
+ * the import/export machinery of db/jobs-kit.ts — its job lock, retries and the takeover of a
  * job whose worker died) that works in chunks of BULK_CHUNK ids in id order. Each chunk is one
  * transaction with the job's progress (`processed`, `cursor`), so a job taken over resumes after its
  * last chunk; events created after the start (id above `max_id`) are left alone. The chunks run the
@@ -23,11 +23,7 @@ import { EVENT_MSG, getModule, isModuleCode, type ModuleDescriptor } from '@forp
 import { companiesWith, type Permission } from '@forpost/contract/permissions';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import type { Db } from '../../db/client';
-import { type Audit, clientDb } from '../../lib/audit';
-import type { Caller } from '../../lib/caller';
-import { ApiError, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { clientDb, type Db } from '../../db/client';
 import {
   attachRecordJobs,
   createBossSlot,
@@ -36,7 +32,11 @@ import {
   onClient,
   takeOverStalled,
   withJobLock,
-} from '../imports/jobs-kit';
+} from '../../db/jobs-kit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
+import { ApiError, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import { createUsersRepo } from '../users/users.repo';
 import type { ActionRunner } from './bulk.actions';
 import { type BulkJobRow, type BulkRepo, createBulkRepo } from './bulk.repo';

@@ -172,6 +172,16 @@ export interface SearchStatusCounts {
   capped: boolean;
 }
 
+/** `, CASE WHEN <rule 0> THEN 0 WHEN … END AS rule_index` of a list with rules (nothing without). */
+function ruleIndex(rules: SQL[] | undefined): SQL {
+  if (!rules) return sql``;
+  const whens = sql.join(
+    rules.map((rc, i) => sql`WHEN ${rc} THEN ${i}`),
+    sql` `,
+  );
+  return sql`, CASE ${whens} END AS rule_index`;
+}
+
 export function createEventsRepo(db: Db) {
   const rows = <T>(q: SQL, tx: Db = db): Promise<T[]> => rowsOf<T>(tx, q);
   const companies = createCompaniesRepo(db);
@@ -213,12 +223,13 @@ export function createEventsRepo(db: Db) {
       limit: number;
       offset: number;
       cap: number;
-      ruleCase?: SQL;
+      /** The rules' conditions: each row gets the index of the first it matches (`rule_index`). */
+      rules?: SQL[];
       prepared?: boolean;
       /** Keyset paging (events.query afterCondition): limits the page, not the count. */
       after?: SQL;
     }): Promise<{ rows: EventRow[]; counted: number }> {
-      const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
+      const rule = ruleIndex(p.rules);
       const limit = intLiteral(p.limit);
       const pageWhere = p.after ? sql`${p.where} AND ${p.after}` : p.where;
       // Past the first page the ids come first (an index-only walk over the skipped rows), then
@@ -295,7 +306,8 @@ export function createEventsRepo(db: Db) {
       order: SQL;
       limit: number;
       offset: number;
-      ruleCase?: SQL;
+      /** The rules' conditions: each row gets the index of the first it matches (`rule_index`). */
+      rules?: SQL[];
       cap: number;
       /** The filter without the status condition: per-status counts are wanted (see above). */
       statusWhere?: SQL;
@@ -305,7 +317,7 @@ export function createEventsRepo(db: Db) {
       const { text } = p;
       const need = p.offset + p.limit;
       const walk = walkRows(need);
-      const rule = p.ruleCase ? sql`, ${p.ruleCase} AS rule_index` : sql``;
+      const rule = ruleIndex(p.rules);
       const page = await rows<EventRow & { walk_rn: string | null }>(sql`
         WITH walk AS MATERIALIZED (
           SELECT ${EVENT_COLUMNS}${rule}, e.walk_rn

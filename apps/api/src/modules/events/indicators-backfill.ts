@@ -5,27 +5,25 @@
  * is left a pass costs one probe of an empty partial index.
  */
 import { getModule, indicatorsOf, isModuleCode } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { bigArray, rowsOf, textArrayLiteral } from '../../db/sql';
+import { textArrayLiteral } from '../../db/sql';
 import type { Logger } from '../../lib/logger';
 import { startPoller } from '../../lib/poller';
+import { setIndicators, withoutIndicatorsForUpdate } from './indicators-backfill.repo';
 
 /** Fills up to `limit` events without indicators; returns how many it filled. */
 export async function fillIndicators(db: Db, limit = 2000): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await rowsOf<{ id: number; module: string; data: Record<string, unknown> }>(
-      tx,
-      sql`SELECT id, module, data FROM events WHERE indicators IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-    );
+    const rows = await withoutIndicatorsForUpdate(tx, limit);
     if (!rows.length) return 0;
     const values = rows.map((r) =>
       textArrayLiteral(isModuleCode(r.module) ? indicatorsOf(getModule(r.module), r.data ?? {}) : []),
     );
-    await tx.execute(sql`
-      UPDATE events e SET indicators = v.indicators::text[]
-        FROM unnest(${bigArray(rows.map((r) => Number(r.id)))}, ${sql.param(values)}::text[]) AS v(id, indicators)
-       WHERE e.id = v.id`);
+    await setIndicators(
+      tx,
+      rows.map((r) => Number(r.id)),
+      values,
+    );
     return rows.length;
   });
 }

@@ -12,14 +12,12 @@
  * At 10M events a pass reads the rows of the two modules once (bench/README, «Перестройка вектора»).
  */
 import { getModule, type ModuleCode } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createSeeds } from '../../db/seeds';
-import { bigArray, rowsOf, textArray } from '../../db/sql';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
-import { type Data, searchTextOf } from './event-data';
-import { searchVector } from './events.query';
+import { searchTextOf } from './event-data';
+import { setSearchVectors, withFieldsForUpdate } from './search-backfill.repo';
 
 /** The `app_seeds` name of a finished pass (a later change of the indexed text names its own). */
 export const SEARCH_BACKFILL = 'search_text_ip_fields';
@@ -42,20 +40,14 @@ export async function reindexBatch(
 ): Promise<{ last: number | null; changed: number }> {
   const m = getModule(module);
   return db.transaction(async (tx) => {
-    const rows = await rowsOf<{ id: string | number; title: string; data: Data }>(
-      tx,
-      sql`SELECT id, title, data FROM events
-           WHERE module = ${m.code} AND id > ${after} AND data ?| ${textArray([...SEARCH_REINDEXED.fields])}
-           ORDER BY id LIMIT ${limit} FOR UPDATE`,
-    );
+    const rows = await withFieldsForUpdate(tx, m.code, SEARCH_REINDEXED.fields, after, limit);
     if (!rows.length) return { last: null, changed: 0 };
-    const r = await tx.execute(sql`
-      UPDATE events e SET search = v.search
-        FROM (SELECT u.id, ${searchVector(sql`u.text`)} AS search
-                FROM unnest(${bigArray(rows.map((x) => Number(x.id)))},
-                            ${sql.param(rows.map((x) => searchTextOf(m, x.title, x.data ?? {})))}::text[]) AS u(id, text)) v
-       WHERE e.id = v.id AND e.search IS DISTINCT FROM v.search`);
-    return { last: Number(rows[rows.length - 1]?.id), changed: r.rowCount ?? 0 };
+    const changed = await setSearchVectors(
+      tx,
+      rows.map((x) => Number(x.id)),
+      rows.map((x) => searchTextOf(m, x.title, x.data ?? {})),
+    );
+    return { last: Number(rows[rows.length - 1]?.id), changed };
   });
 }
 

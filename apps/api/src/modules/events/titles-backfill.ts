@@ -10,21 +10,17 @@
  */
 import { punycodeToUnicode } from '@forpost/contract/helpers';
 import { getModule } from '@forpost/contract/modules';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { createSeeds } from '../../db/seeds';
-import { bigArray, rowsOf } from '../../db/sql';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import { titleOf } from './changes';
-import { type Data, searchTextOf } from './event-data';
-import { searchVector } from './events.query';
+import { searchTextOf } from './event-data';
 import { createEventsRepo } from './events.repo';
+import { aceTitledForUpdate, setTitles } from './titles-backfill.repo';
 
 /** The `app_seeds` name of a finished pass. */
 export const TITLES_BACKFILL = 'domain_titles_unicode';
-/** A title with a punycode label: at its start or after a dot, in any case. */
-const ACE_LABEL = '(^|\\.)xn--';
 
 /**
  * One batch: the next `limit` domain events after id `after` whose title has an `xn--` label; those
@@ -35,12 +31,7 @@ export async function retitleBatch(db: Db, after: number, limit = 500): Promise<
   const m = getModule('domains');
   const history = createEventsRepo(db);
   return db.transaction(async (tx) => {
-    const rows = await rowsOf<{ id: string | number; title: string; data: Data }>(
-      tx,
-      sql`SELECT id, title, data FROM events
-           WHERE module = ${m.code} AND id > ${after} AND title ~* ${ACE_LABEL}
-           ORDER BY id LIMIT ${limit} FOR UPDATE`,
-    );
+    const rows = await aceTitledForUpdate(tx, m.code, after, limit);
     if (!rows.length) return { last: null, changed: 0 };
     const changes = rows.flatMap((r) => {
       const data = r.data ?? {};
@@ -51,11 +42,7 @@ export async function retitleBatch(db: Db, after: number, limit = 500): Promise<
         : [];
     });
     if (changes.length) {
-      await tx.execute(sql`
-        UPDATE events e SET title = v.title, search = ${searchVector(sql`v.search`)}
-          FROM unnest(${bigArray(changes.map((c) => c.id))}, ${sql.param(changes.map((c) => c.title))}::text[],
-                      ${sql.param(changes.map((c) => c.search))}::text[]) AS v(id, title, search)
-         WHERE e.id = v.id`);
+      await setTitles(tx, changes);
       await history.insertHistory(
         changes.map((c) => ({
           eventId: c.id,

@@ -13,13 +13,12 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { IMPORT_MAX_STORED_ERRORS, IMPORT_MSG, type ImportMode } from '@forpost/contract/imports';
-import type { Db } from '../../db/client';
-import { clientDb } from '../../lib/audit';
+import { clientDb, type Db } from '../../db/client';
+import { dropTemp, isTransient, LOCK_IMPORT, tempPath, withJobLock } from '../../db/jobs-kit';
 import { ApiError, badRequest } from '../../lib/errors';
 import { scopeOf } from './access';
 import type { ImportsContext, TargetCode } from './context';
 import type { ImportRow } from './imports.repo';
-import { dropTemp, isTransient, LOCK_IMPORT, tempPath, withJobLock } from './jobs-kit';
 import { headersOf, readRows, type SourceRow } from './rows';
 import type { FileMeta } from './sniff';
 import type { ImportContext, RowError, Target } from './targets';

@@ -1,5 +1,6 @@
 /*
- * Small pieces shared by the import and export jobs: the pg-boss instance the area is attached to
+ * The job machinery shared by imports, exports and bulk actions (and the CT monitor's pass lock): the
+ * pg-boss instance an area is attached to
  * (main.ts attaches it; ROLE=api sends jobs but runs no workers), a job that owns its row through a
  * session advisory lock (two workers never run the same import; a crashed worker's lock goes with
  * its connection), the takeover of a job whose worker died, and temporary files under DATA_DIR/tmp.
@@ -15,8 +16,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { ApiError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { ApiError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
 
 export interface Attachable {
   /** Sends jobs through `boss`; with `work`, also runs the area's workers and schedules. */
@@ -95,6 +96,25 @@ export async function withJobLock<T>(
   } finally {
     client.removeListener('error', lost);
     client.release(broken);
+  }
+}
+
+/**
+ * Runs `fn` holding the cluster-wide session advisory lock `key` (one bigint key) on a connection of its
+ * own, released after it. Returns `undefined` without running when another session holds it.
+ */
+export async function withSessionLock<T>(pool: pg.Pool, key: number, fn: () => Promise<T>): Promise<T | undefined> {
+  const conn = await pool.connect();
+  try {
+    const { rows } = await conn.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [key]);
+    if (!rows[0]?.ok) return undefined;
+    try {
+      return await fn();
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [key]);
+    }
+  } finally {
+    conn.release();
   }
 }
 
