@@ -24,7 +24,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { orderBy } from '../apps/api/src/modules/events/events.query';
 import { loadRefs } from '../apps/api/src/modules/events/refs';
 import { createExportsRepo } from '../apps/api/src/modules/exports/exports.repo';
-import { csvCopySql } from '../apps/api/src/modules/exports/sql-cells';
+import { csvCopySql } from '../apps/api/src/modules/exports/sql-cells.query';
 import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './transfer-kit';
 
 const EVENTS = Number(process.env.EVENTS ?? 1_000_000);

@@ -15,7 +15,7 @@ import { createCardVault } from '../src/modules/events/event-data';
 import { loadRefs } from '../src/modules/events/refs';
 import { type Cell, cellFormatters, type ExportRow, headerLabels } from '../src/modules/exports/cells';
 import { XlsxStream } from '../src/modules/exports/sheetml';
-import { exportFrom, inlineParams, NODE_ROW_COLUMNS } from '../src/modules/exports/sql-cells';
+import { exportFrom, inlineParams, NODE_ROW_COLUMNS } from '../src/modules/exports/sql-cells.query';
 import { csvWriter, xlsxWriter } from '../src/modules/exports/writers';
 import { ADMIN, type Client, createCompany, csvRows, setupApp, signedIn, type TestContext } from './helpers';
 import { attachJobs } from './imports-kit';

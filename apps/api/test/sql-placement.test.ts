@@ -26,10 +26,6 @@ const SRC = path.resolve(import.meta.dirname, '../src');
 const ALLOWED: Record<string, string> = {
   // A LISTEN connection of its own (a pg.Client that lives outside the pool and reconnects by itself).
   'modules/configs/change-listener.ts': 'LISTEN on a dedicated connection',
-  // Moved by the field-kinds change (issue #29, item 1): the list filter's SQL goes to a *.query.ts.
-  'modules/events/list-filter.ts': 'moved by the field-kinds change',
-  // Moved by the field-kinds change (issue #29, item 1): the export cells' COPY text per field kind.
-  'modules/exports/sql-cells.ts': 'moved by the field-kinds change',
 };
 
 /** May a file hold SQL by its place or name? */

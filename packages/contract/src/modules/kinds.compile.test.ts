@@ -20,7 +20,7 @@ const TABLES: Record<string, readonly string[]> = {
     'apps/api/src/modules/events/events.query.ts',
     'apps/api/src/modules/imports/cells.ts',
     'apps/api/src/modules/exports/cells.ts',
-    'apps/api/src/modules/exports/sql-cells.ts',
+    'apps/api/src/modules/exports/sql-cells.query.ts',
   ],
   'apps/console/tsconfig.json': [
     'apps/console/src/features/events/components/values.tsx',

@@ -39,7 +39,7 @@ export async function validateRefs(deps: EventsDeps, m: ModuleDescriptor, body: 
     if (tagIds.some((t) => !found.has(t))) fields[body.tags ? 'tags' : 'tags_add'] = EVENT_MSG.unknownTag;
   }
   for (const f of m.fields) {
-    if (f.type !== 'ref' || !f.ref || typeof moduleInput[f.key] !== 'number') continue;
+    if (!f.ref || typeof moduleInput[f.key] !== 'number') continue;
     const found = await repo.existingIds(REF_TABLE[f.ref], [moduleInput[f.key] as number]);
     if (!found.size) fields[f.key] = EVENT_MSG.unknownRef;
   }

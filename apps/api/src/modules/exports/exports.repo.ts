@@ -13,7 +13,7 @@ import { LOCK_EXPORT, stalledSql } from '../../db/jobs-kit';
 import { dataExports } from '../../db/schema/index';
 import { and as andAll, intArray, rowsOf } from '../../db/sql';
 import type { ExportRow } from './cells';
-import { type ExportQueryParts, exportFrom, inlineParams, NODE_ROW_COLUMNS } from './sql-cells';
+import { type ExportQueryParts, exportFrom, inlineParams, NODE_ROW_COLUMNS } from './sql-cells.query';
 
 export type ExportRowDb = typeof dataExports.$inferSelect;
 export type NewExport = typeof dataExports.$inferInsert;

@@ -2,7 +2,7 @@
  * «Мои экспорты». A request fixes what the export covers (module, fields, the list's filters and
  * sort, the companies the user may export from and those whose card numbers they may see); a job
  * writes the file with constant memory and stores it: PostgreSQL computes the cells and streams them
- * with `COPY (SELECT …) TO STDOUT` (sql-cells.ts), Node only frames the bytes; exports that show card
+ * with `COPY (SELECT …) TO STDOUT` (sql-cells.query.ts), Node only frames the bytes; exports that show card
  * numbers in clear (they need the vault) read a server-side cursor and format in Node (cells.ts).
  * A scheduled job deletes files older than the retention period (configs: export_retention_days).
  */
@@ -44,7 +44,7 @@ import { cellFormatters, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { createExportsRepo, type ExportOwner, type ExportRowDb, type ExportRowItem } from './exports.repo';
 import { XlsxStream } from './sheetml';
-import { csvCopySql, type ExportQueryParts, sqlExportable, xlsxCopySql } from './sql-cells';
+import { csvCopySql, type ExportQueryParts, sqlExportable, xlsxCopySql } from './sql-cells.query';
 import { csvWriter, EXPORT_MIME, type SheetWriter, writerFor } from './writers';
 
 const EXPORT_QUEUE = 'exports-run';
