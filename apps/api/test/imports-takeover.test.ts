@@ -6,7 +6,7 @@
 
 import type { ImportItem, ImportUploadResponse } from '@forpost/contract/imports';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_IMPORT, SWEEP_SECONDS } from '../src/modules/imports/jobs-kit';
+import { LOCK_IMPORT, SWEEP_SECONDS } from '../src/db/jobs-kit';
 import { ADMIN, Client, createCompany, createUser, setupApp, setupSecondApp, type TestContext } from './helpers';
 import { attachJobs, upload } from './imports-kit';
 

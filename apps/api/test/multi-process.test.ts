@@ -18,8 +18,8 @@ import type { ImportItem, ImportUploadResponse } from '@forpost/contract/imports
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedDb, startEmbedded } from '../src/db/embedded';
+import { SWEEP_SECONDS } from '../src/db/jobs-kit';
 import { SECRET_MISMATCH } from '../src/lib/instance';
-import { SWEEP_SECONDS } from '../src/modules/imports/jobs-kit';
 import { multipart } from './imports-kit';
 import { startS3, type TestS3 } from './s3-server';
 

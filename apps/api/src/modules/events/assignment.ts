@@ -14,7 +14,7 @@ import { intArray, textArray } from '../../db/sql';
 import { assertModule, assertOn, type Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { slaView } from '../sla/sla.view';
+import { slaView } from '../sla/index';
 import { type AssignableUser, createAssignmentRepo } from './assignment.repo';
 import type { Assignee } from './changes';
 import { and } from './events.query';

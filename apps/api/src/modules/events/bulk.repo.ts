@@ -1,9 +1,9 @@
 /* SQL of the bulk operations: the jobs table and the events a list filter selects. No permission checks here. */
 import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { LOCK_BULK, stalledSql } from '../../db/jobs-kit';
 import { eventBulkJobs } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
-import { LOCK_BULK, stalledSql } from '../imports/jobs-kit';
 
 export type BulkJobRow = typeof eventBulkJobs.$inferSelect & { stalled: boolean };
 export type NewBulkJob = typeof eventBulkJobs.$inferInsert;

@@ -24,10 +24,6 @@ import { companiesWith, type Permission } from '@forpost/contract/permissions';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
-import { type Audit, clientDb } from '../../lib/audit';
-import type { Caller } from '../../lib/caller';
-import { ApiError, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
 import {
   attachRecordJobs,
   createBossSlot,
@@ -36,8 +32,12 @@ import {
   onClient,
   takeOverStalled,
   withJobLock,
-} from '../imports/jobs-kit';
-import { createUsersRepo } from '../users/users.repo';
+} from '../../db/jobs-kit';
+import { type Audit, clientDb } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
+import { ApiError, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { createUsersRepo } from '../auth/index';
 import type { ActionRunner } from './bulk.actions';
 import { type BulkJobRow, type BulkRepo, createBulkRepo } from './bulk.repo';
 import type { CardVault } from './event-data';

@@ -3,7 +3,7 @@ import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { arrayLiteral, bigArray, intArray, intLiteral, jsonParam, preparedRowsOf, rowsOf, textArrayLiteral } from '../../db/sql';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createCompaniesRepo } from '../companies/index';
 import { searchVector } from './events.query';
 
 /**

@@ -14,7 +14,7 @@ import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import { type NewNotification, notify } from '../notifications/index';
-import { slaView } from '../sla/sla.view';
+import { slaView } from '../sla/index';
 import { createAssignment } from './assignment';
 import { changeWords, tagIdsOf, type UndoField } from './change-words';
 import {

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { assertModule, type Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import type { DocsService } from '../docs/docs.service';
+import type { DocsService } from '../docs/index';
 import type { EventsService } from './events.service';
 import { createExtrasRepo, type RepoFileRow } from './extras.repo';
 

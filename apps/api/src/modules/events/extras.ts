@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import type { DocsService } from '../docs/docs.service';
+import type { DocsService } from '../docs/index';
 import type { SnapshotsService } from '../snapshots/index';
 import type { EventRow } from './events.repo';
 import type { EventsService } from './events.service';

@@ -1,7 +1,8 @@
 /*
- * Wiring of the event engine and the areas around every event (tags, comments, docs): seeds the
- * reference lists, builds the services, mounts the common endpoints of every module and each
- * module's extras. Called once from buildApp inside the /api/v1 scope.
+ * Wiring of the event engine: seeds the reference lists, builds the services, mounts the common
+ * endpoints of every module and each module's extras. Called once from buildApp inside the /api/v1
+ * scope; the areas around every event (tags, comments, docs) stand above or below it and are wired
+ * by buildApp (the documents service comes in through `deps.docs`).
  */
 import path from 'node:path';
 import { MODULE_LIST, type ModuleExtra } from '@forpost/contract/modules';
@@ -10,10 +11,8 @@ import type { Database } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import type { App } from '../../lib/routes';
-import { commentsRoutes, createCommentsService } from '../comments/index';
-import { createDocsService, docsRoutes } from '../docs/index';
+import type { DocsService } from '../docs/index';
 import type { SnapshotsService } from '../snapshots/index';
-import { tagsRoutes } from '../tags/index';
 import { linkedLeaksExtra } from './accounts.extras';
 import { cardRevealExtra } from './acquiring.extras';
 import { actionsExtra } from './actions.extras';
@@ -58,6 +57,8 @@ export interface EventEngineDeps {
   database: Database;
   config: Config;
   audit: Audit;
+  /** The documents area (files of events, module extras). */
+  docs: DocsService;
   /** Where document bytes go (default: DATA_DIR/files on local disk). */
   docstore?: DocStore;
   /** The whitelist matcher from the settings area (default: nothing matches). */
@@ -90,8 +91,7 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
     guards,
     listCache: deps.listCache,
   });
-  const docs = createDocsService({ db, store, audit: deps.audit });
-  const comments = createCommentsService({ db, audit: deps.audit });
+  const docs = deps.docs;
 
   const undo = createUndo(db);
   undo.mount(events);
@@ -102,10 +102,42 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
   deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx), undo });
   bulkRoutes(app, { bulk: deps.bulk });
-  tagsRoutes(app, { db, audit: deps.audit });
-  commentsRoutes(app, { comments });
-  await docsRoutes(app, { docs });
 
-  return { events, docs, comments, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
+  return { events, docs, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
 }
 export type EventEngine = Awaited<ReturnType<typeof registerEventEngine>>;
+export { createAssignment, type EventPlace } from './assignment';
+export { createBulkJobs } from './bulk.service';
+export {
+  type Actor,
+  changeOf,
+  columnsOf,
+  createdEntry,
+  type EventColumns,
+  type NewEventSpec,
+  newEventData,
+  newEventRow,
+  type StoredEvent,
+  sameValue,
+  whitelistAfter,
+} from './changes';
+export { type CardVault, createCardVault } from './event-data';
+export { filterConditions, matching, orderBy, textQueryOf } from './events.query';
+export {
+  createEventsRepo,
+  type EventRow,
+  type EventsRepo,
+  type EventUpdate,
+  type HistoryEntry,
+  type NewEvent,
+} from './events.repo';
+export { pascal } from './events.routes';
+export { assertModuleEnabled, MODULE_DISABLED_MSG, moduleEnabled } from './events.service';
+export type { CreateGuards, WhitelistKindFor } from './hooks';
+export { startIndicatorsBackfill } from './indicators-backfill';
+export { createListCache } from './list-cache';
+export { refListRoutes } from './reflist';
+export { createRefListRepo } from './reflist.repo';
+export type { Refs } from './refs';
+export { startSearchBackfill } from './search-backfill';
+export { startTitlesBackfill } from './titles-backfill';

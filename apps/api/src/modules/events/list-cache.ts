@@ -19,7 +19,7 @@ import type pg from 'pg';
 import { createNotifyCache, type NotifyCache } from '../../db/notify-cache';
 import { assertModule, type Caller, scopeFor } from '../../lib/caller';
 import type { Logger } from '../../lib/logger';
-import { ACCESS_CHANNEL } from '../auth/access-cache';
+import { ACCESS_CHANNEL } from '../auth/index';
 
 /** The channel the events trigger notifies (migration 0035_events_notify). */
 export const EVENTS_CHANNEL = 'forpost_events';

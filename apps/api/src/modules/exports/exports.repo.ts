@@ -9,9 +9,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Db } from '../../db/client';
+import { LOCK_EXPORT, stalledSql } from '../../db/jobs-kit';
 import { dataExports } from '../../db/schema/index';
 import { and as andAll, intArray, rowsOf } from '../../db/sql';
-import { LOCK_EXPORT, stalledSql } from '../imports/jobs-kit';
 import type { ExportRow } from './cells';
 import { type ExportQueryParts, exportFrom, inlineParams, NODE_ROW_COLUMNS } from './sql-cells';
 

@@ -22,15 +22,6 @@ import type { SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
-import { type Audit, clientDb } from '../../lib/audit';
-import { assertModule, type Caller, scopeFor } from '../../lib/caller';
-import type { DocStore } from '../../lib/docstore';
-import { ApiError, badRequest, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import type { ConfigsService } from '../configs/index';
-import type { CardVault } from '../events/event-data';
-import { filterConditions, orderBy } from '../events/events.query';
-import type { Refs } from '../events/refs';
 import {
   attachRecordJobs,
   createBossSlot,
@@ -39,7 +30,15 @@ import {
   onClient,
   takeOverStalled,
   withJobLock,
-} from '../imports/jobs-kit';
+} from '../../db/jobs-kit';
+import { type Audit, clientDb } from '../../lib/audit';
+import { assertModule, type Caller, scopeFor } from '../../lib/caller';
+import type { DocStore } from '../../lib/docstore';
+import { ApiError, badRequest, notFound } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import type { ConfigsService } from '../configs/index';
+import type { CardVault, Refs } from '../events/index';
+import { filterConditions, orderBy } from '../events/index';
 import { cellFormatters, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { createExportsRepo, type ExportOwner, type ExportRowDb, type ExportRowItem } from './exports.repo';

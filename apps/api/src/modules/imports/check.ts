@@ -13,11 +13,11 @@ import {
   type ImportCheckRequest,
   LEAKS_CATALOGUE,
 } from '@forpost/contract/imports';
+import { dropTemp } from '../../db/jobs-kit';
 import type { Caller } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import { importScope, loadImport, scopeOf } from './access';
 import type { ImportsContext, TargetCode } from './context';
-import { dropTemp } from './jobs-kit';
 import { mappingErrors } from './preview';
 import { batchesOf, fetchSource, IMPORT_BATCH, prepareRows, type Source } from './run';
 import { companiesOf } from './start';

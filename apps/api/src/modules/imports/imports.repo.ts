@@ -4,9 +4,9 @@
  */
 import { type AnyColumn, and, desc, eq, getTableColumns, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { LOCK_IMPORT, stalledSql } from '../../db/jobs-kit';
 import { docs, importRowErrors, importSpans, imports } from '../../db/schema/index';
 import { rowsOf } from '../../db/sql';
-import { LOCK_IMPORT, stalledSql } from './jobs-kit';
 import type { RowError } from './targets';
 
 export type ImportRow = typeof imports.$inferSelect & {

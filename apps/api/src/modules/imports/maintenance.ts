@@ -7,8 +7,8 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { IMPORT_MSG } from '@forpost/contract/imports';
 import type PgBoss from 'pg-boss';
+import { attachRecordJobs, LOCK_IMPORT, takeOverStalled } from '../../db/jobs-kit';
 import { IMPORT_QUEUE, IMPORTS_MAINTENANCE, type ImportsContext, JOB_OPTIONS } from './context';
-import { attachRecordJobs, LOCK_IMPORT, takeOverStalled } from './jobs-kit';
 
 const DAY_MS = 86_400_000;
 

@@ -4,13 +4,13 @@
  * in one transaction, so the job exists exactly when the row says «queued».
  */
 import { IMPORT_MSG, type ImportItem, type ImportStartRequest, LEAKS_CATALOGUE } from '@forpost/contract/imports';
+import { inClientTransaction, onClient } from '../../db/jobs-kit';
 import { clientDb } from '../../lib/audit';
 import { type Caller, targetCompany } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { assertModuleEnabled } from '../events/events.service';
+import { assertModuleEnabled } from '../events/index';
 import { importScope, loadImport, toItem } from './access';
 import { IMPORT_QUEUE, type ImportsContext, JOB_OPTIONS, type TargetCode } from './context';
-import { inClientTransaction, onClient } from './jobs-kit';
 import { mappingErrors } from './preview';
 
 export async function start(

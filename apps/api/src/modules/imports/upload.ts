@@ -20,11 +20,11 @@ import {
   LEAKS_CATALOGUE,
 } from '@forpost/contract/imports';
 import { EVENT_MSG, getModule } from '@forpost/contract/modules';
+import { dropTemp, tempPath } from '../../db/jobs-kit';
 import { assertModule, type Caller, keyCompany, targetCompany } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { importScope, toItem } from './access';
 import type { ImportsContext, TargetCode } from './context';
-import { dropTemp, tempPath } from './jobs-kit';
 import { previewRows } from './preview';
 import { type FileHead, readHead } from './rows';
 import { type FileMeta, sniffFile } from './sniff';

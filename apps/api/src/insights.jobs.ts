@@ -3,12 +3,12 @@
  * pg-boss is up: every role can queue report jobs; ROLE=all|worker also runs the workers.
  */
 import type PgBoss from 'pg-boss';
-import type { Logger } from '../../lib/logger';
-import { type ClassifierService, startClassifierWorker } from '../classifier/index';
-import { type MailingsService, startMailingsWorker } from '../mailings/index';
-import type { ReportsService } from '../reports/index';
-import { startAnalyticsWorker } from './analytics.jobs';
-import type { AnalyticsService } from './analytics.service';
+import type { Logger } from './lib/logger';
+import type { AnalyticsService } from './modules/analytics/index';
+import { startAnalyticsWorker } from './modules/analytics/index';
+import { type ClassifierService, startClassifierWorker } from './modules/classifier/index';
+import { type MailingsService, startMailingsWorker } from './modules/mailings/index';
+import type { ReportsService } from './modules/reports/index';
 
 export function createInsightsJobs(deps: {
   analytics: AnalyticsService;

@@ -15,8 +15,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { ApiError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { ApiError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
 
 export interface Attachable {
   /** Sends jobs through `boss`; with `work`, also runs the area's workers and schedules. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../../lib/logger';
+import type { Logger } from '../lib/logger';
 
 export interface ChangeListener {
   /** Starts listening if needed; true once LISTEN is active (false while the database is unreachable). */
