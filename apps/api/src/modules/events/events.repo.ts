@@ -4,7 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { arrayLiteral, bigArray, intArray, intLiteral, jsonParam, preparedRowsOf, rowsOf, textArrayLiteral } from '../../db/sql';
 import { createCompaniesRepo } from '../companies/index';
-import { searchVector } from './events.query';
+import { searchVector } from './list/events.query';
 
 /**
  * An event as the engine's hand-written page and card queries return it: the `events` columns in

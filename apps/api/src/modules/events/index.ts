@@ -13,30 +13,30 @@ import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import type { App } from '../../lib/routes';
 import type { DocsService } from '../docs/index';
 import type { SnapshotsService } from '../snapshots/index';
-import { linkedLeaksExtra } from './accounts.extras';
-import { cardRevealExtra } from './acquiring.extras';
-import { actionsExtra } from './actions.extras';
-import { assignmentRoutes } from './assignment.routes';
-import { createActionRunner } from './bulk.actions';
-import { bulkRoutes } from './bulk.routes';
-import type { BulkJobs } from './bulk.service';
-import { allowlistExtra, snapshotsExtra } from './domains.extras';
-import { createCardVault } from './event-data';
+import { assignmentRoutes } from './assignment/assignment.routes';
+import { createActionRunner } from './bulk/bulk.actions';
+import { bulkRoutes } from './bulk/bulk.routes';
+import type { BulkJobs } from './bulk/bulk.service';
 import { createEventsRepo } from './events.repo';
 import { eventRoutes } from './events.routes';
-import { createEventsService } from './events.service';
-import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras';
-import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './hooks';
-import { leakCatalogueExtra, leakTypesExtra } from './leaks.extras';
-import type { ListCache } from './list-cache';
-import { mediaTypesExtra } from './media.extras';
-import { merchantCategoriesExtra } from './merchant.extras';
-import { loadRefs, seedEventReference } from './refs';
-import { createRelatedRepo } from './related.repo';
-import { relatedRoutes } from './related.routes';
-import { createRelatedService } from './related.service';
-import { filesExtra } from './repositories.extras';
-import { createUndo } from './undo.service';
+import { linkedLeaksExtra } from './extras/accounts.extras';
+import { cardRevealExtra } from './extras/acquiring.extras';
+import { actionsExtra } from './extras/actions.extras';
+import { allowlistExtra, snapshotsExtra } from './extras/domains.extras';
+import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras/extras';
+import { leakCatalogueExtra, leakTypesExtra } from './extras/leaks.extras';
+import { mediaTypesExtra } from './extras/media.extras';
+import { merchantCategoriesExtra } from './extras/merchant.extras';
+import { filesExtra } from './extras/repositories.extras';
+import type { ListCache } from './list/list-cache';
+import { loadRefs, seedEventReference } from './refs/refs';
+import { createRelatedRepo } from './related/related.repo';
+import { relatedRoutes } from './related/related.routes';
+import { createRelatedService } from './related/related.service';
+import { createUndo } from './undo/undo.service';
+import { createCardVault } from './write/event-data';
+import { createEventsService } from './write/events.service';
+import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './write/hooks';
 
 /** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
 const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
@@ -106,8 +106,25 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   return { events, docs, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
 }
 export type EventEngine = Awaited<ReturnType<typeof registerEventEngine>>;
-export { createAssignment, type EventPlace } from './assignment';
-export { createBulkJobs } from './bulk.service';
+export { createAssignment, type EventPlace } from './assignment/assignment';
+export { startIndicatorsBackfill } from './backfill/indicators-backfill';
+export { startSearchBackfill } from './backfill/search-backfill';
+export { startTitlesBackfill } from './backfill/titles-backfill';
+export { createBulkJobs } from './bulk/bulk.service';
+export {
+  createEventsRepo,
+  type EventRow,
+  type EventsRepo,
+  type EventUpdate,
+  type HistoryEntry,
+  type NewEvent,
+} from './events.repo';
+export { pascal } from './events.routes';
+export { filterConditions, matching, orderBy, textQueryOf } from './list/events.query';
+export { createListCache } from './list/list-cache';
+export { refListRoutes } from './refs/reflist';
+export { createRefListRepo } from './refs/reflist.repo';
+export type { Refs } from './refs/refs';
 export {
   type Actor,
   changeOf,
@@ -120,24 +137,7 @@ export {
   type StoredEvent,
   sameValue,
   whitelistAfter,
-} from './changes';
-export { type CardVault, createCardVault } from './event-data';
-export { filterConditions, matching, orderBy, textQueryOf } from './events.query';
-export {
-  createEventsRepo,
-  type EventRow,
-  type EventsRepo,
-  type EventUpdate,
-  type HistoryEntry,
-  type NewEvent,
-} from './events.repo';
-export { pascal } from './events.routes';
-export { assertModuleEnabled, MODULE_DISABLED_MSG, moduleEnabled } from './events.service';
-export type { CreateGuards, WhitelistKindFor } from './hooks';
-export { startIndicatorsBackfill } from './indicators-backfill';
-export { createListCache } from './list-cache';
-export { refListRoutes } from './reflist';
-export { createRefListRepo } from './reflist.repo';
-export type { Refs } from './refs';
-export { startSearchBackfill } from './search-backfill';
-export { startTitlesBackfill } from './titles-backfill';
+} from './write/changes';
+export { type CardVault, createCardVault } from './write/event-data';
+export { assertModuleEnabled, MODULE_DISABLED_MSG, moduleEnabled } from './write/events.service';
+export type { CreateGuards, WhitelistKindFor } from './write/hooks';
