@@ -34,7 +34,7 @@ import {
   createAnalyticsRepo,
   type DayGroup,
 } from '../apps/api/src/modules/analytics/analytics.repo';
-import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { seedEventReference } from '../apps/api/src/modules/events/refs/refs';
 import { startCollector } from './collector';
 import { createHttpClient } from './http-client';
 import { startHttpLoad } from './http-load';

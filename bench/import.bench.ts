@@ -31,7 +31,7 @@ import {
   fingerprintOf,
   pickModuleInput,
   searchTextOf,
-} from '../apps/api/src/modules/events/event-data';
+} from '../apps/api/src/modules/events/write/event-data';
 import { generateEvents } from './generate';
 import { type Bench, fmt, log, mb, rate, sampleRss, startBench, until } from './transfer-kit';
 

@@ -39,7 +39,8 @@ import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import * as schema from '../apps/api/src/db/schema/index';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import { createCardVault } from '../apps/api/src/modules/events/event-data';
+import { reindexSearch, SEARCH_BACKFILL } from '../apps/api/src/modules/events/backfill/search-backfill';
+import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
 import {
   afterCondition,
   and,
@@ -50,10 +51,9 @@ import {
   orderedSort,
   resolveText,
   textQueryOf,
-} from '../apps/api/src/modules/events/events.query';
-import { createEventsRepo } from '../apps/api/src/modules/events/events.repo';
-import { seedEventReference } from '../apps/api/src/modules/events/refs';
-import { reindexSearch, SEARCH_BACKFILL } from '../apps/api/src/modules/events/search-backfill';
+} from '../apps/api/src/modules/events/list/events.query';
+import { seedEventReference } from '../apps/api/src/modules/events/refs/refs';
+import { createCardVault } from '../apps/api/src/modules/events/write/event-data';
 import { startCollector } from './collector';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 

@@ -40,8 +40,8 @@ import { createDatabase, type Database } from '../apps/api/src/db/client';
 import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
 import { ensureFirstAdmin } from '../apps/api/src/lib/bootstrap';
-import { createCardVault } from '../apps/api/src/modules/events/event-data';
-import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { seedEventReference } from '../apps/api/src/modules/events/refs/refs';
+import { createCardVault } from '../apps/api/src/modules/events/write/event-data';
 import { createHttpClient } from './http-client';
 import { eventRows, insertEventRows, loadEventRefs } from './seed-events';
 

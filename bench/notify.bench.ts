@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { createDatabase } from '../apps/api/src/db/client';
 import { startEmbedded } from '../apps/api/src/db/embedded';
 import { runMigrations } from '../apps/api/src/db/migrate';
-import { seedEventReference } from '../apps/api/src/modules/events/refs';
+import { seedEventReference } from '../apps/api/src/modules/events/refs/refs';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const DURATION_MS = Number(process.env.DURATION_MS ?? 4000);

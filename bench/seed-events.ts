@@ -12,7 +12,7 @@ import {
   fingerprintOf,
   pickModuleInput,
   searchTextOf,
-} from '../apps/api/src/modules/events/event-data';
+} from '../apps/api/src/modules/events/write/event-data';
 import { type GenerateOptions, generateEvents } from './generate';
 
 /** Reference ids keyed `module:code`. */

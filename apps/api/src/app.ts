@@ -5,45 +5,44 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { createInsightsJobs } from './insights.jobs';
 import { createAudit } from './lib/audit';
 import { createDocStore } from './lib/docstore';
 import { createKeyRateCounter } from './lib/key-rate';
 import { createMailer, type Mailer } from './lib/mailer';
 import { API_PREFIX, type App } from './lib/routes';
 import { createSecretBox } from './lib/secretbox';
-import { analyticsRoutes, createAnalyticsService, createInsightsJobs } from './modules/analytics/index';
-import { apiKeysRoutes } from './modules/apikeys/apikeys.routes';
-import { createApiKeysService } from './modules/apikeys/apikeys.service';
-import { auditRoutes } from './modules/audit/audit.routes';
-import { createAccessCache } from './modules/auth/access-cache';
-import { authRoutes } from './modules/auth/auth.routes';
-import { createAuthService } from './modules/auth/auth.service';
-import { identityRoutes } from './modules/auth/identity.routes';
-import { createIdentityService } from './modules/auth/identity.service';
-import { createFailureLimiter } from './modules/auth/limiter';
-import { createSessionsRepo } from './modules/auth/sessions.repo';
+import { analyticsRoutes, createAnalyticsService } from './modules/analytics/index';
+import { apiKeysRoutes, createApiKeysService } from './modules/apikeys/index';
+import { auditRoutes } from './modules/audit/index';
+import {
+  authRoutes,
+  createAccessCache,
+  createAuthService,
+  createFailureLimiter,
+  createIdentityService,
+  createSessionsRepo,
+  identityRoutes,
+} from './modules/auth/index';
 import { classifierRoutes, createClassifierService } from './modules/classifier/index';
-import { companiesRoutes } from './modules/companies/companies.routes';
-import { createCompaniesService } from './modules/companies/companies.service';
+import { commentsRoutes, createCommentsService } from './modules/comments/index';
+import { companiesRoutes, createCompaniesRepo, createCompaniesService } from './modules/companies/index';
 import { configsRoutes, createConfigsService } from './modules/configs/index';
 import { createDiscovery } from './modules/discovery/index';
-import { createBulkJobs } from './modules/events/bulk.service';
-import { type EventEngine, registerEventEngine } from './modules/events/index';
-import { createListCache } from './modules/events/list-cache';
+import { createDocsService, docsRoutes } from './modules/docs/index';
+import { createBulkJobs, createListCache, registerEventEngine } from './modules/events/index';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
-import { createTransfer } from './modules/imports/transfer';
+import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
-import { createNotificationsService, notificationsRoutes } from './modules/notifications/index';
-import { notify as notifyUsers } from './modules/notifications/notifications.service';
+import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
 import { createReportsService, reportsRoutes } from './modules/reports/index';
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
-import { systemRoutes } from './modules/system/system.routes';
-import { storageProbe } from './modules/system/system.service';
+import { storageProbe, systemRoutes } from './modules/system/index';
+import { tagsRoutes } from './modules/tags/index';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
-import { usersRoutes } from './modules/users/users.routes';
-import { createUsersService } from './modules/users/users.service';
+import { createUsersService, usersRoutes } from './modules/users/index';
 import { createViewsService, viewsRoutes } from './modules/views/index';
 import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
@@ -134,10 +133,14 @@ export async function buildApp(deps: AppDeps) {
 
   const db = database.db;
   const audit = createAudit({ db });
+  // The repositories several areas read (each area's service gets them in its deps).
+  const companies = createCompaniesRepo(db);
   // One file store for every module: local DATA_DIR/files, or the S3 bucket (S3_BUCKET) shared by all machines.
   const docstore = createDocStore(config);
   await docstore.check();
   app.addHook('onClose', async () => docstore.close?.());
+  // Documents of events, imports, reports, snapshots and avatars: below the event engine, which gets it in its deps.
+  const docs = createDocsService({ db, store: docstore, audit, companies });
   // Run-time settings for every module: `configs.get(key)`, cached, invalidated on all instances via LISTEN/NOTIFY.
   const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
   app.addHook('onClose', () => configs.close());
@@ -184,7 +187,7 @@ export async function buildApp(deps: AppDeps) {
   const apiKeysSvc = createApiKeysService({ db, audit, access });
   const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
   // SLA policies and the breach job (bell notifications for the assignee: notifications.notify).
-  const sla = createSlaService({ db, audit, notify: notifyUsers });
+  const sla = createSlaService({ db, audit, companies, notify: notifyUsers });
   const slaJobs = createSlaJobs({ sla, log: app.log });
   // Integrations reach what administrators configure only through the SSRF guard (lib/outbound.ts).
   const outbound = { allowPrivate: config.outboundAllowPrivate };
@@ -206,7 +209,7 @@ export async function buildApp(deps: AppDeps) {
   // «Все N по фильтру» of the event lists (pg-boss job; main.ts attaches it).
   const bulk = createBulkJobs({ db, pool: database.pool, audit, log: app.log });
   // Domain snapshots (pg-boss job; main.ts attaches it): queued by the domains' `recheck` action.
-  const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, store: docstore });
+  const snapshots = createSnapshotsService({ db, audit, configs, config, log: app.log, docs });
   app.addHook('onClose', () => snapshots.stop());
   // Discovery of lookalike domains (#17): runs (pg-boss job), schedule and CT monitor (main.ts attaches them).
   const discovery = createDiscovery({
@@ -248,14 +251,7 @@ export async function buildApp(deps: AppDeps) {
       await whitelistRoutes(a, { whitelist });
       await telegramRoutes(a, { telegram });
       await filtratorRoutes(a, { filtrator });
-      // The avatar check needs the docs service, which the event engine (registered below) creates.
-      let docsRef: EventEngine['docs'] | undefined;
-      await identityRoutes(a, {
-        auth,
-        identity,
-        config,
-        avatarOk: async (userId, docId) => Boolean(await docsRef?.avatarOk(userId, docId)),
-      });
+      await identityRoutes(a, { auth, identity, config, avatarOk: (userId, docId) => docs.avatarOk(userId, docId) });
       await companiesRoutes(a, { companies: companiesSvc });
       await usersRoutes(a, { users: usersSvc });
       await apiKeysRoutes(a, { apiKeys: apiKeysSvc });
@@ -271,13 +267,17 @@ export async function buildApp(deps: AppDeps) {
         database,
         config,
         audit,
+        docs,
         whitelistKindFor: whitelist.kindForEvent,
         snapshots,
         docstore,
         bulk,
         listCache,
       });
-      docsRef = engine.docs;
+      // The areas around every event: above the engine (tags, comments) and below it (documents).
+      tagsRoutes(a, { db, audit });
+      commentsRoutes(a, { comments: createCommentsService({ db, audit }) });
+      await docsRoutes(a, { docs });
       notificationsRoutes(a, { notifications: createNotificationsService({ db }) });
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);

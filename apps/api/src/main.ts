@@ -7,9 +7,7 @@ import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
 import { CLUSTER_INDEX, isClusterPrimary, openDatabase, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
-import { startIndicatorsBackfill } from './modules/events/indicators-backfill';
-import { startSearchBackfill } from './modules/events/search-backfill';
-import { startTitlesBackfill } from './modules/events/titles-backfill';
+import { startIndicatorsBackfill, startSearchBackfill, startTitlesBackfill } from './modules/events/index';
 
 /** Connections of a process's pool for requests and the other jobs. */
 const POOL_BASE = 10;

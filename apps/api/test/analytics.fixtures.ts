@@ -1,7 +1,7 @@
 /* Events written straight into the database for the analytics, classifier, mailing and report tests. */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { seedEventReference } from '../src/modules/events/refs';
+import { seedEventReference } from '../src/modules/events/refs/refs';
 import type { TestContext } from './helpers';
 
 export interface EventSeed {

@@ -9,7 +9,7 @@ import { COUNT_CAP, SEARCH_COUNT_CAP } from '@forpost/contract/events';
 import { MODULE_LIST, type ModuleDescriptor } from '@forpost/contract/modules';
 import { type SQL, sql, TransactionRollbackError } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PREFIX_WORDS_MAX } from '../src/modules/events/events.query';
+import { PREFIX_WORDS_MAX } from '../src/modules/events/list/events.query';
 import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;

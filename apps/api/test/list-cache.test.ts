@@ -7,7 +7,7 @@
 import { MODULES } from '@forpost/contract/modules';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNotifyCache } from '../src/db/notify-cache';
-import { firstSlaTurn } from '../src/modules/events/list-cache';
+import { firstSlaTurn } from '../src/modules/events/list/list-cache';
 import {
   ADMIN,
   Client,

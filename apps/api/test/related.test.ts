@@ -6,7 +6,7 @@
 import { indicatorsOf, MODULE_LIST, MODULES } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fillIndicators } from '../src/modules/events/indicators-backfill';
+import { fillIndicators } from '../src/modules/events/backfill/indicators-backfill';
 import { ADMIN, Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;

@@ -7,9 +7,9 @@ import { getModule, type ModuleDescriptor } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql';
-import { type Data, searchWords } from '../src/modules/events/event-data';
-import { searchVector } from '../src/modules/events/events.query';
-import { reindexSearch, SEARCH_BACKFILL } from '../src/modules/events/search-backfill';
+import { reindexSearch, SEARCH_BACKFILL } from '../src/modules/events/backfill/search-backfill';
+import { searchVector } from '../src/modules/events/list/events.query';
+import { type Data, searchWords } from '../src/modules/events/write/event-data';
 import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;

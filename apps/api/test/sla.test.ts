@@ -7,7 +7,7 @@
 import { SLA_DEFAULTS, SLA_MSG, type SlaPolicyItem, slaOverdue } from '@forpost/contract/sla';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { slaCondition } from '../src/modules/events/events.query';
+import { slaCondition } from '../src/modules/events/list/events.query';
 import { insertEvent, refId } from './analytics.fixtures';
 import { ADMIN, Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 import { attachJobs, upload } from './imports-kit';

@@ -24,8 +24,7 @@ const SRC = path.resolve(import.meta.dirname, '../src');
 
 /** Files with SQL outside the repositories, each with its reason (at most five). Paths from apps/api/src. */
 const ALLOWED: Record<string, string> = {
-  // A LISTEN connection of its own (a pg.Client that lives outside the pool and reconnects by itself).
-  'modules/configs/change-listener.ts': 'LISTEN on a dedicated connection',
+  // None: the one former entry, the LISTEN connection, lives in db/change-listener.ts.
 };
 
 /** May a file hold SQL by its place or name? */

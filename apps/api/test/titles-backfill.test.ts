@@ -8,9 +8,9 @@ import { getModule } from '@forpost/contract/modules';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql';
-import { type Data, searchTextOf } from '../src/modules/events/event-data';
-import { searchVector } from '../src/modules/events/events.query';
-import { retitleBatch, retitleDomains } from '../src/modules/events/titles-backfill';
+import { retitleBatch, retitleDomains } from '../src/modules/events/backfill/titles-backfill';
+import { searchVector } from '../src/modules/events/list/events.query';
+import { type Data, searchTextOf } from '../src/modules/events/write/event-data';
 import { ADMIN, type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 let ctx: TestContext;

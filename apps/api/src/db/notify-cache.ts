@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from '../lib/logger';
-import { type ChangeListener, connectionOf, createChangeListener } from '../modules/configs/change-listener';
+import { type ChangeListener, connectionOf, createChangeListener } from './change-listener';
 
 const SYNC_PREFIX = 'sync:';
 

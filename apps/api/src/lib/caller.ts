@@ -1,10 +1,30 @@
 /* Tenant scope of event operations, from the principal only (never from the request body). */
 import { API_MSG } from '@forpost/contract/errors';
 import { EVENT_MSG } from '@forpost/contract/modules';
-import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
-import type { AuthContext } from '../modules/auth/auth.service';
+import { can, companiesWith, type Permission, type Principal } from '@forpost/contract/permissions';
+import type { users } from '../db/schema/index';
 import type { AuditActor } from './audit';
 import { ApiError, notFound } from './errors';
+
+/** An authenticated principal: a signed-in session or an API key (plugins/access.ts sets `req.auth`). */
+export interface AuthContext {
+  user: typeof users.$inferSelect;
+  sessionId: string | null;
+  keyId: number | null;
+  principal: Principal;
+  /** The dashboard rollups as the session check saw them (session callers only; API keys: absent). */
+  rollups?: RollupState;
+}
+
+/**
+ * The rollups' generation (raised by every fold and rebuild) and whether any count delta waits to
+ * be folded, read in the session check's snapshot. No pending delta and the same generation as a
+ * cached dashboard answer means that answer's figures are still exact.
+ */
+export interface RollupState {
+  generation: string;
+  pending: boolean;
+}
 
 /** Who calls: the authenticated principal and the audit actor. */
 export interface Caller {

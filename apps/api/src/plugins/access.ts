@@ -3,8 +3,9 @@ import { MODULE_CODES } from '@forpost/contract/modules';
 import { can, type RoutePermission } from '@forpost/contract/permissions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NotifyCache } from '../db/notify-cache';
+import type { AuthContext } from '../lib/caller';
 import { ApiError, forbidden, unauthorized } from '../lib/errors';
-import type { AuthContext, AuthService } from '../modules/auth/auth.service';
+import type { AuthService } from '../modules/auth/index';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

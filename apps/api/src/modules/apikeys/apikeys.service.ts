@@ -20,10 +20,9 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { type AccessCache, deepFreeze, type Expiring } from '../auth/access-cache';
-import type { AuthContext } from '../auth/auth.service';
-import { ipAllowed } from '../auth/auth.service';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import type { AuthContext } from '../auth/index';
+import { type AccessCache, deepFreeze, type Expiring, ipAllowed } from '../auth/index';
+import { createCompaniesRepo } from '../companies/index';
 import { createApiKeysRepo, type ApiKeyRow as KeyRow } from './apikeys.repo';
 
 type Role = { module: string; access: 'read' | 'write' };

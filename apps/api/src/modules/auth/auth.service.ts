@@ -1,10 +1,11 @@
 import type { Me } from '@forpost/contract/auth';
 import { API_MSG } from '@forpost/contract/errors';
-import { isStaff, type Principal } from '@forpost/contract/permissions';
+import { isStaff } from '@forpost/contract/permissions';
 import { ipInCidr } from '@forpost/contract/validation';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
+import type { AuthContext } from '../../lib/caller';
 import { hmac, randomToken, safeEqual, sha256 } from '../../lib/crypto';
 import { forbidden, unauthorized } from '../../lib/errors';
 import { verifyPassword } from '../../lib/passwords';
@@ -25,24 +26,7 @@ export interface IssuedTokens {
   refresh?: string;
   sessionId: string;
 }
-export interface AuthContext {
-  user: UserRow;
-  sessionId: string | null;
-  keyId: number | null;
-  principal: Principal;
-  /** The dashboard rollups as the session check saw them (session callers only; API keys: absent). */
-  rollups?: RollupState;
-}
-
-/**
- * The rollups' generation (raised by every fold and rebuild) and whether any count delta waits to
- * be folded, read in the session check's snapshot. No pending delta and the same generation as a
- * cached dashboard answer means that answer's figures are still exact.
- */
-interface RollupState {
-  generation: string;
-  pending: boolean;
-}
+export type { AuthContext };
 
 /** How long the token just replaced still works, so two tabs refreshing at once do not log the user out. */
 const REFRESH_GRACE_MS = 30_000;

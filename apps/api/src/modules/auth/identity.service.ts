@@ -10,11 +10,11 @@ import { hashPassword, verifyPassword } from '../../lib/passwords';
 import type { SecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp';
-import { createUsersRepo, type NewUser } from '../users/users.repo';
 import { type AuthContext, type AuthService, ipAllowed, type RequestCtx } from './auth.service';
 import type { FailureLimiter } from './limiter';
 import { createSessionsRepo, type UserRow } from './sessions.repo';
 import { createSignInGuard, slowLimitsOf } from './signin-guard';
+import { createUsersRepo, type NewUser } from './users.repo';
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, companyMembers, sessions, users } from '../../db/schema/index';
-import { createUsersRepo, type UserRow } from '../users/users.repo';
+import { createUsersRepo, type UserRow } from './users.repo';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type { UserRow };

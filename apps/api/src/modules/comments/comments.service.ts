@@ -9,8 +9,7 @@ import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { ApiError, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { createAssignment, type EventPlace } from '../events/assignment';
-import { createEventsRepo } from '../events/events.repo';
+import { createAssignment, createEventsRepo, type EventPlace } from '../events/index';
 import { notify } from '../notifications/index';
 import { type CommentRow, createCommentsRepo } from './comments.repo';
 

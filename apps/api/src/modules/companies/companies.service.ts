@@ -14,8 +14,8 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import type { FailureLimiter } from '../auth/limiter';
-import { createUsersRepo } from '../users/users.repo';
+import type { FailureLimiter } from '../auth/index';
+import { createUsersRepo } from '../auth/index';
 import { type CompanyRow, createCompaniesRepo, type KeyRow } from './companies.repo';
 
 const COMPANY_MSG = {

@@ -12,6 +12,7 @@ import {
 } from '@forpost/contract/configs';
 import type pg from 'pg';
 import type { Config } from '../../config';
+import { type ChangeListener, connectionOf, createChangeListener } from '../../db/change-listener';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
@@ -19,7 +20,6 @@ import type { Logger } from '../../lib/logger';
 import { settingReachesForbidden } from '../../lib/outbound';
 import { createSecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
-import { type ChangeListener, connectionOf, createChangeListener } from './change-listener';
 import { CONFIGS_CHANNEL, type ConfigsRepo, createConfigsRepo, type StoredConfig } from './configs.repo';
 
 /** How long a cached value is trusted even without a notification (a safety net; NOTIFY is the real signal). */

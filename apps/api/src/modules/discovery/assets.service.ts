@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createCompaniesRepo } from '../companies/index';
 import { type AssetRow, type AssetsRepo, createAssetsRepo } from './assets.repo';
 
 const toAsset = (r: AssetRow): Asset => ({

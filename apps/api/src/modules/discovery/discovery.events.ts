@@ -7,13 +7,10 @@
  */
 import { getModule } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
-import { newEventData } from '../events/changes';
-import type { CardVault } from '../events/event-data';
-import type { EventsRepo } from '../events/events.repo';
-import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
-import type { Refs } from '../events/refs';
-import type { EventRecord } from '../imports/event-row';
-import { type EventWriter, writeEvents } from '../imports/event-write';
+import type { CardVault, CreateGuards, EventsRepo, Refs, WhitelistKindFor } from '../events/index';
+import { newEventData } from '../events/index';
+import type { EventRecord } from '../imports/index';
+import { type EventWriter, writeEvents } from '../imports/index';
 
 export interface EngineParts {
   events: EventsRepo;

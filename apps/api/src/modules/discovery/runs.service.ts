@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createCompaniesRepo } from '../companies/index';
 import type { AssetsRepo } from './assets.repo';
 import type { RunRow, RunsRepo } from './runs.repo';
 

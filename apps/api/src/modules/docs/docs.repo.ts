@@ -1,7 +1,7 @@
 /* SQL of document metadata (`docs`; the bytes are in the DocStore). No permission checks here. */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { docs } from '../../db/schema/index';
+import { docs, events } from '../../db/schema/index';
 
 export type DocRow = typeof docs.$inferSelect;
 export type NewDoc = typeof docs.$inferInsert;
@@ -26,6 +26,12 @@ export function createDocsRepo(db: Db) {
 
     async remove(id: number, tx: Db = db): Promise<void> {
       await tx.delete(docs).where(eq(docs.id, id));
+    },
+
+    /** The company of the event a file is attached to (read here, so the documents need not the event engine). */
+    async eventCompany(eventId: number, tx: Db = db): Promise<number | undefined> {
+      const [e] = await tx.select({ companyId: events.companyId }).from(events).where(eq(events.id, eventId)).limit(1);
+      return e?.companyId;
     },
   };
 }

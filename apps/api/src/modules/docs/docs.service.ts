@@ -14,8 +14,7 @@ import type { Audit } from '../../lib/audit';
 import { type Caller, ownsPersonal, targetCompany } from '../../lib/caller';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
-import { createCompaniesRepo } from '../companies/companies.repo';
-import { createEventsRepo } from '../events/events.repo';
+import type { CompaniesRepo } from '../companies/index';
 import { createDocsRepo, type DocRow } from './docs.repo';
 
 const IMAGE_MAGIC: [string, (b: Buffer) => boolean][] = [
@@ -103,11 +102,9 @@ export interface UploadInput {
   stream: Readable;
 }
 
-export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit }) {
-  const { db, store, audit } = deps;
+export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit; companies: CompaniesRepo }) {
+  const { db, store, audit, companies } = deps;
   const repo = createDocsRepo(db);
-  const events = createEventsRepo(db);
-  const companies = createCompaniesRepo(db);
 
   const toDoc = (d: DocRow): Doc => ({
     id: d.id,
@@ -206,12 +203,12 @@ export function createDocsService(deps: { db: Db; store: DocStore; audit: Audit 
     }
     const perm: Permission = f.kind === 'import' ? 'events.import' : f.kind === 'report' ? 'reports.manage' : 'events.write';
     if (f.event_id) {
-      const ev = await events.owner(f.event_id);
-      if (!ev || !can(c.auth.principal, 'events.read', ev.companyId)) throw notFound(EVENT_MSG.eventNotFound);
-      if (!can(c.auth.principal, 'events.write', ev.companyId)) throw new ApiError(403, API_MSG.forbidden);
-      if (f.company_id && f.company_id !== ev.companyId)
+      const evCompany = await repo.eventCompany(f.event_id);
+      if (evCompany === undefined || !can(c.auth.principal, 'events.read', evCompany)) throw notFound(EVENT_MSG.eventNotFound);
+      if (!can(c.auth.principal, 'events.write', evCompany)) throw new ApiError(403, API_MSG.forbidden);
+      if (f.company_id && f.company_id !== evCompany)
         throw badRequest(API_MSG.validation, { company_id: 'Компания не совпадает с компанией события' });
-      return { companyId: ev.companyId, eventId: f.event_id };
+      return { companyId: evCompany, eventId: f.event_id };
     }
     if (f.company_id === undefined && seesAll(c) && can(c.auth.principal, perm)) return { companyId: null, eventId: null };
     const companyId = targetCompany(c, perm, f.company_id);

@@ -1,4 +1,5 @@
 /* Documents area: the service (also used by the profile for avatars) and its routes. */
 
-export { docsRoutes } from './docs.routes';
+export { createDocsRepo } from './docs.repo';
+export { contentDisposition, docsRoutes, sendStored } from './docs.routes';
 export { createDocsService, type DocsService, type UploadInput } from './docs.service';

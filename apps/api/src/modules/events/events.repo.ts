@@ -3,8 +3,8 @@ import type { ModuleCode } from '@forpost/contract/modules';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { arrayLiteral, bigArray, intArray, intLiteral, jsonParam, preparedRowsOf, rowsOf, textArrayLiteral } from '../../db/sql';
-import { createCompaniesRepo } from '../companies/companies.repo';
-import { searchVector } from './events.query';
+import { createCompaniesRepo } from '../companies/index';
+import { searchVector } from './list/events.query';
 
 /**
  * An event as the engine's hand-written page and card queries return it: the `events` columns in

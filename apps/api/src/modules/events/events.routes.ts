@@ -28,9 +28,9 @@ import { z } from 'zod';
 import { assertModule, callerOf } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
-import type { EventsService } from './events.service';
-import type { Refs } from './refs';
-import type { Undo } from './undo.service';
+import type { Refs } from './refs/refs';
+import type { Undo } from './undo/undo.service';
+import type { EventsService } from './write/events.service';
 
 /** 'networkattacks' → 'Networkattacks' (operationIds: listDomainsEvents, …). */
 export const pascal = (code: string) => code.charAt(0).toUpperCase() + code.slice(1);

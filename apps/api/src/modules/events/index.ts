@@ -1,7 +1,8 @@
 /*
- * Wiring of the event engine and the areas around every event (tags, comments, docs): seeds the
- * reference lists, builds the services, mounts the common endpoints of every module and each
- * module's extras. Called once from buildApp inside the /api/v1 scope.
+ * Wiring of the event engine: seeds the reference lists, builds the services, mounts the common
+ * endpoints of every module and each module's extras. Called once from buildApp inside the /api/v1
+ * scope; the areas around every event (tags, comments, docs) stand above or below it and are wired
+ * by buildApp (the documents service comes in through `deps.docs`).
  */
 import path from 'node:path';
 import { MODULE_LIST, type ModuleExtra } from '@forpost/contract/modules';
@@ -10,34 +11,32 @@ import type { Database } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import type { App } from '../../lib/routes';
-import { commentsRoutes, createCommentsService } from '../comments/index';
-import { createDocsService, docsRoutes } from '../docs/index';
+import type { DocsService } from '../docs/index';
 import type { SnapshotsService } from '../snapshots/index';
-import { tagsRoutes } from '../tags/index';
-import { linkedLeaksExtra } from './accounts.extras';
-import { cardRevealExtra } from './acquiring.extras';
-import { actionsExtra } from './actions.extras';
-import { assignmentRoutes } from './assignment.routes';
-import { createActionRunner } from './bulk.actions';
-import { bulkRoutes } from './bulk.routes';
-import type { BulkJobs } from './bulk.service';
-import { allowlistExtra, snapshotsExtra } from './domains.extras';
-import { createCardVault } from './event-data';
+import { assignmentRoutes } from './assignment/assignment.routes';
+import { createActionRunner } from './bulk/bulk.actions';
+import { bulkRoutes } from './bulk/bulk.routes';
+import type { BulkJobs } from './bulk/bulk.service';
 import { createEventsRepo } from './events.repo';
 import { eventRoutes } from './events.routes';
-import { createEventsService } from './events.service';
-import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras';
-import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './hooks';
-import { leakCatalogueExtra, leakTypesExtra } from './leaks.extras';
-import type { ListCache } from './list-cache';
-import { mediaTypesExtra } from './media.extras';
-import { merchantCategoriesExtra } from './merchant.extras';
-import { loadRefs, seedEventReference } from './refs';
-import { createRelatedRepo } from './related.repo';
-import { relatedRoutes } from './related.routes';
-import { createRelatedService } from './related.service';
-import { filesExtra } from './repositories.extras';
-import { createUndo } from './undo.service';
+import { linkedLeaksExtra } from './extras/accounts.extras';
+import { cardRevealExtra } from './extras/acquiring.extras';
+import { actionsExtra } from './extras/actions.extras';
+import { allowlistExtra, snapshotsExtra } from './extras/domains.extras';
+import type { ActionHandler, ExtraRegistrar, ExtrasContext } from './extras/extras';
+import { leakCatalogueExtra, leakTypesExtra } from './extras/leaks.extras';
+import { mediaTypesExtra } from './extras/media.extras';
+import { merchantCategoriesExtra } from './extras/merchant.extras';
+import { filesExtra } from './extras/repositories.extras';
+import type { ListCache } from './list/list-cache';
+import { loadRefs, seedEventReference } from './refs/refs';
+import { createRelatedRepo } from './related/related.repo';
+import { relatedRoutes } from './related/related.routes';
+import { createRelatedService } from './related/related.service';
+import { createUndo } from './undo/undo.service';
+import { createCardVault } from './write/event-data';
+import { createEventsService } from './write/events.service';
+import { type CreateGuards, whitelistKindFor as noWhitelist, type WhitelistKindFor } from './write/hooks';
 
 /** Every extra a descriptor may name → the file that mounts it (a missing one is a type error). */
 const EXTRAS: Record<ModuleExtra, ExtraRegistrar> = {
@@ -58,6 +57,8 @@ export interface EventEngineDeps {
   database: Database;
   config: Config;
   audit: Audit;
+  /** The documents area (files of events, module extras). */
+  docs: DocsService;
   /** Where document bytes go (default: DATA_DIR/files on local disk). */
   docstore?: DocStore;
   /** The whitelist matcher from the settings area (default: nothing matches). */
@@ -90,8 +91,7 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
     guards,
     listCache: deps.listCache,
   });
-  const docs = createDocsService({ db, store, audit: deps.audit });
-  const comments = createCommentsService({ db, audit: deps.audit });
+  const docs = deps.docs;
 
   const undo = createUndo(db);
   undo.mount(events);
@@ -102,10 +102,42 @@ export async function registerEventEngine(app: App, deps: EventEngineDeps) {
   for (const m of MODULE_LIST) for (const extra of m.extras) await EXTRAS[extra](app, m, ctx);
   deps.bulk.mount({ events, repo, vault, actions: createActionRunner(ctx), undo });
   bulkRoutes(app, { bulk: deps.bulk });
-  tagsRoutes(app, { db, audit: deps.audit });
-  commentsRoutes(app, { comments });
-  await docsRoutes(app, { docs });
 
-  return { events, docs, comments, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
+  return { events, docs, refs, store, guards, whitelistKindFor: deps.whitelistKindFor ?? noWhitelist };
 }
 export type EventEngine = Awaited<ReturnType<typeof registerEventEngine>>;
+export { createAssignment, type EventPlace } from './assignment/assignment';
+export { startIndicatorsBackfill } from './backfill/indicators-backfill';
+export { startSearchBackfill } from './backfill/search-backfill';
+export { startTitlesBackfill } from './backfill/titles-backfill';
+export { createBulkJobs } from './bulk/bulk.service';
+export {
+  createEventsRepo,
+  type EventRow,
+  type EventsRepo,
+  type EventUpdate,
+  type HistoryEntry,
+  type NewEvent,
+} from './events.repo';
+export { pascal } from './events.routes';
+export { filterConditions, matching, orderBy, textQueryOf } from './list/events.query';
+export { createListCache } from './list/list-cache';
+export { refListRoutes } from './refs/reflist';
+export { createRefListRepo } from './refs/reflist.repo';
+export type { Refs } from './refs/refs';
+export {
+  type Actor,
+  changeOf,
+  columnsOf,
+  createdEntry,
+  type EventColumns,
+  type NewEventSpec,
+  newEventData,
+  newEventRow,
+  type StoredEvent,
+  sameValue,
+  whitelistAfter,
+} from './write/changes';
+export { type CardVault, createCardVault } from './write/event-data';
+export { assertModuleEnabled, MODULE_DISABLED_MSG, moduleEnabled } from './write/events.service';
+export type { CreateGuards, WhitelistKindFor } from './write/hooks';

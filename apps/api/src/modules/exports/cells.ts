@@ -15,9 +15,7 @@ import {
   WHITELIST_KIND_LABELS,
 } from '@forpost/contract/modules';
 import { SLA_STAGE_LABELS } from '@forpost/contract/sla';
-import type { CardVault } from '../events/event-data';
-import type { EventRow } from '../events/events.repo';
-import type { Refs } from '../events/refs';
+import type { CardVault, EventRow, Refs } from '../events/index';
 
 export type Cell = string | number | null;
 

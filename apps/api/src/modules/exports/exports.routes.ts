@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { contentDisposition, sendStored } from '../docs/docs.routes';
+import { contentDisposition, sendStored } from '../docs/index';
 import type { ExportsService } from './exports.service';
 
 export async function exportsRoutes(app: App, deps: { exports: ExportsService }) {

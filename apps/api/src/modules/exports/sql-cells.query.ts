@@ -22,7 +22,7 @@ import {
 } from '@forpost/contract/modules';
 import { SLA_STAGE_LABELS } from '@forpost/contract/sla';
 import { prepareValue } from 'pg/lib/utils';
-import type { Refs } from '../events/refs';
+import type { Refs } from '../events/index';
 import type { XlsxKind } from './copy-out';
 
 /**

@@ -14,10 +14,8 @@ import {
   SOURCE_LABELS,
   storedValue,
 } from '@forpost/contract/modules';
-import { type NewEventSpec, newEventData } from '../events/changes';
-import type { CardVault } from '../events/event-data';
-import { MODULE_DISABLED_MSG } from '../events/events.service';
-import type { Refs } from '../events/refs';
+import type { CardVault, Refs } from '../events/index';
+import { MODULE_DISABLED_MSG, type NewEventSpec, newEventData } from '../events/index';
 import { matchOption, type NameIndex, optionList, parseDateTime, parseField } from './cells';
 import type { SourceRow } from './rows';
 import { type ImportContext, type RowError, rowError } from './targets';

@@ -4,11 +4,8 @@
  */
 import { importFieldsOf } from '@forpost/contract/imports';
 import type { ModuleDescriptor } from '@forpost/contract/modules';
-import type { CardVault } from '../events/event-data';
-import type { EventsRepo } from '../events/events.repo';
-import { moduleEnabled } from '../events/events.service';
-import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
-import type { Refs } from '../events/refs';
+import type { CardVault, CreateGuards, EventsRepo, Refs, WhitelistKindFor } from '../events/index';
+import { moduleEnabled } from '../events/index';
 import { nameIndex } from './cells';
 import { type EventLookups, type EventRecord, prepareEventRow } from './event-row';
 import { checkEvents, keyOf, writeEvents } from './event-write';

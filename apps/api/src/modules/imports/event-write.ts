@@ -8,6 +8,16 @@ import type { ModuleDescriptor } from '@forpost/contract/modules';
 import type { Db } from '../../db/client';
 import { ApiError } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
+import type {
+  CardVault,
+  CreateGuards,
+  EventsRepo,
+  EventUpdate,
+  HistoryEntry,
+  NewEvent,
+  Refs,
+  WhitelistKindFor,
+} from '../events/index';
 import {
   type Actor,
   changeOf,
@@ -17,11 +27,7 @@ import {
   newEventRow,
   type StoredEvent,
   whitelistAfter,
-} from '../events/changes';
-import type { CardVault } from '../events/event-data';
-import type { EventsRepo, EventUpdate, HistoryEntry, NewEvent } from '../events/events.repo';
-import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
-import type { Refs } from '../events/refs';
+} from '../events/index';
 import type { EventRecord } from './event-row';
 import { emptyResult, type ImportContext, inRounds, type RowError, type WriteResult } from './targets';
 import type { TargetsRepo } from './targets.repo';

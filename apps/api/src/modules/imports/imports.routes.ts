@@ -26,8 +26,8 @@ import { z } from 'zod';
 import { callerOf } from '../../lib/caller';
 import { badRequest } from '../../lib/errors';
 import type { App } from '../../lib/routes';
-import { contentDisposition } from '../docs/docs.routes';
-import { pascal } from '../events/events.routes';
+import { contentDisposition } from '../docs/index';
+import { pascal } from '../events/index';
 import type { TargetCode } from './context';
 import type { ImportsService } from './imports.service';
 

@@ -4,7 +4,7 @@
  */
 import { IMPORT_MSG, LEAK_CATALOGUE_FIELDS, leakCatalogueImportFields } from '@forpost/contract/imports';
 import type { Db } from '../../db/client';
-import { sameValue } from '../events/changes';
+import { sameValue } from '../events/index';
 import { type NameIndex, parseField } from './cells';
 import {
   emptyResult,

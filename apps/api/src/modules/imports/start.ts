@@ -8,7 +8,7 @@ import { clientDb } from '../../db/client';
 import { inClientTransaction, onClient } from '../../db/jobs-kit';
 import { type Caller, targetCompany } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { assertModuleEnabled } from '../events/events.service';
+import { assertModuleEnabled } from '../events/index';
 import { importScope, loadImport, toItem } from './access';
 import { IMPORT_QUEUE, type ImportsContext, JOB_OPTIONS, type TargetCode } from './context';
 import { mappingErrors } from './preview';

@@ -11,11 +11,9 @@ import type { DocStore } from '../../lib/docstore';
 import type { Logger } from '../../lib/logger';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from '../configs/index';
-import { type CardVault, createCardVault } from '../events/event-data';
-import type { CreateGuards, WhitelistKindFor } from '../events/hooks';
-import type { Refs } from '../events/refs';
-import { exportsRoutes } from '../exports/exports.routes';
-import { createExportsService, type ExportsService } from '../exports/exports.service';
+import type { CreateGuards, Refs, WhitelistKindFor } from '../events/index';
+import { type CardVault, createCardVault } from '../events/index';
+import { createExportsService, type ExportsService, exportsRoutes } from '../exports/index';
 import { importsRoutes } from './imports.routes';
 import { createImportsService, type ImportsService } from './imports.service';
 

@@ -7,7 +7,7 @@ import { and, count, desc, eq, getTableColumns, ilike, inArray, type SQL, sql } 
 import type { Db } from '../../db/client';
 import { companies, mailingDeliveries, mailings, users } from '../../db/schema/index';
 import { and as andAll, containing, intArray, rowsOf, textArray } from '../../db/sql';
-import { matching, textQueryOf } from '../events/events.query';
+import { matching, textQueryOf } from '../events/index';
 import type { DigestEvent } from './mailings.render';
 
 /** A mailing with its company, author and delivery statistics. */

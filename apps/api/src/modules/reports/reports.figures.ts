@@ -12,7 +12,7 @@ import {
   MODULE_CODES,
   type ModuleCode,
 } from '@forpost/contract/modules';
-import type { CountColumn, Counts } from '../analytics/analytics.repo';
+import type { CountColumn, Counts } from '../analytics/index';
 import { NAMED } from './reports.charts';
 import type { ModuleFigures, ReportData } from './reports.render';
 

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { contentDisposition } from '../docs/docs.routes';
+import { contentDisposition } from '../docs/index';
 import type { ReportsService } from './reports.service';
 
 const noContent = z.null().describe('Нет содержимого');

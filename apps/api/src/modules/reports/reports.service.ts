@@ -33,11 +33,10 @@ import type { Logger } from '../../lib/logger';
 import { type Mailer, settingsMailer, withinTime } from '../../lib/mailer';
 import { OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
-import { createAnalyticsRepo } from '../analytics/analytics.repo';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createAnalyticsRepo } from '../analytics/index';
+import { createCompaniesRepo } from '../companies/index';
 import type { ConfigsService } from '../configs/index';
-import { createDocsRepo } from '../docs/docs.repo';
-import { createDocsService } from '../docs/docs.service';
+import { createDocsRepo, createDocsService } from '../docs/index';
 import {
   byPriorityOf,
   daySeriesOf,
@@ -105,7 +104,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
   const companiesRepo = createCompaniesRepo(db);
   const docsRepo = createDocsRepo(db);
   const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
-  const docs = createDocsService({ db, store, audit });
+  const docs = createDocsService({ db, store, audit, companies: companiesRepo });
   const now = deps.now ?? (() => new Date());
   let boss: PgBoss | null = null;
 

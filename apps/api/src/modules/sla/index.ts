@@ -2,3 +2,4 @@
 export { createSlaJobs } from './sla.jobs';
 export { slaRoutes } from './sla.routes';
 export { createSlaService, type NotifyBreaches, type SlaService } from './sla.service';
+export { slaView } from './sla.view';

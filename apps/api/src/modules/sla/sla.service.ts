@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import type { CompaniesRepo } from '../companies/index';
 import { type BreachRow, createSlaRepo } from './sla.repo';
 
 /** One notification of a breach, as the notifications module takes it. */
@@ -35,10 +35,9 @@ const ordered = (items: readonly SlaPolicyItem[]): SlaPolicyItem[] =>
 export const breachText = (b: Pick<BreachRow, 'id' | 'title' | 'stage'>) =>
   `Просрочен срок SLA (${SLA_STAGE_LABELS[b.stage].toLowerCase()}): событие №${b.id} «${b.title.slice(0, 200)}»`;
 
-export function createSlaService(deps: { db: Db; audit: Audit; notify?: NotifyBreaches }) {
-  const { db, audit } = deps;
+export function createSlaService(deps: { db: Db; audit: Audit; companies: CompaniesRepo; notify?: NotifyBreaches }) {
+  const { db, audit, companies } = deps;
   const repo = createSlaRepo(db);
-  const companies = createCompaniesRepo(db);
 
   /** The company if the caller may `perm` it; 404 otherwise (other tenants' ids are not revealed). */
   async function company(c: Caller, id: number, perm: 'companies.read' | 'companies.update') {

@@ -5,18 +5,16 @@
  * reason. Every role can queue (the `recheck` action); ROLE=all|worker runs the jobs and, with the
  * `snapshot_on_create` setting, sweeps new domain events into the queue.
  */
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { MODULE_LIST } from '@forpost/contract/modules';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
-import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { ConfigsService } from '../configs/index';
-import { createDocsService } from '../docs/docs.service';
+import type { DocsService } from '../docs/index';
 import { type ProbeOptions, type ProbeResult, parseHostMap, probe } from './probe';
 import { findChromium, takeScreenshot } from './screenshot';
 import { createSnapshotsRepo, type SnapshotsRepo } from './snapshots.repo';
@@ -41,7 +39,8 @@ export interface SnapshotsDeps {
   configs: Pick<ConfigsService, 'get'>;
   config: Config;
   log: Pick<Logger, 'warn' | 'info'>;
-  store?: DocStore;
+  /** Where a screenshot is kept (the documents area, one store for every module). */
+  docs: DocsService;
   /** DNS override (tests). */
   resolve?: ProbeOptions['resolve'];
   repo?: SnapshotsRepo;
@@ -62,8 +61,7 @@ const SNAPSHOT_MODULES: string[] = MODULE_LIST.filter((m) => m.extras.includes('
 export function createSnapshotsService(deps: SnapshotsDeps) {
   const { db, configs, config, log } = deps;
   const repo = deps.repo ?? createSnapshotsRepo(db);
-  const store = deps.store ?? createLocalDocStore(path.join(config.dataDir, 'files'));
-  const docs = createDocsService({ db, store, audit: deps.audit });
+  const { docs } = deps;
   const hostMap = parseHostMap(config.snapshotHostMap);
   let boss: PgBoss | null = null;
   let sweeper: Poller | undefined;

@@ -16,7 +16,7 @@ import type { Audit } from '../../lib/audit';
 import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
 import { iso } from '../../lib/serialize';
-import { refListRoutes } from '../events/reflist';
+import { refListRoutes } from '../events/index';
 import { createTagsService, type TagsService } from './tags.service';
 
 export function tagsRoutes(app: App, deps: { db: Db; audit: Audit }) {

@@ -6,7 +6,7 @@ import type { Audit } from '../../lib/audit';
 import { type Caller, scopeFor } from '../../lib/caller';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { createRefListRepo } from '../events/reflist.repo';
+import { createRefListRepo } from '../events/index';
 import { createTagsRepo } from './tags.repo';
 
 export function createTagsService(deps: { db: Db; audit: Audit }) {

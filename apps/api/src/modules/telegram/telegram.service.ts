@@ -16,7 +16,7 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createCompaniesRepo } from '../companies/index';
 import { type AccountRow, type ChannelRow, createTelegramRepo, type TelegramRepo } from './telegram.repo';
 
 type CreateAccount = z.infer<typeof createTelegramAccountRequest>;

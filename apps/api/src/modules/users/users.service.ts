@@ -7,10 +7,9 @@ import type { Audit, AuditActor } from '../../lib/audit';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createApiKeysRepo } from '../apikeys/apikeys.repo';
-import { createSessionsRepo } from '../auth/sessions.repo';
-import { createCompaniesRepo } from '../companies/companies.repo';
-import { createUsersRepo, type CompanyLink as ShownLink, type UserRow } from './users.repo';
+import { createApiKeysRepo } from '../apikeys/index';
+import { createSessionsRepo, createUsersRepo, type CompanyLink as ShownLink, type UserRow } from '../auth/index';
+import { createCompaniesRepo } from '../companies/index';
 
 type CompanyLink = { company_id: number; role: CompanyRole };
 const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];

@@ -15,7 +15,7 @@ import {
 } from '@forpost/contract/views';
 import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { pascal } from '../events/events.routes';
+import { pascal } from '../events/index';
 import type { ViewsService } from './views.service';
 
 const tags = ['views'];

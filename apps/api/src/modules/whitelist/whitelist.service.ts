@@ -21,7 +21,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/companies.repo';
+import { createCompaniesRepo } from '../companies/index';
 import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
 import { hasCandidates, subjectCandidates } from './whitelist.match';
 import { createWhitelistRepo, type Scope, type WhitelistRepo, type WhitelistRow } from './whitelist.repo';

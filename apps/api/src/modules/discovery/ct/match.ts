@@ -12,7 +12,7 @@
  *    them out are compared, with a distance bound that stops a row early.
  */
 import { translit } from '../../../lib/translit';
-import { domainParts } from '../../classifier/phishing';
+import { domainParts } from '../../classifier/index';
 import { normalizeCtName } from './parse';
 
 export interface AssetMatch {
