@@ -801,7 +801,7 @@ const STANDALONE = new Set([
   // A refused activation: the activation's transaction rolls back, the record of the attempt must stay.
   'companies/companies.service.ts product_key.activate_failed',
   // A read: recorded before the card number is disclosed.
-  'events/events.reads.ts event.card_reveal',
+  'events/write/events.reads.ts event.card_reveal',
   // Refused sign-ins (wrong password, an address not allowed, a locked-out pair): nothing changes.
   'auth/auth.service.ts auth.login_failed',
   'auth/auth.service.ts auth.ip_denied',
