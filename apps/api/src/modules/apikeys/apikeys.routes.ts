@@ -8,10 +8,9 @@ import {
   updateApiKeyRequest,
 } from '@forpost/contract/apikeys';
 import { idParam, listResponse } from '@forpost/contract/common';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { ApiKeysService } from './apikeys.service';
 
 export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService }) {
@@ -29,7 +28,7 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: listResponse(apiKeyResponse) },
       },
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
+    async (req) => svc.list(callerOf(req), req.query),
   );
   app.post(
     '/apikeys',
@@ -43,45 +42,28 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 201: apiKeyWithSecretResponse },
       },
     },
-    async (req, reply) => {
-      const a = requireAuth(req);
-      return reply.code(201).send(await svc.create(a.principal, { ...actorOf(req), userId: a.user.id }, req.body));
-    },
+    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
   );
-  app.get(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.read' },
-      schema: { operationId: 'getApiKey', tags, summary: 'API-ключ', params: idParam, response: { 200: apiKeyResponse } },
+  itemRoutes(app, {
+    path: '/apikeys/:id',
+    tags,
+    params: idParam,
+    response: apiKeyResponse,
+    get: { permission: 'apikeys.read', operationId: 'getApiKey', summary: 'API-ключ', run: (c, { id }) => svc.get(c, id) },
+    update: {
+      permission: 'apikeys.manage',
+      operationId: 'updateApiKey',
+      summary: 'Изменить API-ключ',
+      body: updateApiKeyRequest,
+      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.manage' },
-      schema: {
-        operationId: 'updateApiKey',
-        tags,
-        summary: 'Изменить API-ключ',
-        params: idParam,
-        body: updateApiKeyRequest,
-        response: { 200: apiKeyResponse },
-      },
+    remove: {
+      permission: 'apikeys.manage',
+      operationId: 'deleteApiKey',
+      summary: 'Удалить API-ключ',
+      run: (c, { id }) => svc.remove(c, id),
     },
-    async (req) => svc.update(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.manage' },
-      schema: { operationId: 'deleteApiKey', tags, summary: 'Удалить API-ключ', params: idParam, response: { 204: z.null() } },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
   app.post(
     '/apikeys/:id/refresh',
     {
@@ -94,7 +76,7 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyWithSecretResponse },
       },
     },
-    async (req) => svc.refresh(requireAuth(req).principal, actorOf(req), req.params.id),
+    async (req) => svc.refresh(callerOf(req), req.params.id),
   );
   app.get(
     '/apikeys/:id/roles',
@@ -108,7 +90,7 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyRolesResponse },
       },
     },
-    async (req) => svc.roles(requireAuth(req).principal, req.params.id),
+    async (req) => svc.roles(callerOf(req), req.params.id),
   );
   app.post(
     '/apikeys/:id/roles',
@@ -123,6 +105,6 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyRolesResponse },
       },
     },
-    async (req) => svc.setRoles(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
+    async (req) => svc.setRoles(callerOf(req), req.params.id, req.body),
   );
 }

@@ -13,12 +13,10 @@ import {
   updateCompanyRequest,
 } from '@forpost/contract/companies';
 import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes, noContent } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { CompaniesService } from './companies.service';
-
-const noContent = z.null();
 
 export async function companiesRoutes(app: App, deps: { companies: CompaniesService }) {
   const svc = deps.companies;
@@ -36,7 +34,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: listResponse(companyResponse) },
       },
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
+    async (req) => svc.list(callerOf(req), req.query),
   );
   app.post(
     '/companies',
@@ -51,50 +49,30 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
       },
     },
     async (req, reply) => {
-      const c = await svc.create(actorOf(req), req.body);
+      const c = await svc.create(callerOf(req), req.body);
       return reply.code(201).send(await svc.detail(c));
     },
   );
-  app.get(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.read' },
-      schema: { operationId: 'getCompany', tags, summary: 'Компания', params: idParam, response: { 200: companyDetailResponse } },
+  itemRoutes(app, {
+    path: '/companies/:id',
+    tags,
+    params: idParam,
+    response: companyDetailResponse,
+    get: { permission: 'companies.read', operationId: 'getCompany', summary: 'Компания', run: (c, { id }) => svc.get(c, id) },
+    update: {
+      permission: 'companies.update',
+      operationId: 'updateCompany',
+      summary: 'Изменить компанию (в т.ч. отключить)',
+      body: updateCompanyRequest,
+      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.update' },
-      schema: {
-        operationId: 'updateCompany',
-        tags,
-        summary: 'Изменить компанию (в т.ч. отключить)',
-        params: idParam,
-        body: updateCompanyRequest,
-        response: { 200: companyDetailResponse },
-      },
+    remove: {
+      permission: 'companies.delete',
+      operationId: 'deleteCompany',
+      summary: 'Удалить отключённую компанию',
+      run: (c, { id }) => svc.remove(c, id),
     },
-    async (req) => svc.update(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.delete' },
-      schema: {
-        operationId: 'deleteCompany',
-        tags,
-        summary: 'Удалить отключённую компанию',
-        params: idParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 
   /* Product keys */
   app.get(
@@ -109,7 +87,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: z.object({ items: z.array(productKeyResponse) }) },
       },
     },
-    async (req) => svc.listKeys(requireAuth(req).principal, req.params.id),
+    async (req) => svc.listKeys(callerOf(req), req.params.id),
   );
   app.post(
     '/companies/:id/keys',
@@ -124,8 +102,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 201: createdProductKeyResponse },
       },
     },
-    async (req, reply) =>
-      reply.code(201).send(await svc.createKey(requireAuth(req).principal, actorOf(req), req.params.id, req.body)),
+    async (req, reply) => reply.code(201).send(await svc.createKey(callerOf(req), req.params.id, req.body)),
   );
   app.delete(
     '/companies/:id/keys/:keyId',
@@ -140,7 +117,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
       },
     },
     async (req, reply) => {
-      await svc.revokeKey(requireAuth(req).principal, actorOf(req), req.params.id, req.params.keyId);
+      await svc.revokeKey(callerOf(req), req.params.id, req.params.keyId);
       return reply.code(204).send(null);
     },
   );
@@ -155,7 +132,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: activationListResponse },
       },
     },
-    async (req) => svc.activations(requireAuth(req).user.id),
+    async (req) => svc.activations(callerOf(req)),
   );
   app.post(
     '/companies/activation/activate',
@@ -169,6 +146,6 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: activationResponse },
       },
     },
-    async (req) => svc.activate(requireAuth(req).user, actorOf(req), req.body.key),
+    async (req) => svc.activate(callerOf(req), req.body.key),
   );
 }

@@ -6,12 +6,10 @@ import {
   createConfigRequest,
   updateConfigRequest,
 } from '@forpost/contract/configs';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from './configs.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /** System settings: SUPER_ADMIN only (configs.manage). `{id}` is the setting's key. */
 export async function configsRoutes(app: App, deps: { configs: ConfigsService }) {
@@ -45,52 +43,26 @@ export async function configsRoutes(app: App, deps: { configs: ConfigsService })
         response: { 201: configResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.create(actorOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
   );
-  app.get(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'getConfig',
-        tags,
-        summary: 'Настройка по ключу',
-        params: configKeyParam,
-        response: { 200: configResponse },
-      },
+  itemRoutes(app, {
+    path: '/configs/:id',
+    tags,
+    params: configKeyParam,
+    response: configResponse,
+    get: { permission, operationId: 'getConfig', summary: 'Настройка по ключу', run: (_c, { id }) => svc.item(id) },
+    update: {
+      permission,
+      operationId: 'updateConfig',
+      summary: 'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
+      body: updateConfigRequest,
+      run: (c, { id }, body) => svc.update(c, id, body.value),
     },
-    async (req) => svc.item(req.params.id),
-  );
-  app.patch(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'updateConfig',
-        tags,
-        summary: 'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
-        params: configKeyParam,
-        body: updateConfigRequest,
-        response: { 200: configResponse },
-      },
+    remove: {
+      permission,
+      operationId: 'deleteConfig',
+      summary: 'Сбросить настройку к значению по умолчанию',
+      run: (c, { id }) => svc.remove(c, id),
     },
-    async (req) => svc.update(actorOf(req), req.params.id, req.body.value),
-  );
-  app.delete(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'deleteConfig',
-        tags,
-        summary: 'Сбросить настройку к значению по умолчанию',
-        params: configKeyParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(actorOf(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 }

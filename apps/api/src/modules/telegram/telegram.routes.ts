@@ -11,12 +11,10 @@ import {
   updateTelegramAccountRequest,
   updateTelegramChannelRequest,
 } from '@forpost/contract/telegram';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
 import type { TelegramService } from './telegram.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /** Telegram sources: collector accounts and monitored channels (staff: telegram.read / telegram.manage). */
 export async function telegramRoutes(app: App, deps: { telegram: TelegramService }) {
@@ -52,54 +50,28 @@ export async function telegramRoutes(app: App, deps: { telegram: TelegramService
         response: { 201: telegramAccountResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.createAccount(actorOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await svc.createAccount(callerOf(req), req.body)),
   );
-  app.get(
-    '/modules/telegram/accounts/:id',
-    {
-      config: read,
-      schema: {
-        operationId: 'getTelegramAccount',
-        tags,
-        summary: 'Аккаунт-сборщик',
-        params: idParam,
-        response: { 200: telegramAccountResponse },
-      },
+  itemRoutes(app, {
+    path: '/modules/telegram/accounts/:id',
+    tags,
+    params: idParam,
+    response: telegramAccountResponse,
+    get: { ...read, operationId: 'getTelegramAccount', summary: 'Аккаунт-сборщик', run: (_c, { id }) => svc.getAccount(id) },
+    update: {
+      ...manage,
+      operationId: 'updateTelegramAccount',
+      summary: 'Изменить аккаунт-сборщик (секрет: строка — заменить, null — стереть, нет поля — оставить)',
+      body: updateTelegramAccountRequest,
+      run: (c, { id }, body) => svc.updateAccount(c, id, body),
     },
-    async (req) => svc.getAccount(req.params.id),
-  );
-  app.patch(
-    '/modules/telegram/accounts/:id',
-    {
-      config: manage,
-      schema: {
-        operationId: 'updateTelegramAccount',
-        tags,
-        summary: 'Изменить аккаунт-сборщик (секрет: строка — заменить, null — стереть, нет поля — оставить)',
-        params: idParam,
-        body: updateTelegramAccountRequest,
-        response: { 200: telegramAccountResponse },
-      },
+    remove: {
+      ...manage,
+      operationId: 'deleteTelegramAccount',
+      summary: 'Удалить аккаунт-сборщик',
+      run: (c, { id }) => svc.removeAccount(c, id),
     },
-    async (req) => svc.updateAccount(actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/modules/telegram/accounts/:id',
-    {
-      config: manage,
-      schema: {
-        operationId: 'deleteTelegramAccount',
-        tags,
-        summary: 'Удалить аккаунт-сборщик',
-        params: idParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.removeAccount(actorOf(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 
   /* Channels */
   app.get(
@@ -128,52 +100,26 @@ export async function telegramRoutes(app: App, deps: { telegram: TelegramService
         response: { 201: telegramChannelResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.createChannel(actorOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await svc.createChannel(callerOf(req), req.body)),
   );
-  app.get(
-    '/modules/telegram/channels/:id',
-    {
-      config: read,
-      schema: {
-        operationId: 'getTelegramChannel',
-        tags,
-        summary: 'Канал',
-        params: idParam,
-        response: { 200: telegramChannelResponse },
-      },
+  itemRoutes(app, {
+    path: '/modules/telegram/channels/:id',
+    tags,
+    params: idParam,
+    response: telegramChannelResponse,
+    get: { ...read, operationId: 'getTelegramChannel', summary: 'Канал', run: (_c, { id }) => svc.getChannel(id) },
+    update: {
+      ...manage,
+      operationId: 'updateTelegramChannel',
+      summary: 'Изменить канал; при смене компании собранные сообщения переходят к ней и сверяются с её правилами',
+      body: updateTelegramChannelRequest,
+      run: (c, { id }, body) => svc.updateChannel(c, id, body),
     },
-    async (req) => svc.getChannel(req.params.id),
-  );
-  app.patch(
-    '/modules/telegram/channels/:id',
-    {
-      config: manage,
-      schema: {
-        operationId: 'updateTelegramChannel',
-        tags,
-        summary: 'Изменить канал; при смене компании собранные сообщения переходят к ней и сверяются с её правилами',
-        params: idParam,
-        body: updateTelegramChannelRequest,
-        response: { 200: telegramChannelResponse },
-      },
+    remove: {
+      ...manage,
+      operationId: 'deleteTelegramChannel',
+      summary: 'Удалить канал вместе с собранными из него сообщениями',
+      run: (c, { id }) => svc.removeChannel(c, id),
     },
-    async (req) => svc.updateChannel(actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/modules/telegram/channels/:id',
-    {
-      config: manage,
-      schema: {
-        operationId: 'deleteTelegramChannel',
-        tags,
-        summary: 'Удалить канал вместе с собранными из него сообщениями',
-        params: idParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.removeChannel(actorOf(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 }

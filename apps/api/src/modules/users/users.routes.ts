@@ -8,16 +8,14 @@ import {
   userRolesRequest,
   userRolesResponse,
 } from '@forpost/contract/users';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { UsersService } from './users.service';
 
 export async function usersRoutes(app: App, deps: { users: UsersService }) {
   const svc = deps.users;
   const tags = ['users'];
-  const actor = (req: Parameters<typeof actorOf>[0]) => ({ ...actorOf(req), userId: requireAuth(req).user.id });
 
   app.get(
     '/users',
@@ -31,7 +29,7 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
         response: { 200: listResponse(userResponse) },
       },
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
+    async (req) => svc.list(callerOf(req), req.query),
   );
   app.post(
     '/users',
@@ -45,48 +43,28 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
         response: { 201: createdUserResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.create(requireAuth(req).principal, actor(req), req.body)),
+    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
   );
-  app.get(
-    '/users/:id',
-    {
-      config: { permission: 'users.read' },
-      schema: { operationId: 'getUser', tags, summary: 'Пользователь', params: idParam, response: { 200: userResponse } },
+  itemRoutes(app, {
+    path: '/users/:id',
+    tags,
+    params: idParam,
+    response: userResponse,
+    get: { permission: 'users.read', operationId: 'getUser', summary: 'Пользователь', run: (c, { id }) => svc.get(c, id) },
+    update: {
+      permission: 'users.manage',
+      operationId: 'updateUser',
+      summary: 'Изменить пользователя',
+      body: updateUserRequest,
+      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/users/:id',
-    {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'updateUser',
-        tags,
-        summary: 'Изменить пользователя',
-        params: idParam,
-        body: updateUserRequest,
-        response: { 200: userResponse },
-      },
+    remove: {
+      permission: 'users.manage',
+      operationId: 'deleteUser',
+      summary: 'Удалить пользователя (сессии и ключи завершаются сразу)',
+      run: (c, { id }) => svc.remove(c, id),
     },
-    async (req) => svc.update(requireAuth(req).principal, actor(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/users/:id',
-    {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'deleteUser',
-        tags,
-        summary: 'Удалить пользователя (сессии и ключи завершаются сразу)',
-        params: idParam,
-        response: { 204: z.null() },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actor(req), req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
   app.get(
     '/users/:id/roles',
     {
@@ -99,7 +77,7 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
         response: { 200: userRolesResponse },
       },
     },
-    async (req) => svc.roles(requireAuth(req).principal, req.params.id),
+    async (req) => svc.roles(callerOf(req), req.params.id),
   );
   app.post(
     '/users/:id/roles',
@@ -115,9 +93,9 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
       },
     },
     async (req) => {
-      const p = requireAuth(req).principal;
-      await svc.update(p, actor(req), req.params.id, { role: req.body.role, companies: req.body.companies });
-      return svc.roles(p, req.params.id);
+      const c = callerOf(req);
+      await svc.update(c, req.params.id, { role: req.body.role, companies: req.body.companies });
+      return svc.roles(c, req.params.id);
     },
   );
 }

@@ -10,13 +10,10 @@ import {
   whitelistListQuery,
   whitelistListResponse,
 } from '@forpost/contract/whitelist';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { itemRoutes } from '../../lib/item-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { WhitelistService } from './whitelist.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /**
  * The global whitelist (/companies/global/whitelist, staff) and each company's own
@@ -25,7 +22,6 @@ const noContent = z.null().describe('Нет содержимого');
 export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistService }) {
   const svc = deps.whitelist;
   const tags = ['whitelist'];
-  const p = (req: Parameters<typeof requireAuth>[0]) => requireAuth(req).principal;
 
   /* Global */
   app.get(
@@ -40,7 +36,7 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: whitelistListResponse },
       },
     },
-    async (req) => svc.list(p(req), null, req.query),
+    async (req) => svc.list(callerOf(req), null, req.query),
   );
   app.post(
     '/companies/global/whitelist',
@@ -54,7 +50,7 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 201: whitelistItemResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.create(p(req), actorOf(req), null, req.body)),
+    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), null, req.body)),
   );
   app.post(
     '/companies/global/whitelist/bulk',
@@ -68,54 +64,33 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: bulkWhitelistResponse },
       },
     },
-    async (req) => svc.bulk(p(req), actorOf(req), null, req.body),
+    async (req) => svc.bulk(callerOf(req), null, req.body),
   );
-  app.get(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.read' },
-      schema: {
-        operationId: 'getGlobalWhitelistItem',
-        tags,
-        summary: 'Запись глобального белого списка',
-        params: idParam,
-        response: { 200: whitelistItemResponse },
-      },
+  itemRoutes(app, {
+    path: '/companies/global/whitelist/:id',
+    tags,
+    params: idParam,
+    response: whitelistItemResponse,
+    get: {
+      permission: 'global_whitelist.read',
+      operationId: 'getGlobalWhitelistItem',
+      summary: 'Запись глобального белого списка',
+      run: (c, { id }) => svc.get(c, null, id),
     },
-    async (req) => svc.get(p(req), null, req.params.id),
-  );
-  app.patch(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'updateGlobalWhitelistItem',
-        tags,
-        summary: 'Изменить запись глобального белого списка',
-        params: idParam,
-        body: updateWhitelistItemRequest,
-        response: { 200: whitelistItemResponse },
-      },
+    update: {
+      permission: 'global_whitelist.manage',
+      operationId: 'updateGlobalWhitelistItem',
+      summary: 'Изменить запись глобального белого списка',
+      body: updateWhitelistItemRequest,
+      run: (c, { id }, body) => svc.update(c, null, id, body),
     },
-    async (req) => svc.update(p(req), actorOf(req), null, req.params.id, req.body),
-  );
-  app.delete(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'deleteGlobalWhitelistItem',
-        tags,
-        summary: 'Удалить запись глобального белого списка',
-        params: idParam,
-        response: { 204: noContent },
-      },
+    remove: {
+      permission: 'global_whitelist.manage',
+      operationId: 'deleteGlobalWhitelistItem',
+      summary: 'Удалить запись глобального белого списка',
+      run: (c, { id }) => svc.remove(c, null, id),
     },
-    async (req, reply) => {
-      await svc.remove(p(req), actorOf(req), null, req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 
   /* Company */
   app.get(
@@ -131,7 +106,7 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: whitelistListResponse },
       },
     },
-    async (req) => svc.list(p(req), req.params.id, req.query),
+    async (req) => svc.list(callerOf(req), req.params.id, req.query),
   );
   app.post(
     '/companies/:id/whitelist',
@@ -146,7 +121,7 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 201: whitelistItemResponse },
       },
     },
-    async (req, reply) => reply.code(201).send(await svc.create(p(req), actorOf(req), req.params.id, req.body)),
+    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.params.id, req.body)),
   );
   app.post(
     '/companies/:id/whitelist/bulk',
@@ -161,52 +136,31 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: bulkWhitelistResponse },
       },
     },
-    async (req) => svc.bulk(p(req), actorOf(req), req.params.id, req.body),
+    async (req) => svc.bulk(callerOf(req), req.params.id, req.body),
   );
-  app.get(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.read' },
-      schema: {
-        operationId: 'getCompanyWhitelistItem',
-        tags,
-        summary: 'Запись белого списка компании',
-        params: whitelistItemParams,
-        response: { 200: whitelistItemResponse },
-      },
+  itemRoutes(app, {
+    path: '/companies/:id/whitelist/:itemId',
+    tags,
+    params: whitelistItemParams,
+    response: whitelistItemResponse,
+    get: {
+      permission: 'whitelist.read',
+      operationId: 'getCompanyWhitelistItem',
+      summary: 'Запись белого списка компании',
+      run: (c, { id, itemId }) => svc.get(c, id, itemId),
     },
-    async (req) => svc.get(p(req), req.params.id, req.params.itemId),
-  );
-  app.patch(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'updateCompanyWhitelistItem',
-        tags,
-        summary: 'Изменить запись белого списка компании',
-        params: whitelistItemParams,
-        body: updateWhitelistItemRequest,
-        response: { 200: whitelistItemResponse },
-      },
+    update: {
+      permission: 'whitelist.manage',
+      operationId: 'updateCompanyWhitelistItem',
+      summary: 'Изменить запись белого списка компании',
+      body: updateWhitelistItemRequest,
+      run: (c, { id, itemId }, body) => svc.update(c, id, itemId, body),
     },
-    async (req) => svc.update(p(req), actorOf(req), req.params.id, req.params.itemId, req.body),
-  );
-  app.delete(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'deleteCompanyWhitelistItem',
-        tags,
-        summary: 'Удалить запись белого списка компании',
-        params: whitelistItemParams,
-        response: { 204: noContent },
-      },
+    remove: {
+      permission: 'whitelist.manage',
+      operationId: 'deleteCompanyWhitelistItem',
+      summary: 'Удалить запись белого списка компании',
+      run: (c, { id, itemId }) => svc.remove(c, id, itemId),
     },
-    async (req, reply) => {
-      await svc.remove(p(req), actorOf(req), req.params.id, req.params.itemId);
-      return reply.code(204).send(null);
-    },
-  );
+  });
 }
