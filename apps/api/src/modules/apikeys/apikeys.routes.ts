@@ -9,61 +9,40 @@ import {
 } from '@forpost/contract/apikeys';
 import { idParam, listResponse } from '@forpost/contract/common';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { ApiKeysService } from './apikeys.service';
 
 export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService }) {
   const svc = deps.apiKeys;
   const tags = ['apikeys'];
-  app.get(
-    '/apikeys',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'apikeys.read' },
-      schema: {
-        operationId: 'listApiKeys',
-        tags,
-        summary: 'API-ключи',
-        querystring: apiKeyListQuery,
-        response: { 200: listResponse(apiKeyResponse) },
-      },
-    },
-    async (req) => svc.list(callerOf(req), req.query),
-  );
-  app.post(
-    '/apikeys',
-    {
-      config: { permission: 'apikeys.manage' },
-      schema: {
-        operationId: 'createApiKey',
-        tags,
-        summary: 'Выпустить API-ключ (секрет показывается один раз)',
-        body: createApiKeyRequest,
-        response: { 201: apiKeyWithSecretResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
-  );
-  itemRoutes(app, {
-    path: '/apikeys/:id',
-    tags,
-    params: idParam,
-    response: apiKeyResponse,
-    get: { permission: 'apikeys.read', operationId: 'getApiKey', summary: 'API-ключ', run: (c, { id }) => svc.get(c, id) },
-    update: {
-      permission: 'apikeys.manage',
-      operationId: 'updateApiKey',
-      summary: 'Изменить API-ключ',
+      tags,
+      path: '/apikeys',
+      query: apiKeyListQuery,
+      page: listResponse(apiKeyResponse),
+      create: createApiKeyRequest,
+      created: apiKeyWithSecretResponse,
+      item: '/apikeys/:id',
+      params: idParam,
+      response: apiKeyResponse,
       body: updateApiKeyRequest,
-      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    remove: {
-      permission: 'apikeys.manage',
-      operationId: 'deleteApiKey',
-      summary: 'Удалить API-ключ',
-      run: (c, { id }) => svc.remove(c, id),
+    {
+      list: ['apikeys.read', 'listApiKeys', 'API-ключи', (c, q) => svc.list(c, q)],
+      create: [
+        'apikeys.manage',
+        'createApiKey',
+        'Выпустить API-ключ (секрет показывается один раз)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: ['apikeys.read', 'getApiKey', 'API-ключ', (c, { id }) => svc.get(c, id)],
+      update: ['apikeys.manage', 'updateApiKey', 'Изменить API-ключ', (c, { id }, body) => svc.update(c, id, body)],
+      remove: ['apikeys.manage', 'deleteApiKey', 'Удалить API-ключ', (c, { id }) => svc.remove(c, id)],
     },
-  });
+  );
   app.post(
     '/apikeys/:id/refresh',
     {

@@ -14,7 +14,7 @@ import {
 } from '@forpost/contract/companies';
 import { z } from 'zod';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes, noContent } from '../../lib/item-routes';
+import { crudRoutes, noContent } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { CompaniesService } from './companies.service';
 
@@ -22,57 +22,32 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
   const svc = deps.companies;
   const tags = ['companies'];
 
-  app.get(
-    '/companies',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'companies.read' },
-      schema: {
-        operationId: 'listCompanies',
-        tags,
-        summary: 'Компании, доступные пользователю',
-        querystring: companyListQuery,
-        response: { 200: listResponse(companyResponse) },
-      },
-    },
-    async (req) => svc.list(callerOf(req), req.query),
-  );
-  app.post(
-    '/companies',
-    {
-      config: { permission: 'companies.create' },
-      schema: {
-        operationId: 'createCompany',
-        tags,
-        summary: 'Создать компанию',
-        body: createCompanyRequest,
-        response: { 201: companyDetailResponse },
-      },
-    },
-    async (req, reply) => {
-      const c = await svc.create(callerOf(req), req.body);
-      return reply.code(201).send(await svc.detail(c));
-    },
-  );
-  itemRoutes(app, {
-    path: '/companies/:id',
-    tags,
-    params: idParam,
-    response: companyDetailResponse,
-    get: { permission: 'companies.read', operationId: 'getCompany', summary: 'Компания', run: (c, { id }) => svc.get(c, id) },
-    update: {
-      permission: 'companies.update',
-      operationId: 'updateCompany',
-      summary: 'Изменить компанию (в т.ч. отключить)',
+      tags,
+      path: '/companies',
+      query: companyListQuery,
+      page: listResponse(companyResponse),
+      create: createCompanyRequest,
+      item: '/companies/:id',
+      params: idParam,
+      response: companyDetailResponse,
       body: updateCompanyRequest,
-      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    remove: {
-      permission: 'companies.delete',
-      operationId: 'deleteCompany',
-      summary: 'Удалить отключённую компанию',
-      run: (c, { id }) => svc.remove(c, id),
+    {
+      list: ['companies.read', 'listCompanies', 'Компании, доступные пользователю', (c, q) => svc.list(c, q)],
+      create: ['companies.create', 'createCompany', 'Создать компанию', async (c, body) => svc.detail(await svc.create(c, body))],
+      get: ['companies.read', 'getCompany', 'Компания', (c, { id }) => svc.get(c, id)],
+      update: [
+        'companies.update',
+        'updateCompany',
+        'Изменить компанию (в т.ч. отключить)',
+        (c, { id }, body) => svc.update(c, id, body),
+      ],
+      remove: ['companies.delete', 'deleteCompany', 'Удалить отключённую компанию', (c, { id }) => svc.remove(c, id)],
     },
-  });
+  );
 
   /* Product keys */
   app.get(

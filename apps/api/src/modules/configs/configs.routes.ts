@@ -7,7 +7,7 @@ import {
   updateConfigRequest,
 } from '@forpost/contract/configs';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from './configs.service';
 
@@ -17,52 +17,40 @@ export async function configsRoutes(app: App, deps: { configs: ConfigsService })
   const tags = ['configs'];
   const permission = 'configs.manage' as const;
 
-  app.get(
-    '/configs',
+  crudRoutes(
+    app,
     {
-      config: { permission },
-      schema: {
-        operationId: 'listConfigs',
-        tags,
-        summary: 'Системные настройки: все ключи реестра с текущими значениями (секреты не возвращаются)',
-        querystring: configListQuery,
-        response: { 200: configListResponse },
-      },
-    },
-    async (req) => svc.list(req.query),
-  );
-  app.post(
-    '/configs',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'createConfig',
-        tags,
-        summary: 'Задать значение настройки (409, если оно уже задано — тогда PATCH)',
-        body: createConfigRequest,
-        response: { 201: configResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
-  );
-  itemRoutes(app, {
-    path: '/configs/:id',
-    tags,
-    params: configKeyParam,
-    response: configResponse,
-    get: { permission, operationId: 'getConfig', summary: 'Настройка по ключу', run: (_c, { id }) => svc.item(id) },
-    update: {
-      permission,
-      operationId: 'updateConfig',
-      summary: 'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
+      tags,
+      path: '/configs',
+      query: configListQuery,
+      page: configListResponse,
+      create: createConfigRequest,
+      item: '/configs/:id',
+      params: configKeyParam,
+      response: configResponse,
       body: updateConfigRequest,
-      run: (c, { id }, body) => svc.update(c, id, body.value),
     },
-    remove: {
-      permission,
-      operationId: 'deleteConfig',
-      summary: 'Сбросить настройку к значению по умолчанию',
-      run: (c, { id }) => svc.remove(c, id),
+    {
+      list: [
+        permission,
+        'listConfigs',
+        'Системные настройки: все ключи реестра с текущими значениями (секреты не возвращаются)',
+        async (_c, q) => svc.list(q),
+      ],
+      create: [
+        permission,
+        'createConfig',
+        'Задать значение настройки (409, если оно уже задано — тогда PATCH)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: [permission, 'getConfig', 'Настройка по ключу', (_c, { id }) => svc.item(id)],
+      update: [
+        permission,
+        'updateConfig',
+        'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
+        (c, { id }, body) => svc.update(c, id, body.value),
+      ],
+      remove: [permission, 'deleteConfig', 'Сбросить настройку к значению по умолчанию', (c, { id }) => svc.remove(c, id)],
     },
-  });
+  );
 }

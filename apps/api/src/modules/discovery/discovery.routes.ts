@@ -17,7 +17,7 @@ import {
   updateAssetRequest,
 } from '@forpost/contract/discovery';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { AssetsService } from './assets.service';
 import { previewCandidates } from './discovery.service';
@@ -32,61 +32,48 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
   const { assets, runs, sources } = deps;
   const tags = ['discovery'];
 
-  app.get(
-    '/companies/:id/assets',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'discovery.read' },
-      schema: {
-        operationId: 'listCompanyAssets',
-        tags,
-        summary: 'Защищаемые активы компании: домены и ключевые слова',
-        params: assetParams,
-        querystring: assetListQuery,
-        response: { 200: assetListResponse },
-      },
-    },
-    async (req) => assets.list(callerOf(req), req.params.id, req.query),
-  );
-  app.post(
-    '/companies/:id/assets',
-    {
-      config: { permission: 'discovery.manage' },
-      schema: {
-        operationId: 'createCompanyAsset',
-        tags,
-        summary: 'Добавить защищаемый актив (домен — в Unicode или punycode; 409 — такой уже есть)',
-        params: assetParams,
-        body: createAssetRequest,
-        response: { 201: assetResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await assets.create(callerOf(req), req.params.id, req.body)),
-  );
-  itemRoutes(app, {
-    path: '/companies/:id/assets/:assetId',
-    tags,
-    params: assetItemParams,
-    response: assetResponse,
-    get: {
-      permission: 'discovery.read',
-      operationId: 'getCompanyAsset',
-      summary: 'Защищаемый актив компании',
-      run: (c, { id, assetId }) => assets.get(c, id, assetId),
-    },
-    update: {
-      permission: 'discovery.manage',
-      operationId: 'updateCompanyAsset',
-      summary: 'Включить или выключить защищаемый актив',
+      tags,
+      path: '/companies/:id/assets',
+      pathParams: assetParams,
+      query: assetListQuery,
+      page: assetListResponse,
+      create: createAssetRequest,
+      item: '/companies/:id/assets/:assetId',
+      params: assetItemParams,
+      response: assetResponse,
       body: updateAssetRequest,
-      run: (c, { id, assetId }, body) => assets.update(c, id, assetId, body),
     },
-    remove: {
-      permission: 'discovery.manage',
-      operationId: 'deleteCompanyAsset',
-      summary: 'Удалить защищаемый актив',
-      run: (c, { id, assetId }) => assets.remove(c, id, assetId),
+    {
+      list: [
+        'discovery.read',
+        'listCompanyAssets',
+        'Защищаемые активы компании: домены и ключевые слова',
+        (c, q, { id }) => assets.list(c, id, q),
+      ],
+      create: [
+        'discovery.manage',
+        'createCompanyAsset',
+        'Добавить защищаемый актив (домен — в Unicode или punycode; 409 — такой уже есть)',
+        (c, body, { id }) => assets.create(c, id, body),
+      ],
+      get: ['discovery.read', 'getCompanyAsset', 'Защищаемый актив компании', (c, { id, assetId }) => assets.get(c, id, assetId)],
+      update: [
+        'discovery.manage',
+        'updateCompanyAsset',
+        'Включить или выключить защищаемый актив',
+        (c, { id, assetId }, body) => assets.update(c, id, assetId, body),
+      ],
+      remove: [
+        'discovery.manage',
+        'deleteCompanyAsset',
+        'Удалить защищаемый актив',
+        (c, { id, assetId }) => assets.remove(c, id, assetId),
+      ],
     },
-  });
+  );
 
   app.post(
     '/discovery/preview',

@@ -12,7 +12,7 @@ import {
   updateTelegramChannelRequest,
 } from '@forpost/contract/telegram';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { TelegramService } from './telegram.service';
 
@@ -24,102 +24,73 @@ export async function telegramRoutes(app: App, deps: { telegram: TelegramService
   const manage = { permission: 'telegram.manage' as const };
 
   /* Accounts */
-  app.get(
-    '/modules/telegram/accounts',
+  crudRoutes(
+    app,
     {
-      config: read,
-      schema: {
-        operationId: 'listTelegramAccounts',
-        tags,
-        summary: 'Аккаунты-сборщики Telegram',
-        querystring: telegramAccountListQuery,
-        response: { 200: telegramAccountListResponse },
-      },
-    },
-    async (req) => svc.listAccounts(req.query),
-  );
-  app.post(
-    '/modules/telegram/accounts',
-    {
-      config: manage,
-      schema: {
-        operationId: 'createTelegramAccount',
-        tags,
-        summary: 'Добавить аккаунт-сборщик (api_id, api_hash и строка сессии хранятся зашифрованными и не возвращаются)',
-        body: createTelegramAccountRequest,
-        response: { 201: telegramAccountResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.createAccount(callerOf(req), req.body)),
-  );
-  itemRoutes(app, {
-    path: '/modules/telegram/accounts/:id',
-    tags,
-    params: idParam,
-    response: telegramAccountResponse,
-    get: { ...read, operationId: 'getTelegramAccount', summary: 'Аккаунт-сборщик', run: (_c, { id }) => svc.getAccount(id) },
-    update: {
-      ...manage,
-      operationId: 'updateTelegramAccount',
-      summary: 'Изменить аккаунт-сборщик (секрет: строка — заменить, null — стереть, нет поля — оставить)',
+      tags,
+      path: '/modules/telegram/accounts',
+      query: telegramAccountListQuery,
+      page: telegramAccountListResponse,
+      create: createTelegramAccountRequest,
+      item: '/modules/telegram/accounts/:id',
+      params: idParam,
+      response: telegramAccountResponse,
       body: updateTelegramAccountRequest,
-      run: (c, { id }, body) => svc.updateAccount(c, id, body),
     },
-    remove: {
-      ...manage,
-      operationId: 'deleteTelegramAccount',
-      summary: 'Удалить аккаунт-сборщик',
-      run: (c, { id }) => svc.removeAccount(c, id),
+    {
+      list: [read.permission, 'listTelegramAccounts', 'Аккаунты-сборщики Telegram', async (_c, q) => svc.listAccounts(q)],
+      create: [
+        manage.permission,
+        'createTelegramAccount',
+        'Добавить аккаунт-сборщик (api_id, api_hash и строка сессии хранятся зашифрованными и не возвращаются)',
+        (c, body) => svc.createAccount(c, body),
+      ],
+      get: [read.permission, 'getTelegramAccount', 'Аккаунт-сборщик', (_c, { id }) => svc.getAccount(id)],
+      update: [
+        manage.permission,
+        'updateTelegramAccount',
+        'Изменить аккаунт-сборщик (секрет: строка — заменить, null — стереть, нет поля — оставить)',
+        (c, { id }, body) => svc.updateAccount(c, id, body),
+      ],
+      remove: [manage.permission, 'deleteTelegramAccount', 'Удалить аккаунт-сборщик', (c, { id }) => svc.removeAccount(c, id)],
     },
-  });
+  );
 
   /* Channels */
-  app.get(
-    '/modules/telegram/channels',
+  crudRoutes(
+    app,
     {
-      config: read,
-      schema: {
-        operationId: 'listTelegramChannels',
-        tags,
-        summary: 'Отслеживаемые каналы Telegram',
-        querystring: telegramChannelListQuery,
-        response: { 200: telegramChannelListResponse },
-      },
-    },
-    async (req) => svc.listChannels(req.query),
-  );
-  app.post(
-    '/modules/telegram/channels',
-    {
-      config: manage,
-      schema: {
-        operationId: 'createTelegramChannel',
-        tags,
-        summary: 'Добавить канал (ссылка https://t.me/имя или @имя; 409 — канал уже добавлен)',
-        body: createTelegramChannelRequest,
-        response: { 201: telegramChannelResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.createChannel(callerOf(req), req.body)),
-  );
-  itemRoutes(app, {
-    path: '/modules/telegram/channels/:id',
-    tags,
-    params: idParam,
-    response: telegramChannelResponse,
-    get: { ...read, operationId: 'getTelegramChannel', summary: 'Канал', run: (_c, { id }) => svc.getChannel(id) },
-    update: {
-      ...manage,
-      operationId: 'updateTelegramChannel',
-      summary: 'Изменить канал; при смене компании собранные сообщения переходят к ней и сверяются с её правилами',
+      tags,
+      path: '/modules/telegram/channels',
+      query: telegramChannelListQuery,
+      page: telegramChannelListResponse,
+      create: createTelegramChannelRequest,
+      item: '/modules/telegram/channels/:id',
+      params: idParam,
+      response: telegramChannelResponse,
       body: updateTelegramChannelRequest,
-      run: (c, { id }, body) => svc.updateChannel(c, id, body),
     },
-    remove: {
-      ...manage,
-      operationId: 'deleteTelegramChannel',
-      summary: 'Удалить канал вместе с собранными из него сообщениями',
-      run: (c, { id }) => svc.removeChannel(c, id),
+    {
+      list: [read.permission, 'listTelegramChannels', 'Отслеживаемые каналы Telegram', async (_c, q) => svc.listChannels(q)],
+      create: [
+        manage.permission,
+        'createTelegramChannel',
+        'Добавить канал (ссылка https://t.me/имя или @имя; 409 — канал уже добавлен)',
+        (c, body) => svc.createChannel(c, body),
+      ],
+      get: [read.permission, 'getTelegramChannel', 'Канал', (_c, { id }) => svc.getChannel(id)],
+      update: [
+        manage.permission,
+        'updateTelegramChannel',
+        'Изменить канал; при смене компании собранные сообщения переходят к ней и сверяются с её правилами',
+        (c, { id }, body) => svc.updateChannel(c, id, body),
+      ],
+      remove: [
+        manage.permission,
+        'deleteTelegramChannel',
+        'Удалить канал вместе с собранными из него сообщениями',
+        (c, { id }) => svc.removeChannel(c, id),
+      ],
     },
-  });
+  );
 }

@@ -9,7 +9,7 @@ import {
   userRolesResponse,
 } from '@forpost/contract/users';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { UsersService } from './users.service';
 
@@ -17,54 +17,38 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
   const svc = deps.users;
   const tags = ['users'];
 
-  app.get(
-    '/users',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'users.read' },
-      schema: {
-        operationId: 'listUsers',
-        tags,
-        summary: 'Пользователи (поиск, фильтры по роли и компании)',
-        querystring: userListQuery,
-        response: { 200: listResponse(userResponse) },
-      },
-    },
-    async (req) => svc.list(callerOf(req), req.query),
-  );
-  app.post(
-    '/users',
-    {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'createUser',
-        tags,
-        summary: 'Создать пользователя: приглашение по email или сгенерированный пароль (показывается один раз)',
-        body: createUserRequest,
-        response: { 201: createdUserResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.body)),
-  );
-  itemRoutes(app, {
-    path: '/users/:id',
-    tags,
-    params: idParam,
-    response: userResponse,
-    get: { permission: 'users.read', operationId: 'getUser', summary: 'Пользователь', run: (c, { id }) => svc.get(c, id) },
-    update: {
-      permission: 'users.manage',
-      operationId: 'updateUser',
-      summary: 'Изменить пользователя',
+      tags,
+      path: '/users',
+      query: userListQuery,
+      page: listResponse(userResponse),
+      create: createUserRequest,
+      created: createdUserResponse,
+      item: '/users/:id',
+      params: idParam,
+      response: userResponse,
       body: updateUserRequest,
-      run: (c, { id }, body) => svc.update(c, id, body),
     },
-    remove: {
-      permission: 'users.manage',
-      operationId: 'deleteUser',
-      summary: 'Удалить пользователя (сессии и ключи завершаются сразу)',
-      run: (c, { id }) => svc.remove(c, id),
+    {
+      list: ['users.read', 'listUsers', 'Пользователи (поиск, фильтры по роли и компании)', (c, q) => svc.list(c, q)],
+      create: [
+        'users.manage',
+        'createUser',
+        'Создать пользователя: приглашение по email или сгенерированный пароль (показывается один раз)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: ['users.read', 'getUser', 'Пользователь', (c, { id }) => svc.get(c, id)],
+      update: ['users.manage', 'updateUser', 'Изменить пользователя', (c, { id }, body) => svc.update(c, id, body)],
+      remove: [
+        'users.manage',
+        'deleteUser',
+        'Удалить пользователя (сессии и ключи завершаются сразу)',
+        (c, { id }) => svc.remove(c, id),
+      ],
     },
-  });
+  );
   app.get(
     '/users/:id/roles',
     {

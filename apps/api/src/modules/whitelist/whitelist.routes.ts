@@ -11,7 +11,7 @@ import {
   whitelistListResponse,
 } from '@forpost/contract/whitelist';
 import { callerOf } from '../../lib/caller';
-import { itemRoutes } from '../../lib/item-routes';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { WhitelistService } from './whitelist.service';
 
@@ -24,33 +24,46 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
   const tags = ['whitelist'];
 
   /* Global */
-  app.get(
-    '/companies/global/whitelist',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'global_whitelist.read' },
-      schema: {
-        operationId: 'listGlobalWhitelist',
-        tags,
-        summary: 'Глобальный белый список',
-        querystring: whitelistListQuery,
-        response: { 200: whitelistListResponse },
-      },
+      tags,
+      path: '/companies/global/whitelist',
+      query: whitelistListQuery,
+      page: whitelistListResponse,
+      create: createWhitelistItemRequest,
+      item: '/companies/global/whitelist/:id',
+      params: idParam,
+      response: whitelistItemResponse,
+      body: updateWhitelistItemRequest,
     },
-    async (req) => svc.list(callerOf(req), null, req.query),
-  );
-  app.post(
-    '/companies/global/whitelist',
     {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'createGlobalWhitelistItem',
-        tags,
-        summary: 'Добавить запись в глобальный белый список (409 — такая запись уже есть)',
-        body: createWhitelistItemRequest,
-        response: { 201: whitelistItemResponse },
-      },
+      list: ['global_whitelist.read', 'listGlobalWhitelist', 'Глобальный белый список', (c, q) => svc.list(c, null, q)],
+      create: [
+        'global_whitelist.manage',
+        'createGlobalWhitelistItem',
+        'Добавить запись в глобальный белый список (409 — такая запись уже есть)',
+        (c, body) => svc.create(c, null, body),
+      ],
+      get: [
+        'global_whitelist.read',
+        'getGlobalWhitelistItem',
+        'Запись глобального белого списка',
+        (c, { id }) => svc.get(c, null, id),
+      ],
+      update: [
+        'global_whitelist.manage',
+        'updateGlobalWhitelistItem',
+        'Изменить запись глобального белого списка',
+        (c, { id }, body) => svc.update(c, null, id, body),
+      ],
+      remove: [
+        'global_whitelist.manage',
+        'deleteGlobalWhitelistItem',
+        'Удалить запись глобального белого списка',
+        (c, { id }) => svc.remove(c, null, id),
+      ],
     },
-    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), null, req.body)),
   );
   app.post(
     '/companies/global/whitelist/bulk',
@@ -66,62 +79,49 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     },
     async (req) => svc.bulk(callerOf(req), null, req.body),
   );
-  itemRoutes(app, {
-    path: '/companies/global/whitelist/:id',
-    tags,
-    params: idParam,
-    response: whitelistItemResponse,
-    get: {
-      permission: 'global_whitelist.read',
-      operationId: 'getGlobalWhitelistItem',
-      summary: 'Запись глобального белого списка',
-      run: (c, { id }) => svc.get(c, null, id),
-    },
-    update: {
-      permission: 'global_whitelist.manage',
-      operationId: 'updateGlobalWhitelistItem',
-      summary: 'Изменить запись глобального белого списка',
-      body: updateWhitelistItemRequest,
-      run: (c, { id }, body) => svc.update(c, null, id, body),
-    },
-    remove: {
-      permission: 'global_whitelist.manage',
-      operationId: 'deleteGlobalWhitelistItem',
-      summary: 'Удалить запись глобального белого списка',
-      run: (c, { id }) => svc.remove(c, null, id),
-    },
-  });
 
   /* Company */
-  app.get(
-    '/companies/:id/whitelist',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'whitelist.read' },
-      schema: {
-        operationId: 'listCompanyWhitelist',
-        tags,
-        summary: 'Белый список компании',
-        params: whitelistCompanyParams,
-        querystring: whitelistListQuery,
-        response: { 200: whitelistListResponse },
-      },
+      tags,
+      path: '/companies/:id/whitelist',
+      pathParams: whitelistCompanyParams,
+      query: whitelistListQuery,
+      page: whitelistListResponse,
+      create: createWhitelistItemRequest,
+      item: '/companies/:id/whitelist/:itemId',
+      params: whitelistItemParams,
+      response: whitelistItemResponse,
+      body: updateWhitelistItemRequest,
     },
-    async (req) => svc.list(callerOf(req), req.params.id, req.query),
-  );
-  app.post(
-    '/companies/:id/whitelist',
     {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'createCompanyWhitelistItem',
-        tags,
-        summary: 'Добавить запись в белый список компании (409 — такая запись уже есть)',
-        params: whitelistCompanyParams,
-        body: createWhitelistItemRequest,
-        response: { 201: whitelistItemResponse },
-      },
+      list: ['whitelist.read', 'listCompanyWhitelist', 'Белый список компании', (c, q, { id }) => svc.list(c, id, q)],
+      create: [
+        'whitelist.manage',
+        'createCompanyWhitelistItem',
+        'Добавить запись в белый список компании (409 — такая запись уже есть)',
+        (c, body, { id }) => svc.create(c, id, body),
+      ],
+      get: [
+        'whitelist.read',
+        'getCompanyWhitelistItem',
+        'Запись белого списка компании',
+        (c, { id, itemId }) => svc.get(c, id, itemId),
+      ],
+      update: [
+        'whitelist.manage',
+        'updateCompanyWhitelistItem',
+        'Изменить запись белого списка компании',
+        (c, { id, itemId }, body) => svc.update(c, id, itemId, body),
+      ],
+      remove: [
+        'whitelist.manage',
+        'deleteCompanyWhitelistItem',
+        'Удалить запись белого списка компании',
+        (c, { id, itemId }) => svc.remove(c, id, itemId),
+      ],
     },
-    async (req, reply) => reply.code(201).send(await svc.create(callerOf(req), req.params.id, req.body)),
   );
   app.post(
     '/companies/:id/whitelist/bulk',
@@ -138,29 +138,4 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
     },
     async (req) => svc.bulk(callerOf(req), req.params.id, req.body),
   );
-  itemRoutes(app, {
-    path: '/companies/:id/whitelist/:itemId',
-    tags,
-    params: whitelistItemParams,
-    response: whitelistItemResponse,
-    get: {
-      permission: 'whitelist.read',
-      operationId: 'getCompanyWhitelistItem',
-      summary: 'Запись белого списка компании',
-      run: (c, { id, itemId }) => svc.get(c, id, itemId),
-    },
-    update: {
-      permission: 'whitelist.manage',
-      operationId: 'updateCompanyWhitelistItem',
-      summary: 'Изменить запись белого списка компании',
-      body: updateWhitelistItemRequest,
-      run: (c, { id, itemId }, body) => svc.update(c, id, itemId, body),
-    },
-    remove: {
-      permission: 'whitelist.manage',
-      operationId: 'deleteCompanyWhitelistItem',
-      summary: 'Удалить запись белого списка компании',
-      run: (c, { id, itemId }) => svc.remove(c, id, itemId),
-    },
-  });
 }
