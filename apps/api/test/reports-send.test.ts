@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudit } from '../src/lib/audit';
 import { createLocalDocStore, type DocStore } from '../src/lib/docstore';
-import { createReportsService } from '../src/modules/reports/index';
+import { createReportsRepos, createReportsService } from '../src/modules/reports/index';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 import { mailHeader, startSmtp } from './smtp';
 
@@ -137,6 +137,7 @@ async function startDroppingSmtp() {
 /** This app's reports service with its own time limit for one attempt (and, optionally, its own file store). */
 function serviceWith(opts: { sendTimeoutMs: number; store?: DocStore }) {
   return createReportsService({
+    ...createReportsRepos(ctx.database.db),
     db: ctx.database.db,
     audit: createAudit({ db: ctx.database.db }),
     configs: ctx.app.services.configs,
