@@ -6,7 +6,6 @@ import {
   createConfigRequest,
   updateConfigRequest,
 } from '@forpost/contract/configs';
-import { callerOf } from '../../lib/caller';
 import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from './configs.service';

@@ -1,6 +1,6 @@
 /* SQL of the protected assets (discovery_assets). */
 import type { AssetKind, AssetListQuery } from '@forpost/contract/discovery';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, discoveryAssets, users } from '../../db/schema/index';
 import { tableRepo } from '../../db/table';
@@ -12,15 +12,7 @@ export function createAssetsRepo(db: Db) {
   const select = (tx: Db) =>
     tx
       .select({
-        id: discoveryAssets.id,
-        companyId: discoveryAssets.companyId,
-        kind: discoveryAssets.kind,
-        value: discoveryAssets.value,
-        unicode: discoveryAssets.unicode,
-        enabled: discoveryAssets.enabled,
-        createdBy: discoveryAssets.createdBy,
-        createdAt: discoveryAssets.createdAt,
-        updatedAt: discoveryAssets.updatedAt,
+        ...getTableColumns(discoveryAssets),
         createdByName: users.name,
       })
       .from(discoveryAssets)

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, filtratorMessages, telegramAccounts, telegramChannels } from '../../db/schema/index';
 import { containing } from '../../db/sql';
@@ -32,16 +32,7 @@ export function createTelegramRepo(db: Db) {
   const selectChannel = (tx: Db) =>
     tx
       .select({
-        id: telegramChannels.id,
-        username: telegramChannels.username,
-        title: telegramChannels.title,
-        companyId: telegramChannels.companyId,
-        keywords: telegramChannels.keywords,
-        isActive: telegramChannels.isActive,
-        lastMessageAt: telegramChannels.lastMessageAt,
-        createdBy: telegramChannels.createdBy,
-        createdAt: telegramChannels.createdAt,
-        updatedAt: telegramChannels.updatedAt,
+        ...getTableColumns(telegramChannels),
         companyName: companies.name,
         messagesCount: sql<number>`(SELECT count(*)::int FROM ${filtratorMessages} fm WHERE fm.channel_id = ${telegramChannels.id})`,
       })

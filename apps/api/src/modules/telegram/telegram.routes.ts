@@ -11,7 +11,6 @@ import {
   updateTelegramAccountRequest,
   updateTelegramChannelRequest,
 } from '@forpost/contract/telegram';
-import { callerOf } from '../../lib/caller';
 import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { TelegramService } from './telegram.service';

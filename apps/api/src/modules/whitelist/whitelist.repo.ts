@@ -1,6 +1,6 @@
 /* SQL of the whitelists: the entries, their matching, and the whitelist kind written on events. */
 import type { WhitelistKind, WhitelistListQuery } from '@forpost/contract/whitelist';
-import { and, asc, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, users, whitelistItems } from '../../db/schema/index';
 import { containing } from '../../db/sql';
@@ -28,22 +28,15 @@ const SORTS: Record<WhitelistListQuery['sort'], SQL[]> = {
   '-expires_at': [sql`${whitelistItems.expiresAt} desc nulls last`, asc(whitelistItems.id)],
 };
 
+/** An entry's columns but the expiry bookkeeping (when the expiry was last applied to events). */
+const { expiryAppliedAt: _applied, ...listed } = getTableColumns(whitelistItems);
+
 export function createWhitelistRepo(db: Db) {
   const table = tableRepo(db, whitelistItems);
   const select = (tx: Db) =>
     tx
       .select({
-        id: whitelistItems.id,
-        companyId: whitelistItems.companyId,
-        type: whitelistItems.type,
-        value: whitelistItems.value,
-        matchKey: whitelistItems.matchKey,
-        kind: whitelistItems.kind,
-        comment: whitelistItems.comment,
-        expiresAt: whitelistItems.expiresAt,
-        createdBy: whitelistItems.createdBy,
-        createdAt: whitelistItems.createdAt,
-        updatedAt: whitelistItems.updatedAt,
+        ...listed,
         createdByName: users.name,
       })
       .from(whitelistItems)
