@@ -35,7 +35,7 @@ import { createFiltratorService, filtratorRoutes } from './modules/filtrator/ind
 import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
-import { createReportsService, reportsRoutes } from './modules/reports/index';
+import { createReportsRepos, createReportsService, reportsRoutes } from './modules/reports/index';
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
@@ -193,7 +193,16 @@ export async function buildApp(deps: AppDeps) {
   const outbound = { allowPrivate: config.outboundAllowPrivate };
   const classifier = createClassifierService({ db, configs, log: app.log, outbound });
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
-  const reports = createReportsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer, store: docstore });
+  const reports = createReportsService({
+    ...createReportsRepos(db),
+    db,
+    audit,
+    configs,
+    config,
+    log: app.log,
+    mailer: deps.mailer,
+    store: docstore,
+  });
   const insights = createInsightsJobs({ analytics, classifier, mailings, reports, log: app.log });
   app.addHook('onClose', () => insights.stop());
   const transfer = createTransfer({

@@ -11,7 +11,8 @@ let ctx: TestContext;
 let admin: Client;
 let A: { id: number };
 let B: { id: number };
-const actor = { userId: null };
+/** Settings changed by the system (no user), as a seed or an operator script would. */
+const system = { actor: { userId: null } };
 
 /** A stub of the external classifier: the test decides each answer. */
 let mode: 'ok' | 'garbage' | 'hang' | 'http500' | 'notjson' = 'ok';
@@ -172,12 +173,12 @@ describe('external classifier', () => {
     });
 
   beforeAll(async () => {
-    await ctx.app.services.configs.update(actor, 'classifier_url', stubUrl);
-    await ctx.app.services.configs.update(actor, 'classifier_modules', 'media');
+    await ctx.app.services.configs.update(system, 'classifier_url', stubUrl);
+    await ctx.app.services.configs.update(system, 'classifier_modules', 'media');
   });
   afterAll(async () => {
-    await ctx.app.services.configs.remove(actor, 'classifier_url');
-    await ctx.app.services.configs.remove(actor, 'classifier_modules');
+    await ctx.app.services.configs.remove(system, 'classifier_url');
+    await ctx.app.services.configs.remove(system, 'classifier_modules');
   });
 
   it('replaces the built-in one for the modules it names', async () => {

@@ -15,7 +15,8 @@ let companyAdmin: Client;
 let A: { id: number };
 let B: { id: number };
 const BASE = '/notifications/mailings';
-const actor = { userId: null };
+/** Settings changed by the system (no user), as a seed or an operator script would. */
+const system = { actor: { userId: null } };
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -326,7 +327,7 @@ describe('mailings: sending', () => {
     await new Promise<void>((r) => hang.listen(0, '127.0.0.1', () => r()));
     const port = (hang.address() as AddressInfo).port;
     await ctx.app.services.configs.update(
-      actor,
+      system,
       'smtp_url',
       `smtp://127.0.0.1:${port}?greetingTimeout=500&connectionTimeout=500&socketTimeout=1000`,
     );
@@ -344,7 +345,7 @@ describe('mailings: sending', () => {
       expect((await admin.get(`${BASE}/${m.id}`)).statusCode).toBe(200);
       await admin.del(`${BASE}/${m.id}`);
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
       for (const s of sockets) s.destroy();
       hang.close();
     }

@@ -19,7 +19,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudit } from '../src/lib/audit';
 import { createLocalDocStore, type DocStore } from '../src/lib/docstore';
-import { createReportsService } from '../src/modules/reports/index';
+import { createReportsRepos, createReportsService } from '../src/modules/reports/index';
 import { ADMIN, type Client, createCompany, createUser, setupApp, signedIn, type TestContext } from './helpers';
 import { mailHeader, startSmtp } from './smtp';
 
@@ -30,7 +30,8 @@ let A: { id: number };
 let B: { id: number };
 let report: Report;
 const BASE = '/tools/reports';
-const actor = { userId: null };
+/** Settings changed by the system (no user), as a seed or an operator script would. */
+const system = { actor: { userId: null } };
 const svc = () => ctx.app.services.reports;
 
 beforeAll(async () => {
@@ -136,6 +137,7 @@ async function startDroppingSmtp() {
 /** This app's reports service with its own time limit for one attempt (and, optionally, its own file store). */
 function serviceWith(opts: { sendTimeoutMs: number; store?: DocStore }) {
   return createReportsService({
+    ...createReportsRepos(ctx.database.db),
     db: ctx.database.db,
     audit: createAudit({ db: ctx.database.db }),
     configs: ctx.app.services.configs,
@@ -210,7 +212,7 @@ describe('report send by email', () => {
     const hang = await startHangingServer();
     // A long greeting wait for the first attempt: it is still connected, waiting, while the API is asked.
     await ctx.app.services.configs.update(
-      actor,
+      system,
       'smtp_url',
       `smtp://127.0.0.1:${hang.port}?greetingTimeout=3000&connectionTimeout=3000`,
     );
@@ -234,7 +236,7 @@ describe('report send by email', () => {
       expect(await first).toBe('retry');
       expect(await sendRow(s.id)).toMatchObject({ status: 'queued', attempts: 1, error: REPORT_SEND_ERRORS.timeout });
       await ctx.app.services.configs.update(
-        actor,
+        system,
         'smtp_url',
         `smtp://127.0.0.1:${hang.port}?greetingTimeout=300&connectionTimeout=300`,
       );
@@ -261,14 +263,14 @@ describe('report send by email', () => {
         error: REPORT_SEND_ERRORS.timeout,
       });
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
       await hang.close();
     }
   });
 
   it('a server that takes the message but answers after the socket timeout: failed at once as «may have been delivered», never mailed twice', async () => {
     const slow = await startSmtp({ replyAfterMs: 1500 });
-    await ctx.app.services.configs.update(actor, 'smtp_url', `${slow.url}&socketTimeout=500`);
+    await ctx.app.services.configs.update(system, 'smtp_url', `${slow.url}&socketTimeout=500`);
     try {
       const s = await queued(['slow1@alfa.ru']);
       expect(await svc().deliver(s.id)).toBe('failed');
@@ -284,14 +286,14 @@ describe('report send by email', () => {
         error: REPORT_SEND_ERRORS.unconfirmed,
       });
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
       await slow.close();
     }
   });
 
   it('a server that drops the connection after the message, without a reply: failed at once as «may have been delivered»', async () => {
     const drop = await startDroppingSmtp();
-    await ctx.app.services.configs.update(actor, 'smtp_url', drop.url);
+    await ctx.app.services.configs.update(system, 'smtp_url', drop.url);
     try {
       const s = await queued(['drop@alfa.ru']);
       expect(await svc().deliver(s.id)).toBe('failed');
@@ -300,14 +302,14 @@ describe('report send by email', () => {
       expect(await svc().deliver(s.id)).toBe('skipped');
       expect(drop.messages()).toBe(1);
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
       await drop.close();
     }
   });
 
   it('our own time limit once the message was handed over: failed at once, not retried (the late 250 still delivers it once)', async () => {
     const slow = await startSmtp({ replyAfterMs: 1500 });
-    await ctx.app.services.configs.update(actor, 'smtp_url', slow.url);
+    await ctx.app.services.configs.update(system, 'smtp_url', slow.url);
     try {
       const s = await queued(['slow2@alfa.ru']);
       const limited = serviceWith({ sendTimeoutMs: 500 });
@@ -317,7 +319,7 @@ describe('report send by email', () => {
       await slow.replied(1);
       expect(slow.mails).toHaveLength(1);
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
       await slow.close();
     }
   });
@@ -425,14 +427,14 @@ describe('report send by email', () => {
     const gone = await startHangingServer();
     const port = gone.port;
     await gone.close();
-    await ctx.app.services.configs.update(actor, 'smtp_url', `smtp://127.0.0.1:${port}?connectionTimeout=1000`);
+    await ctx.app.services.configs.update(system, 'smtp_url', `smtp://127.0.0.1:${port}?connectionTimeout=1000`);
     try {
       const s = await queued(['ciso@alfa.ru']);
       for (let i = 1; i < REPORT_SEND_MAX_ATTEMPTS; i++) expect(await svc().deliver(s.id)).toBe('retry');
       expect(await svc().deliver(s.id)).toBe('failed');
       expect((await sendRow(s.id))?.error).toBe(REPORT_SEND_ERRORS.unreachable);
     } finally {
-      await ctx.app.services.configs.remove(actor, 'smtp_url');
+      await ctx.app.services.configs.remove(system, 'smtp_url');
     }
   });
 

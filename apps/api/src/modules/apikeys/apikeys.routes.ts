@@ -8,78 +8,39 @@ import {
   updateApiKeyRequest,
 } from '@forpost/contract/apikeys';
 import { idParam, listResponse } from '@forpost/contract/common';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { ApiKeysService } from './apikeys.service';
 
 export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService }) {
   const svc = deps.apiKeys;
   const tags = ['apikeys'];
-  app.get(
-    '/apikeys',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'apikeys.read' },
-      schema: {
-        operationId: 'listApiKeys',
-        tags,
-        summary: 'API-ключи',
-        querystring: apiKeyListQuery,
-        response: { 200: listResponse(apiKeyResponse) },
-      },
+      tags,
+      path: '/apikeys',
+      query: apiKeyListQuery,
+      page: listResponse(apiKeyResponse),
+      create: createApiKeyRequest,
+      created: apiKeyWithSecretResponse,
+      item: '/apikeys/:id',
+      params: idParam,
+      response: apiKeyResponse,
+      body: updateApiKeyRequest,
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
-  );
-  app.post(
-    '/apikeys',
     {
-      config: { permission: 'apikeys.manage' },
-      schema: {
-        operationId: 'createApiKey',
-        tags,
-        summary: 'Выпустить API-ключ (секрет показывается один раз)',
-        body: createApiKeyRequest,
-        response: { 201: apiKeyWithSecretResponse },
-      },
-    },
-    async (req, reply) => {
-      const a = requireAuth(req);
-      return reply.code(201).send(await svc.create(a.principal, { ...actorOf(req), userId: a.user.id }, req.body));
-    },
-  );
-  app.get(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.read' },
-      schema: { operationId: 'getApiKey', tags, summary: 'API-ключ', params: idParam, response: { 200: apiKeyResponse } },
-    },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.manage' },
-      schema: {
-        operationId: 'updateApiKey',
-        tags,
-        summary: 'Изменить API-ключ',
-        params: idParam,
-        body: updateApiKeyRequest,
-        response: { 200: apiKeyResponse },
-      },
-    },
-    async (req) => svc.update(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/apikeys/:id',
-    {
-      config: { permission: 'apikeys.manage' },
-      schema: { operationId: 'deleteApiKey', tags, summary: 'Удалить API-ключ', params: idParam, response: { 204: z.null() } },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
-      return reply.code(204).send(null);
+      list: ['apikeys.read', 'listApiKeys', 'API-ключи', (c, q) => svc.list(c, q)],
+      create: [
+        'apikeys.manage',
+        'createApiKey',
+        'Выпустить API-ключ (секрет показывается один раз)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: ['apikeys.read', 'getApiKey', 'API-ключ', (c, { id }) => svc.get(c, id)],
+      update: ['apikeys.manage', 'updateApiKey', 'Изменить API-ключ', (c, { id }, body) => svc.update(c, id, body)],
+      remove: ['apikeys.manage', 'deleteApiKey', 'Удалить API-ключ', (c, { id }) => svc.remove(c, id)],
     },
   );
   app.post(
@@ -94,7 +55,7 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyWithSecretResponse },
       },
     },
-    async (req) => svc.refresh(requireAuth(req).principal, actorOf(req), req.params.id),
+    async (req) => svc.refresh(callerOf(req), req.params.id),
   );
   app.get(
     '/apikeys/:id/roles',
@@ -108,7 +69,7 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyRolesResponse },
       },
     },
-    async (req) => svc.roles(requireAuth(req).principal, req.params.id),
+    async (req) => svc.roles(callerOf(req), req.params.id),
   );
   app.post(
     '/apikeys/:id/roles',
@@ -123,6 +84,6 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
         response: { 200: apiKeyRolesResponse },
       },
     },
-    async (req) => svc.setRoles(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
+    async (req) => svc.setRoles(callerOf(req), req.params.id, req.body),
   );
 }

@@ -16,7 +16,8 @@ import {
 } from '@forpost/contract/permissions';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
@@ -87,7 +88,7 @@ export function createApiKeysService(deps: {
   };
 
   return {
-    async list(p: Principal, q: { page: number; page_size: number; company_id?: number; q?: string }) {
+    async list({ auth: { principal: p } }: Caller, q: { page: number; page_size: number; company_id?: number; q?: string }) {
       const scope = companiesWith(p, 'apikeys.read');
       if (scope !== 'all' && !scope.length) return { items: [], total: 0, page: q.page, page_size: q.page_size };
       const { rows, total } = await repo.list({
@@ -115,12 +116,12 @@ export function createApiKeysService(deps: {
       };
     },
 
-    async get(p: Principal, id: number) {
+    async get({ auth: { principal: p } }: Caller, id: number) {
       const r = await visible(p, id, 'apikeys.read');
       return toKey(r.k, r.companyName);
     },
 
-    async create(p: Principal, actor: AuditActor & { userId: number }, body: z.infer<typeof createApiKeyRequest>) {
+    async create({ auth: { principal: p, user }, actor }: Caller, body: z.infer<typeof createApiKeyRequest>) {
       if (!can(p, 'apikeys.manage', body.company_id))
         throw badRequest(APIKEY_MSG.foreignCompany, { company_id: APIKEY_MSG.foreignCompany });
       if (body.collector && !isStaff(p.role))
@@ -133,7 +134,7 @@ export function createApiKeysService(deps: {
           {
             name: body.name,
             companyId: body.company_id,
-            ownerUserId: actor.userId,
+            ownerUserId: user.id,
             secretHash: s.hash,
             prefix: s.prefix,
             roles: body.roles,
@@ -153,7 +154,7 @@ export function createApiKeysService(deps: {
       return { ...toKey(k, c.name), secret: s.secret };
     },
 
-    async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateApiKeyRequest>) {
+    async update({ auth: { principal: p }, actor }: Caller, id: number, body: z.infer<typeof updateApiKeyRequest>) {
       const before = await visible(p, id, 'apikeys.manage');
       const k = await db.transaction(async (tx) => {
         const k = await repo.update(
@@ -184,7 +185,7 @@ export function createApiKeysService(deps: {
       return toKey(k, before.companyName);
     },
 
-    async remove(p: Principal, actor: AuditActor, id: number) {
+    async remove({ auth: { principal: p }, actor }: Caller, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       await db.transaction(async (tx) => {
         await repo.remove(id, tx);
@@ -203,7 +204,7 @@ export function createApiKeysService(deps: {
     },
 
     /** Rotate: a new secret, the old one stops working at once. */
-    async refresh(p: Principal, actor: AuditActor, id: number) {
+    async refresh({ auth: { principal: p }, actor }: Caller, id: number) {
       const r = await visible(p, id, 'apikeys.manage');
       const s = newSecret();
       const k = await db.transaction(async (tx) => {
@@ -215,12 +216,12 @@ export function createApiKeysService(deps: {
       return { ...toKey(k, r.companyName), secret: s.secret };
     },
 
-    async roles(p: Principal, id: number) {
+    async roles({ auth: { principal: p } }: Caller, id: number) {
       const r = await visible(p, id, 'apikeys.read');
       return { roles: r.k.roles, collector: r.k.collector };
     },
 
-    async setRoles(p: Principal, actor: AuditActor, id: number, body: { roles: Role[]; collector: boolean }) {
+    async setRoles({ auth: { principal: p }, actor }: Caller, id: number, body: { roles: Role[]; collector: boolean }) {
       const r = await visible(p, id, 'apikeys.manage');
       if (body.collector && !isStaff(p.role))
         throw badRequest(APIKEY_MSG.collectorStaff, { collector: APIKEY_MSG.collectorStaff });

@@ -13,86 +13,39 @@ import {
   updateCompanyRequest,
 } from '@forpost/contract/companies';
 import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { crudRoutes, noContent } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { CompaniesService } from './companies.service';
-
-const noContent = z.null();
 
 export async function companiesRoutes(app: App, deps: { companies: CompaniesService }) {
   const svc = deps.companies;
   const tags = ['companies'];
 
-  app.get(
-    '/companies',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'companies.read' },
-      schema: {
-        operationId: 'listCompanies',
-        tags,
-        summary: 'Компании, доступные пользователю',
-        querystring: companyListQuery,
-        response: { 200: listResponse(companyResponse) },
-      },
+      tags,
+      path: '/companies',
+      query: companyListQuery,
+      page: listResponse(companyResponse),
+      create: createCompanyRequest,
+      item: '/companies/:id',
+      params: idParam,
+      response: companyDetailResponse,
+      body: updateCompanyRequest,
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
-  );
-  app.post(
-    '/companies',
     {
-      config: { permission: 'companies.create' },
-      schema: {
-        operationId: 'createCompany',
-        tags,
-        summary: 'Создать компанию',
-        body: createCompanyRequest,
-        response: { 201: companyDetailResponse },
-      },
-    },
-    async (req, reply) => {
-      const c = await svc.create(actorOf(req), req.body);
-      return reply.code(201).send(await svc.detail(c));
-    },
-  );
-  app.get(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.read' },
-      schema: { operationId: 'getCompany', tags, summary: 'Компания', params: idParam, response: { 200: companyDetailResponse } },
-    },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.update' },
-      schema: {
-        operationId: 'updateCompany',
-        tags,
-        summary: 'Изменить компанию (в т.ч. отключить)',
-        params: idParam,
-        body: updateCompanyRequest,
-        response: { 200: companyDetailResponse },
-      },
-    },
-    async (req) => svc.update(requireAuth(req).principal, actorOf(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/companies/:id',
-    {
-      config: { permission: 'companies.delete' },
-      schema: {
-        operationId: 'deleteCompany',
-        tags,
-        summary: 'Удалить отключённую компанию',
-        params: idParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
-      return reply.code(204).send(null);
+      list: ['companies.read', 'listCompanies', 'Компании, доступные пользователю', (c, q) => svc.list(c, q)],
+      create: ['companies.create', 'createCompany', 'Создать компанию', async (c, body) => svc.detail(await svc.create(c, body))],
+      get: ['companies.read', 'getCompany', 'Компания', (c, { id }) => svc.get(c, id)],
+      update: [
+        'companies.update',
+        'updateCompany',
+        'Изменить компанию (в т.ч. отключить)',
+        (c, { id }, body) => svc.update(c, id, body),
+      ],
+      remove: ['companies.delete', 'deleteCompany', 'Удалить отключённую компанию', (c, { id }) => svc.remove(c, id)],
     },
   );
 
@@ -109,7 +62,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: z.object({ items: z.array(productKeyResponse) }) },
       },
     },
-    async (req) => svc.listKeys(requireAuth(req).principal, req.params.id),
+    async (req) => svc.listKeys(callerOf(req), req.params.id),
   );
   app.post(
     '/companies/:id/keys',
@@ -124,8 +77,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 201: createdProductKeyResponse },
       },
     },
-    async (req, reply) =>
-      reply.code(201).send(await svc.createKey(requireAuth(req).principal, actorOf(req), req.params.id, req.body)),
+    async (req, reply) => reply.code(201).send(await svc.createKey(callerOf(req), req.params.id, req.body)),
   );
   app.delete(
     '/companies/:id/keys/:keyId',
@@ -140,7 +92,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
       },
     },
     async (req, reply) => {
-      await svc.revokeKey(requireAuth(req).principal, actorOf(req), req.params.id, req.params.keyId);
+      await svc.revokeKey(callerOf(req), req.params.id, req.params.keyId);
       return reply.code(204).send(null);
     },
   );
@@ -155,7 +107,7 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: activationListResponse },
       },
     },
-    async (req) => svc.activations(requireAuth(req).user.id),
+    async (req) => svc.activations(callerOf(req)),
   );
   app.post(
     '/companies/activation/activate',
@@ -169,6 +121,6 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
         response: { 200: activationResponse },
       },
     },
-    async (req) => svc.activate(requireAuth(req).user, actorOf(req), req.body.key),
+    async (req) => svc.activate(callerOf(req), req.body.key),
   );
 }

@@ -10,7 +10,8 @@ import {
 import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
@@ -116,7 +117,10 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
 
   return {
     visible,
-    async list(p: Principal, q: { page: number; page_size: number; q?: string; is_active?: 'true' | 'false' }) {
+    async list(
+      { auth: { principal: p } }: Caller,
+      q: { page: number; page_size: number; q?: string; is_active?: 'true' | 'false' },
+    ) {
       const scope = companiesWith(p, 'companies.read');
       if (scope !== 'all' && scope.length === 0) return { items: [], total: 0, page: q.page, page_size: q.page_size };
       const { rows, total } = await repo.list({
@@ -134,11 +138,11 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       };
     },
 
-    async get(p: Principal, id: number) {
+    async get({ auth: { principal: p } }: Caller, id: number) {
       return detail(await visible(p, id));
     },
 
-    async create(actor: AuditActor, body: z.infer<typeof createCompanyRequest>) {
+    async create({ actor }: Caller, body: z.infer<typeof createCompanyRequest>) {
       try {
         return await db.transaction(async (tx) => {
           const c = await repo.insert(
@@ -170,7 +174,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     },
     detail,
 
-    async update(p: Principal, actor: AuditActor, id: number, body: z.infer<typeof updateCompanyRequest>) {
+    async update({ auth: { principal: p }, actor }: Caller, id: number, body: z.infer<typeof updateCompanyRequest>) {
       const before = await visible(p, id, 'companies.update');
       try {
         const c = await db.transaction(async (tx) => {
@@ -211,7 +215,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       }
     },
 
-    async remove(p: Principal, actor: AuditActor, id: number) {
+    async remove({ auth: { principal: p }, actor }: Caller, id: number) {
       const c = await visible(p, id, 'companies.delete');
       if (c.isActive) throw conflict(COMPANY_MSG.deleteActive);
       await db.transaction(async (tx) => {
@@ -221,12 +225,12 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     },
 
     /* Product keys */
-    async listKeys(p: Principal, companyId: number) {
+    async listKeys({ auth: { principal: p } }: Caller, companyId: number) {
       await visible(p, companyId, 'companies.keys');
       return { items: (await repo.keys(companyId)).map(toKey) };
     },
 
-    async createKey(p: Principal, actor: AuditActor, companyId: number, body: z.infer<typeof createProductKeyRequest>) {
+    async createKey({ auth: { principal: p }, actor }: Caller, companyId: number, body: z.infer<typeof createProductKeyRequest>) {
       await visible(p, companyId, 'companies.keys');
       const key = newProductKey();
       const k = await db.transaction(async (tx) => {
@@ -254,7 +258,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       return { ...toKey(k), key };
     },
 
-    async revokeKey(p: Principal, actor: AuditActor, companyId: number, keyId: number) {
+    async revokeKey({ auth: { principal: p }, actor }: Caller, companyId: number, keyId: number) {
       await visible(p, companyId, 'companies.keys');
       await db.transaction(async (tx) => {
         const k = await repo.revokeKey(companyId, keyId, tx);
@@ -263,8 +267,8 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
       });
     },
 
-    async activations(userId: number) {
-      const rows = await repo.activationsOf(userId);
+    async activations({ auth: { user } }: Caller) {
+      const rows = await repo.activationsOf(user.id);
       return {
         items: rows.map((r) => ({
           company_id: r.company_id,
@@ -276,7 +280,7 @@ export function createCompaniesService(deps: { db: Db; audit: Audit; limiter: Fa
     },
 
     /** Activation: distinct messages per failure; attempts limited per user and per IP. */
-    async activate(user: { id: number; role: string }, actor: AuditActor, keyText: string) {
+    async activate({ auth: { user }, actor }: Caller, keyText: string) {
       const ip = actor.ip ?? 'unknown';
       await limiter.check([
         ['activate_user', String(user.id)],

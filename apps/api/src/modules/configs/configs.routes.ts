@@ -6,12 +6,9 @@ import {
   createConfigRequest,
   updateConfigRequest,
 } from '@forpost/contract/configs';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from './configs.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /** System settings: SUPER_ADMIN only (configs.manage). `{id}` is the setting's key. */
 export async function configsRoutes(app: App, deps: { configs: ConfigsService }) {
@@ -19,78 +16,40 @@ export async function configsRoutes(app: App, deps: { configs: ConfigsService })
   const tags = ['configs'];
   const permission = 'configs.manage' as const;
 
-  app.get(
-    '/configs',
+  crudRoutes(
+    app,
     {
-      config: { permission },
-      schema: {
-        operationId: 'listConfigs',
-        tags,
-        summary: 'Системные настройки: все ключи реестра с текущими значениями (секреты не возвращаются)',
-        querystring: configListQuery,
-        response: { 200: configListResponse },
-      },
+      tags,
+      path: '/configs',
+      query: configListQuery,
+      page: configListResponse,
+      create: createConfigRequest,
+      item: '/configs/:id',
+      params: configKeyParam,
+      response: configResponse,
+      body: updateConfigRequest,
     },
-    async (req) => svc.list(req.query),
-  );
-  app.post(
-    '/configs',
     {
-      config: { permission },
-      schema: {
-        operationId: 'createConfig',
-        tags,
-        summary: 'Задать значение настройки (409, если оно уже задано — тогда PATCH)',
-        body: createConfigRequest,
-        response: { 201: configResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.create(actorOf(req), req.body)),
-  );
-  app.get(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'getConfig',
-        tags,
-        summary: 'Настройка по ключу',
-        params: configKeyParam,
-        response: { 200: configResponse },
-      },
-    },
-    async (req) => svc.item(req.params.id),
-  );
-  app.patch(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'updateConfig',
-        tags,
-        summary: 'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
-        params: configKeyParam,
-        body: updateConfigRequest,
-        response: { 200: configResponse },
-      },
-    },
-    async (req) => svc.update(actorOf(req), req.params.id, req.body.value),
-  );
-  app.delete(
-    '/configs/:id',
-    {
-      config: { permission },
-      schema: {
-        operationId: 'deleteConfig',
-        tags,
-        summary: 'Сбросить настройку к значению по умолчанию',
-        params: configKeyParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(actorOf(req), req.params.id);
-      return reply.code(204).send(null);
+      list: [
+        permission,
+        'listConfigs',
+        'Системные настройки: все ключи реестра с текущими значениями (секреты не возвращаются)',
+        async (_c, q) => svc.list(q),
+      ],
+      create: [
+        permission,
+        'createConfig',
+        'Задать значение настройки (409, если оно уже задано — тогда PATCH)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: [permission, 'getConfig', 'Настройка по ключу', (_c, { id }) => svc.item(id)],
+      update: [
+        permission,
+        'updateConfig',
+        'Изменить значение настройки; действует на всех экземплярах сервера без перезапуска',
+        (c, { id }, body) => svc.update(c, id, body.value),
+      ],
+      remove: [permission, 'deleteConfig', 'Сбросить настройку к значению по умолчанию', (c, { id }) => svc.remove(c, id)],
     },
   );
 }

@@ -14,7 +14,8 @@ import type pg from 'pg';
 import type { Config } from '../../config';
 import { type ChangeListener, connectionOf, createChangeListener } from '../../db/change-listener';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { settingReachesForbidden } from '../../lib/outbound';
@@ -214,7 +215,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       return toItem(key, await repo.find(key));
     },
 
-    async create(actor: AuditActor, body: { key: ConfigKey; value: unknown }): Promise<ConfigItem> {
+    async create({ actor }: Pick<Caller, 'actor'>, body: { key: ConfigKey; value: unknown }): Promise<ConfigItem> {
       const key = keyOf(body.key);
       const value = checked(key, body.value);
       await db.transaction(async (tx) => {
@@ -232,7 +233,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       return toItem(key, await repo.find(key));
     },
 
-    async update(actor: AuditActor, id: string, raw: unknown): Promise<ConfigItem> {
+    async update({ actor }: Pick<Caller, 'actor'>, id: string, raw: unknown): Promise<ConfigItem> {
       const key = keyOf(id);
       const value = checked(key, raw);
       await db.transaction(async (tx) => {
@@ -256,7 +257,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
     },
 
     /** Removes the stored value: the setting returns to its default. */
-    async remove(actor: AuditActor, id: string): Promise<void> {
+    async remove({ actor }: Pick<Caller, 'actor'>, id: string): Promise<void> {
       const key = keyOf(id);
       await db.transaction(async (tx) => {
         const before = await repo.find(key, tx);

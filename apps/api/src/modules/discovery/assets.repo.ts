@@ -1,24 +1,18 @@
 /* SQL of the protected assets (discovery_assets). */
 import type { AssetKind, AssetListQuery } from '@forpost/contract/discovery';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, discoveryAssets, users } from '../../db/schema/index';
+import { tableRepo } from '../../db/table';
 
 export type AssetRow = typeof discoveryAssets.$inferSelect & { createdByName: string | null };
 
 export function createAssetsRepo(db: Db) {
+  const table = tableRepo(db, discoveryAssets);
   const select = (tx: Db) =>
     tx
       .select({
-        id: discoveryAssets.id,
-        companyId: discoveryAssets.companyId,
-        kind: discoveryAssets.kind,
-        value: discoveryAssets.value,
-        unicode: discoveryAssets.unicode,
-        enabled: discoveryAssets.enabled,
-        createdBy: discoveryAssets.createdBy,
-        createdAt: discoveryAssets.createdAt,
-        updatedAt: discoveryAssets.updatedAt,
+        ...getTableColumns(discoveryAssets),
         createdByName: users.name,
       })
       .from(discoveryAssets)
@@ -27,20 +21,12 @@ export function createAssetsRepo(db: Db) {
   return {
     async list(companyId: number, q: AssetListQuery, tx: Db = db): Promise<{ rows: AssetRow[]; total: number }> {
       const where = and(eq(discoveryAssets.companyId, companyId), q.kind ? eq(discoveryAssets.kind, q.kind) : undefined);
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(discoveryAssets).where(where);
-      const rows = await select(tx)
-        .where(where)
-        .orderBy(asc(discoveryAssets.kind), asc(discoveryAssets.unicode), asc(discoveryAssets.id))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { rows, total: n };
+      const order = [asc(discoveryAssets.kind), asc(discoveryAssets.unicode), asc(discoveryAssets.id)];
+      return table.page(select(tx).$dynamic(), where, order, q, tx);
     },
 
     async find(companyId: number, id: number, tx: Db = db): Promise<AssetRow | undefined> {
-      const [r] = await select(tx)
-        .where(and(eq(discoveryAssets.id, id), eq(discoveryAssets.companyId, companyId)))
-        .limit(1);
-      return r;
+      return table.find(select(tx).$dynamic(), id, eq(discoveryAssets.companyId, companyId));
     },
 
     /** The enabled assets of a company (what a run and the CT matcher work from). */
@@ -64,18 +50,14 @@ export function createAssetsRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    async insert(v: typeof discoveryAssets.$inferInsert, tx: Db = db): Promise<number> {
-      const [r] = await tx.insert(discoveryAssets).values(v).returning({ id: discoveryAssets.id });
-      if (!r) throw new Error('insert returned nothing');
-      return r.id;
-    },
+    insert: table.insert,
 
     async setEnabled(id: number, enabled: boolean, tx: Db = db): Promise<void> {
-      await tx.update(discoveryAssets).set({ enabled, updatedAt: new Date() }).where(eq(discoveryAssets.id, id));
+      await table.update(id, { enabled }, tx);
     },
 
     async remove(id: number, tx: Db = db): Promise<void> {
-      await tx.delete(discoveryAssets).where(eq(discoveryAssets.id, id));
+      await table.remove(id, tx);
     },
   };
 }

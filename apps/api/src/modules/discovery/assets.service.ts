@@ -13,7 +13,8 @@ import {
 } from '@forpost/contract/discovery';
 import { can, type Principal } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/index';
@@ -51,18 +52,18 @@ export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsR
 
   return {
     repo,
-    async list(p: Principal, companyId: number, q: AssetListQuery) {
+    async list({ auth: { principal: p } }: Caller, companyId: number, q: AssetListQuery) {
       await authorize(p, companyId, false);
       const { rows, total } = await repo.list(companyId, q);
       return { items: rows.map(toAsset), total, page: q.page, page_size: q.page_size };
     },
 
-    async get(p: Principal, companyId: number, id: number): Promise<Asset> {
+    async get({ auth: { principal: p } }: Caller, companyId: number, id: number): Promise<Asset> {
       await authorize(p, companyId, false);
       return toAsset(await load(companyId, id));
     },
 
-    async create(p: Principal, actor: AuditActor, companyId: number, body: CreateAssetRequest): Promise<Asset> {
+    async create({ auth: { principal: p }, actor }: Caller, companyId: number, body: CreateAssetRequest): Promise<Asset> {
       await authorize(p, companyId, true);
       const n = normaliseAsset(body.kind, body.value);
       if (!n) {
@@ -102,7 +103,12 @@ export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsR
       }
     },
 
-    async update(p: Principal, actor: AuditActor, companyId: number, id: number, body: { enabled: boolean }): Promise<Asset> {
+    async update(
+      { auth: { principal: p }, actor }: Caller,
+      companyId: number,
+      id: number,
+      body: { enabled: boolean },
+    ): Promise<Asset> {
       await authorize(p, companyId, true);
       await db.transaction(async (tx) => {
         const before = await load(companyId, id, tx);
@@ -124,7 +130,7 @@ export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsR
       return toAsset(await load(companyId, id));
     },
 
-    async remove(p: Principal, actor: AuditActor, companyId: number, id: number): Promise<void> {
+    async remove({ auth: { principal: p }, actor }: Caller, companyId: number, id: number): Promise<void> {
       await authorize(p, companyId, true);
       await db.transaction(async (tx) => {
         const before = await load(companyId, id, tx);

@@ -16,16 +16,13 @@ import {
   startRunRequest,
   updateAssetRequest,
 } from '@forpost/contract/discovery';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { AssetsService } from './assets.service';
 import { previewCandidates } from './discovery.service';
 import type { RunsService } from './runs.service';
 import type { SourcesService } from './sources.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /**
  * Discovery (#17): the protected assets of a company (/companies/{id}/assets), the candidate preview
@@ -34,82 +31,47 @@ const noContent = z.null().describe('Нет содержимого');
 export async function discoveryRoutes(app: App, deps: { assets: AssetsService; runs: RunsService; sources: SourcesService }) {
   const { assets, runs, sources } = deps;
   const tags = ['discovery'];
-  const p = (req: Parameters<typeof requireAuth>[0]) => requireAuth(req).principal;
 
-  app.get(
-    '/companies/:id/assets',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'discovery.read' },
-      schema: {
-        operationId: 'listCompanyAssets',
-        tags,
-        summary: 'Защищаемые активы компании: домены и ключевые слова',
-        params: assetParams,
-        querystring: assetListQuery,
-        response: { 200: assetListResponse },
-      },
+      tags,
+      path: '/companies/:id/assets',
+      pathParams: assetParams,
+      query: assetListQuery,
+      page: assetListResponse,
+      create: createAssetRequest,
+      item: '/companies/:id/assets/:assetId',
+      params: assetItemParams,
+      response: assetResponse,
+      body: updateAssetRequest,
     },
-    async (req) => assets.list(p(req), req.params.id, req.query),
-  );
-  app.post(
-    '/companies/:id/assets',
     {
-      config: { permission: 'discovery.manage' },
-      schema: {
-        operationId: 'createCompanyAsset',
-        tags,
-        summary: 'Добавить защищаемый актив (домен — в Unicode или punycode; 409 — такой уже есть)',
-        params: assetParams,
-        body: createAssetRequest,
-        response: { 201: assetResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await assets.create(p(req), actorOf(req), req.params.id, req.body)),
-  );
-  app.get(
-    '/companies/:id/assets/:assetId',
-    {
-      config: { permission: 'discovery.read' },
-      schema: {
-        operationId: 'getCompanyAsset',
-        tags,
-        summary: 'Защищаемый актив компании',
-        params: assetItemParams,
-        response: { 200: assetResponse },
-      },
-    },
-    async (req) => assets.get(p(req), req.params.id, req.params.assetId),
-  );
-  app.patch(
-    '/companies/:id/assets/:assetId',
-    {
-      config: { permission: 'discovery.manage' },
-      schema: {
-        operationId: 'updateCompanyAsset',
-        tags,
-        summary: 'Включить или выключить защищаемый актив',
-        params: assetItemParams,
-        body: updateAssetRequest,
-        response: { 200: assetResponse },
-      },
-    },
-    async (req) => assets.update(p(req), actorOf(req), req.params.id, req.params.assetId, req.body),
-  );
-  app.delete(
-    '/companies/:id/assets/:assetId',
-    {
-      config: { permission: 'discovery.manage' },
-      schema: {
-        operationId: 'deleteCompanyAsset',
-        tags,
-        summary: 'Удалить защищаемый актив',
-        params: assetItemParams,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await assets.remove(p(req), actorOf(req), req.params.id, req.params.assetId);
-      return reply.code(204).send(null);
+      list: [
+        'discovery.read',
+        'listCompanyAssets',
+        'Защищаемые активы компании: домены и ключевые слова',
+        (c, q, { id }) => assets.list(c, id, q),
+      ],
+      create: [
+        'discovery.manage',
+        'createCompanyAsset',
+        'Добавить защищаемый актив (домен — в Unicode или punycode; 409 — такой уже есть)',
+        (c, body, { id }) => assets.create(c, id, body),
+      ],
+      get: ['discovery.read', 'getCompanyAsset', 'Защищаемый актив компании', (c, { id, assetId }) => assets.get(c, id, assetId)],
+      update: [
+        'discovery.manage',
+        'updateCompanyAsset',
+        'Включить или выключить защищаемый актив',
+        (c, { id, assetId }, body) => assets.update(c, id, assetId, body),
+      ],
+      remove: [
+        'discovery.manage',
+        'deleteCompanyAsset',
+        'Удалить защищаемый актив',
+        (c, { id, assetId }) => assets.remove(c, id, assetId),
+      ],
     },
   );
 
@@ -140,7 +102,7 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
         response: { 200: sourcesResponse },
       },
     },
-    async (req) => sources.check(p(req), req.query),
+    async (req) => sources.check(callerOf(req), req.query),
   );
   app.post(
     '/discovery/runs',
@@ -154,7 +116,7 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
         response: { 202: runResponse },
       },
     },
-    async (req, reply) => reply.code(202).send(await runs.start(p(req), actorOf(req), req.body.company_id)),
+    async (req, reply) => reply.code(202).send(await runs.start(callerOf(req), req.body.company_id)),
   );
   app.get(
     '/discovery/runs',
@@ -168,7 +130,7 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
         response: { 200: runListResponse },
       },
     },
-    async (req) => runs.list(p(req), req.query),
+    async (req) => runs.list(callerOf(req), req.query),
   );
   app.post(
     '/discovery/runs/:id/cancel',
@@ -183,7 +145,7 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
         response: { 200: runResponse },
       },
     },
-    async (req) => runs.cancel(p(req), actorOf(req), req.params.id),
+    async (req) => runs.cancel(callerOf(req), req.params.id),
   );
   app.get(
     '/discovery/runs/:id',
@@ -197,6 +159,6 @@ export async function discoveryRoutes(app: App, deps: { assets: AssetsService; r
         response: { 200: runResponse },
       },
     },
-    async (req) => runs.get(p(req), req.params.id),
+    async (req) => runs.get(callerOf(req), req.params.id),
   );
 }

@@ -4,9 +4,10 @@
  * company's run is a 404).
  */
 import { DISCOVERY_MSG, type DiscoveryRun, emptyRunIssues, type RunListQuery } from '@forpost/contract/discovery';
-import { can, companiesWith, type Principal } from '@forpost/contract/permissions';
+import { can, companiesWith } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/index';
@@ -45,7 +46,7 @@ export function createRunsService(deps: {
   const companies = createCompaniesRepo(db);
 
   return {
-    async start(p: Principal, actor: AuditActor, companyId: number): Promise<DiscoveryRun> {
+    async start({ auth: { principal: p }, actor }: Caller, companyId: number): Promise<DiscoveryRun> {
       if (!can(p, 'discovery.read', companyId) || !(await companies.exists(companyId)))
         throw notFound(DISCOVERY_MSG.companyNotFound);
       if (!can(p, 'discovery.manage', companyId)) throw forbidden();
@@ -64,7 +65,7 @@ export function createRunsService(deps: {
       return toRun(r);
     },
 
-    async list(p: Principal, q: RunListQuery) {
+    async list({ auth: { principal: p } }: Caller, q: RunListQuery) {
       const scope = companiesWith(p, 'discovery.read');
       const companyId = q.company_id !== undefined && q.company_id !== -1 ? q.company_id : undefined;
       if (companyId !== undefined && !can(p, 'discovery.read', companyId)) throw notFound(DISCOVERY_MSG.companyNotFound);
@@ -76,7 +77,7 @@ export function createRunsService(deps: {
      * Stops a run: a queued one is cancelled before it starts, a running one is told to stop (its worker
      * ends it as «cancelled» within seconds, keeping what it found). 409 once it has ended.
      */
-    async cancel(p: Principal, actor: AuditActor, id: number): Promise<DiscoveryRun> {
+    async cancel({ auth: { principal: p }, actor }: Caller, id: number): Promise<DiscoveryRun> {
       const found = await runs.find(id);
       if (!found || !can(p, 'discovery.read', found.companyId)) throw notFound(DISCOVERY_MSG.runNotFound);
       if (!can(p, 'discovery.manage', found.companyId)) throw forbidden();
@@ -102,7 +103,7 @@ export function createRunsService(deps: {
       return toRun(r);
     },
 
-    async get(p: Principal, id: number): Promise<DiscoveryRun> {
+    async get({ auth: { principal: p } }: Caller, id: number): Promise<DiscoveryRun> {
       const r = await runs.find(id);
       if (!r || !can(p, 'discovery.read', r.companyId)) throw notFound(DISCOVERY_MSG.runNotFound);
       return toRun(r);

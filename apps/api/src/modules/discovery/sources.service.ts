@@ -6,7 +6,8 @@
  * (a configured address may carry credentials).
  */
 import { DISCOVERY_MSG, type SourceStatus, type SourcesQuery, type SourcesResponse } from '@forpost/contract/discovery';
-import { can, type Principal } from '@forpost/contract/permissions';
+import { can } from '@forpost/contract/permissions';
+import type { Caller } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
@@ -40,7 +41,7 @@ export function createSourcesService(deps: {
   outbound: OutboundPolicy;
 }) {
   return {
-    async check(p: Principal, q: SourcesQuery): Promise<SourcesResponse> {
+    async check({ auth: { principal: p } }: Caller, q: SourcesQuery): Promise<SourcesResponse> {
       const companyId = q.company_id !== undefined && q.company_id !== -1 ? q.company_id : undefined;
       if (companyId !== undefined && !can(p, 'discovery.read', companyId)) throw notFound(DISCOVERY_MSG.companyNotFound);
       const s = await discoverySettings(deps.configs);

@@ -8,10 +8,8 @@ import {
   messageToEventResponse,
 } from '@forpost/contract/filtrator';
 import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
 import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { FiltratorService } from './filtrator.service';
 
 const noContent = z.null().describe('Нет содержимого');
@@ -33,7 +31,7 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
         response: { 200: messageListResponse },
       },
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
+    async (req) => svc.list(callerOf(req), req.query),
   );
   app.post(
     '/modules/filtrator/messages',
@@ -49,7 +47,7 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
       },
     },
     async (req, reply) => {
-      const r = await svc.collect(requireAuth(req).principal, actorOf(req), req.body);
+      const r = await svc.collect(callerOf(req), req.body);
       return reply.code(r.created ? 201 : 200).send(r.message);
     },
   );
@@ -65,7 +63,7 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
         response: { 200: messageResponse },
       },
     },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
+    async (req) => svc.get(callerOf(req), req.params.id),
   );
   app.delete(
     '/modules/filtrator/messages/:id',
@@ -80,7 +78,7 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
       },
     },
     async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actorOf(req), req.params.id);
+      await svc.remove(callerOf(req), req.params.id);
       return reply.code(204).send(null);
     },
   );

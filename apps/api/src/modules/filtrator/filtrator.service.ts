@@ -13,7 +13,7 @@ import { companiesWith, type Principal } from '@forpost/contract/permissions';
 import { telegramLink } from '@forpost/contract/telegram';
 import { storableText } from '@forpost/contract/validation';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
@@ -115,7 +115,10 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
      * Stores a collected message, matched against its company's keyword rules. A repeat of
      * (channel, message_id) stores nothing and returns the existing message with `created: false`.
      */
-    async collect(p: Principal, actor: AuditActor, body: CollectMessageRequest): Promise<{ created: boolean; message: Message }> {
+    async collect(
+      { auth: { principal: p }, actor }: Caller,
+      body: CollectMessageRequest,
+    ): Promise<{ created: boolean; message: Message }> {
       const channel = await repo.channelByUsername(body.channel);
       const scope = companiesWith(p, 'messages.collect');
       if (!channel || (scope !== 'all' && !scope.includes(channel.companyId))) throw notFound(FILTRATOR_MSG.unknownChannel);
@@ -166,7 +169,7 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
     },
 
     async list(
-      p: Principal,
+      { auth: { principal: p } }: Caller,
       q: MessageListQuery,
     ): Promise<{ items: MessageListItem[]; total: number; page: number; page_size: number }> {
       const scope = companiesWith(p, 'messages.read');
@@ -183,11 +186,11 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
       };
     },
 
-    async get(p: Principal, id: number): Promise<Message> {
+    async get({ auth: { principal: p } }: Caller, id: number): Promise<Message> {
       return toMessage(await visible(p, id, 'messages.read'));
     },
 
-    async remove(p: Principal, actor: AuditActor, id: number): Promise<void> {
+    async remove({ auth: { principal: p }, actor }: Caller, id: number): Promise<void> {
       const v = await visible(p, id, 'messages.delete');
       await db.transaction(async (tx) => {
         if (!(await repo.remove(id, tx))) throw notFound(FILTRATOR_MSG.notFound);

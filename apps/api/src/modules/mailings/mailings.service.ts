@@ -33,9 +33,10 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
+import { createDelivery } from '../../lib/delivery';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { type Mailer, settingsMailer, withinTime } from '../../lib/mailer';
+import type { Mailer } from '../../lib/mailer';
 import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/index';
 import type { ConfigsService } from '../configs/index';
@@ -73,8 +74,8 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   const tagsRepo = createTagsRepo(db);
   const collectCap = deps.collectCap ?? 10_000;
 
-  const fromSettings = settingsMailer(configs, config, log);
-  const mailer = async (): Promise<Mailer> => deps.mailer ?? fromSettings();
+  // The delivery path shared with reports (lib/delivery.ts): the settings' mailer, one time limit.
+  const delivery = createDelivery({ configs, config, log, mailer: deps.mailer, timeoutMs: deps.sendTimeoutMs ?? 90_000 });
 
   /** A PATCH merged over stored values, checked with the full schema (its Russian messages, `params.hour` paths). */
   function validMerged<T>(schema: z.ZodType<T>, prefix: string, merged: unknown): T {
@@ -238,17 +239,9 @@ export function createMailingsService(deps: MailingsServiceDeps) {
       return 'skipped';
     }
     try {
-      const m2 = await mailer();
-      const sent = await withinTime(
-        m2.send({
-          to: d.recipients,
-          subject: content.subject,
-          text: content.text,
-          ...(params.format === 'html' ? { html: content.html } : {}),
-        }),
-        deps.sendTimeoutMs ?? 90_000,
-        () => new Error('SMTP-сервер не ответил вовремя'),
-      );
+      const html = params.format === 'html' ? { html: content.html } : {};
+      const message = { to: d.recipients, subject: content.subject, text: content.text, ...html };
+      const { sent } = await delivery.attempt<null, never>(async () => ({ message, keep: null }));
       await db.transaction(async (tx) => {
         await repo.markSent(
           {

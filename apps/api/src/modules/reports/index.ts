@@ -1,2 +1,2 @@
 export { reportsRoutes } from './reports.routes';
-export { createReportsService, REPORT_SEND_QUEUE, type ReportsService } from './reports.service';
+export { createReportsRepos, createReportsService, REPORT_SEND_QUEUE, type ReportsService } from './reports.service';

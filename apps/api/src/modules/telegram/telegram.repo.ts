@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, filtratorMessages, telegramAccounts, telegramChannels } from '../../db/schema/index';
 import { containing } from '../../db/sql';
+import { tableRepo } from '../../db/table';
 
 export type AccountRow = typeof telegramAccounts.$inferSelect;
 export type NewAccountRow = typeof telegramAccounts.$inferInsert;
@@ -26,19 +27,12 @@ const CHANNEL_SORTS: Record<string, SQL[]> = {
 };
 
 export function createTelegramRepo(db: Db) {
+  const accounts = tableRepo(db, telegramAccounts);
+  const channels = tableRepo(db, telegramChannels);
   const selectChannel = (tx: Db) =>
     tx
       .select({
-        id: telegramChannels.id,
-        username: telegramChannels.username,
-        title: telegramChannels.title,
-        companyId: telegramChannels.companyId,
-        keywords: telegramChannels.keywords,
-        isActive: telegramChannels.isActive,
-        lastMessageAt: telegramChannels.lastMessageAt,
-        createdBy: telegramChannels.createdBy,
-        createdAt: telegramChannels.createdAt,
-        updatedAt: telegramChannels.updatedAt,
+        ...getTableColumns(telegramChannels),
         companyName: companies.name,
         messagesCount: sql<number>`(SELECT count(*)::int FROM ${filtratorMessages} fm WHERE fm.channel_id = ${telegramChannels.id})`,
       })
@@ -60,19 +54,10 @@ export function createTelegramRepo(db: Db) {
           : undefined,
         q.status ? eq(telegramAccounts.status, q.status) : undefined,
       );
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(telegramAccounts).where(where);
-      const rows = await tx
-        .select()
-        .from(telegramAccounts)
-        .where(where)
-        .orderBy(...(ACCOUNT_SORTS[q.sort] ?? []))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { rows, total: n };
+      return accounts.page(tx.select().from(telegramAccounts).$dynamic(), where, ACCOUNT_SORTS[q.sort] ?? [], q, tx);
     },
     async findAccount(id: number, tx: Db = db): Promise<AccountRow | undefined> {
-      const [r] = await tx.select().from(telegramAccounts).where(eq(telegramAccounts.id, id)).limit(1);
-      return r;
+      return accounts.find(tx.select().from(telegramAccounts).$dynamic(), id);
     },
     async insertAccount(v: NewAccountRow, tx: Db = db): Promise<AccountRow> {
       const [r] = await tx.insert(telegramAccounts).values(v).returning();
@@ -88,8 +73,7 @@ export function createTelegramRepo(db: Db) {
       return r;
     },
     async deleteAccount(id: number, tx: Db = db): Promise<boolean> {
-      const r = await tx.delete(telegramAccounts).where(eq(telegramAccounts.id, id)).returning({ id: telegramAccounts.id });
-      return r.length === 1;
+      return accounts.remove(id, tx);
     },
 
     /* Channels */
@@ -107,34 +91,17 @@ export function createTelegramRepo(db: Db) {
         q.company_id ? eq(telegramChannels.companyId, q.company_id) : undefined,
         q.is_active ? eq(telegramChannels.isActive, q.is_active === 'true') : undefined,
       );
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(telegramChannels).where(where);
-      const rows = await selectChannel(tx)
-        .where(where)
-        .orderBy(...(CHANNEL_SORTS[q.sort] ?? []))
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { rows, total: n };
+      return channels.page(selectChannel(tx).$dynamic(), where, CHANNEL_SORTS[q.sort] ?? [], q, tx);
     },
     async findChannel(id: number, tx: Db = db): Promise<ChannelRow | undefined> {
-      const [r] = await selectChannel(tx).where(eq(telegramChannels.id, id)).limit(1);
-      return r;
+      return channels.find(selectChannel(tx).$dynamic(), id);
     },
-    async insertChannel(v: NewChannelRow, tx: Db = db): Promise<number> {
-      const [r] = await tx.insert(telegramChannels).values(v).returning({ id: telegramChannels.id });
-      if (!r) throw new Error('insert returned nothing');
-      return r.id;
-    },
+    insertChannel: channels.insert,
     async updateChannel(id: number, set: Partial<NewChannelRow>, tx: Db = db): Promise<boolean> {
-      const r = await tx
-        .update(telegramChannels)
-        .set({ ...set, updatedAt: new Date() })
-        .where(eq(telegramChannels.id, id))
-        .returning({ id: telegramChannels.id });
-      return r.length === 1;
+      return channels.update(id, set, tx);
     },
     async deleteChannel(id: number, tx: Db = db): Promise<boolean> {
-      const r = await tx.delete(telegramChannels).where(eq(telegramChannels.id, id)).returning({ id: telegramChannels.id });
-      return r.length === 1;
+      return channels.remove(id, tx);
     },
   };
 }

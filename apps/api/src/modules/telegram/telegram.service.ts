@@ -12,7 +12,8 @@ import {
 } from '@forpost/contract/telegram';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 import { iso, isUniqueViolation } from '../../lib/serialize';
@@ -113,7 +114,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
     async getAccount(id: number) {
       return toAccount(await account(id));
     },
-    async createAccount(actor: AuditActor, body: CreateAccount) {
+    async createAccount({ actor }: Caller, body: CreateAccount) {
       try {
         return await db.transaction(async (tx) => {
           const r = toAccount(
@@ -143,7 +144,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
         throw e;
       }
     },
-    async updateAccount(actor: AuditActor, id: number, body: UpdateAccount) {
+    async updateAccount({ actor }: Caller, id: number, body: UpdateAccount) {
       const before = toAccount(await account(id));
       try {
         return await db.transaction(async (tx) => {
@@ -183,7 +184,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
         throw e;
       }
     },
-    async removeAccount(actor: AuditActor, id: number) {
+    async removeAccount({ actor }: Caller, id: number) {
       const before = toAccount(await account(id));
       await db.transaction(async (tx) => {
         if (!(await repo.deleteAccount(id, tx))) throw notFound(TELEGRAM_MSG.accountNotFound);
@@ -209,7 +210,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
     async getChannel(id: number) {
       return toChannel(await channel(id));
     },
-    async createChannel(actor: AuditActor, body: CreateChannel) {
+    async createChannel({ actor }: Caller, body: CreateChannel) {
       try {
         return await db.transaction(async (tx) => {
           await companyMustExist(body.company_id, tx);
@@ -242,7 +243,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
         throw e;
       }
     },
-    async updateChannel(actor: AuditActor, id: number, body: UpdateChannel) {
+    async updateChannel({ actor }: Caller, id: number, body: UpdateChannel) {
       const before = await channel(id);
       try {
         return await db.transaction(async (tx) => {
@@ -291,7 +292,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
       }
     },
     /** Deletes the channel together with the messages collected from it. */
-    async removeChannel(actor: AuditActor, id: number) {
+    async removeChannel({ actor }: Caller, id: number) {
       const before = await channel(id);
       await db.transaction(async (tx) => {
         if (!(await repo.deleteChannel(id, tx))) throw notFound(TELEGRAM_MSG.channelNotFound);

@@ -8,83 +8,45 @@ import {
   userRolesRequest,
   userRolesResponse,
 } from '@forpost/contract/users';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { UsersService } from './users.service';
 
 export async function usersRoutes(app: App, deps: { users: UsersService }) {
   const svc = deps.users;
   const tags = ['users'];
-  const actor = (req: Parameters<typeof actorOf>[0]) => ({ ...actorOf(req), userId: requireAuth(req).user.id });
 
-  app.get(
-    '/users',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'users.read' },
-      schema: {
-        operationId: 'listUsers',
-        tags,
-        summary: 'Пользователи (поиск, фильтры по роли и компании)',
-        querystring: userListQuery,
-        response: { 200: listResponse(userResponse) },
-      },
+      tags,
+      path: '/users',
+      query: userListQuery,
+      page: listResponse(userResponse),
+      create: createUserRequest,
+      created: createdUserResponse,
+      item: '/users/:id',
+      params: idParam,
+      response: userResponse,
+      body: updateUserRequest,
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
-  );
-  app.post(
-    '/users',
     {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'createUser',
-        tags,
-        summary: 'Создать пользователя: приглашение по email или сгенерированный пароль (показывается один раз)',
-        body: createUserRequest,
-        response: { 201: createdUserResponse },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await svc.create(requireAuth(req).principal, actor(req), req.body)),
-  );
-  app.get(
-    '/users/:id',
-    {
-      config: { permission: 'users.read' },
-      schema: { operationId: 'getUser', tags, summary: 'Пользователь', params: idParam, response: { 200: userResponse } },
-    },
-    async (req) => svc.get(requireAuth(req).principal, req.params.id),
-  );
-  app.patch(
-    '/users/:id',
-    {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'updateUser',
-        tags,
-        summary: 'Изменить пользователя',
-        params: idParam,
-        body: updateUserRequest,
-        response: { 200: userResponse },
-      },
-    },
-    async (req) => svc.update(requireAuth(req).principal, actor(req), req.params.id, req.body),
-  );
-  app.delete(
-    '/users/:id',
-    {
-      config: { permission: 'users.manage' },
-      schema: {
-        operationId: 'deleteUser',
-        tags,
-        summary: 'Удалить пользователя (сессии и ключи завершаются сразу)',
-        params: idParam,
-        response: { 204: z.null() },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(requireAuth(req).principal, actor(req), req.params.id);
-      return reply.code(204).send(null);
+      list: ['users.read', 'listUsers', 'Пользователи (поиск, фильтры по роли и компании)', (c, q) => svc.list(c, q)],
+      create: [
+        'users.manage',
+        'createUser',
+        'Создать пользователя: приглашение по email или сгенерированный пароль (показывается один раз)',
+        (c, body) => svc.create(c, body),
+      ],
+      get: ['users.read', 'getUser', 'Пользователь', (c, { id }) => svc.get(c, id)],
+      update: ['users.manage', 'updateUser', 'Изменить пользователя', (c, { id }, body) => svc.update(c, id, body)],
+      remove: [
+        'users.manage',
+        'deleteUser',
+        'Удалить пользователя (сессии и ключи завершаются сразу)',
+        (c, { id }) => svc.remove(c, id),
+      ],
     },
   );
   app.get(
@@ -99,7 +61,7 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
         response: { 200: userRolesResponse },
       },
     },
-    async (req) => svc.roles(requireAuth(req).principal, req.params.id),
+    async (req) => svc.roles(callerOf(req), req.params.id),
   );
   app.post(
     '/users/:id/roles',
@@ -115,9 +77,9 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
       },
     },
     async (req) => {
-      const p = requireAuth(req).principal;
-      await svc.update(p, actor(req), req.params.id, { role: req.body.role, companies: req.body.companies });
-      return svc.roles(p, req.params.id);
+      const c = callerOf(req);
+      await svc.update(c, req.params.id, { role: req.body.role, companies: req.body.companies });
+      return svc.roles(c, req.params.id);
     },
   );
 }

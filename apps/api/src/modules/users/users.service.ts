@@ -3,7 +3,8 @@ import { type CompanyRole, companiesWith, isStaff, type Principal, type UserRole
 import { type createUserRequest, USER_MSG, type updateUserRequest, type userResponse } from '@forpost/contract/users';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import type { Audit, AuditActor } from '../../lib/audit';
+import type { Audit } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { iso, isUniqueViolation } from '../../lib/serialize';
@@ -100,7 +101,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
 
   return {
     async list(
-      p: Principal,
+      { auth: { principal: p } }: Caller,
       q: { page: number; page_size: number; q?: string; role?: UserRole; company_id?: number; is_active?: 'true' | 'false' },
     ) {
       const scope = readable(p);
@@ -127,12 +128,12 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       };
     },
 
-    async get(p: Principal, id: number) {
+    async get({ auth: { principal: p } }: Caller, id: number) {
       return one(p, await visibleUser(p, id, readable(p)));
     },
 
-    async create(p: Principal, actor: AuditActor & { userId: number }, body: z.infer<typeof createUserRequest>) {
-      checkRoleChange(p, actor.userId, {}, body.role);
+    async create({ auth: { principal: p, user: me }, actor }: Caller, body: z.infer<typeof createUserRequest>) {
+      checkRoleChange(p, me.id, {}, body.role);
       if (body.role === 'COMPANY_USER' && !body.companies.length && !body.pending_activation && !isStaff(p.role)) {
         throw badRequest(USER_MSG.companyUserNeedsCompany, { companies: USER_MSG.companyUserNeedsCompany });
       }
@@ -172,10 +173,10 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       return { ...(await one(p, u)), ...(generated ? { generated_password: generated } : { invite_sent: true }) };
     },
 
-    async update(p: Principal, actor: AuditActor & { userId: number }, id: number, body: z.infer<typeof updateUserRequest>) {
+    async update({ auth: { principal: p, user: me }, actor }: Caller, id: number, body: z.infer<typeof updateUserRequest>) {
       const before = await visibleUser(p, id, managed(p));
       const role = body.role ?? before.role;
-      if (body.role || ADMIN_ROLES.includes(before.role)) checkRoleChange(p, actor.userId, before, role);
+      if (body.role || ADMIN_ROLES.includes(before.role)) checkRoleChange(p, me.id, before, role);
       if (body.companies) await checkCompanies(p, role, body.companies);
       if (body.role && body.role !== 'COMPANY_USER' && !body.companies) {
         // Staff see every company: memberships are dropped.
@@ -191,7 +192,7 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
           ) {
             throw badRequest(USER_MSG.lastSuperAdmin);
           }
-          if (id === actor.userId && body.is_active === false) throw badRequest('Нельзя отключить собственную учётную запись');
+          if (id === me.id && body.is_active === false) throw badRequest('Нельзя отключить собственную учётную запись');
           await repo.update(
             id,
             {
@@ -230,14 +231,14 @@ export function createUsersService(deps: { db: Db; audit: Audit; links: Password
       return one(p, (await repo.find(id)) as UserRow);
     },
 
-    async roles(p: Principal, id: number) {
+    async roles({ auth: { principal: p } }: Caller, id: number) {
       const u = await visibleUser(p, id, readable(p));
       const view = await one(p, u);
       return { role: u.role, companies: view.companies.map((c) => ({ company_id: c.company_id, role: c.role })) };
     },
 
-    async remove(p: Principal, actor: AuditActor & { userId: number }, id: number) {
-      if (id === actor.userId) throw badRequest(USER_MSG.selfDelete);
+    async remove({ auth: { principal: p, user: me }, actor }: Caller, id: number) {
+      if (id === me.id) throw badRequest(USER_MSG.selfDelete);
       const u = await visibleUser(p, id, managed(p));
       if (ADMIN_ROLES.includes(u.role) && p.role !== 'SUPER_ADMIN') throw forbidden(USER_MSG.onlySuperAdmin);
       await db.transaction(async (tx) => {

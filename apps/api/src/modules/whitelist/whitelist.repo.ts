@@ -1,9 +1,10 @@
 /* SQL of the whitelists: the entries, their matching, and the whitelist kind written on events. */
 import type { WhitelistKind, WhitelistListQuery } from '@forpost/contract/whitelist';
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, ilike, inArray, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { events, users, whitelistItems } from '../../db/schema/index';
 import { containing } from '../../db/sql';
+import { tableRepo } from '../../db/table';
 import type { Candidates } from './whitelist.match';
 
 export type WhitelistRow = Omit<typeof whitelistItems.$inferSelect, 'expiryAppliedAt'> & { createdByName: string | null };
@@ -27,21 +28,15 @@ const SORTS: Record<WhitelistListQuery['sort'], SQL[]> = {
   '-expires_at': [sql`${whitelistItems.expiresAt} desc nulls last`, asc(whitelistItems.id)],
 };
 
+/** An entry's columns but the expiry bookkeeping (when the expiry was last applied to events). */
+const { expiryAppliedAt: _applied, ...listed } = getTableColumns(whitelistItems);
+
 export function createWhitelistRepo(db: Db) {
+  const table = tableRepo(db, whitelistItems);
   const select = (tx: Db) =>
     tx
       .select({
-        id: whitelistItems.id,
-        companyId: whitelistItems.companyId,
-        type: whitelistItems.type,
-        value: whitelistItems.value,
-        matchKey: whitelistItems.matchKey,
-        kind: whitelistItems.kind,
-        comment: whitelistItems.comment,
-        expiresAt: whitelistItems.expiresAt,
-        createdBy: whitelistItems.createdBy,
-        createdAt: whitelistItems.createdAt,
-        updatedAt: whitelistItems.updatedAt,
+        ...listed,
         createdByName: users.name,
       })
       .from(whitelistItems)
@@ -57,27 +52,14 @@ export function createWhitelistRepo(db: Db) {
         q.expired === 'true' ? sql`${whitelistItems.expiresAt} <= now()` : undefined,
         q.expired === 'false' ? sql`(${whitelistItems.expiresAt} IS NULL OR ${whitelistItems.expiresAt} > now())` : undefined,
       );
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(whitelistItems).where(where);
-      const rows = await select(tx)
-        .where(where)
-        .orderBy(...SORTS[q.sort])
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size);
-      return { rows, total: n };
+      return table.page(select(tx).$dynamic(), where, SORTS[q.sort], q, tx);
     },
 
     async find(companyId: Scope, id: number, tx: Db = db): Promise<WhitelistRow | undefined> {
-      const [r] = await select(tx)
-        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
-        .limit(1);
-      return r;
+      return table.find(select(tx).$dynamic(), id, scopeIs(companyId));
     },
 
-    async insert(v: NewWhitelistRow, tx: Db = db): Promise<number> {
-      const [r] = await tx.insert(whitelistItems).values(v).returning({ id: whitelistItems.id });
-      if (!r) throw new Error('insert returned nothing');
-      return r.id;
-    },
+    insert: table.insert,
 
     /** Inserts what is new; rows that would duplicate an entry are skipped. Returns the inserted (type, key) → id. */
     async insertMany(values: NewWhitelistRow[], tx: Db = db): Promise<Map<string, number>> {
@@ -116,20 +98,11 @@ export function createWhitelistRepo(db: Db) {
     },
 
     async update(companyId: Scope, id: number, set: Partial<NewWhitelistRow>, tx: Db = db): Promise<boolean> {
-      const r = await tx
-        .update(whitelistItems)
-        .set({ ...set, updatedAt: new Date() })
-        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
-        .returning({ id: whitelistItems.id });
-      return r.length === 1;
+      return table.update(id, set, tx, scopeIs(companyId));
     },
 
     async remove(companyId: Scope, id: number, tx: Db = db): Promise<boolean> {
-      const r = await tx
-        .delete(whitelistItems)
-        .where(and(eq(whitelistItems.id, id), scopeIs(companyId)))
-        .returning({ id: whitelistItems.id });
-      return r.length === 1;
+      return table.remove(id, tx, scopeIs(companyId));
     },
 
     /**

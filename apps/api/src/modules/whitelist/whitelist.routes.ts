@@ -10,13 +10,10 @@ import {
   whitelistListQuery,
   whitelistListResponse,
 } from '@forpost/contract/whitelist';
-import { z } from 'zod';
-import { actorOf } from '../../lib/actor';
+import { callerOf } from '../../lib/caller';
+import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import type { WhitelistService } from './whitelist.service';
-
-const noContent = z.null().describe('Нет содержимого');
 
 /**
  * The global whitelist (/companies/global/whitelist, staff) and each company's own
@@ -25,36 +22,48 @@ const noContent = z.null().describe('Нет содержимого');
 export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistService }) {
   const svc = deps.whitelist;
   const tags = ['whitelist'];
-  const p = (req: Parameters<typeof requireAuth>[0]) => requireAuth(req).principal;
 
   /* Global */
-  app.get(
-    '/companies/global/whitelist',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'global_whitelist.read' },
-      schema: {
-        operationId: 'listGlobalWhitelist',
-        tags,
-        summary: 'Глобальный белый список',
-        querystring: whitelistListQuery,
-        response: { 200: whitelistListResponse },
-      },
+      tags,
+      path: '/companies/global/whitelist',
+      query: whitelistListQuery,
+      page: whitelistListResponse,
+      create: createWhitelistItemRequest,
+      item: '/companies/global/whitelist/:id',
+      params: idParam,
+      response: whitelistItemResponse,
+      body: updateWhitelistItemRequest,
     },
-    async (req) => svc.list(p(req), null, req.query),
-  );
-  app.post(
-    '/companies/global/whitelist',
     {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'createGlobalWhitelistItem',
-        tags,
-        summary: 'Добавить запись в глобальный белый список (409 — такая запись уже есть)',
-        body: createWhitelistItemRequest,
-        response: { 201: whitelistItemResponse },
-      },
+      list: ['global_whitelist.read', 'listGlobalWhitelist', 'Глобальный белый список', (c, q) => svc.list(c, null, q)],
+      create: [
+        'global_whitelist.manage',
+        'createGlobalWhitelistItem',
+        'Добавить запись в глобальный белый список (409 — такая запись уже есть)',
+        (c, body) => svc.create(c, null, body),
+      ],
+      get: [
+        'global_whitelist.read',
+        'getGlobalWhitelistItem',
+        'Запись глобального белого списка',
+        (c, { id }) => svc.get(c, null, id),
+      ],
+      update: [
+        'global_whitelist.manage',
+        'updateGlobalWhitelistItem',
+        'Изменить запись глобального белого списка',
+        (c, { id }, body) => svc.update(c, null, id, body),
+      ],
+      remove: [
+        'global_whitelist.manage',
+        'deleteGlobalWhitelistItem',
+        'Удалить запись глобального белого списка',
+        (c, { id }) => svc.remove(c, null, id),
+      ],
     },
-    async (req, reply) => reply.code(201).send(await svc.create(p(req), actorOf(req), null, req.body)),
   );
   app.post(
     '/companies/global/whitelist/bulk',
@@ -68,85 +77,51 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: bulkWhitelistResponse },
       },
     },
-    async (req) => svc.bulk(p(req), actorOf(req), null, req.body),
-  );
-  app.get(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.read' },
-      schema: {
-        operationId: 'getGlobalWhitelistItem',
-        tags,
-        summary: 'Запись глобального белого списка',
-        params: idParam,
-        response: { 200: whitelistItemResponse },
-      },
-    },
-    async (req) => svc.get(p(req), null, req.params.id),
-  );
-  app.patch(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'updateGlobalWhitelistItem',
-        tags,
-        summary: 'Изменить запись глобального белого списка',
-        params: idParam,
-        body: updateWhitelistItemRequest,
-        response: { 200: whitelistItemResponse },
-      },
-    },
-    async (req) => svc.update(p(req), actorOf(req), null, req.params.id, req.body),
-  );
-  app.delete(
-    '/companies/global/whitelist/:id',
-    {
-      config: { permission: 'global_whitelist.manage' },
-      schema: {
-        operationId: 'deleteGlobalWhitelistItem',
-        tags,
-        summary: 'Удалить запись глобального белого списка',
-        params: idParam,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(p(req), actorOf(req), null, req.params.id);
-      return reply.code(204).send(null);
-    },
+    async (req) => svc.bulk(callerOf(req), null, req.body),
   );
 
   /* Company */
-  app.get(
-    '/companies/:id/whitelist',
+  crudRoutes(
+    app,
     {
-      config: { permission: 'whitelist.read' },
-      schema: {
-        operationId: 'listCompanyWhitelist',
-        tags,
-        summary: 'Белый список компании',
-        params: whitelistCompanyParams,
-        querystring: whitelistListQuery,
-        response: { 200: whitelistListResponse },
-      },
+      tags,
+      path: '/companies/:id/whitelist',
+      pathParams: whitelistCompanyParams,
+      query: whitelistListQuery,
+      page: whitelistListResponse,
+      create: createWhitelistItemRequest,
+      item: '/companies/:id/whitelist/:itemId',
+      params: whitelistItemParams,
+      response: whitelistItemResponse,
+      body: updateWhitelistItemRequest,
     },
-    async (req) => svc.list(p(req), req.params.id, req.query),
-  );
-  app.post(
-    '/companies/:id/whitelist',
     {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'createCompanyWhitelistItem',
-        tags,
-        summary: 'Добавить запись в белый список компании (409 — такая запись уже есть)',
-        params: whitelistCompanyParams,
-        body: createWhitelistItemRequest,
-        response: { 201: whitelistItemResponse },
-      },
+      list: ['whitelist.read', 'listCompanyWhitelist', 'Белый список компании', (c, q, { id }) => svc.list(c, id, q)],
+      create: [
+        'whitelist.manage',
+        'createCompanyWhitelistItem',
+        'Добавить запись в белый список компании (409 — такая запись уже есть)',
+        (c, body, { id }) => svc.create(c, id, body),
+      ],
+      get: [
+        'whitelist.read',
+        'getCompanyWhitelistItem',
+        'Запись белого списка компании',
+        (c, { id, itemId }) => svc.get(c, id, itemId),
+      ],
+      update: [
+        'whitelist.manage',
+        'updateCompanyWhitelistItem',
+        'Изменить запись белого списка компании',
+        (c, { id, itemId }, body) => svc.update(c, id, itemId, body),
+      ],
+      remove: [
+        'whitelist.manage',
+        'deleteCompanyWhitelistItem',
+        'Удалить запись белого списка компании',
+        (c, { id, itemId }) => svc.remove(c, id, itemId),
+      ],
     },
-    async (req, reply) => reply.code(201).send(await svc.create(p(req), actorOf(req), req.params.id, req.body)),
   );
   app.post(
     '/companies/:id/whitelist/bulk',
@@ -161,52 +136,6 @@ export async function whitelistRoutes(app: App, deps: { whitelist: WhitelistServ
         response: { 200: bulkWhitelistResponse },
       },
     },
-    async (req) => svc.bulk(p(req), actorOf(req), req.params.id, req.body),
-  );
-  app.get(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.read' },
-      schema: {
-        operationId: 'getCompanyWhitelistItem',
-        tags,
-        summary: 'Запись белого списка компании',
-        params: whitelistItemParams,
-        response: { 200: whitelistItemResponse },
-      },
-    },
-    async (req) => svc.get(p(req), req.params.id, req.params.itemId),
-  );
-  app.patch(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'updateCompanyWhitelistItem',
-        tags,
-        summary: 'Изменить запись белого списка компании',
-        params: whitelistItemParams,
-        body: updateWhitelistItemRequest,
-        response: { 200: whitelistItemResponse },
-      },
-    },
-    async (req) => svc.update(p(req), actorOf(req), req.params.id, req.params.itemId, req.body),
-  );
-  app.delete(
-    '/companies/:id/whitelist/:itemId',
-    {
-      config: { permission: 'whitelist.manage' },
-      schema: {
-        operationId: 'deleteCompanyWhitelistItem',
-        tags,
-        summary: 'Удалить запись белого списка компании',
-        params: whitelistItemParams,
-        response: { 204: noContent },
-      },
-    },
-    async (req, reply) => {
-      await svc.remove(p(req), actorOf(req), req.params.id, req.params.itemId);
-      return reply.code(204).send(null);
-    },
+    async (req) => svc.bulk(callerOf(req), req.params.id, req.body),
   );
 }

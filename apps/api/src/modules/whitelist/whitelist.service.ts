@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
@@ -139,19 +140,19 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       onChange = fn;
     },
 
-    async list(p: Principal, companyId: Scope, q: WhitelistListQuery) {
+    async list({ auth: { principal: p } }: Caller, companyId: Scope, q: WhitelistListQuery) {
       await authorize(p, companyId, false);
       const { rows, total } = await repo.list(companyId, q);
       const now = Date.now();
       return { items: rows.map((r) => toItem(r, now)), total, page: q.page, page_size: q.page_size };
     },
 
-    async get(p: Principal, companyId: Scope, id: number): Promise<WhitelistItem> {
+    async get({ auth: { principal: p } }: Caller, companyId: Scope, id: number): Promise<WhitelistItem> {
       await authorize(p, companyId, false);
       return toItem(await load(companyId, id));
     },
 
-    async create(p: Principal, actor: AuditActor, companyId: Scope, body: CreateWhitelistItem): Promise<WhitelistItem> {
+    async create({ auth: { principal: p }, actor }: Caller, companyId: Scope, body: CreateWhitelistItem): Promise<WhitelistItem> {
       await authorize(p, companyId, true);
       const n = normalised(body.type, body.value);
       let id: number;
@@ -198,8 +199,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
     },
 
     async update(
-      p: Principal,
-      actor: AuditActor,
+      { auth: { principal: p }, actor }: Caller,
       companyId: Scope,
       id: number,
       body: UpdateWhitelistItem,
@@ -246,7 +246,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
       return toItem(await load(companyId, id));
     },
 
-    async remove(p: Principal, actor: AuditActor, companyId: Scope, id: number): Promise<void> {
+    async remove({ auth: { principal: p }, actor }: Caller, companyId: Scope, id: number): Promise<void> {
       await authorize(p, companyId, true);
       await db.transaction(async (tx) => {
         const before = await repo.find(companyId, id, tx);
@@ -264,7 +264,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
      * One entry per line (empty lines skipped). Each line gets a result; valid new lines are saved,
      * lines repeating an earlier line or an existing entry are reported and nothing is saved twice.
      */
-    async bulk(p: Principal, actor: AuditActor, companyId: Scope, body: BulkWhitelistRequest) {
+    async bulk({ auth: { principal: p }, actor }: Caller, companyId: Scope, body: BulkWhitelistRequest) {
       await authorize(p, companyId, true);
       const lines = body.text.split(/\r\n|\r|\n/);
       const filled = lines.filter((l) => l.trim() !== '').length;
