@@ -195,6 +195,7 @@ export async function buildApp(deps: AppDeps) {
   const mailings = createMailingsService({ db, audit, configs, config, log: app.log, mailer: deps.mailer });
   const reports = createReportsService({
     ...createReportsRepos(db),
+    companies,
     db,
     audit,
     configs,
