@@ -18,7 +18,11 @@ type Key<S> = keyof S & string;
  * `valueType` + search form): its value is the URL key `key` of the page's search; a change goes back to
  * page 1. `label` is the accessible name (the placeholder by default).
  */
-export type AdminFilter<S> =
+export type AdminFilter<S> = AdminFilterKind<S> & {
+  /** Place in the filter bar, when it is not the column's (lower first; default 0, then column order). */
+  order?: number;
+};
+type AdminFilterKind<S> =
   /** The search box (SearchInput): Enter or the button applies the trimmed text. */
   | { kind: 'text'; key: Key<S>; placeholder: string; label?: string; width?: number; testId?: string }
   /** A clearable select (FilterSelect). */
@@ -74,7 +78,9 @@ export function adminFilters<T, S extends object>(
   search: S,
   onSearch: (patch: SearchPatch<S>) => void,
 ) {
-  const filters = present(columns).flatMap((c) => (c.filter ? [c.filter] : []));
+  const filters = present(columns)
+    .flatMap((c) => (c.filter ? [c.filter] : []))
+    .sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   const keys = filters.flatMap(keysOf);
   const filtered = keys.some((k) => search[k] !== undefined);
   return {
