@@ -23,7 +23,7 @@ import {
 import { isModuleSectionCode, MODULE_SECTIONS } from './sections';
 
 describe('module registry', () => {
-  it('has its light section list (sections.ts) equal to the descriptors', () => {
+  it('gives every descriptor the identity of its line in sections.ts', () => {
     expect(MODULE_SECTIONS).toEqual(
       MODULE_LIST.map(({ id, code, route, name, icon, color }) => ({ id, code, route, name, icon, color })),
     );

@@ -2,11 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
-import { FilterBar } from '../../components/list/FilterBar';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { SecretOnceModal } from '../../components/SecretOnceModal';
@@ -39,7 +37,6 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null);
   const list = useApiKeysQuery({ ...pageParams(search), q: search.q, company_id: companyId });
-  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -60,27 +57,23 @@ export function ApiKeysPage({ search, onSearch }: { search: ApiKeysSearch; onSea
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => set({ q })}
-            placeholder="Название ключа"
-            width={300}
-            label="Поиск ключей"
-          />
-          <Typography.Text type="secondary" style={{ alignSelf: 'center' }}>
-            Компания выбирается в шапке
-          </Typography.Text>
-        </FilterBar>
-        <ListTable<ApiKey>
+        <AdminTable<ApiKey, ApiKeysSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="apikeys-table"
           scroll={{ x: 1000 }}
-          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Ключей пока нет'} /> }}
-          paging={{ search, onSearch }}
+          empty={(filtered) => <EmptyState text={filtered ? 'Ничего не нашлось' : 'Ключей пока нет'} />}
+          filterExtra={
+            <Typography.Text type="secondary" style={{ alignSelf: 'center' }}>
+              Компания выбирается в шапке
+            </Typography.Text>
+          }
           columns={[
             {
               title: 'Название',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название ключа', width: 300, label: 'Поиск ключей' },
               dataIndex: 'name',
               render: (name: string, k) => (
                 <Flex vertical>

@@ -1,12 +1,9 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
-import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { FilterBar } from '../../components/list/FilterBar';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
@@ -29,7 +26,6 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
     q: search.q,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const { filtered, set, reset } = listFilters(search, onSearch, ['q', 'active']);
 
   return (
     <>
@@ -47,27 +43,21 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
         }
       />
       <Card>
-        <FilterBar onReset={reset}>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => set({ q })}
-            placeholder="Название, юр. лицо или ИНН"
-            width={320}
-            label="Поиск компаний"
-          />
-          <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={170} />
-        </FilterBar>
-        <ListTable<Company>
+        <AdminTable<Company, CompaniesSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          resettable
+          paged
           data-testid="companies-table"
           scroll={{ x: 960 }}
-          locale={{
-            emptyText: <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />,
-          }}
-          paging={{ search, onSearch }}
+          empty={(filtered) => (
+            <EmptyState text={filtered ? 'Ничего не нашлось — измените условия поиска' : 'Компаний пока нет'} />
+          )}
           columns={[
             {
               title: 'Компания',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название, юр. лицо или ИНН', width: 320, label: 'Поиск компаний' },
               key: 'name',
               render: (_, c) => (
                 <Flex vertical>
@@ -108,6 +98,7 @@ export function CompaniesPage({ search, onSearch }: CompaniesPageProps) {
             { title: 'Участники', dataIndex: 'members_count', width: 110, align: 'right' },
             {
               title: 'Статус',
+              filter: { kind: 'active', key: 'active', width: 170 },
               dataIndex: 'is_active',
               width: 120,
               render: (on: boolean) => (on ? <Tag color="green">Активна</Tag> : <Tag color="red">Отключена</Tag>),

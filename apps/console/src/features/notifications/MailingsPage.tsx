@@ -2,11 +2,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { Mailing } from '@forpost/contract/mailings';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Badge, Button, Card, Flex, Tooltip, Typography } from 'antd';
-import { FilterBar } from '../../components/list/FilterBar';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { eventsCount, formatDateTime } from '../../lib/format';
@@ -30,7 +28,6 @@ export function MailingsPage({
   const companyId = useCompanyFilter();
   const companies = useCompanyOptions();
   const list = useMailingsQuery({ ...pageParams(search), q: search.q, company_id: companyId });
-  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -50,37 +47,29 @@ export function MailingsPage({
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => set({ q })}
-            placeholder="Название рассылки"
-            label="Поиск рассылок"
-            width={300}
-          />
-        </FilterBar>
-        <ListTable<Mailing>
+        <AdminTable<Mailing, MailingsSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="mailings-table"
           scroll={{ x: 900 }}
-          locale={{
-            emptyText: (
-              <EmptyState
-                text={search.q ? 'Ничего не нашлось' : 'Рассылок пока нет'}
-                action={
-                  canManage && !search.q ? (
-                    <Button type="primary" onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}>
-                      Создать рассылку
-                    </Button>
-                  ) : undefined
-                }
-              />
-            ),
-          }}
-          paging={{ search, onSearch }}
+          empty={(filtered) => (
+            <EmptyState
+              text={filtered ? 'Ничего не нашлось' : 'Рассылок пока нет'}
+              action={
+                canManage && !filtered ? (
+                  <Button type="primary" onClick={() => void navigate({ to: '/notifications/$id', params: { id: 'new' } })}>
+                    Создать рассылку
+                  </Button>
+                ) : undefined
+              }
+            />
+          )}
           columns={[
             {
               title: 'Название',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название рассылки', label: 'Поиск рассылок', width: 300 },
               dataIndex: 'name',
               render: (name: string, m) => (
                 <Link to="/notifications/$id" params={{ id: String(m.id) }}>

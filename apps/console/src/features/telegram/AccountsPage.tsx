@@ -2,13 +2,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { TelegramAccountStatus } from '@forpost/contract/telegram';
 import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
-import { FilterBar } from '../../components/list/FilterBar';
-import { FilterSelect } from '../../components/list/FilterSelect';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
@@ -31,7 +28,6 @@ export function AccountsPage({
   const list = useAccountsQuery({ q: search.q, status: search.status, ...pageParams(search) });
   const remove = useDeleteAccountMutation();
   const [editing, setEditing] = useState<TelegramAccount | 'new' | null>(null);
-  const { filtered, set } = listFilters(search, onSearch, ['q', 'status']);
 
   return (
     <>
@@ -47,38 +43,29 @@ export function AccountsPage({
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название или телефон" />
-          <FilterSelect
-            label="Статус"
-            value={search.status}
-            onChange={(v?: TelegramAccountStatus) => set({ status: v })}
-            options={statusOptions}
-            width={200}
-          />
-        </FilterBar>
-        <ListTable<TelegramAccount>
+        <AdminTable<TelegramAccount, AccountsSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="accounts-table"
           scroll={{ x: 1000 }}
-          paging={{ search, onSearch }}
-          locale={{
-            emptyText: (
-              <EmptyState
-                text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
-                action={
-                  !filtered && canManage ? (
-                    <Button type="primary" onClick={() => setEditing('new')}>
-                      Добавить аккаунт
-                    </Button>
-                  ) : undefined
-                }
-              />
-            ),
-          }}
+          empty={(filtered) => (
+            <EmptyState
+              text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
+              action={
+                !filtered && canManage ? (
+                  <Button type="primary" onClick={() => setEditing('new')}>
+                    Добавить аккаунт
+                  </Button>
+                ) : undefined
+              }
+            />
+          )}
           columns={[
             {
               title: 'Название',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название или телефон' },
               dataIndex: 'name',
               minWidth: 220,
               render: (n: string, a) => (
@@ -100,6 +87,7 @@ export function AccountsPage({
             },
             {
               title: 'Статус',
+              filter: { kind: 'select', key: 'status', placeholder: 'Статус', options: statusOptions, width: 200 },
               dataIndex: 'status',
               width: 150,
               render: (s: TelegramAccountStatus) => <AccountStatusTag status={s} />,

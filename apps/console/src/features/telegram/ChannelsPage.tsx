@@ -2,15 +2,11 @@ import { PlusOutlined } from '@ant-design/icons';
 import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Switch, Tag, Tooltip, Typography } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
-import { FilterBar } from '../../components/list/FilterBar';
-import { FilterSelect } from '../../components/list/FilterSelect';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { formatDateTime } from '../../lib/format';
@@ -45,9 +41,6 @@ export function ChannelsPage({
   const save = useSaveChannelMutation();
   const remove = useDeleteChannelMutation();
   const [editing, setEditing] = useState<TelegramChannel | 'new' | null>(null);
-  const { filtered, set } = listFilters(search, onSearch, ['q', 'active']);
-  const sort = search.sort ?? 'username';
-  const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
   return (
     <>
@@ -65,51 +58,32 @@ export function ChannelsPage({
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Имя или название канала" />
-          <FilterSelect
-            label="Сбор сообщений"
-            value={search.active}
-            onChange={(v?: 'true' | 'false') => set({ active: v })}
-            options={[
-              { value: 'true', label: 'Включён' },
-              { value: 'false', label: 'Выключен' },
-            ]}
-            width={200}
-          />
-        </FilterBar>
-        <ListTable<TelegramChannel>
+        <AdminTable<TelegramChannel, ChannelsSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
+          defaultSort="username"
           data-testid="channels-table"
           scroll={{ x: 1100 }}
-          paging={{ search, onSearch }}
-          onChange={(_p, _f, sorter) => {
-            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<TelegramChannel> | undefined;
-            const key = String(s?.columnKey ?? '');
-            const next = s?.order ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
-            if (next !== search.sort)
-              onSearch({ sort: (next === 'username' ? undefined : next) as ChannelsSearch['sort'], page: undefined });
-          }}
-          locale={{
-            emptyText: (
-              <EmptyState
-                text={filtered ? 'Ничего не нашлось' : 'Каналов пока нет'}
-                action={
-                  !filtered && canManage ? (
-                    <Button type="primary" onClick={() => setEditing('new')}>
-                      Добавить канал
-                    </Button>
-                  ) : undefined
-                }
-              />
-            ),
-          }}
+          empty={(filtered) => (
+            <EmptyState
+              text={filtered ? 'Ничего не нашлось' : 'Каналов пока нет'}
+              action={
+                !filtered && canManage ? (
+                  <Button type="primary" onClick={() => setEditing('new')}>
+                    Добавить канал
+                  </Button>
+                ) : undefined
+              }
+            />
+          )}
           columns={[
             {
               title: 'Канал',
+              filter: { kind: 'text', key: 'q', placeholder: 'Имя или название канала' },
               key: 'username',
-              sorter: true,
-              sortOrder: order('username'),
+              sortKey: 'username',
               render: (_, c) => (
                 <Flex vertical style={{ minWidth: 0 }}>
                   <Typography.Link href={c.link} target="_blank" rel="noopener noreferrer">
@@ -166,12 +140,21 @@ export function ChannelsPage({
               key: 'last_message_at',
               dataIndex: 'last_message_at',
               width: 190,
-              sorter: true,
-              sortOrder: order('last_message_at'),
+              sortKey: 'last_message_at',
               render: (d: string | null) => (d ? formatDateTime(d) : <Typography.Text type="secondary">Не было</Typography.Text>),
             },
             {
               title: 'Сбор',
+              filter: {
+                kind: 'select',
+                key: 'active',
+                placeholder: 'Сбор сообщений',
+                options: [
+                  { value: 'true', label: 'Включён' },
+                  { value: 'false', label: 'Выключен' },
+                ],
+                width: 200,
+              },
               key: 'is_active',
               width: 90,
               render: (_, c) =>

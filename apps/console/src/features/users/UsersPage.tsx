@@ -2,13 +2,9 @@ import { CheckCircleTwoTone, PlusOutlined, SafetyCertificateOutlined } from '@an
 import { COMPANY_ROLE_LABELS, isStaff, USER_ROLE_LABELS, USER_ROLES } from '@forpost/contract/permissions';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Space, Tag, Tooltip, Typography } from 'antd';
-import { ActiveFilter } from '../../components/list/ActiveFilter';
-import { FilterBar } from '../../components/list/FilterBar';
-import { FilterSelect } from '../../components/list/FilterSelect';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -30,15 +26,13 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
   const staff = isStaff(me.role);
   const companies = useCompanyOptions();
 
-  const companyId = search.company_id;
   const list = useUsersQuery({
     ...pageParams(search),
     q: search.q,
     role: search.role,
-    company_id: companyId,
+    company_id: search.company_id,
     is_active: search.active === undefined ? undefined : search.active ? 'true' : 'false',
   });
-  const { filtered, set, reset } = listFilters(search, onSearch, ['q', 'role', 'company_id', 'active']);
 
   return (
     <>
@@ -56,46 +50,22 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
         }
       />
       <Card>
-        <FilterBar onReset={reset}>
-          <SearchInput
-            value={search.q}
-            onSearch={(q) => set({ q })}
-            placeholder="Имя или email"
-            width={280}
-            label="Поиск пользователей"
-          />
-          {staff && (
-            <FilterSelect
-              label="Роль"
-              value={search.role}
-              onChange={(v) => set({ role: v })}
-              options={USER_ROLES.map((value) => ({ value, label: USER_ROLE_LABELS[value] }))}
-              width={230}
-            />
-          )}
-          <FilterSelect
-            label="Компания"
-            value={companyId}
-            onChange={(v) => set({ company_id: v })}
-            options={companies.options}
-            width={260}
-            searchable
-            loading={companies.isLoading}
-          />
-          <ActiveFilter value={search.active} onChange={(active) => set({ active })} width={160} />
-        </FilterBar>
-        <ListTable<User>
+        <AdminTable<User, UsersSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          resettable
+          paged
           data-testid="users-table"
-          locale={{
-            emptyText: <EmptyState text={filtered ? 'Никого не нашлось — измените условия поиска' : 'Пользователей пока нет'} />,
-          }}
+          empty={(filtered) => (
+            <EmptyState text={filtered ? 'Никого не нашлось — измените условия поиска' : 'Пользователей пока нет'} />
+          )}
           scroll={{ x: 1000 }}
-          paging={{ search, onSearch }}
           columns={[
             {
               title: 'Пользователь',
               key: 'name',
+              filter: { kind: 'text', key: 'q', placeholder: 'Имя или email', width: 280, label: 'Поиск пользователей' },
               render: (_, u) => (
                 <Flex vertical>
                   {canManage ? (
@@ -115,11 +85,29 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
               title: 'Роль',
               dataIndex: 'role',
               width: 200,
+              filter: staff
+                ? {
+                    kind: 'select',
+                    key: 'role',
+                    placeholder: 'Роль',
+                    options: USER_ROLES.map((value) => ({ value, label: USER_ROLE_LABELS[value] })),
+                    width: 230,
+                  }
+                : undefined,
               render: (r: User['role']) => <Tag color={USER_ROLE_COLORS[r]}>{USER_ROLE_LABELS[r]}</Tag>,
             },
             {
               title: 'Компании',
               key: 'companies',
+              filter: {
+                kind: 'select',
+                key: 'company_id',
+                placeholder: 'Компания',
+                options: companies.options,
+                width: 260,
+                searchable: true,
+                loading: companies.isLoading,
+              },
               render: (_, u) =>
                 u.role !== 'COMPANY_USER' ? (
                   <Typography.Text type="secondary">Все компании</Typography.Text>
@@ -139,6 +127,7 @@ export function UsersPage({ search, onSearch }: UsersPageProps) {
               title: 'Статус',
               key: 'status',
               width: 170,
+              filter: { kind: 'active', key: 'active', width: 160 },
               render: (_, u) => (
                 <Space size={4} wrap>
                   {u.is_active ? <Tag color="green">Активен</Tag> : <Tag color="red">Отключён</Tag>}

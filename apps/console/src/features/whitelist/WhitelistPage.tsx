@@ -2,15 +2,11 @@ import { GlobalOutlined, PlusOutlined, ShopOutlined, UnorderedListOutlined } fro
 import { can } from '@forpost/contract/permissions';
 import { WHITELIST_TYPE_LABELS, WHITELIST_TYPES, type WhitelistType } from '@forpost/contract/whitelist';
 import { Button, Card, Empty, Flex, Select, Tabs, Tag, Typography } from 'antd';
-import type { SorterResult } from 'antd/es/table/interface';
 import { useState } from 'react';
-import { FilterBar } from '../../components/list/FilterBar';
-import { FilterSelect } from '../../components/list/FilterSelect';
-import { ListTable } from '../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../components/list/listSearch';
+import { AdminTable } from '../../components/list/AdminTable';
+import type { SearchPatch } from '../../components/list/listSearch';
 import { pageParams } from '../../components/list/pagination';
 import { rowActionsColumn } from '../../components/list/rowActionsColumn';
-import { SearchInput } from '../../components/list/SearchInput';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState } from '../../components/page/QueryState';
 import { formatDate } from '../../lib/format';
@@ -146,8 +142,6 @@ export function WhitelistPage({ search, onSearch }: { search: WhitelistSearch; o
   );
 }
 
-const SORTABLE = ['value', 'type', 'expires_at', 'created_at'] as const;
-
 function WhitelistTable({
   scope,
   search,
@@ -172,164 +166,140 @@ function WhitelistTable({
     ...pageParams(search),
   });
   const remove = useDeleteWhitelistItemMutation(scope);
-  const { filtered, set } = listFilters(search, onSearch, ['q', 'type', 'kind', 'expired']);
-  const sort = search.sort ?? '-created_at';
-  const order = (key: string) => (sort === key ? 'ascend' : sort === `-${key}` ? 'descend' : null);
 
   return (
-    <>
-      <FilterBar>
-        <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Значение или комментарий" width={300} />
-        <FilterSelect
-          label="Тип"
-          value={search.type}
-          onChange={(v?: WhitelistType) => set({ type: v })}
-          options={WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] }))}
-          testId="filter-type"
+    <AdminTable<WhitelistItem, WhitelistSearch>
+      query={list}
+      search={search}
+      onSearch={onSearch}
+      paged
+      defaultSort="-created_at"
+      data-testid="whitelist-table"
+      scroll={{ x: 1000 }}
+      empty={(filtered) => (
+        <EmptyState
+          text={filtered ? 'Ничего не нашлось' : 'Записей пока нет'}
+          action={
+            !filtered && canManage ? (
+              <Button type="primary" onClick={onAdd}>
+                Добавить запись
+              </Button>
+            ) : undefined
+          }
         />
-        <FilterSelect
-          label="Вид"
-          value={search.kind}
-          onChange={(v?: WhitelistSearch['kind']) => set({ kind: v })}
-          options={kindOptions}
-          testId="filter-kind"
-        />
-        <FilterSelect
-          label="Срок действия"
-          value={search.expired}
-          onChange={(v?: 'true' | 'false') => set({ expired: v })}
-          options={[
-            { value: 'false', label: 'Действующие' },
-            { value: 'true', label: 'Истёкшие' },
-          ]}
-        />
-      </FilterBar>
-      <ListTable<WhitelistItem>
-        query={list}
-        data-testid="whitelist-table"
-        scroll={{ x: 1000 }}
-        paging={{ search, onSearch }}
-        onChange={(_p, _f, sorter) => {
-          const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<WhitelistItem> | undefined;
-          const key = String(s?.columnKey ?? '');
-          const next =
-            s?.order && (SORTABLE as readonly string[]).includes(key) ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
-          if (next !== search.sort)
-            onSearch({ sort: (next === '-created_at' ? undefined : next) as WhitelistSearch['sort'], page: undefined });
-        }}
-        locale={{
-          emptyText: (
-            <EmptyState
-              text={filtered ? 'Ничего не нашлось' : 'Записей пока нет'}
-              action={
-                !filtered && canManage ? (
-                  <Button type="primary" onClick={onAdd}>
-                    Добавить запись
-                  </Button>
-                ) : undefined
-              }
-            />
-          ),
-        }}
-        columns={[
-          {
-            title: 'Тип',
+      )}
+      columns={[
+        {
+          title: 'Тип',
+          filter: {
+            kind: 'select',
             key: 'type',
-            dataIndex: 'type',
-            width: 130,
-            sorter: true,
-            sortOrder: order('type'),
-            render: (t: WhitelistType) => WHITELIST_TYPE_LABELS[t],
+            placeholder: 'Тип',
+            options: WHITELIST_TYPES.map((t) => ({ value: t, label: WHITELIST_TYPE_LABELS[t] })),
+            testId: 'filter-type',
           },
-          {
-            title: 'Значение',
-            key: 'value',
-            dataIndex: 'value',
-            minWidth: 260,
-            sorter: true,
-            sortOrder: order('value'),
-            render: (v: string, it) => (
-              <Typography.Text
-                copyable={{ text: v, tooltips: ['Скопировать', 'Скопировано'] }}
-                style={{
-                  fontFamily: it.type === 'name' ? undefined : 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-                }}
-              >
-                {v}
+          key: 'type',
+          dataIndex: 'type',
+          width: 130,
+          sortKey: 'type',
+          render: (t: WhitelistType) => WHITELIST_TYPE_LABELS[t],
+        },
+        {
+          title: 'Значение',
+          filter: { kind: 'text', key: 'q', placeholder: 'Значение или комментарий', width: 300, order: -1 },
+          key: 'value',
+          dataIndex: 'value',
+          minWidth: 260,
+          sortKey: 'value',
+          render: (v: string, it) => (
+            <Typography.Text
+              copyable={{ text: v, tooltips: ['Скопировать', 'Скопировано'] }}
+              style={{
+                fontFamily: it.type === 'name' ? undefined : 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+              }}
+            >
+              {v}
+            </Typography.Text>
+          ),
+        },
+        {
+          title: 'Вид',
+          filter: { kind: 'select', key: 'kind', placeholder: 'Вид', options: kindOptions, testId: 'filter-kind' },
+          key: 'kind',
+          dataIndex: 'kind',
+          width: 110,
+          render: (k: WhitelistItem['kind']) => <KindTag kind={k} />,
+        },
+        {
+          title: 'Комментарий',
+          key: 'comment',
+          dataIndex: 'comment',
+          width: 180,
+          render: (c: string | null) =>
+            c ? (
+              <Typography.Text ellipsis={{ tooltip: c }} style={{ maxWidth: 160 }}>
+                {c}
               </Typography.Text>
+            ) : (
+              <Typography.Text type="secondary">—</Typography.Text>
             ),
+        },
+        {
+          title: 'Действует до',
+          filter: {
+            kind: 'select',
+            key: 'expired',
+            placeholder: 'Срок действия',
+            options: [
+              { value: 'false', label: 'Действующие' },
+              { value: 'true', label: 'Истёкшие' },
+            ],
           },
-          {
-            title: 'Вид',
-            key: 'kind',
-            dataIndex: 'kind',
-            width: 110,
-            render: (k: WhitelistItem['kind']) => <KindTag kind={k} />,
-          },
-          {
-            title: 'Комментарий',
-            key: 'comment',
-            dataIndex: 'comment',
-            width: 180,
-            render: (c: string | null) =>
-              c ? (
-                <Typography.Text ellipsis={{ tooltip: c }} style={{ maxWidth: 160 }}>
-                  {c}
-                </Typography.Text>
-              ) : (
-                <Typography.Text type="secondary">—</Typography.Text>
-              ),
-          },
-          {
-            title: 'Действует до',
-            key: 'expires_at',
-            dataIndex: 'expires_at',
-            width: 160,
-            sorter: true,
-            sortOrder: order('expires_at'),
-            render: (d: string | null, it) =>
-              d ? (
-                <Flex gap={6} align="center">
-                  <span>{formatDate(d)}</span>
-                  {it.is_expired && <Tag color="red">истёк</Tag>}
-                </Flex>
-              ) : (
-                <Typography.Text type="secondary">Бессрочно</Typography.Text>
-              ),
-          },
-          {
-            title: 'Добавлена',
-            key: 'created_at',
-            dataIndex: 'created_at',
-            width: 140,
-            sorter: true,
-            sortOrder: order('created_at'),
-            render: (d: string, it) => (
-              <Flex vertical>
+          key: 'expires_at',
+          dataIndex: 'expires_at',
+          width: 160,
+          sortKey: 'expires_at',
+          render: (d: string | null, it) =>
+            d ? (
+              <Flex gap={6} align="center">
                 <span>{formatDate(d)}</span>
-                {it.created_by && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {it.created_by.name}
-                  </Typography.Text>
-                )}
+                {it.is_expired && <Tag color="red">истёк</Tag>}
               </Flex>
+            ) : (
+              <Typography.Text type="secondary">Бессрочно</Typography.Text>
             ),
-          },
-          ...(canManage
-            ? [
-                rowActionsColumn<WhitelistItem>(
-                  (it) => ({
-                    name: it.value,
-                    onEdit: () => onEdit(it),
-                    onDelete: () => remove.mutateAsync(it.id),
-                    deleteText: 'Отметки совпавших событий будут пересчитаны.',
-                  }),
-                  90,
-                ),
-              ]
-            : []),
-        ]}
-      />
-    </>
+        },
+        {
+          title: 'Добавлена',
+          key: 'created_at',
+          dataIndex: 'created_at',
+          width: 140,
+          sortKey: 'created_at',
+          render: (d: string, it) => (
+            <Flex vertical>
+              <span>{formatDate(d)}</span>
+              {it.created_by && (
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {it.created_by.name}
+                </Typography.Text>
+              )}
+            </Flex>
+          ),
+        },
+        ...(canManage
+          ? [
+              rowActionsColumn<WhitelistItem>(
+                (it) => ({
+                  name: it.value,
+                  onEdit: () => onEdit(it),
+                  onDelete: () => remove.mutateAsync(it.id),
+                  deleteText: 'Отметки совпавших событий будут пересчитаны.',
+                }),
+                90,
+              ),
+            ]
+          : []),
+      ]}
+    />
   );
 }

@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const accounts: ModuleDescriptor<'accounts'> = {
-  id: 9,
-  code: 'accounts',
-  route: '/accounts',
-  name: 'Аккаунты',
+  ...section('accounts'),
   description: 'Учётные записи клиентов и сотрудников, найденные в утечках.',
-  color: '#a0d911',
-  icon: 'user',
   fields: [
     field.string('login', 'Логин', {
       required: true,

@@ -1,5 +1,6 @@
 import { field } from '../fields';
 import { sampleCard } from '../samples';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const PAYMENT_SYSTEMS = [
@@ -22,13 +23,8 @@ export function paymentSystemOf(digits: string): string {
 }
 
 export const acquiring: ModuleDescriptor<'acquiring'> = {
-  id: 6,
-  code: 'acquiring',
-  route: '/acquiring',
-  name: 'Эквайринг',
+  ...section('acquiring'),
   description: 'Скомпрометированные платёжные карты клиентов, найденные в открытых источниках.',
-  color: '#eb2f96',
-  icon: 'credit-card',
   fields: [
     field.card('card_number', 'Номер карты', {
       required: true,

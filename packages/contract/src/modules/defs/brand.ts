@@ -1,15 +1,11 @@
 import { TAKEDOWN_DECISIONS } from '../common';
 import { field, PLATFORM_OPTIONS } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const brand: ModuleDescriptor<'brand'> = {
-  id: 2,
-  code: 'brand',
-  route: '/brands',
-  name: 'Бренды',
+  ...section('brand'),
   description: 'Незаконное использование бренда: поддельные страницы, аккаунты, приложения и реклама.',
-  color: '#fa8c16',
-  icon: 'trademark',
   fields: [
     field.string('brand_name', 'Бренд', {
       required: true,

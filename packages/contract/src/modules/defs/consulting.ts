@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const consulting: ModuleDescriptor<'consulting'> = {
-  id: 15,
-  code: 'consulting',
-  route: '/consulting',
-  name: 'Консалтинг',
+  ...section('consulting'),
   description: 'Запросы компании на расследование и аналитику и ответы по ним.',
-  color: '#b37feb',
-  icon: 'bulb',
   fields: [
     field.string('subject', 'Тема', {
       required: true,

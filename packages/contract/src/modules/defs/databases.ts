@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const databases: ModuleDescriptor<'databases'> = {
-  id: 4,
-  code: 'databases',
-  route: '/databases',
-  name: 'Базы данных',
+  ...section('databases'),
   description: 'Открытые в интернет или выложенные базы данных с данными компании.',
-  color: '#13c2c2',
-  icon: 'database',
   fields: [
     field.string('db_name', 'Название базы', {
       required: true,

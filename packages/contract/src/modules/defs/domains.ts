@@ -2,18 +2,14 @@ import { FUZZER_LABELS } from '../../fuzzers';
 import { isCyrillicHost, punycodeToUnicode, unicodeToPunycode, urlHost } from '../../helpers';
 import { optionsOf, PROVIDER_LABELS, TAKEDOWN_DECISIONS } from '../common';
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 const ZONES = ['ru', 'com', 'online', 'site', 'net'];
 
 export const domains: ModuleDescriptor<'domains'> = {
-  id: 1,
-  code: 'domains',
-  route: '/domains',
-  name: 'Домены',
+  ...section('domains'),
   description: 'Похожие и фишинговые домены, использующие бренд компании.',
-  color: '#1677ff',
-  icon: 'global',
   fields: [
     field.domain('domain', 'Домен', {
       required: true,

@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const employees: ModuleDescriptor<'employees'> = {
-  id: 7,
-  code: 'employees',
-  route: '/employees',
-  name: 'Сотрудники',
+  ...section('employees'),
   description: 'Данные сотрудников в открытом доступе: учётные данные, резюме, профили, персональные данные.',
-  color: '#faad14',
-  icon: 'idcard',
   fields: [
     field.string('full_name', 'ФИО', {
       required: true,

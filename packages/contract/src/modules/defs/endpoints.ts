@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const endpoints: ModuleDescriptor<'endpoints'> = {
-  id: 14,
-  code: 'endpoints',
-  route: '/endpoints',
-  name: 'Эндпоинты',
+  ...section('endpoints'),
   description: 'Доступные из интернета API, админ-панели и служебные страницы компании.',
-  color: '#ff85c0',
-  icon: 'api',
   fields: [
     field.url('url', 'URL', {
       required: true,

@@ -1,16 +1,12 @@
 import { EVENT_MSG } from '../common';
 import { field } from '../fields';
 import { sampleInn, sampleOgrn } from '../samples';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const firms: ModuleDescriptor<'firms'> = {
-  id: 8,
-  code: 'firms',
-  route: '/firms',
-  name: 'Юрлица',
+  ...section('firms'),
   description: 'Юридические лица, использующие название компании или выдающие себя за неё.',
-  color: '#2f54eb',
-  icon: 'bank',
   fields: [
     field.string('firm_name', 'Наименование', {
       required: true,

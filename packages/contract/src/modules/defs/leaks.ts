@@ -1,14 +1,10 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const leaks: ModuleDescriptor<'leaks'> = {
-  id: 10,
-  code: 'leaks',
-  route: '/leaks',
-  name: 'Утечки',
+  ...section('leaks'),
   description: 'Утечки данных компании: дампы баз, документы, логи стилеров.',
-  color: '#f5222d',
-  icon: 'warning',
   fields: [
     field.string('leak_name', 'Название утечки', {
       listWidth: 240,

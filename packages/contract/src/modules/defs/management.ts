@@ -1,15 +1,11 @@
 import { TAKEDOWN_DECISIONS } from '../common';
 import { field, PLATFORM_OPTIONS } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const management: ModuleDescriptor<'management'> = {
-  id: 3,
-  code: 'management',
-  route: '/management',
-  name: 'Менеджмент',
+  ...section('management'),
   description: 'Поддельные аккаунты и публикации от имени руководителей компании.',
-  color: '#722ed1',
-  icon: 'solution',
   fields: [
     field.string('person_name', 'ФИО руководителя', {
       required: true,

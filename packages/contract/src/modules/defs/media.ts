@@ -1,15 +1,11 @@
 import { CONNOTATION_LABELS, optionsOf } from '../common';
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const media: ModuleDescriptor<'media'> = {
-  id: 12,
-  code: 'media',
-  route: '/media',
-  name: 'СМИ',
+  ...section('media'),
   description: 'Публикации о компании в СМИ, блогах и каналах с оценкой тональности.',
-  color: '#fa541c',
-  icon: 'read',
   fields: [
     field.url('url', 'Ссылка', { required: true, search: true, filter: 'contains', aliases: ['Ссылка', 'URL', 'link', 'url'] }),
     field.string('media_name', 'Издание', {

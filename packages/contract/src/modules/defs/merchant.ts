@@ -1,5 +1,6 @@
 import { EVENT_MSG } from '../common';
 import { field } from '../fields';
+import { section } from '../sections';
 import type { FieldOption, ModuleDescriptor } from '../types';
 
 export const BREACH_CATEGORIES: readonly FieldOption[] = [
@@ -23,13 +24,8 @@ export const QUESTIONABLE_CATEGORIES: readonly FieldOption[] = [
 ];
 
 export const merchant: ModuleDescriptor<'merchant'> = {
-  id: 13,
-  code: 'merchant',
-  route: '/merchants',
-  name: 'Мерчанты',
+  ...section('merchant'),
   description: 'Контроль торговых точек: нарушения правил эквайринга и сомнительная деятельность.',
-  color: '#36cfc9',
-  icon: 'shop',
   fields: [
     field.string('merchant_name', 'Мерчант', {
       required: true,

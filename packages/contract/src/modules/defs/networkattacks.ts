@@ -1,4 +1,5 @@
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 const ATTACK_TYPES = [
@@ -11,13 +12,8 @@ const ATTACK_TYPES = [
 ];
 
 export const networkattacks: ModuleDescriptor<'networkattacks'> = {
-  id: 16,
-  code: 'networkattacks',
-  route: '/network-attacks',
-  name: 'Сетевые атаки',
+  ...section('networkattacks'),
   description: 'Сетевые атаки на инфраструктуру компании: DDoS, сканирование, подбор паролей.',
-  color: '#820014',
-  icon: 'thunderbolt',
   fields: [
     field.enum('attack_type', 'Тип атаки', ATTACK_TYPES, {
       required: true,

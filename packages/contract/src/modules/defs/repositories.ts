@@ -1,15 +1,11 @@
 import { TAKEDOWN_DECISIONS } from '../common';
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const repositories: ModuleDescriptor<'repositories'> = {
-  id: 11,
-  code: 'repositories',
-  route: '/repositories',
-  name: 'Репозитории',
+  ...section('repositories'),
   description: 'Исходный код и секреты компании в публичных репозиториях.',
-  color: '#595959',
-  icon: 'code',
   fields: [
     field.url('repo_url', 'Репозиторий', {
       required: true,

@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { EVENT_MSG } from '../common';
 import { field } from '../fields';
+import { section } from '../sections';
 import type { ModuleDescriptor } from '../types';
 
 export const services: ModuleDescriptor<'services'> = {
-  id: 5,
-  code: 'services',
-  route: '/services',
-  name: 'Сервисы',
+  ...section('services'),
   description: 'Сервисы компании, доступные из интернета: открытые порты, уязвимое ПО, панели управления.',
-  color: '#52c41a',
-  icon: 'cloud-server',
   fields: [
     field.host('host', 'Хост', {
       required: true,

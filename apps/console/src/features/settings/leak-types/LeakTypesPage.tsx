@@ -5,10 +5,8 @@ import { useEffect, useState } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
 import { zodRule } from '../../../components/form/forms';
 import { NameField } from '../../../components/form/NameField';
-import { FilterBar } from '../../../components/list/FilterBar';
-import { ListTable } from '../../../components/list/ListTable';
+import { AdminTable } from '../../../components/list/AdminTable';
 import type { SearchPatch } from '../../../components/list/listSearch';
-import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState } from '../../../components/page/QueryState';
 import { feedback } from '../../../lib/feedback';
@@ -30,16 +28,16 @@ export function LeakTypesPage({ search, onSearch }: { search: QSearch; onSearch:
         subtitle="Набор типов задан системой (по ним работают импорт и фильтры): здесь меняются их названия и описания"
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => onSearch({ q })} placeholder="Название типа" />
-        </FilterBar>
-        <ListTable<LeakType>
+        <AdminTable<LeakType, QSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
           data-testid="leak-types-table"
-          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов утечек нет'} /> }}
+          empty={(filtered) => <EmptyState text={filtered ? 'Ничего не нашлось' : 'Типов утечек нет'} />}
           columns={[
             {
               title: 'Название',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название типа' },
               dataIndex: 'name',
               width: 280,
               render: (n: string) => <Typography.Text strong>{n}</Typography.Text>,

@@ -3,13 +3,10 @@ import { formatNumber } from '@forpost/contract/format';
 import { Link } from '@tanstack/react-router';
 import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
-import { FilterBar } from '../../../components/list/FilterBar';
-import { FilterSelect } from '../../../components/list/FilterSelect';
-import { ListTable } from '../../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
+import { AdminTable } from '../../../components/list/AdminTable';
+import type { SearchPatch } from '../../../components/list/listSearch';
 import { pageParams } from '../../../components/list/pagination';
 import { rowActionsColumn } from '../../../components/list/rowActionsColumn';
-import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState } from '../../../components/page/QueryState';
 import { formatDate } from '../../../lib/format';
@@ -27,7 +24,6 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
   const remove = useDeleteLeakMutation();
   const [editing, setEditing] = useState<Leak | 'new' | null>(null);
   const typeName = (id: number | null) => (id === null ? null : (types.data?.items.find((t) => t.id === id)?.name ?? `#${id}`));
-  const { filtered, set } = listFilters(search, onSearch, ['q', 'type']);
 
   return (
     <>
@@ -48,27 +44,18 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название утечки" />
-          <FilterSelect
-            label="Тип утечки"
-            value={search.type}
-            onChange={(v?: number) => set({ type: v })}
-            options={(types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name }))}
-            width={240}
-            loading={types.isPending}
-            testId="filter-leak-type"
-          />
-        </FilterBar>
-        <ListTable<Leak>
+        <AdminTable<Leak, LeaksSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="leaks-table"
           scroll={{ x: 1000 }}
-          paging={{ search, onSearch }}
-          locale={{ emptyText: <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} /> }}
+          empty={(filtered) => <EmptyState text={filtered ? 'Ничего не нашлось' : 'Утечек в справочнике пока нет'} />}
           columns={[
             {
               title: 'Название',
+              filter: { kind: 'text', key: 'q', placeholder: 'Название утечки' },
               dataIndex: 'name',
               render: (name: string, l) => (
                 <Flex vertical style={{ minWidth: 0 }}>
@@ -87,6 +74,15 @@ export function LeaksPage({ search, onSearch }: { search: LeaksSearch; onSearch:
             },
             {
               title: 'Тип',
+              filter: {
+                kind: 'select',
+                key: 'type',
+                placeholder: 'Тип утечки',
+                options: (types.data?.items ?? []).map((t) => ({ value: t.id, label: t.name })),
+                width: 240,
+                loading: types.isPending,
+                testId: 'filter-leak-type',
+              },
               dataIndex: 'leak_type_id',
               width: 200,
               render: (id: number | null) => typeName(id) ?? <Typography.Text type="secondary">—</Typography.Text>,

@@ -3,12 +3,10 @@ import { mediaTypeCreateRequest } from '@forpost/contract/events-extras';
 import { Button, Card } from 'antd';
 import { useState } from 'react';
 import { NameModal } from '../../../components/form/NameModal';
-import { FilterBar } from '../../../components/list/FilterBar';
-import { ListTable } from '../../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
+import { AdminTable } from '../../../components/list/AdminTable';
+import type { SearchPatch } from '../../../components/list/listSearch';
 import { pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
-import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState } from '../../../components/page/QueryState';
 import { useCan } from '../../auth/useMe';
@@ -29,7 +27,6 @@ export function MediaTypesPage({
   const save = useSaveMediaTypeMutation();
   const remove = useDeleteMediaTypeMutation();
   const [editing, setEditing] = useState<MediaType | 'new' | null>(null);
-  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -45,16 +42,15 @@ export function MediaTypesPage({
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Название типа" />
-        </FilterBar>
-        <ListTable<MediaType>
+        <AdminTable<MediaType, RefListSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="media-types-table"
-          paging={{ search, onSearch }}
-          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} /> }}
+          empty={(filtered) => <EmptyState text={filtered ? 'Ничего не нашлось' : 'Типов СМИ пока нет'} />}
           columns={[
-            { title: 'Название', dataIndex: 'name' },
+            { title: 'Название', filter: { kind: 'text', key: 'q', placeholder: 'Название типа' }, dataIndex: 'name' },
             ...(typeof list.data?.items[0]?.events_count === 'number'
               ? [{ title: 'Событий', dataIndex: 'events_count', width: 140, align: 'right' as const }]
               : []),

@@ -2,12 +2,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { punycodeToUnicode } from '@forpost/contract/helpers';
 import { Button, Card, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { FilterBar } from '../../../components/list/FilterBar';
-import { ListTable } from '../../../components/list/ListTable';
-import { listFilters, type SearchPatch } from '../../../components/list/listSearch';
+import { AdminTable } from '../../../components/list/AdminTable';
+import type { SearchPatch } from '../../../components/list/listSearch';
 import { pageParams } from '../../../components/list/pagination';
 import { RowActions } from '../../../components/list/RowActions';
-import { SearchInput } from '../../../components/list/SearchInput';
 import { PageHeading } from '../../../components/page/PageHeading';
 import { EmptyState } from '../../../components/page/QueryState';
 import type { RefListSearch } from '../search';
@@ -36,7 +34,6 @@ export function RouteRulesPage({
   const list = useRouteRulesQuery({ q: search.q, ...pageParams(search) });
   const remove = useDeleteRouteRuleMutation();
   const [editing, setEditing] = useState<RouteRule | 'new' | null>(null);
-  const { set } = listFilters(search, onSearch, ['q']);
 
   return (
     <>
@@ -50,17 +47,17 @@ export function RouteRulesPage({
         }
       />
       <Card>
-        <FilterBar>
-          <SearchInput value={search.q} onSearch={(q) => set({ q })} placeholder="Путь или адрес" />
-        </FilterBar>
-        <ListTable<RouteRule>
+        <AdminTable<RouteRule, RefListSearch>
           query={list}
+          search={search}
+          onSearch={onSearch}
+          paged
           data-testid="route-rules-table"
-          paging={{ search, onSearch }}
-          locale={{ emptyText: <EmptyState text={search.q ? 'Ничего не нашлось' : 'Перенаправлений пока нет'} /> }}
+          empty={(filtered) => <EmptyState text={filtered ? 'Ничего не нашлось' : 'Перенаправлений пока нет'} />}
           columns={[
             {
               title: 'Старый путь',
+              filter: { kind: 'text', key: 'q', placeholder: 'Путь или адрес' },
               dataIndex: 'path',
               width: 220,
               render: (p: string) => (
