@@ -74,6 +74,9 @@ describe('transitionsBetween', () => {
     expect(kinds(page('h'), page('h', { tls_fingerprint: 'AA' }))).toEqual(['cert_issued']);
     expect(kinds(page('h', { tls_fingerprint: 'AA' }), page('h', { tls_fingerprint: 'BB' }))).toEqual(['cert_issued']);
     expect(kinds(page('h', { tls_fingerprint: 'AA' }), page('h', { tls_fingerprint: null }))).toEqual([]);
+    // Down and back with the certificate it had: not a new one; with another: issued.
+    expect(transitionsBetween(nx, page('h', { tls_fingerprint: 'AA' }), true, 'AA').kinds).toEqual(['came_back']);
+    expect(transitionsBetween(nx, page('h', { tls_fingerprint: 'BB' }), true, 'AA').kinds).toEqual(['cert_issued', 'came_back']);
   });
 
   it('went offline: NXDOMAIN, no A, HTTP gone', () => {

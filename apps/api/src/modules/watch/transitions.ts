@@ -14,7 +14,7 @@
  *   mx_appeared      no MX → MX
  *   login_form       no password field → a password field on a live page
  *   content_changed  a page → a page with another normalised-HTML hash, unless the login form appeared
- *   cert_issued      a certificate whose fingerprint was not there before
+ *   cert_issued      a certificate whose fingerprint is not the last one seen
  *
  * The first observation is the baseline: no transitions.
  */
@@ -70,9 +70,15 @@ export interface Classified {
 
 /**
  * Transitions from `prev` to `next`; `down` — whether the domain was down before `next` (an earlier
- * `offline` not yet followed by `came_back`).
+ * `offline` not yet followed by `came_back`); `lastFingerprint` — the last certificate seen.
  */
-export function transitionsBetween(prev: WatchState | null, next: WatchState, down = false): Classified {
+export function transitionsBetween(
+  prev: WatchState | null,
+  next: WatchState,
+  down = false,
+  /** The last certificate fingerprint seen before `prev` (a page that went down and came back with it is no new certificate). */
+  lastFingerprint: string | null = null,
+): Classified {
   if (!prev) return { kinds: [], down: false };
   // A failed DNS question is no observation of the domain: nothing changes.
   if (!dnsKnown(next) || !dnsKnown(prev)) return { kinds: [], down };
@@ -97,7 +103,7 @@ export function transitionsBetween(prev: WatchState | null, next: WatchState, do
   if (!login0 && login1) out.add('login_form');
   if (webLive(prev) && webLive(next) && prev.content_hash !== next.content_hash && !out.has('login_form'))
     out.add('content_changed');
-  if (next.tls_fingerprint && next.tls_fingerprint !== prev.tls_fingerprint) out.add('cert_issued');
+  if (next.tls_fingerprint && next.tls_fingerprint !== (prev.tls_fingerprint ?? lastFingerprint)) out.add('cert_issued');
   return { kinds: TRANSITION_KINDS.filter((k) => out.has(k)), down: isDown };
 }
 
