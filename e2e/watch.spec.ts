@@ -83,8 +83,8 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
   const block = page.getByTestId('watch');
   await expect(block).toContainText('Проверка каждые 6 ч');
   await expect(block.getByTestId('watch-transition')).toHaveText([
-    'Появилась форма входа',
     'Сайт заработал',
+    'Появилась форма входа',
     'Выпущен сертификат',
     'Появилась почта (MX)',
   ]);

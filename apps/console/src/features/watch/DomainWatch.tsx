@@ -48,12 +48,13 @@ function StateLine({ s }: { s: WatchState }) {
   );
 }
 
-type Item = { at: string; key: string; node: React.ReactNode; color: string };
+type Item = { at: string; key: string; order: number; node: React.ReactNode; color: string };
 
 function itemsOf(w: EventWatch): Item[] {
   const states: Item[] = w.states.map((s) => ({
     at: s.first_seen,
     key: `s${s.id}`,
+    order: 1e15 - s.id,
     color: 'gray',
     node: (
       <Flex vertical gap={2} data-testid="watch-state">
@@ -70,6 +71,7 @@ function itemsOf(w: EventWatch): Item[] {
   const transitions: Item[] = w.transitions.map((t) => ({
     at: t.at,
     key: `t${t.id}`,
+    order: t.id,
     color: t.kind === 'offline' ? 'gray' : t.kind === 'came_back' || t.kind === 'web_live' ? 'green' : 'red',
     node: (
       <Typography.Text strong style={{ fontSize: 13 }} data-testid="watch-transition">
@@ -77,8 +79,9 @@ function itemsOf(w: EventWatch): Item[] {
       </Typography.Text>
     ),
   }));
-  // Newest first; at the same moment the transition comes before the state it led to.
-  return [...transitions, ...states].sort((a, b) => (a.at === b.at ? (a.key < b.key ? 1 : -1) : a.at < b.at ? 1 : -1));
+  // Newest first; at the same moment the transitions (in the table's order) come before the state they led to.
+  const t = (x: string) => new Date(x).getTime();
+  return [...transitions, ...states].sort((a, b) => t(b.at) - t(a.at) || a.order - b.order);
 }
 
 export function DomainWatch({ event, canWrite }: ExtrasProps) {
