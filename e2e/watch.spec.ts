@@ -5,7 +5,7 @@
  * the company's schedule and rules edited on its page.
  */
 import { expect as baseExpect, test } from '@playwright/test';
-import { adminApi, e2eSql, login, ok } from './helpers';
+import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
 const token = `watche2e${Date.now().toString(36)}`;
@@ -123,8 +123,7 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
   await expect(card).toContainText('Сейчас наблюдается доменов: 0');
   await expect(card.getByTestId('watch-interval')).toHaveValue('6');
   await card.getByTestId('watch-interval').fill('2');
-  await card.getByTestId('watch-rule-cert_issued').click();
-  await page.getByRole('option', { name: 'Критический' }).click();
+  await pickOption(page, card.getByTestId('watch-rule-cert_issued'), 'Критический');
   await card.getByTestId('watch-save').click();
   await expect(page.getByText('Наблюдение сохранено')).toBeVisible();
   const saved = await ok<{ interval_minutes: number; rules: Record<string, string> }>(

@@ -24,7 +24,8 @@ CREATE TABLE "watch_targets" (
 	"observed_at" timestamp with time zone,
 	"lease_until" timestamp with time zone,
 	"state_id" bigint,
-	"down_since" timestamp with time zone
+	"down_since" timestamp with time zone,
+	"web_misses" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "watch_transitions" (

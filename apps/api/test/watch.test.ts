@@ -14,6 +14,7 @@ import { createWatch, type Watch } from '../src/modules/watch/index';
 import { setConfig } from './discovery-kit';
 import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 import { type DnsServer, startDnsServer, type ZoneEntry } from './peers/dns-server';
+import { startRdapServer } from './peers/rdap-server';
 import { type Page, startWebServer, type WebServer } from './peers/web-server';
 
 let ctx: TestContext;
@@ -122,7 +123,8 @@ beforeAll(async () => {
   A = (await createCompany(ctx, 'Наблюдаемая')).id;
   await setConfig(admin, 'discovery_dns_servers', dns.server);
   await setConfig(admin, 'discovery_dns_rate', 100000);
-  await setConfig(admin, 'snapshot_timeout_seconds', 5);
+  // Generous: a page that times out is no evidence (see the test of it), and the machine may be busy.
+  await setConfig(admin, 'snapshot_timeout_seconds', 20);
   watch = createWatch({
     db: ctx.database.db,
     audit: ctx.app.services.audit,
@@ -268,6 +270,50 @@ describe('rules, allowlist, lease', () => {
     const before = await seenOf();
     await round();
     expect(await seenOf()).toEqual(before);
+  });
+
+  it('the first observation of a domain asks RDAP for its status (the RDAP peer); later ones do not', async () => {
+    const name = 'rdap-forpost-watch.ru';
+    const rdap = await startRdapServer({
+      [name]: { body: { objectClassName: 'domain', ldhName: name, status: ['active', 'client transfer prohibited'] } },
+    });
+    try {
+      await setConfig(admin, 'discovery_rdap_servers', `ru=${rdap.url}`);
+      dns.setRecord(name, { NS: HOSTER });
+      const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+      await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+      await round();
+      await round();
+      const w = (await admin.get(`/modules/domains/events/${id}/watch`)).json();
+      expect(w.states.map((s: { state: { rdap_status: string[] } }) => s.state.rdap_status)).toEqual([
+        ['active', 'client transfer prohibited'],
+      ]);
+      expect(rdap.requests.filter((p) => p.includes(name))).toHaveLength(1);
+      // The domains watched before (each already observed) were not asked at all.
+      expect(rdap.requests.filter((p) => !p.includes(name))).toEqual([]);
+    } finally {
+      await setConfig(admin, 'discovery_rdap_servers', '');
+      await rdap.close();
+    }
+  });
+
+  it('a page that stops answering in time: nothing on the first observation, offline on the second in a row', async () => {
+    const name = 'slow-forpost-watch.ru';
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    web.setPage(name, shopPage(1));
+    const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+    await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+    await setConfig(admin, 'snapshot_timeout_seconds', 1);
+    try {
+      expect((await round()).get(id)).toBeUndefined(); // baseline: a live page
+      web.setPage(name, { ...shopPage(1), hang: true });
+      expect((await round()).get(id)).toBeUndefined(); // one timeout (asked twice): the last page is kept
+      expect((await round()).get(id)).toEqual(['offline']); // again: gone
+      web.setPage(name, shopPage(1));
+      expect((await round()).get(id)).toEqual(['came_back']);
+    } finally {
+      await setConfig(admin, 'snapshot_timeout_seconds', 20);
+    }
   });
 
   it('two workers at once never observe one domain twice (lease, SKIP LOCKED)', async () => {

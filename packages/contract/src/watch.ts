@@ -73,6 +73,8 @@ export interface WatchState {
   rdap_status: string[] | null;
   /** The HTTP check's Russian error, if any (not part of the state's identity). */
   http_error?: string | null;
+  /** The page did not answer in time (twice): no evidence either way (not part of the state's identity). */
+  http_timeout?: boolean;
 }
 
 const interval = z
@@ -118,6 +120,7 @@ export const watchStateSchema = z.object({
   tls_fingerprint: z.string().nullable(),
   rdap_status: strings.nullable(),
   http_error: z.string().nullable().optional(),
+  http_timeout: z.boolean().optional(),
 });
 const stateItem = z.object({
   id: z.number().int(),

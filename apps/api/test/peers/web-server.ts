@@ -20,6 +20,8 @@ export interface Page {
   body: string;
   /** Redirect target (Location) for a 3xx. */
   location?: string;
+  /** Never answer (the client times out). */
+  hang?: boolean;
 }
 
 export interface WebServer {
@@ -51,6 +53,7 @@ export async function startWebServer(): Promise<WebServer> {
       .replace(/:\d+$/, '')
       .toLowerCase();
     const page = pages.get(host);
+    if (page?.hang) return; // the socket is destroyed by the client's timeout or by close()
     if (!page) {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       return res.end('<html><head><title>Not Found</title></head><body>404</body></html>');

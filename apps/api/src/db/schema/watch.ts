@@ -43,6 +43,8 @@ export const watchTargets = pgTable(
     stateId: bigint('state_id', { mode: 'number' }),
     /** Since when the domain is down (an `offline` transition); cleared by `came_back`. */
     downSince: ts('down_since'),
+    /** Observations in a row whose page did not answer in time (the first keeps the last known page). */
+    webMisses: integer('web_misses').notNull().default(0),
   },
   (t) => [index('watch_targets_due_idx').on(t.observedAt.asc().nullsFirst()), index('watch_targets_company_idx').on(t.companyId)],
 );

@@ -19,7 +19,7 @@ import {
 } from '../discovery/rate-limit';
 import type { RdapInfo } from '../discovery/rdap';
 import type { Resolution, Resolver } from '../discovery/resolver';
-import { type ProbeOptions, probe } from '../snapshots/probe';
+import { PROBE_MSG, type ProbeOptions, probe } from '../snapshots/probe';
 import { contentHash, hasLoginForm } from './page';
 
 export interface ObserverOptions {
@@ -110,7 +110,12 @@ export function createObserver(o: ObserverOptions): Observer {
         capture: true,
         ...(o.http.port ? { port: o.http.port } : {}),
       };
-      const p = await perDestination(addresses[0] as string, () => probe(r.name, po));
+      const timedOut = (x: { http_status: number | null; error: string | null }) =>
+        x.http_status === null && !!x.error && x.error === PROBE_MSG.timeout(Math.round(o.http.timeoutMs / 1000));
+      let p = await perDestination(addresses[0] as string, () => probe(r.name, po));
+      // A page that did not answer in time is asked once more before it counts as not answering.
+      if (timedOut(p)) p = await perDestination(addresses[0] as string, () => probe(r.name, po));
+      if (timedOut(p)) s.http_timeout = true;
       s.http_status = p.http_status;
       s.final_url = p.final_url;
       s.title = p.page_title;
@@ -162,6 +167,6 @@ async function systemResolve(host: string): Promise<string[]> {
 
 /** The part of a state that makes it distinct (the HTTP error text and RDAP misses do not). */
 export function stateKey(s: WatchState): string {
-  const { http_error: _e, ...rest } = s;
+  const { http_error: _e, http_timeout: _t, ...rest } = s;
   return JSON.stringify(rest);
 }

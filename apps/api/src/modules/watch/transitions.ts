@@ -16,7 +16,8 @@
  *   content_changed  a page → a page with another normalised-HTML hash, unless the login form appeared
  *   cert_issued      a certificate whose fingerprint is not the last one seen
  *
- * The first observation is the baseline: no transitions.
+ * The first observation is the baseline: no transitions. (A page that timed out twice is carried over
+ * from the previous state once by the worker, watch.jobs.ts: one slow answer is no `offline`.)
  */
 import { TRANSITION_KINDS, type TransitionKind, type WatchState } from '@forpost/contract/watch';
 

@@ -15,7 +15,7 @@ import type { Logger } from '../../lib/logger';
 import type { EventsRepo, HistoryEntry } from '../events/events.repo';
 import type { Observer } from './observer';
 import { stateKey } from './observer';
-import { summaryOf, transitionsBetween } from './transitions';
+import { summaryOf, transitionsBetween, webLive } from './transitions';
 import type { ClaimedTarget, WatchRepo } from './watch.repo';
 
 /** Targets claimed at once, and how long their lease holds (a crashed worker's targets come back after it). */
@@ -61,7 +61,24 @@ export function createWatchWorker(deps: {
     const at = now();
     const prev = t.state;
     // RDAP is asked only now and then: a state without it keeps the last known status.
-    const next: WatchState = observed.rdap_status === null && prev ? { ...observed, rdap_status: prev.rdap_status } : observed;
+    let next: WatchState = observed.rdap_status === null && prev ? { ...observed, rdap_status: prev.rdap_status } : observed;
+    // A live page that did not answer in time (after a retry) is no evidence yet: the first such
+    // observation keeps the last known page; the second in a row counts (the page is gone).
+    let webMisses = 0;
+    if (next.http_timeout && prev && webLive(prev) && t.web_misses < 1) {
+      next = {
+        ...next,
+        http_status: prev.http_status,
+        final_url: prev.final_url,
+        title: prev.title,
+        content_hash: prev.content_hash,
+        login_form: prev.login_form,
+        tls_issuer: prev.tls_issuer,
+        tls_sans: prev.tls_sans,
+        tls_fingerprint: prev.tls_fingerprint,
+      };
+      webMisses = t.web_misses + 1;
+    }
     const hash = createHash('sha256').update(stateKey(next)).digest('hex');
     const { kinds, down } = transitionsBetween(prev, next, t.down, t.last_fingerprint);
     const history: HistoryEntry[] = [];
@@ -82,6 +99,7 @@ export function createWatchWorker(deps: {
         state: next,
         hash,
         down,
+        webMisses,
         at,
       });
       if (!kinds.length) return;
@@ -164,7 +182,8 @@ export function createWatchWorker(deps: {
         const done = new Set<number>();
         try {
           await observer.observeMany(
-            batch.map((t) => ({ ...t, rdap: !t.state || t.state.rdap_status === null })),
+            // RDAP only at the first observation (registration status changes slowly; RDAP servers limit hard).
+            batch.map((t) => ({ ...t, rdap: !t.state })),
             async (t, state) => {
               if (stopped()) return;
               const kinds = await record(t, state);

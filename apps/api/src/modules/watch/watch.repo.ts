@@ -31,6 +31,7 @@ export interface ClaimedTarget {
   state: WatchState | null;
   state_hash: string | null;
   down: boolean;
+  web_misses: number;
   /** The last certificate fingerprint the domain showed (any earlier state). */
   last_fingerprint: string | null;
   rules: WatchRules;
@@ -155,6 +156,7 @@ export function createWatchRepo(db: Db) {
               RETURNING t.*
             )
             SELECT l.event_id::int AS event_id, l.company_id, l.state_id::int AS state_id, l.down_since IS NOT NULL AS down,
+                   l.web_misses,
                    l.observed_at,
                    coalesce(e.data->>'domain_punycode', e.data->>'domain') AS domain,
                    st.state, st.state_hash,
@@ -196,6 +198,7 @@ export function createWatchRepo(db: Db) {
         state: WatchState;
         hash: string;
         down: boolean;
+        webMisses: number;
         at: Date;
       },
     ): Promise<number> {
@@ -211,7 +214,7 @@ export function createWatchRepo(db: Db) {
         stateId = r?.id ?? null;
       }
       await tx.execute(
-        sql`UPDATE watch_targets SET observed_at = ${t.at}, lease_until = NULL, state_id = ${stateId},
+        sql`UPDATE watch_targets SET observed_at = ${t.at}, lease_until = NULL, state_id = ${stateId}, web_misses = ${t.webMisses},
               down_since = CASE WHEN ${t.down} THEN coalesce(down_since, ${t.at}) ELSE NULL END
             WHERE event_id = ${t.eventId}`,
       );

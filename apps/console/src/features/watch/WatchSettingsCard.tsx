@@ -67,8 +67,8 @@ function Editor({ companyId, data, canEdit }: { companyId: number; data: WatchSe
           <Space>
             <span>Проверять каждые</span>
             <InputNumber
-              min={0.25}
-              max={720}
+              // The bounds are checked below with the contract's message (antd would silently clamp them).
+              min={0}
               step={1}
               value={hours}
               onChange={(v) => setHours(v)}
