@@ -233,7 +233,12 @@ describe('rules, allowlist, lease', () => {
     const id = r.json().id as number;
     const statuses = (await admin.get('/modules/domains/events/statuses')).json().items as { id: number; code: string }[];
     const resolved = statuses.find((s) => s.code === 'resolved')?.id;
-    expect((await admin.patch(`/modules/domains/events/${id}`, { status_id: resolved })).statusCode).toBe(200);
+    const [me] = await rowsOf<{ id: number }>(
+      ctx.database.db,
+      sql`SELECT id FROM users WHERE email = 'watch-admin@forpost.test'`,
+    );
+    const p = await admin.patch(`/modules/domains/events/${id}`, { status_id: resolved, assignee_id: me?.id });
+    expect(p.statusCode, p.body).toBe(200);
     expect((await admin.post('/modules/domains/allowlist', { company_id: A, domain: name })).statusCode).toBe(201);
     expect((await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true })).statusCode).toBe(200);
     const put = await admin.req('PUT', `/companies/${A}/watch`, {
@@ -251,7 +256,10 @@ describe('rules, allowlist, lease', () => {
     expect(priorities.find((p) => p.id === ev.priority_id)?.code).toBe('critical');
     const h = (await admin.get(`/modules/domains/events/${id}/history`)).json().items as { after: { comment?: string } }[];
     expect(h.some((x) => x.after?.comment === 'Домен из списка разрешённых изменился: Появилась почта (MX)')).toBe(true);
-  });
+    // The assignee's bell.
+    const bell = (await admin.get('/notifications')).json().items as { kind: string; text: string }[];
+    expect(bell.some((n) => n.kind === 'watch' && n.text === `${name}: Появилась почта (MX)`)).toBe(true);
+  }, 120_000);
 
   it('a company with the watch off is not observed; an event switched off is not observed', async () => {
     const B = (await createCompany(ctx, 'Без наблюдения')).id;
@@ -270,7 +278,7 @@ describe('rules, allowlist, lease', () => {
     const before = await seenOf();
     await round();
     expect(await seenOf()).toEqual(before);
-  });
+  }, 120_000);
 
   it('the first observation of a domain asks RDAP for its status (the RDAP peer); later ones do not', async () => {
     const name = 'rdap-forpost-watch.ru';
@@ -295,7 +303,7 @@ describe('rules, allowlist, lease', () => {
       await setConfig(admin, 'discovery_rdap_servers', '');
       await rdap.close();
     }
-  });
+  }, 120_000);
 
   it('a page that stops answering in time: nothing on the first observation, offline on the second in a row', async () => {
     const name = 'slow-forpost-watch.ru';
@@ -314,7 +322,7 @@ describe('rules, allowlist, lease', () => {
     } finally {
       await setConfig(admin, 'snapshot_timeout_seconds', 20);
     }
-  });
+  }, 180_000);
 
   it('two workers at once never observe one domain twice (lease, SKIP LOCKED)', async () => {
     await watch.repo.makeDue();

@@ -13,6 +13,7 @@ import { type TransitionKind, transitionLabel, WATCH_MSG, type WatchState } from
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EventsRepo, HistoryEntry } from '../events/events.repo';
+import { notify } from '../notifications/index';
 import type { Observer } from './observer';
 import { stateKey } from './observer';
 import { summaryOf, transitionsBetween, webLive } from './transitions';
@@ -162,6 +163,19 @@ export function createWatchWorker(deps: {
         );
       }
       await deps.events.insertHistory(history, tx);
+      // The bell of the event's assignee (mailings and other subscribers: not yet).
+      if (t.assignee_id !== null)
+        await notify(tx, [
+          {
+            userId: t.assignee_id,
+            kind: 'watch',
+            eventId: t.event_id,
+            companyId: t.company_id,
+            module: 'domains',
+            text: `${t.domain}: ${kinds.map(transitionLabel).join(', ')}`,
+            actorId: null,
+          },
+        ]);
     });
     for (const kind of kinds) deps.onTransition?.({ eventId: t.event_id, kind });
     return kinds;

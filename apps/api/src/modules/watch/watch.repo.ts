@@ -38,6 +38,7 @@ export interface ClaimedTarget {
   status_id: number;
   status_final: boolean;
   priority_id: number | null;
+  assignee_id: number | null;
   priority_level: number | null;
   allowlisted: boolean;
   observed_at: string | null;
@@ -164,7 +165,7 @@ export function createWatchRepo(db: Db) {
                      WHERE s2.event_id = l.event_id AND s2.state->>'tls_fingerprint' IS NOT NULL
                      ORDER BY s2.id DESC LIMIT 1) AS last_fingerprint,
                    coalesce(s.rules, ${jsonParam(DEFAULT_WATCH_RULES)}::jsonb) AS rules,
-                   e.status_id, coalesce(es.is_final, false) AS status_final, e.priority_id, ep.level AS priority_level,
+                   e.status_id, coalesce(es.is_final, false) AS status_final, e.priority_id, e.assignee_id, ep.level AS priority_level,
                    (coalesce(e.whitelist_kind, 'undefined') <> 'undefined' OR EXISTS (
                       SELECT 1 FROM domain_allowlist al WHERE al.company_id = e.company_id
                          AND (al.domain_punycode = e.data->>'domain_punycode'
