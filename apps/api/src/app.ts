@@ -44,6 +44,7 @@ import { tagsRoutes } from './modules/tags/index';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { createUsersService, usersRoutes } from './modules/users/index';
 import { createViewsService, viewsRoutes } from './modules/views/index';
+import { createWatch } from './modules/watch/index';
 import { createWhitelistService, whitelistRoutes } from './modules/whitelist/index';
 import { type BearerAuthenticator, registerAccess } from './plugins/access';
 import { registerErrorHandling } from './plugins/errors';
@@ -233,6 +234,9 @@ export async function buildApp(deps: AppDeps) {
     outbound,
   });
   app.addHook('onClose', () => discovery.stop());
+  // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
+  const watch = createWatch({ db, audit, configs, log: app.log, outbound });
+  app.addHook('onClose', () => watch.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -292,6 +296,7 @@ export async function buildApp(deps: AppDeps) {
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
+      watch.mount(a);
     },
     { prefix: API_PREFIX },
   );
@@ -326,6 +331,7 @@ export async function buildApp(deps: AppDeps) {
       insights,
       snapshots,
       discovery,
+      watch,
     },
   });
 }

@@ -712,6 +712,9 @@ const CASES: Record<string, Case> = {
     'the staff owner’s bulk operation': S.bulk.owner,
   })),
   'GET /modules/{m}/events/snapshots/:id': onId(event('snapshots of B’s domain'), { control: ownEvent }),
+  // The watch (#31): an event's timeline and flag.
+  'GET /modules/{m}/events/:id/watch': onId(event('watch timeline of B’s domain'), { control: ownEvent }),
+  'PUT /modules/{m}/events/:id/watch': onId(event('B’s domain (its watch flag)'), { body: () => ({ watched: true }) }),
   'POST /modules/{m}/events/snapshots/:id': {
     covers: ['path:id', 'body:screenshot_doc_id'],
     probes: (r) => [
@@ -931,6 +934,10 @@ const CASES: Record<string, Case> = {
   }),
   'GET /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { control: () => S.A }),
   'PUT /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { body: () => ({ items: [] }) }),
+  'GET /companies/:id/watch': onId(() => ({ 'B’s watch settings': S.B }), { control: () => S.A }),
+  'PUT /companies/:id/watch': onId(() => ({ 'B’s watch settings': S.B }), {
+    body: () => ({ enabled: false, interval_minutes: 60, rules: {} }),
+  }),
   ...Object.fromEntries(
     (['GET', 'PATCH', 'DELETE'] as const).map((method) => [
       `${method} /companies/:id/whitelist/:itemId`,

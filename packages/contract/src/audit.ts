@@ -144,6 +144,8 @@ export const AUDIT_ACTIONS = {
   'discovery_asset.delete': 'Удаление защищаемого актива',
   'discovery_run.start': 'Запуск поиска доменов',
   'discovery_run.cancel': 'Остановка поиска доменов',
+  'watch_settings.update': 'Изменение наблюдения за доменами',
+  'watch_event.update': 'Изменение наблюдения за событием',
   'sla.update': 'Изменение сроков SLA',
   'route_rule.create': 'Добавление перенаправления',
   'route_rule.update': 'Изменение перенаправления',
@@ -175,6 +177,7 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'leak', label: 'Каталог утечек' },
   { value: 'media_type.', label: 'Типы СМИ' },
   { value: 'discovery_', label: 'Поиск доменов' },
+  { value: 'watch_', label: 'Наблюдение за доменами' },
   { value: 'sla.', label: 'Сроки SLA' },
   { value: 'route_rule.', label: 'Перенаправления' },
 ];
@@ -207,5 +210,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   route_rule: 'Перенаправление',
   discovery_asset: 'Защищаемый актив',
   discovery_run: 'Запуск поиска доменов',
+  watch_settings: 'Наблюдение за доменами компании',
+  watch_event: 'Наблюдение за событием',
   sla_policy: 'Сроки SLA',
 };

@@ -312,6 +312,8 @@ export const headerKey = (m: ModuleDescriptor, header: string) => importHeaderMa
 export const HISTORY_LINK_LABELS: Readonly<Record<string, string>> = {
   files: 'Файлы',
   leaks: 'Связанные утечки',
+  /** The watch (#31): a transition of a watched domain. */
+  watch: 'Наблюдение',
 };
 
 /**

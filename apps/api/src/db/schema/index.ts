@@ -9,3 +9,4 @@ export * from './settings';
 export * from './sla';
 export * from './transfer';
 export * from './views';
+export * from './watch';

@@ -30,6 +30,20 @@ export interface ProbeOptions {
   hostMap?: ReadonlyMap<string, { ip: string; port: number }>;
   /** DNS override (tests); default the system resolver. */
   resolve?: (host: string) => Promise<string[]>;
+  /**
+   * The watch (#31): keep the final page's body and content type and the HTTPS peer certificate in
+   * the result, and accept a certificate that does not verify (it is observed, not trusted).
+   */
+  capture?: boolean;
+  /** The port both schemes connect to when the host is not in `hostMap` (tests and bench). */
+  port?: number;
+}
+
+/** The certificate an HTTPS server presented (capture). */
+export interface PeerCert {
+  issuer: string | null;
+  sans: string[];
+  fingerprint256: string;
 }
 
 export interface ProbeResult {
@@ -40,6 +54,10 @@ export interface ProbeResult {
   page_title: string | null;
   /** Russian reason when the check failed (or was cut short); null = the site answered in full. */
   error: string | null;
+  /** With `capture`: the final page (at most maxBytes), its content type, the certificate of an HTTPS answer. */
+  body?: Buffer;
+  content_type?: string;
+  cert?: PeerCert | null;
 }
 
 export const PROBE_MSG = {
@@ -123,6 +141,21 @@ interface Hop {
   ip: string | null;
   body: Buffer;
   truncated: boolean;
+  cert: PeerCert | null;
+}
+
+/** The peer certificate of a TLS socket (null for plain HTTP or none presented). */
+function peerCertOf(socket: Socket | undefined): PeerCert | null {
+  const s = socket as (Socket & { getPeerCertificate?: () => import('node:tls').PeerCertificate }) | undefined;
+  if (!s?.getPeerCertificate) return null;
+  const c = s.getPeerCertificate();
+  if (!c?.fingerprint256) return null;
+  const issuer = c.issuer ? (c.issuer.O ?? c.issuer.CN ?? null) : null;
+  const sans = (c.subjectaltname ?? '')
+    .split(/,\s*/)
+    .filter((x) => x.startsWith('DNS:'))
+    .map((x) => x.slice(4).toLowerCase());
+  return { issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer, sans, fingerprint256: c.fingerprint256 };
 }
 
 /** Reads at most `max` bytes of a (decompressed) body. */
@@ -171,6 +204,7 @@ function request(url: URL, o: ProbeOptions, deadline: number, signal: AbortSigna
         path: `${url.pathname}${url.search}`,
         method: 'GET',
         servername: isIP(host) ? undefined : host,
+        ...(o.capture ? { rejectUnauthorized: false } : {}),
         signal,
         agent: false,
         timeout: Math.max(1, deadline - Date.now()),
@@ -196,9 +230,10 @@ function request(url: URL, o: ProbeOptions, deadline: number, signal: AbortSigna
       (res) => {
         void (async () => {
           try {
+            const cert = o.capture ? peerCertOf(res.socket) : null;
             const { body, truncated } = await readCapped(decoded(res), o.maxBytes);
             if (truncated) req.destroy();
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, ip: connectedIp, body, truncated });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, ip: connectedIp, body, truncated, cert });
           } catch (e) {
             reject(e);
           }
@@ -286,7 +321,8 @@ export async function probe(host: string, o: ProbeOptions): Promise<ProbeResult>
     ['ETIMEDOUT', 'ABORT_ERR'].includes(String((e as { code?: string }).code));
   const mapped = o.hostMap?.get(host);
   // A test mapping names the port too (the checked URL shows it).
-  const hostPart = `${isIP(host) === 6 ? `[${host}]` : host}${mapped ? `:${mapped.port}` : ''}`;
+  const port = mapped?.port ?? o.port;
+  const hostPart = `${isIP(host) === 6 ? `[${host}]` : host}${port ? `:${port}` : ''}`;
   try {
     let firstIp: string | null = null;
     try {
@@ -321,6 +357,7 @@ export async function probe(host: string, o: ProbeOptions): Promise<ProbeResult>
       final_url: url.toString().slice(0, 2000),
       page_title: isHtml ? titleOf(hop.body, type) : null,
       error: hop.truncated ? PROBE_MSG.tooLarge(Math.round(o.maxBytes / 1024)) : null,
+      ...(o.capture ? { body: hop.body, content_type: type, cert: hop.cert } : {}),
     };
   } catch (e) {
     return failed(timedOut(e) ? timeoutMsg : reasonOf(e, o));

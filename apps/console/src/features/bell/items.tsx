@@ -18,6 +18,7 @@ export const KIND_COLORS: Record<NotificationItem['kind'], string> = {
   assigned: 'blue',
   mention: 'purple',
   sla_breach: 'red',
+  watch: 'orange',
 };
 
 export const isGroup = (n: NotificationItem) => n.count > 1;

@@ -8,6 +8,7 @@ import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { AssetsCard } from '../discovery/AssetsCard';
 import { SlaPolicyEditor } from '../sla/SlaPolicyEditor';
+import { WatchSettingsCard } from '../watch/WatchSettingsCard';
 import { useCreateCompanyMutation, useDeleteCompanyMutation, useUpdateCompanyMutation } from './api/mutations';
 import { type CompanyDetail, useCompanyQuery } from './api/queries';
 import { CompanyForm } from './components/CompanyForm';
@@ -97,7 +98,7 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
         }),
     });
 
-  const active = tab && (tab !== 'keys' || canKeys) && (tab !== 'assets' || canAssets) ? tab : 'main';
+  const active = tab && (tab !== 'keys' || canKeys) && ((tab !== 'assets' && tab !== 'watch') || canAssets) ? tab : 'main';
 
   return (
     <>
@@ -151,6 +152,7 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
           },
           ...(canKeys ? [{ key: 'keys', label: 'Продуктовые ключи', children: <ProductKeysCard company={company} /> }] : []),
           ...(canAssets ? [{ key: 'assets', label: 'Защищаемые активы', children: <AssetsCard companyId={company.id} /> }] : []),
+          ...(canAssets ? [{ key: 'watch', label: 'Наблюдение', children: <WatchSettingsCard companyId={company.id} /> }] : []),
           {
             key: 'sla',
             label: 'Сроки SLA',

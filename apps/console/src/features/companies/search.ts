@@ -5,7 +5,7 @@ const companiesSearch = { q: searchText(), active: searchBool, ...pageFields };
 export type CompaniesSearch = SearchOf<typeof companiesSearch>;
 export const parseCompaniesSearch = searchSchema(companiesSearch);
 
-const COMPANY_TABS = ['main', 'members', 'keys', 'sla', 'assets'] as const;
+const COMPANY_TABS = ['main', 'members', 'keys', 'sla', 'assets', 'watch'] as const;
 export type CompanyTab = (typeof COMPANY_TABS)[number];
 /** /companies/{id}/edit?tab=members */
 export const parseCompanyEditSearch = searchSchema({ tab: searchEnum(COMPANY_TABS) });

@@ -4,7 +4,7 @@
  */
 import type { ModuleDescriptor, ModuleExtra } from '@forpost/contract/modules';
 import type { ComponentType } from 'react';
-import { DomainSnapshots } from './DomainSnapshots';
+import { DomainWatchAndSnapshots } from '../../watch/DomainBlocks';
 import { EventActions } from './EventActions';
 import { LinkedLeaks } from './LinkedLeaks';
 import { MerchantCategories } from './MerchantCategories';
@@ -20,7 +20,8 @@ export type { ExtrasProps };
  */
 const EXTRA_BLOCKS: Partial<Record<ModuleExtra, ComponentType<ExtrasProps>>> = {
   actions: EventActions,
-  snapshots: DomainSnapshots,
+  // The snapshots' block comes with the watch's timeline (features/watch).
+  snapshots: DomainWatchAndSnapshots,
   linked_leaks: LinkedLeaks,
   files: RepoFiles,
   merchant_categories: MerchantCategories,

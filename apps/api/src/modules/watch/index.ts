@@ -1,0 +1,128 @@
+/*
+ * Wiring of the watch (#31) for buildApp: `mount` adds its routes (inside /api/v1), `attach` from
+ * main.ts starts the round poller on ROLE=all|worker. A round's observer is built from discovery's DNS
+ * settings (servers, concurrency, timeout, retries, queries per second) and the snapshot settings
+ * (timeout, body cap, redirects), through the SSRF guard (lib/outbound.ts).
+ */
+import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
+import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/outbound';
+import { type Poller, startPoller } from '../../lib/poller';
+import type { App } from '../../lib/routes';
+import type { ConfigsService } from '../configs/index';
+import { discoverySettings } from '../discovery/discovery.service';
+import { createRdapBootstrapCache, createRdapClient } from '../discovery/rdap';
+import { createResolver } from '../discovery/resolver';
+import { createEventsRepo } from '../events/events.repo';
+import { createObserver, type Observer } from './observer';
+import { createWatchWorker, type ObservedTransition } from './watch.jobs';
+import { createWatchRepo } from './watch.repo';
+import { watchRoutes } from './watch.routes';
+import { createWatchService } from './watch.service';
+
+/** How often the poller looks for due domains (a round observes every due one). */
+const TICK_MS = 60_000;
+
+export interface WatchOptions {
+  /** Domains observed at once (DNS and HTTP of one domain in sequence). */
+  concurrency: number;
+  /** HTTP requests at once and per second to one destination address. */
+  perDestination: { concurrency: number; ratePerSecond: number };
+  /** Tests and bench: the port both HTTP schemes connect to. */
+  httpPort?: number;
+}
+export const DEFAULT_WATCH_OPTIONS: WatchOptions = {
+  concurrency: 64,
+  perDestination: { concurrency: 4, ratePerSecond: 10 },
+};
+
+export interface WatchDeps {
+  db: Db;
+  audit: Audit;
+  configs: Pick<ConfigsService, 'get'>;
+  log: Pick<Logger, 'warn' | 'info'>;
+  outbound: OutboundPolicy;
+  options?: Partial<WatchOptions>;
+  onTransition?: (t: ObservedTransition) => void;
+}
+
+export function createWatch(deps: WatchDeps) {
+  const { db, configs } = deps;
+  const options = { ...DEFAULT_WATCH_OPTIONS, ...deps.options };
+  const repo = createWatchRepo(db);
+  const bootstrapCache = createRdapBootstrapCache({ outbound: deps.outbound });
+  const listeners: ((t: ObservedTransition) => void)[] = deps.onTransition ? [deps.onTransition] : [];
+
+  async function observer(): Promise<{ observer: Observer; close(): void }> {
+    const s = await discoverySettings(configs);
+    const resolver = createResolver({ ...s.resolver, outbound: deps.outbound });
+    const rdap =
+      Object.keys(s.rdap.servers).length || s.rdap.bootstrapUrl
+        ? createRdapClient({ ...s.rdap, outbound: deps.outbound, bootstrapCache })
+        : null;
+    return {
+      observer: createObserver({
+        resolver,
+        outbound: deps.outbound,
+        concurrency: options.concurrency,
+        http: {
+          timeoutMs: (await configs.get('snapshot_timeout_seconds')) * 1000,
+          maxBytes: (await configs.get('snapshot_max_body_kb')) * 1024,
+          maxRedirects: await configs.get('snapshot_max_redirects'),
+          ...(options.httpPort ? { port: options.httpPort } : {}),
+        },
+        perDestination: options.perDestination,
+        rdap,
+      }),
+      close: () => resolver.close(),
+    };
+  }
+
+  const worker = createWatchWorker({
+    db,
+    repo,
+    events: createEventsRepo(db),
+    observer,
+    log: deps.log,
+    onTransition: (t) => {
+      for (const l of listeners) l(t);
+    },
+  });
+  const service = createWatchService({ db, audit: deps.audit, repo });
+  const pollers: Poller[] = [];
+
+  return {
+    repo,
+    worker,
+    service,
+    /** One round now (tests, bench): every due domain, or at most `limit`. */
+    round: (limit?: number) => worker.round(() => false, limit),
+    onTransition(l: (t: ObservedTransition) => void) {
+      listeners.push(l);
+    },
+    mount(app: App) {
+      watchRoutes(app, { watch: service });
+    },
+    /** `background: false` (tests): no poller (call round). */
+    attach(opts: { work: boolean; background?: boolean }) {
+      if (!opts.work || opts.background === false) return;
+      pollers.push(
+        startPoller({
+          intervalMs: TICK_MS,
+          run: async (stopped) => {
+            // Without DNS servers there is nothing to observe with.
+            if (!(await discoverySettings(configs)).resolver.servers.length) return;
+            await worker.round(stopped);
+          },
+          log: deps.log,
+          failure: 'watch round failed',
+        }),
+      );
+    },
+    async stop() {
+      for (const p of pollers.splice(0)) await p.stop();
+    },
+  };
+}
+export type Watch = ReturnType<typeof createWatch>;

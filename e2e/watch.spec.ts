@@ -1,0 +1,140 @@
+/*
+ * The watch (#31) in the browser: the timeline on a domain event's card (states with their time
+ * ranges and the transitions between them, in Russian; the states are written into the e2e server's
+ * database as the watch's worker writes them), the «Наблюдать» switch, the empty and error states, and
+ * the company's schedule and rules edited on its page.
+ */
+import { expect as baseExpect, test } from '@playwright/test';
+import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+const token = `watche2e${Date.now().toString(36)}`;
+
+const state = (over: Record<string, unknown>) =>
+  JSON.stringify({
+    dns: 'registered',
+    a: [],
+    aaaa: [],
+    ns: ['ns1.hoster.ru'],
+    mx: [],
+    http_status: null,
+    final_url: null,
+    title: null,
+    content_hash: null,
+    login_form: false,
+    tls_issuer: null,
+    tls_sans: [],
+    tls_fingerprint: null,
+    rdap_status: null,
+    ...over,
+  });
+
+test('watch: timeline on the card, the switch, the company schedule and rules', async ({ page, baseURL }) => {
+  test.setTimeout(180_000);
+  const api = await adminApi(baseURL);
+  const company = await ok<{ id: number }>(
+    await api.post('/api/v1/companies', { data: { name: `Наблюдение ${token}` } }),
+    'company',
+  );
+  const create = async (name: string) =>
+    (
+      await ok<{ id: number }>(
+        await api.post('/api/v1/modules/domains/events', { data: { company_id: company.id, domain: `${name}-${token}.ru` } }),
+        'event',
+      )
+    ).id;
+  const watched = await create('login');
+  const fresh = await create('fresh');
+  await ok(await api.put(`/api/v1/modules/domains/events/${watched}/watch`, { data: { watched: true } }), 'watch on');
+  // What the worker writes after three observations: parked → MX → a login page.
+  await e2eSql(
+    `INSERT INTO watch_states (event_id, state, state_hash, first_seen, last_seen, observations) VALUES
+       ($1, $2::jsonb, 'h1', now() - interval '18 hours', now() - interval '12 hours', 2),
+       ($1, $3::jsonb, 'h2', now() - interval '6 hours', now() - interval '6 hours', 1),
+       ($1, $4::jsonb, 'h3', now() - interval '1 hour', now() - interval '1 hour', 1)`,
+    [
+      watched,
+      state({}),
+      state({ mx: ['mx.evil.ru'] }),
+      state({
+        mx: ['mx.evil.ru'],
+        a: ['203.0.113.7'],
+        http_status: 200,
+        title: 'Сбербанк Онлайн — вход',
+        login_form: true,
+        tls_issuer: "Let's Encrypt",
+        tls_sans: [`login-${token}.ru`],
+        tls_fingerprint: 'AA:BB',
+      }),
+    ],
+  );
+  await e2eSql(
+    `INSERT INTO watch_transitions (event_id, company_id, kind, at) VALUES
+       ($1, $2, 'mx_appeared', now() - interval '6 hours'),
+       ($1, $2, 'web_live', now() - interval '1 hour'),
+       ($1, $2, 'login_form', now() - interval '1 hour'),
+       ($1, $2, 'cert_issued', now() - interval '1 hour')`,
+    [watched, company.id],
+  );
+  await e2eSql(`UPDATE watch_targets SET observed_at = now() - interval '1 hour' WHERE event_id = $1`, [watched]);
+
+  await login(page);
+  await page.goto(`/domains/${watched}`);
+  const block = page.getByTestId('watch');
+  await expect(block).toContainText('Проверка каждые 6 ч');
+  await expect(block.getByTestId('watch-transition')).toHaveText([
+    'Сайт заработал',
+    'Появилась форма входа',
+    'Выпущен сертификат',
+    'Появилась почта (MX)',
+  ]);
+  await expect(block.getByTestId('watch-state')).toHaveCount(3);
+  await expect(block.getByTestId('watch-state').first()).toContainText('Форма входа');
+  await expect(block.getByTestId('watch-state').first()).toContainText('«Сбербанк Онлайн — вход»');
+  await expect(block.getByTestId('watch-state').last()).toContainText('наблюдений: 2');
+  await expect(block.getByTestId('watch-toggle')).toBeChecked();
+
+  // The switch off: «Не наблюдается», kept after a reload.
+  await block.getByTestId('watch-toggle').click();
+  await expect(block).toContainText('Не наблюдается');
+  await page.reload();
+  await expect(page.getByTestId('watch').getByTestId('watch-toggle')).not.toBeChecked();
+
+  // An event the watch has not seen yet: the empty state.
+  await page.goto(`/domains/${fresh}`);
+  await expect(page.getByTestId('watch')).toContainText('Наблюдений пока нет');
+  await expect(page.getByTestId('watch')).toContainText('Не наблюдается');
+
+  // The error state: the API refuses.
+  await page.route(`**/api/v1/modules/domains/events/${fresh}/watch`, (r) =>
+    r.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ statusCode: 500, message: 'Ошибка, попробуйте позже' }),
+    }),
+  );
+  await page.reload();
+  await expect(page.getByTestId('watch-error')).toContainText('Наблюдение недоступно');
+  await page.unroute(`**/api/v1/modules/domains/events/${fresh}/watch`);
+
+  // The company's schedule and rules on its page.
+  await page.goto(`/companies/${company.id}/edit?tab=watch`);
+  const card = page.getByTestId('watch-settings');
+  await expect(card).toContainText('Сейчас наблюдается доменов: 0');
+  await expect(card.getByTestId('watch-interval')).toHaveValue('6');
+  await card.getByTestId('watch-interval').fill('2');
+  await pickOption(page, card.getByTestId('watch-rule-cert_issued'), 'Критический');
+  await card.getByTestId('watch-save').click();
+  await expect(page.getByText('Наблюдение сохранено')).toBeVisible();
+  const saved = await ok<{ interval_minutes: number; rules: Record<string, string> }>(
+    await api.get(`/api/v1/companies/${company.id}/watch`),
+    'settings',
+  );
+  expect(saved.interval_minutes).toBe(120);
+  expect(saved.rules).toEqual({ mx_appeared: 'high', login_form: 'high', cert_issued: 'critical' });
+  // Too short an interval: the contract's message, no save.
+  await card.getByTestId('watch-interval').fill('0.1');
+  await expect(card).toContainText('Интервал — от 15 минут до 30 дней');
+  await expect(card.getByTestId('watch-save')).toBeDisabled();
+  await api.dispose();
+});
