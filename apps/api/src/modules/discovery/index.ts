@@ -164,3 +164,15 @@ export function createDiscovery(deps: DiscoveryDeps) {
   };
 }
 export type Discovery = ReturnType<typeof createDiscovery>;
+/* What the domain watch shares with discovery: settings, DNS, RDAP and the per-destination limits. */
+export { discoverySettings } from './discovery.service';
+export {
+  type Clock,
+  createSemaphore,
+  createTokenBucket,
+  realClock,
+  type Semaphore,
+  type TokenBucket,
+} from './rate-limit';
+export { createRdapBootstrapCache, createRdapClient, type RdapInfo } from './rdap';
+export { createResolver, type Resolution, type Resolver } from './resolver';

@@ -9,17 +9,9 @@
  */
 import type { WatchState } from '@forpost/contract/watch';
 import type { OutboundPolicy } from '../../lib/outbound';
-import {
-  type Clock,
-  createSemaphore,
-  createTokenBucket,
-  realClock,
-  type Semaphore,
-  type TokenBucket,
-} from '../discovery/rate-limit';
-import type { RdapInfo } from '../discovery/rdap';
-import type { Resolution, Resolver } from '../discovery/resolver';
-import { PROBE_MSG, type ProbeOptions, probe } from '../snapshots/probe';
+import type { RdapInfo, Resolution, Resolver } from '../discovery/index';
+import { type Clock, createSemaphore, createTokenBucket, realClock, type Semaphore, type TokenBucket } from '../discovery/index';
+import { PROBE_MSG, type ProbeOptions, probe } from '../snapshots/index';
 import { contentHash, hasLoginForm } from './page';
 
 export interface ObserverOptions {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { type TransitionKind, transitionLabel, WATCH_MSG, type WatchState } from '@forpost/contract/watch';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
-import type { EventsRepo, HistoryEntry } from '../events/events.repo';
+import type { EventsRepo, HistoryEntry } from '../events/index';
 import { notify } from '../notifications/index';
 import type { Observer } from './observer';
 import { stateKey } from './observer';
