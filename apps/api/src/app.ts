@@ -145,10 +145,16 @@ export async function buildApp(deps: AppDeps) {
   // Run-time settings for every module: `configs.get(key)`, cached, invalidated on all instances via LISTEN/NOTIFY.
   const configs = createConfigsService({ db, pool: database.pool, config, audit, log: app.log });
   app.addHook('onClose', () => configs.close());
-  const whitelist = createWhitelistService({ db, audit, log: app.log });
+  const whitelist = createWhitelistService({ db, audit, log: app.log, companies });
   app.addHook('onClose', async () => whitelist.remarker?.close());
   const filtrator = createFiltratorService({ db, audit });
-  const telegram = createTelegramService({ db, audit, secret: config.secret, rematchChannel: filtrator.rematchChannel });
+  const telegram = createTelegramService({
+    db,
+    audit,
+    companies,
+    secret: config.secret,
+    rematchChannel: filtrator.rematchChannel,
+  });
   const limiter = createFailureLimiter(db, async () => ({
     maxFailures: await configs.get('lockout_max_failures'),
     windowMinutes: await configs.get('lockout_window_minutes'),
@@ -184,8 +190,8 @@ export async function buildApp(deps: AppDeps) {
     config,
   });
   const companiesSvc = createCompaniesService({ db, audit, limiter });
-  const usersSvc = createUsersService({ db, audit, links: identity });
-  const apiKeysSvc = createApiKeysService({ db, audit, access });
+  const usersSvc = createUsersService({ db, audit, links: identity, companies });
+  const apiKeysSvc = createApiKeysService({ db, audit, access, companies });
   const analytics = createAnalyticsService({ db, cacheEntries: config.analyticsCacheEntries });
   // SLA policies and the breach job (bell notifications for the assignee: notifications.notify).
   const sla = createSlaService({ db, audit, companies, notify: notifyUsers });
@@ -232,6 +238,7 @@ export async function buildApp(deps: AppDeps) {
     snapshots,
     log: app.log,
     outbound,
+    companies,
   });
   app.addHook('onClose', () => discovery.stop());
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).

@@ -23,7 +23,7 @@ import { badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
 import type { AuthContext } from '../auth/index';
 import { type AccessCache, deepFreeze, type Expiring, ipAllowed } from '../auth/index';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 import { createApiKeysRepo, type ApiKeyRow as KeyRow } from './apikeys.repo';
 
 type Role = { module: string; access: 'read' | 'write' };
@@ -51,6 +51,7 @@ const APIKEY_MSG = {
 } as const;
 
 export function createApiKeysService(deps: {
+  companies: CompaniesRepo;
   db: Db;
   audit: Audit;
   /** Who a key is, for a few seconds (auth/access-cache.ts; ACCESS_CACHE_MS=0: read on every request). */
@@ -58,7 +59,7 @@ export function createApiKeysService(deps: {
 }) {
   const { db, audit, access } = deps;
   const repo = createApiKeysRepo(db);
-  const companiesRepo = createCompaniesRepo(db);
+  const companiesRepo = deps.companies;
   const toKey = (k: KeyRow, companyName: string): z.infer<typeof apiKeyResponse> => ({
     id: k.id,
     name: k.name,

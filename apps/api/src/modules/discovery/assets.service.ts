@@ -17,7 +17,7 @@ import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 import { type AssetRow, type AssetsRepo, createAssetsRepo } from './assets.repo';
 
 const toAsset = (r: AssetRow): Asset => ({
@@ -32,10 +32,10 @@ const toAsset = (r: AssetRow): Asset => ({
   updated_at: iso(r.updatedAt),
 });
 
-export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsRepo }) {
+export function createAssetsService(deps: { db: Db; audit: Audit; repo?: AssetsRepo; companies: CompaniesRepo }) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createAssetsRepo(db);
-  const companies = createCompaniesRepo(db);
+  const companies = deps.companies;
 
   /** The principal may read the company's assets (and, with `manage`, change them). */
   async function authorize(p: Principal, companyId: number, manage: boolean) {

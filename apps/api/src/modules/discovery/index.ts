@@ -12,6 +12,7 @@ import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
+import type { CompaniesRepo } from '../companies/index';
 import type { ConfigsService } from '../configs/index';
 import type { CreateGuards, Refs, WhitelistKindFor } from '../events/index';
 import { createCardVault, createEventsRepo } from '../events/index';
@@ -47,13 +48,14 @@ export interface DiscoveryDeps {
   log: Pick<Logger, 'warn' | 'info'>;
   /** The SSRF guard of resolvers, RDAP servers and CT logs (lib/outbound.ts). */
   outbound: OutboundPolicy;
+  companies: CompaniesRepo;
 }
 
 export function createDiscovery(deps: DiscoveryDeps) {
   const { db } = deps;
   const assetsRepo = createAssetsRepo(db);
   const runsRepo = createRunsRepo(db);
-  const assets = createAssetsService({ db, audit: deps.audit, repo: assetsRepo });
+  const assets = createAssetsService({ db, audit: deps.audit, repo: assetsRepo, companies: deps.companies });
   let raiser: EventRaiser | undefined;
   const raise = () => {
     if (!raiser) throw new Error('discovery is not mounted (call mount after the event engine)');
@@ -79,7 +81,14 @@ export function createDiscovery(deps: DiscoveryDeps) {
     }
   }
 
-  const runs = createRunsService({ db, audit: deps.audit, runs: runsRepo, assets: assetsRepo, enqueue });
+  const runs = createRunsService({
+    db,
+    audit: deps.audit,
+    companies: deps.companies,
+    runs: runsRepo,
+    assets: assetsRepo,
+    enqueue,
+  });
   const sources = createSourcesService({ configs: deps.configs, assets: assetsRepo, outbound: deps.outbound });
   const execute = createRunExecutor({
     db,

@@ -10,7 +10,7 @@ import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 import type { AssetsRepo } from './assets.repo';
 import type { RunRow, RunsRepo } from './runs.repo';
 
@@ -35,6 +35,7 @@ export const toRun = (r: RunRow): DiscoveryRun => ({
 });
 
 export function createRunsService(deps: {
+  companies: CompaniesRepo;
   db: Db;
   audit: Audit;
   runs: RunsRepo;
@@ -43,7 +44,7 @@ export function createRunsService(deps: {
   enqueue: (runId: number) => Promise<void>;
 }) {
   const { db, audit, runs, assets } = deps;
-  const companies = createCompaniesRepo(db);
+  const companies = deps.companies;
 
   return {
     async start({ auth: { principal: p }, actor }: Caller, companyId: number): Promise<DiscoveryRun> {

@@ -17,7 +17,7 @@ import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 import { type AccountRow, type ChannelRow, createTelegramRepo, type TelegramRepo } from './telegram.repo';
 
 type CreateAccount = z.infer<typeof createTelegramAccountRequest>;
@@ -71,6 +71,7 @@ const auditedAccount = (a: TelegramAccount) => ({
 });
 
 export interface TelegramServiceDeps {
+  companies: CompaniesRepo;
   db: Db;
   audit: Audit;
   /** SECRET: the collector credentials are sealed with a key derived from it. */
@@ -84,7 +85,7 @@ export interface TelegramServiceDeps {
 export function createTelegramService(deps: TelegramServiceDeps) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createTelegramRepo(db);
-  const companyRepo = createCompaniesRepo(db);
+  const companyRepo = deps.companies;
   const box: SecretBox = createSecretBox(deps.secret, TELEGRAM_SECRET_PURPOSE);
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
 

@@ -10,7 +10,7 @@ import { hashPassword } from '../../lib/passwords';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import { createApiKeysRepo } from '../apikeys/index';
 import { createSessionsRepo, createUsersRepo, type CompanyLink as ShownLink, type UserRow } from '../auth/index';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 
 type CompanyLink = { company_id: number; role: CompanyRole };
 const ADMIN_ROLES: readonly UserRole[] = ['SUPER_ADMIN', 'ADMIN'];
@@ -20,12 +20,12 @@ export interface PasswordLinks {
   invite(user: { id: number; email: string; name: string }): Promise<void>;
 }
 
-export function createUsersService(deps: { db: Db; audit: Audit; links: PasswordLinks }) {
+export function createUsersService(deps: { db: Db; audit: Audit; links: PasswordLinks; companies: CompaniesRepo }) {
   const { db, audit } = deps;
   const repo = createUsersRepo(db);
   const sessions = createSessionsRepo(db);
   const keys = createApiKeysRepo(db);
-  const companies = createCompaniesRepo(db);
+  const companies = deps.companies;
 
   /** Companies whose users the principal manages ('all' for staff admins). */
   const managed = (p: Principal) => companiesWith(p, 'users.manage');

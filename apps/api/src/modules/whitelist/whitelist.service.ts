@@ -22,7 +22,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import { iso, isUniqueViolation } from '../../lib/serialize';
-import { createCompaniesRepo } from '../companies/index';
+import type { CompaniesRepo } from '../companies/index';
 import { createEventsRemarker, type EventsRemarker, kindForEvent, loadEventMatcher } from './whitelist.events';
 import { hasCandidates, subjectCandidates } from './whitelist.match';
 import { createWhitelistRepo, type Scope, type WhitelistRepo, type WhitelistRow } from './whitelist.repo';
@@ -58,6 +58,7 @@ const audited = (r: Pick<WhitelistRow, 'type' | 'value' | 'kind' | 'comment' | '
 });
 
 export interface WhitelistServiceDeps {
+  companies: CompaniesRepo;
   db: Db;
   audit: Audit;
   repo?: WhitelistRepo;
@@ -74,7 +75,7 @@ export interface WhitelistServiceDeps {
 export function createWhitelistService(deps: WhitelistServiceDeps) {
   const { db, audit } = deps;
   const repo = deps.repo ?? createWhitelistRepo(db);
-  const companiesRepo = createCompaniesRepo(db);
+  const companiesRepo = deps.companies;
   let onChange = deps.onChange;
   const remarker = deps.remarker === undefined ? createEventsRemarker({ db, log: deps.log, repo }) : deps.remarker;
 
