@@ -4,30 +4,14 @@
  * database as the watch's worker writes them), the «Наблюдать» switch, the empty and error states, and
  * the company's schedule and rules edited on its page.
  */
+import { BLANK_WATCH_STATE } from '@forpost/contract/watch';
 import { expect as baseExpect, test } from '@playwright/test';
 import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
 const token = `watche2e${Date.now().toString(36)}`;
 
-const state = (over: Record<string, unknown>) =>
-  JSON.stringify({
-    dns: 'registered',
-    a: [],
-    aaaa: [],
-    ns: ['ns1.hoster.ru'],
-    mx: [],
-    http_status: null,
-    final_url: null,
-    title: null,
-    content_hash: null,
-    login_form: false,
-    tls_issuer: null,
-    tls_sans: [],
-    tls_fingerprint: null,
-    rdap_status: null,
-    ...over,
-  });
+const state = (over: Record<string, unknown>) => JSON.stringify({ ...BLANK_WATCH_STATE, ns: ['ns1.hoster.ru'], ...over });
 
 test('watch: timeline on the card, the switch, the company schedule and rules', async ({ page, baseURL }) => {
   test.setTimeout(180_000);

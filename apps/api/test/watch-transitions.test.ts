@@ -1,25 +1,10 @@
 /* The watch's classifier (modules/watch/transitions.ts) and page reading (page.ts): pure, no peers. */
-import { TRANSITION_KINDS, TRANSITIONS, type WatchState } from '@forpost/contract/watch';
+import { BLANK_WATCH_STATE, TRANSITION_KINDS, TRANSITIONS, type WatchState } from '@forpost/contract/watch';
 import { describe, expect, it } from 'vitest';
 import { contentHash, hasLoginForm, normaliseHtml } from '../src/modules/watch/page';
 import { isParked, reach, transitionsBetween } from '../src/modules/watch/transitions';
 
-const base: WatchState = {
-  dns: 'registered',
-  a: [],
-  aaaa: [],
-  ns: ['ns1.hoster.ru', 'ns2.hoster.ru'],
-  mx: [],
-  http_status: null,
-  final_url: null,
-  title: null,
-  content_hash: null,
-  login_form: false,
-  tls_issuer: null,
-  tls_sans: [],
-  tls_fingerprint: null,
-  rdap_status: null,
-};
+const base: WatchState = { ...BLANK_WATCH_STATE, ns: ['ns1.hoster.ru', 'ns2.hoster.ru'] };
 const st = (p: Partial<WatchState> = {}): WatchState => ({ ...base, ...p });
 const nx = st({ dns: 'nxdomain', ns: [] });
 const nsOnly = st();

@@ -77,6 +77,24 @@ export interface WatchState {
   http_timeout?: boolean;
 }
 
+/** A registered name with nothing observed yet: the start every state is built from. */
+export const BLANK_WATCH_STATE: Readonly<WatchState> = Object.freeze({
+  dns: 'registered',
+  a: [],
+  aaaa: [],
+  ns: [],
+  mx: [],
+  http_status: null,
+  final_url: null,
+  title: null,
+  content_hash: null,
+  login_form: false,
+  tls_issuer: null,
+  tls_sans: [],
+  tls_fingerprint: null,
+  rdap_status: null,
+});
+
 const interval = z
   .number({ error: WATCH_MSG.interval })
   .int({ error: WATCH_MSG.interval })

@@ -7,7 +7,7 @@
  * per-destination limit: at most `perDestination.concurrency` at once and `ratePerSecond` per
  * address (lookalikes often share one parking or hosting address). Never throws for a domain.
  */
-import type { WatchState } from '@forpost/contract/watch';
+import { BLANK_WATCH_STATE, type WatchState } from '@forpost/contract/watch';
 import type { OutboundPolicy } from '../../lib/outbound';
 import type { RdapInfo, Resolution, Resolver } from '../discovery/index';
 import { type Clock, createSemaphore, createTokenBucket, realClock, type Semaphore, type TokenBucket } from '../discovery/index';
@@ -63,20 +63,13 @@ export function createDestinationLimiter(opts: { concurrency: number; ratePerSec
 
 function stateOf(r: Resolution): WatchState {
   return {
+    ...BLANK_WATCH_STATE,
+    tls_sans: [],
     dns: r.status,
     a: [...r.a].sort(),
     aaaa: [...r.aaaa].sort(),
     ns: [...r.ns].sort(),
     mx: [...r.mx].sort(),
-    http_status: null,
-    final_url: null,
-    title: null,
-    content_hash: null,
-    login_form: false,
-    tls_issuer: null,
-    tls_sans: [],
-    tls_fingerprint: null,
-    rdap_status: null,
     http_error: null,
   };
 }
