@@ -1,8 +1,8 @@
 import { auditEntry, auditQuery } from '@forpost/contract/audit';
 import { listResponse } from '@forpost/contract/common';
 import type { Db } from '../../db/client';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import { createAuditService } from './audit.service';
 
 /** The audit log, newest first, for admins. */
@@ -20,6 +20,6 @@ export async function auditRoutes(app: App, deps: { db: Db }) {
         response: { 200: listResponse(auditEntry) },
       },
     },
-    async (req) => svc.list(requireAuth(req).principal, req.query),
+    async (req) => svc.list(callerOf(req), req.query),
   );
 }

@@ -1,14 +1,16 @@
 /* The audit log for admins: the entries of the companies the caller may audit, newest first. */
 import type { AuditQuery } from '@forpost/contract/audit';
-import { companiesWith, type Principal } from '@forpost/contract/permissions';
+import { companiesWith } from '@forpost/contract/permissions';
 import type { Db } from '../../db/client';
+import type { Caller } from '../../lib/caller';
 import { iso } from '../../lib/serialize';
 import { createAuditRepo } from './audit.repo';
 
 export function createAuditService(deps: { db: Db }) {
   const repo = createAuditRepo(deps.db);
   return {
-    async list(p: Principal, q: AuditQuery) {
+    async list(c: Caller, q: AuditQuery) {
+      const p = c.auth.principal;
       const { rows, total } = await repo.list(
         {
           scope: companiesWith(p, 'audit.read'),
