@@ -58,6 +58,7 @@ describe('«Без приоритета»', () => {
         { key: 'none', name: 'Без приоритета', color: 'default', total: 3, data: [3], links: [null] },
         { key: 'high', name: 'Высокий', color: 'red', total: 1, data: [1], links: [null] },
       ],
+      total: 4,
     });
     const byDay = seriesOption({
       ...moduleSeries(1),
