@@ -107,6 +107,18 @@ test.describe
       const link = page.getByTestId('run-events');
       await expect(link).toHaveText('1');
       await shot(page, 'runs');
+      // Issue #30: the company's name was cut («Дисков…») at 1280; it fits its cell at both widths.
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1920, height: 1080 },
+      ]) {
+        await page.setViewportSize(size);
+        const company = page.locator('.ant-table-tbody tr.ant-table-row').first().locator('td').nth(2);
+        await expect(company).toHaveText('Дисковери Банк');
+        const box = await company.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+        expect(box.scroll, `«Компания» is cut at ${size.width}`).toBeLessThanOrEqual(box.client);
+      }
+      await page.setViewportSize({ width: 1440, height: 900 });
       await link.click();
       await expect(page).toHaveURL(/\/domains\?.*discovery_run=/);
       // The run's one new event.

@@ -237,6 +237,43 @@ test.describe
       await expect(preview).toHaveCount(0);
     });
 
+    // Issue #30 item 11: each figure of the card says what it is and whose it is — the source's
+    // «Схожесть, %» beside the built-in classifier's «Риск фишинга по оценке классификатора Форпоста».
+    test('the card names the classifier’s figure and whose it is, beside the imported similarity', async ({ page }) => {
+      test.setTimeout(120_000);
+      await open(page);
+      await page.goto(`/domains/${domainId}`);
+      await expect(page.getByText('Схожесть, %', { exact: true })).toBeVisible();
+      const ml = page.getByTestId('ml-state');
+      // The worker classifies the new event within seconds (every 2 s); the card refetches its state.
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return expect(ml.getByTestId('ml-score'))
+              .toBeVisible({ timeout: 5_000 })
+              .then(
+                () => true,
+                () => false,
+              );
+          },
+          { timeout: 90_000, intervals: [2_000, 5_000] },
+        )
+        .toBe(true);
+      await expect(ml.getByTestId('ml-score')).toHaveText(/^Риск фишинга по оценке классификатора Форпоста: \d{1,3}%$/);
+      await expect(ml).toContainText('Встроенный');
+      // The imported similarity, named as the source's, and how the verdict used it.
+      await expect(ml).toContainText('Схожесть по данным источника: 91%');
+      await ml.scrollIntoViewIfNeeded();
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1920, height: 1080 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.screenshot({ path: path.join(SHOTS, `ml-score-${size.width}.png`), fullPage: true });
+      }
+    });
+
     test('the producer’s settings are in «Интеграции»', async ({ page }) => {
       await open(page);
       await page.goto('/settings/configs');

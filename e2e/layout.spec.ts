@@ -313,6 +313,14 @@ test('the import history: the undo tooltip leaves its confirmation free; an undo
       // Undone: still in the history, as «Отменён», without a second undo.
       await expect(row).toContainText('Отменён');
       await expect(row.getByRole('button', { name: 'Удалить импорт' })).toHaveCount(0);
+      // Its counts read as history: «создано 2» struck through and grey (it was green, as a fresh result).
+      const created = row.getByText('создано 2', { exact: true });
+      await expect(created).toBeVisible();
+      const look = await created.evaluate((el) => ({
+        line: getComputedStyle(el).textDecorationLine,
+        green: !!el.closest('.ant-typography-success'),
+      }));
+      expect(look).toEqual({ line: 'line-through', green: false });
       await shot(page, `import-undone-${size.width}.png`);
       await page.setViewportSize(WIDTHS[0]);
       await shot(page, `import-undone-${WIDTHS[0].width}.png`);

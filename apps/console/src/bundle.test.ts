@@ -102,6 +102,15 @@ describe('the page bundles', () => {
     expect(closure(['index.html', ...HOME_ROUTES]).has(chartsKey)).toBe(false);
   });
 
+  it('index.html preloads every chunk /login needs: no round trip after the entry has run', () => {
+    const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const asked = new Set(
+      [...html.matchAll(/<(?:script type="module"|link rel="modulepreload")[^>]* (?:src|href)="\/([^"]+)"/g)].map((m) => m[1]),
+    );
+    const needed = [...closure(['index.html', LOGIN_ROUTE])].map((k) => manifest[k]?.file);
+    expect(needed.filter((f) => !asked.has(f as string))).toEqual([]);
+  });
+
   it(`sends at most ${LOGIN_JS_CEILING / 1024} KB of brotli JavaScript for /login`, () => {
     const bytes = bytesOf(['index.html', LOGIN_ROUTE]);
     expect(bytes).toBeGreaterThan(50 * 1024); // the sum really read the files

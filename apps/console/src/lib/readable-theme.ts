@@ -4,7 +4,6 @@
  * theme) to reach 4.5:1, and the text shade of every preset tag colour is picked by contrast.
  */
 import { type ThemeConfig, theme } from 'antd';
-import { readablePresetTagTokens } from './contrast';
 
 /** Token overrides per theme; the ratios are against the page (#f5f5f5 / #000) and the cards (#fff / #141414). */
 const READABLE_TOKENS = {
@@ -36,11 +35,47 @@ const READABLE_TOKENS = {
   },
 } as const;
 
+/**
+ * The text shade of each preset tag colour that reaches 4.5:1 on its background (contrast.ts
+ * `readablePresetTagTokens` over the theme's palette), written down: deriving them ran antd's theme
+ * algorithm a second time and 48 contrast ratios on every first load, the sign-in page's too (issue
+ * #30). readable-theme.test.ts checks them against the derivation.
+ */
+export const PRESET_TAG_TEXT = {
+  light: {
+    red7: '#cf1322',
+    volcano7: '#ad2102',
+    orange7: '#ad4e00',
+    gold7: '#874d00',
+    yellow7: '#876800',
+    lime7: '#3f6600',
+    green7: '#237804',
+    cyan7: '#006d75',
+    blue7: '#0958d9',
+    geekblue7: '#1d39c4',
+    purple7: '#531dab',
+    magenta7: '#c41d7f',
+  },
+  dark: {
+    red7: '#e84749',
+    volcano7: '#e87040',
+    orange7: '#e89a3c',
+    gold7: '#e8b339',
+    yellow7: '#e8d639',
+    lime7: '#a9d134',
+    green7: '#6abe39',
+    cyan7: '#33bcb7',
+    blue7: '#3c89e8',
+    geekblue7: '#7f9ef3',
+    purple7: '#ab7ae0',
+    magenta7: '#e0529c',
+  },
+} as const;
+
 /** The theme config with readable colours for the given algorithm (light or dark). */
 export function readableTheme(base: ThemeConfig, dark: boolean): ThemeConfig {
   const algorithm = dark ? theme.darkAlgorithm : theme.defaultAlgorithm;
   const token = { ...base.token, ...READABLE_TOKENS[dark ? 'dark' : 'light'] };
-  const palette = theme.getDesignToken({ token, algorithm }) as unknown as Record<string, unknown>;
   // Status tags (color="success" / "warning") write in the status colour on its pale background.
   const statusTag = dark ? {} : { colorSuccess: '#237804', colorWarning: '#ad4e00' };
   return {
@@ -51,7 +86,7 @@ export function readableTheme(base: ThemeConfig, dark: boolean): ThemeConfig {
       ...base.components,
       // The selected tab writes in the primary colour: in the dark theme the readable link blue.
       ...(dark ? { Tabs: { itemSelectedColor: '#85a5ff', itemHoverColor: '#adc6ff', itemActiveColor: '#adc6ff' } } : {}),
-      Tag: { ...base.components?.Tag, ...statusTag, ...readablePresetTagTokens(palette) },
+      Tag: { ...base.components?.Tag, ...statusTag, ...PRESET_TAG_TEXT[dark ? 'dark' : 'light'] },
     },
   };
 }

@@ -96,7 +96,7 @@ export function DiscoveryPage() {
         size="middle"
         loading={runs.isPending}
         dataSource={runs.data?.items ?? []}
-        scroll={{ x: 1030 }}
+        scroll={{ x: 1140 }}
         expandable={{
           rowExpandable: hasIssues,
           expandedRowRender: (r) => <RunIssuesPanel run={r} />,
@@ -133,7 +133,8 @@ export function DiscoveryPage() {
               </div>
             ),
           },
-          { title: 'Компания', dataIndex: 'company_name', ellipsis: true },
+          // Its own width, wrapping rather than cut: at 1280 it got what the fixed columns left («Дисков…»).
+          { title: 'Компания', dataIndex: 'company_name', width: 180 },
           {
             title: 'Статус',
             dataIndex: 'status',

@@ -1,6 +1,7 @@
 import type { TimeSeriesResponse } from '@forpost/contract/analytics';
 import { describe, expect, it } from 'vitest';
-import { MODULE_PALETTE, OTHERS_COLOR, OTHERS_KEY, topSeries } from './chartOptions';
+import { contrastRatio } from '../../../lib/contrast';
+import { MODULE_PALETTE, matrixOption, OTHERS_COLOR, OTHERS_KEY, seriesOption, topSeries } from './chartOptions';
 
 const days = ['2026-03-01', '2026-03-02'];
 const moduleSeries = (n: number): TimeSeriesResponse => ({
@@ -38,5 +39,34 @@ describe('topSeries', () => {
     const statuses = moduleSeries(12);
     statuses.series = statuses.series.map((s) => ({ ...s, color: 'blue' }));
     expect(topSeries(statuses)).toBe(statuses);
+  });
+});
+
+describe('«Без приоритета»', () => {
+  // Issue #30: its bars were #d9d9d9 (the brightest bar of the dark theme, 1.4:1 on white) and its
+  // days' bars #bfbfbf; a grey series must reach 3:1 (WCAG non-text) on both themes' cards.
+  const cards = ['#ffffff', '#141414'];
+  const colors = (o: unknown) =>
+    (o as { series: { name: string; itemStyle: { color: string } }[] }).series.map((s) => [s.name, s.itemStyle.color] as const);
+
+  it('its bars in the priority matrix and in the days chart read on the light and the dark card', () => {
+    const matrix = matrixOption({
+      from: days[0] as string,
+      to: days[1] as string,
+      categories: [{ key: 'domains', name: 'Домены' }],
+      series: [
+        { key: 'none', name: 'Без приоритета', color: 'default', total: 3, data: [3], links: [null] },
+        { key: 'high', name: 'Высокий', color: 'red', total: 1, data: [1], links: [null] },
+      ],
+      total: 4,
+    });
+    const byDay = seriesOption({
+      ...moduleSeries(1),
+      series: [
+        { key: 'none', name: 'Без приоритета', color: 'default', total: 1, data: [1, 0], link: { path: '/x', query: {} } },
+      ],
+    });
+    for (const [name, color] of [...colors(matrix), ...colors(byDay)].filter(([n]) => n === 'Без приоритета'))
+      for (const card of cards) expect(contrastRatio(color, card), `${name} ${color} on ${card}`).toBeGreaterThanOrEqual(3);
   });
 });

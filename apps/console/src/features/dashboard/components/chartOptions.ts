@@ -4,6 +4,9 @@ import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import type { EChartsCoreOption } from 'echarts/core';
 import { formatNumber } from '../../../lib/format';
 
+/** A grey that reads on both themes' cards (4.7:1 on #ffffff, 3.9:1 on #141414: WCAG non-text 3:1). */
+export const NEUTRAL_COLOR = '#737373';
+
 /** Ant Design colour names used by statuses, priorities and sentiment → hex. */
 const NAMED_COLORS: Record<string, string> = {
   red: '#f5222d',
@@ -16,7 +19,9 @@ const NAMED_COLORS: Record<string, string> = {
   cyan: '#13c2c2',
   purple: '#722ed1',
   magenta: '#eb2f96',
-  default: '#bfbfbf',
+  // «Без приоритета» and the other grey series: 3:1 against the white and the dark theme's card
+  // (#bfbfbf, 1.8:1 on white; the «no priority» bars' #d9d9d9 was the brightest bar of the dark theme).
+  default: NEUTRAL_COLOR,
   processing: '#1677ff',
 };
 /** The module's colour (its descriptor's, the PDF report's too); grey for an unknown code. */
@@ -211,14 +216,7 @@ export function matrixOption(r: MatrixResponse): EChartsCoreOption {
       barMaxWidth: 22,
       emphasis: { focus: 'series' },
       itemStyle: {
-        color:
-          s.key === 'none'
-            ? '#d9d9d9'
-            : s.color === 'default'
-              ? '#8c8c8c'
-              : s.color
-                ? (NAMED_COLORS[s.color] ?? s.color)
-                : '#bfbfbf',
+        color: s.key === 'none' || s.color === 'default' || !s.color ? NEUTRAL_COLOR : (NAMED_COLORS[s.color] ?? s.color),
       },
     })),
   };

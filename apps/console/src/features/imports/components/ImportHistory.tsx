@@ -102,6 +102,20 @@ export function ImportHistory({ target, companyId, currentId, onOpen, onDeleted 
               key: 'counts',
               width: 160,
               render: (_, r) => {
+                // Undone: the events it created are deleted again (struck through), the updated ones stay
+                // as they were changed; neither reads as a fresh result (no green).
+                if (r.status === 'undone')
+                  return (
+                    <Flex vertical data-testid="import-undone-counts">
+                      {r.created ? (
+                        <Typography.Text type="secondary" delete>{`создано ${formatNumber(r.created)}`}</Typography.Text>
+                      ) : null}
+                      {r.updated ? (
+                        <Typography.Text type="secondary">{`обновлено ${formatNumber(r.updated)}`}</Typography.Text>
+                      ) : null}
+                      <Typography.Text type="secondary">{r.created ? 'созданные удалены' : 'отменён'}</Typography.Text>
+                    </Flex>
+                  );
                 const parts = [
                   r.created ? (
                     <Typography.Text key="c" type="success">{`создано ${formatNumber(r.created)}`}</Typography.Text>
