@@ -34,7 +34,7 @@ const DEFAULT_ERRORS = [400, 401, 403, 404, 409, 413, 429, 500, 503] as const;
 /** Other ways to authenticate (API keys) plug in here; each returns null when the header is not theirs. */
 export type BearerAuthenticator = (token: string, req: FastifyRequest) => Promise<AuthContext | null>;
 
-export function requireAuth(req: FastifyRequest): AuthContext {
+function requireAuth(req: FastifyRequest): AuthContext {
   if (!req.auth) throw unauthorized();
   return req.auth;
 }

@@ -2,8 +2,9 @@ import { type KeyIdentity, keyIdentityResponse, loginRequest, loginResponse, meR
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { callerOf } from '../../lib/caller';
 import type { App } from '../../lib/routes';
-import { ACCESS_COOKIE, REFRESH_COOKIE, requireAuth, SESSION_HINT_COOKIE } from '../../plugins/access';
+import { ACCESS_COOKIE, REFRESH_COOKIE, SESSION_HINT_COOKIE } from '../../plugins/access';
 import type { AuthService, IssuedTokens } from './auth.service';
 
 const noContent = z.null().describe('Нет содержимого');
@@ -116,9 +117,9 @@ export async function authRoutes(
       },
     },
     async (req) => {
-      const a = requireAuth(req);
+      const { auth } = callerOf(req);
       // A key is not its owner: it sees its own identity, never the owner's profile or companies.
-      return a.keyId !== null ? deps.keyIdentity(a.keyId) : deps.auth.me(a);
+      return auth.keyId !== null ? deps.keyIdentity(auth.keyId) : deps.auth.me(auth);
     },
   );
 }

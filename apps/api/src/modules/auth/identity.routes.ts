@@ -13,9 +13,9 @@ import {
 } from '@forpost/contract/profile';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { callerOf } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { App } from '../../lib/routes';
-import { requireAuth } from '../../plugins/access';
 import { cookieWriter, PENDING_COOKIE } from './auth.routes';
 import type { AuthService } from './auth.service';
 import type { IdentityService } from './identity.service';
@@ -107,9 +107,9 @@ export async function identityRoutes(
       },
     },
     async (req) => {
-      const a = requireAuth(req);
-      const user = await identity.updateProfile(a, req.body, ctxOf(req), (docId) => deps.avatarOk(a.user.id, docId));
-      return deps.auth.me({ ...a, user });
+      const c = callerOf(req);
+      const user = await identity.updateProfile(c, req.body, (docId) => deps.avatarOk(c.auth.user.id, docId));
+      return deps.auth.me({ ...c.auth, user });
     },
   );
 
@@ -124,7 +124,7 @@ export async function identityRoutes(
         response: { 200: twoFactorSetupResponse },
       },
     },
-    async (req) => identity.setup2fa(requireAuth(req).user),
+    async (req) => identity.setup2fa(callerOf(req)),
   );
   app.post(
     '/me/2fa/enable',
@@ -138,7 +138,7 @@ export async function identityRoutes(
         response: { 200: twoFactorEnableResponse },
       },
     },
-    async (req) => identity.enable2fa(requireAuth(req).user, req.body.code, ctxOf(req)),
+    async (req) => identity.enable2fa(callerOf(req), req.body.code),
   );
   app.post(
     '/me/2fa/disable',
@@ -153,7 +153,7 @@ export async function identityRoutes(
       },
     },
     async (req) => {
-      await identity.disable2fa(requireAuth(req).user, req.body, ctxOf(req));
+      await identity.disable2fa(callerOf(req), req.body);
       return { ok: true as const };
     },
   );
@@ -169,7 +169,7 @@ export async function identityRoutes(
         response: { 200: z.object({ items: z.array(sessionResponse) }) },
       },
     },
-    async (req) => identity.listSessions(requireAuth(req)),
+    async (req) => identity.listSessions(callerOf(req)),
   );
   app.delete(
     '/me/sessions/:id',
@@ -184,7 +184,7 @@ export async function identityRoutes(
       },
     },
     async (req, reply) => {
-      if (!(await identity.endSession(requireAuth(req), req.params.id, ctxOf(req)))) throw notFound('Сессия не найдена');
+      if (!(await identity.endSession(callerOf(req), req.params.id))) throw notFound('Сессия не найдена');
       return reply.code(204).send(null);
     },
   );
@@ -199,6 +199,6 @@ export async function identityRoutes(
         response: { 200: z.object({ ended: z.number().int() }) },
       },
     },
-    async (req) => ({ ended: await identity.endOtherSessions(requireAuth(req), ctxOf(req)) }),
+    async (req) => ({ ended: await identity.endOtherSessions(callerOf(req)) }),
   );
 }

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
+import type { Caller } from '../../lib/caller';
 import { hmac, randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, unauthorized } from '../../lib/errors';
 import type { Mailer } from '../../lib/mailer';
@@ -21,6 +22,8 @@ const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const RECOVERY_CODES = 10;
 
 const actorOf = (userId: number | null, ctx: RequestCtx): AuditActor => ({ userId, ip: ctx.ip, userAgent: ctx.userAgent });
+/** A signed-in caller's address and user agent, as the anonymous steps (sign-in, reset) get them. */
+const ctxOfCaller = (c: Caller): RequestCtx => ({ ip: c.actor.ip ?? '', userAgent: c.actor.userAgent ?? undefined });
 
 /** "Chrome 156 · Linux" from a user agent, for the sessions list. */
 function deviceOf(ua: string | null): string {
@@ -143,7 +146,8 @@ export function createIdentityService(deps: {
       return tokens;
     },
 
-    async setup2fa(user: UserRow) {
+    async setup2fa(c: Caller) {
+      const user = c.auth.user;
       if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
       const secret = newTotpSecret();
       await users.update(user.id, { totpSecret: totpBox.seal(secret), totpLastStep: null });
@@ -151,7 +155,9 @@ export function createIdentityService(deps: {
       return { secret, otpauth_uri: uri, qr_data_url: await QRCode.toDataURL(uri, { margin: 1, width: 220 }) };
     },
 
-    async enable2fa(user: UserRow, code: string, ctx: RequestCtx) {
+    async enable2fa(c: Caller, code: string) {
+      const user = c.auth.user;
+      const ctx = ctxOfCaller(c);
       if (user.is2faEnabled) throw badRequest(IDENTITY_MSG.already2fa);
       if (!user.totpSecret) throw badRequest(IDENTITY_MSG.noSetup);
       await limiter.check([['2fa_user', String(user.id)]]);
@@ -178,7 +184,9 @@ export function createIdentityService(deps: {
       return { recovery_codes: codes };
     },
 
-    async disable2fa(user: UserRow, body: { code?: string; password?: string }, ctx: RequestCtx) {
+    async disable2fa(c: Caller, body: { code?: string; password?: string }) {
+      const user = c.auth.user;
+      const ctx = ctxOfCaller(c);
       if (!user.is2faEnabled || !user.totpSecret) return;
       await limiter.check([['2fa_user', String(user.id)]]);
       let ok = false;
@@ -270,12 +278,9 @@ export function createIdentityService(deps: {
       }
     },
 
-    async updateProfile(
-      a: AuthContext,
-      body: UpdateProfileRequest,
-      ctx: RequestCtx,
-      avatarOk: (docId: number) => Promise<boolean>,
-    ) {
+    async updateProfile(c: Caller, body: UpdateProfileRequest, avatarOk: (docId: number) => Promise<boolean>) {
+      const a = c.auth;
+      const ctx = ctxOfCaller(c);
       const user = a.user;
       const set: Partial<NewUser> = {};
       const changes: string[] = [];
@@ -338,7 +343,8 @@ export function createIdentityService(deps: {
       return (await users.find(user.id)) as UserRow;
     },
 
-    async listSessions(a: AuthContext) {
+    async listSessions(c: Caller) {
+      const a = c.auth;
       const rows = await sessions.liveOfUser(a.user.id);
       return {
         items: rows.map((s) => ({
@@ -353,7 +359,9 @@ export function createIdentityService(deps: {
       };
     },
 
-    async endSession(a: AuthContext, id: string, ctx: RequestCtx) {
+    async endSession(c: Caller, id: string) {
+      const a = c.auth;
+      const ctx = ctxOfCaller(c);
       return db.transaction(async (tx) => {
         const ended = await sessions.revokeOwn(id, a.user.id, 'ended_by_user', tx);
         if (ended) await audit.record(actorOf(a.user.id, ctx), { action: 'session.end', entity: 'session', entityId: id }, tx);
@@ -361,7 +369,9 @@ export function createIdentityService(deps: {
       });
     },
 
-    async endOtherSessions(a: AuthContext, ctx: RequestCtx) {
+    async endOtherSessions(c: Caller) {
+      const a = c.auth;
+      const ctx = ctxOfCaller(c);
       return db.transaction(async (tx) => {
         const count = await sessions.revokeAllForUser(a.user.id, 'ended_by_user', a.sessionId, tx);
         await audit.record(
