@@ -17,7 +17,7 @@ const TYPES = join(ROOT, 'packages/contract/src/modules/types.ts');
 const TABLES: Record<string, readonly string[]> = {
   'packages/contract/tsconfig.json': ['packages/contract/src/modules/kinds.ts'],
   'apps/api/tsconfig.json': [
-    'apps/api/src/modules/events/events.query.ts',
+    'apps/api/src/modules/events/list/events.query.ts',
     'apps/api/src/modules/imports/cells.ts',
     'apps/api/src/modules/exports/cells.ts',
     'apps/api/src/modules/exports/sql-cells.query.ts',
