@@ -26,4 +26,18 @@ test('the audit log names an action in Russian (a comment, unnamed before), with
   const row = page.getByRole('row').filter({ hasText: `Комментарий #${comment.id}` });
   await expect(row).toContainText('Добавление комментария');
   await expect(row).toContainText('comment.create');
+
+  // The filter bar (from the table's columns): a plain input applied on Enter, the number, the range.
+  await page.getByLabel('ID объекта').fill(String(comment.id));
+  await page.getByLabel('ID объекта').press('Enter');
+  // (The router writes a numeric-looking string JSON-quoted: entity_id="7".)
+  await expect(page).toHaveURL((url) => url.searchParams.get('entity_id')?.replaceAll('"', '') === String(comment.id));
+  await expect(row).toBeVisible();
+  await expect(page.getByLabel('Действие')).toHaveValue('comment.');
+  await expect(page.getByLabel('ID автора')).toBeVisible();
+  await expect(page.getByLabel('Период').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Сбросить фильтры' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/audit' && url.search === '');
+  await expect(page.getByLabel('ID объекта')).toHaveValue('');
+  await expect(page.getByRole('button', { name: 'Сбросить фильтры' })).toBeHidden();
 });

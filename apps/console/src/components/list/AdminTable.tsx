@@ -1,7 +1,7 @@
-import { DatePicker, Table, type TableColumnType, type TableProps } from 'antd';
+import { AutoComplete, DatePicker, Input, InputNumber, Table, type TableColumnType, type TableProps } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import dayjs from 'dayjs';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Loaded } from '../page/QueryState';
 import { ActiveFilter } from './ActiveFilter';
 import { FilterBar } from './FilterBar';
@@ -23,8 +23,27 @@ export type AdminFilter<S> = AdminFilterKind<S> & {
   order?: number;
 };
 type AdminFilterKind<S> =
-  /** The search box (SearchInput): Enter or the button applies the trimmed text. */
-  | { kind: 'text'; key: Key<S>; placeholder: string; label?: string; width?: number; testId?: string }
+  /**
+   * The search box (SearchInput): Enter or the button applies the trimmed text. `plain`: a bare input
+   * with no button, which also applies when the field is left.
+   */
+  | { kind: 'text'; key: Key<S>; placeholder: string; label?: string; width?: number; testId?: string; plain?: boolean }
+  /** A whole number (InputNumber, at least `min`), applied as it changes. */
+  | { kind: 'number'; key: Key<S>; placeholder: string; label?: string; width?: number; min?: number; testId?: string }
+  /**
+   * Free text with suggestions (AutoComplete): picking one, Enter or leaving the field applies the
+   * trimmed text, erasing it drops the filter. `filterOptions`: typing narrows the suggestions.
+   */
+  | {
+      kind: 'autocomplete';
+      key: Key<S>;
+      placeholder: string;
+      label?: string;
+      options: { value: string; label?: ReactNode }[];
+      filterOptions?: boolean;
+      width?: number;
+      testId?: string;
+    }
   /** A clearable select (FilterSelect). */
   | {
       kind: 'select';
@@ -38,7 +57,7 @@ type AdminFilterKind<S> =
     }
   /** «Статус»: active only, disabled only, or all (a boolean key). */
   | { kind: 'active'; key: Key<S>; width: number }
-  /** A day range (YYYY-MM-DD in `from` and `to`). */
+  /** A day range (YYYY-MM-DD in `from` and `to`); either end may stay open. */
   | { kind: 'date'; from: Key<S>; to: Key<S>; placeholder?: [string, string]; label?: string; width?: number }
   /** A widget of the page's own (`render`), over the URL keys `keys`. */
   | { kind: 'custom'; keys: readonly Key<S>[]; render: (set: (patch: SearchPatch<S>) => void) => ReactNode };
@@ -91,11 +110,104 @@ export function adminFilters<T, S extends object>(
   };
 }
 
+/** The text being typed, kept apart from the URL's value until it is applied (and refilled from it). */
+function useDraft(value: string | undefined, apply: (v: string | undefined) => void) {
+  const [text, setText] = useState(value ?? '');
+  useEffect(() => setText(value ?? ''), [value]);
+  return {
+    text,
+    /** Typing stays local; erasing the text (by hand or the clear icon) drops the filter at once. */
+    change: (v: string) => {
+      setText(v);
+      if (!v && value) apply(undefined);
+    },
+    commit: () => {
+      const next = text.trim() || undefined;
+      if (next !== value) apply(next);
+    },
+  };
+}
+
+function PlainTextFilter({
+  value,
+  apply,
+  placeholder,
+  label = placeholder,
+  width,
+  testId,
+}: {
+  value: string | undefined;
+  apply: (v: string | undefined) => void;
+  placeholder: string;
+  label?: string;
+  width?: number;
+  testId?: string;
+}) {
+  const { text, change, commit } = useDraft(value, apply);
+  return (
+    <Input
+      placeholder={placeholder}
+      aria-label={label}
+      allowClear
+      value={text}
+      onChange={(e) => change(e.target.value)}
+      onPressEnter={commit}
+      onBlur={commit}
+      style={{ width }}
+      data-testid={testId}
+    />
+  );
+}
+
+function AutoCompleteFilter({
+  value,
+  apply,
+  f,
+}: {
+  value: string | undefined;
+  apply: (v: string | undefined) => void;
+  f: {
+    placeholder: string;
+    label?: string;
+    options: { value: string; label?: ReactNode }[];
+    filterOptions?: boolean;
+    width?: number;
+    testId?: string;
+  };
+}) {
+  const { text, change, commit } = useDraft(value, apply);
+  const needle = text.toLowerCase();
+  return (
+    <AutoComplete
+      value={text}
+      options={f.filterOptions ? f.options.filter((o) => o.value.toLowerCase().includes(needle)) : f.options}
+      onChange={(v: string) => change(v ?? '')}
+      onSelect={(v: string) => apply(v || undefined)}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+      placeholder={f.placeholder}
+      aria-label={f.label ?? f.placeholder}
+      allowClear
+      style={{ width: f.width }}
+      data-testid={f.testId}
+    />
+  );
+}
+
 function FilterWidget<S>({ f, search, set }: { f: AdminFilter<S>; search: S; set: (patch: SearchPatch<S>) => void }) {
   const patch = (key: Key<S>, v: unknown) => set({ [key]: v } as SearchPatch<S>);
   switch (f.kind) {
     case 'text':
-      return (
+      return f.plain ? (
+        <PlainTextFilter
+          value={search[f.key] as string | undefined}
+          apply={(v) => patch(f.key, v)}
+          placeholder={f.placeholder}
+          label={f.label}
+          width={f.width}
+          testId={f.testId}
+        />
+      ) : (
         <SearchInput
           value={search[f.key] as string | undefined}
           onSearch={(q) => patch(f.key, q)}
@@ -118,6 +230,21 @@ function FilterWidget<S>({ f, search, set }: { f: AdminFilter<S>; search: S; set
           testId={f.testId}
         />
       );
+    case 'number':
+      return (
+        <InputNumber<number>
+          placeholder={f.placeholder}
+          aria-label={f.label ?? f.placeholder}
+          min={f.min}
+          precision={0}
+          value={(search[f.key] as number | undefined) ?? null}
+          onChange={(v) => patch(f.key, v ?? undefined)}
+          style={{ width: f.width }}
+          data-testid={f.testId}
+        />
+      );
+    case 'autocomplete':
+      return <AutoCompleteFilter value={search[f.key] as string | undefined} apply={(v) => patch(f.key, v)} f={f} />;
     case 'active':
       return <ActiveFilter value={search[f.key] as boolean | undefined} onChange={(v) => patch(f.key, v)} width={f.width} />;
     case 'date': {
@@ -128,6 +255,7 @@ function FilterWidget<S>({ f, search, set }: { f: AdminFilter<S>; search: S; set
           aria-label={f.label}
           placeholder={f.placeholder}
           format="DD.MM.YYYY"
+          allowEmpty={[true, true]}
           style={{ width: f.width }}
           value={from || to ? [from ? dayjs(from) : null, to ? dayjs(to) : null] : null}
           onChange={(v) =>
@@ -157,7 +285,9 @@ export function AdminTable<T extends { id: number | string }, S extends object>(
   resettable,
   empty,
   filtersTestId,
+  filterPrefix,
   filterExtra,
+  filterFooter,
   loading,
   pagination,
   ...table
@@ -174,14 +304,19 @@ export function AdminTable<T extends { id: number | string }, S extends object>(
   /** What the empty table says, depending on whether a filter is set. */
   empty: (filtered: boolean) => ReactNode;
   filtersTestId?: string;
+  /** Shown at the start of the filter bar (an icon). */
+  filterPrefix?: ReactNode;
   /** Shown at the end of the filter bar (a hint, a widget that is not a URL filter). */
   filterExtra?: ReactNode;
+  /** A line between the filter bar and the table (a count of what was found, a reset link). */
+  filterFooter?: (state: { filtered: boolean; reset: () => void }) => ReactNode;
   /** For a list the API does not page: the table's own pagination. */
   pagination?: TableProps<T>['pagination'];
 } & Omit<TableProps<T>, 'rowKey' | 'dataSource' | 'pagination' | 'columns' | 'onChange' | 'locale'>) {
   const { filters, filtered, set, reset } = adminFilters(columns, search, onSearch);
   const urlSort = (search as { sort?: string }).sort;
   const sort = urlSort ?? defaultSort;
+  const footer = filterFooter?.({ filtered, reset });
   const sortKeys = new Set(present(columns).flatMap((c) => (c.sortKey ? [c.sortKey] : [])));
   const shown = present(columns).filter((c) => !c.hideInTable);
   const tableColumns: TableColumnType<T>[] = shown.map(({ sortKey, localSort, filter: _f, hideInTable: _h, ...c }) =>
@@ -197,7 +332,9 @@ export function AdminTable<T extends { id: number | string }, S extends object>(
         : c,
   );
   const onChange: TableProps<T>['onChange'] = sortKeys.size
-    ? (_p, _f, sorter) => {
+    ? (_p, _f, sorter, extra) => {
+        // antd calls this on a page change too (with the sorter as it stands): only a sort click counts.
+        if (extra.action !== 'sort') return;
         const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
         const key = String(s?.columnKey ?? '');
         const next = s?.order && sortKeys.has(key) ? (s.order === 'ascend' ? key : `-${key}`) : undefined;
@@ -209,13 +346,15 @@ export function AdminTable<T extends { id: number | string }, S extends object>(
   return (
     <>
       {filters.length > 0 && (
-        <FilterBar onReset={resettable && filtered ? reset : undefined} testId={filtersTestId}>
+        <FilterBar onReset={resettable && filtered ? reset : undefined} testId={filtersTestId} marginBottom={footer ? 8 : 16}>
+          {filterPrefix}
           {filters.map((f) => (
             <FilterWidget key={keysOf(f).join()} f={f} search={search} set={set} />
           ))}
           {filterExtra}
         </FilterBar>
       )}
+      {footer}
       <Loaded query={query}>
         <Table<T>
           rowKey="id"

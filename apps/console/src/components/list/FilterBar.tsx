@@ -2,9 +2,19 @@ import { Button, Flex } from 'antd';
 import type { ReactNode } from 'react';
 
 /** The filter row above a list's table; «Сбросить фильтры» at its end while a filter is set (`onReset` given). */
-export function FilterBar({ onReset, testId, children }: { onReset?: () => void; testId?: string; children: ReactNode }) {
+export function FilterBar({
+  onReset,
+  testId,
+  marginBottom = 16,
+  children,
+}: {
+  onReset?: () => void;
+  testId?: string;
+  marginBottom?: number;
+  children: ReactNode;
+}) {
   return (
-    <Flex gap={8} wrap align="center" style={{ marginBottom: 16 }} data-testid={testId}>
+    <Flex gap={8} wrap align="center" style={{ marginBottom }} data-testid={testId}>
       {children}
       {onReset && (
         <Button type="link" onClick={onReset}>
