@@ -170,7 +170,7 @@ export function createWatchWorker(deps: {
         );
       }
       await deps.events.insertHistory(history, tx);
-      // The bell of the event's assignee (mailings and other subscribers: not yet).
+      // The bell of the event's assignee (mailings read the transitions themselves: mailings.repo collectTransitions).
       if (t.assignee_id !== null)
         await notify(tx, [
           {
