@@ -160,6 +160,18 @@ describe('mailings subscribed to watch transitions', () => {
     expect((await admin.get(`${BASE}/${mx.id}`)).json().stats).toMatchObject({ events_sent: 1, events_pending: 0 });
   }, 120_000);
 
+  it('the preview counts the subscribed transitions of the last week, in the company only', async () => {
+    const preview = async (companyId: number, transitions: string[]) => {
+      const r = await admin.post(`${BASE}/preview`, { company_id: companyId, filters: { transitions } });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json() as { count: number; sample: { id: number }[] };
+    };
+    expect(await preview(A, ['mx_appeared'])).toMatchObject({ count: 1, sample: [{ id: idA }] });
+    expect(await preview(A, ['mx_appeared', 'parked'])).toMatchObject({ count: 2 });
+    expect(await preview(B, ['mx_appeared'])).toMatchObject({ count: 1, sample: [{ id: idB }] });
+    expect((await preview(A, ['login_form'])).count).toBe(0);
+  });
+
   it('transitions from before the mailing was created are not mailed', async () => {
     const late = await create(A, { transitions: ['mx_appeared', 'parked'] });
     const start = mails.length;
