@@ -2,10 +2,14 @@
  * The watch (#31) in the browser: the timeline on a domain event's card (states with their time
  * ranges and the transitions between them, in Russian; the states are written into the e2e server's
  * database as the watch's worker writes them), the «Наблюдать» switch, the empty and error states, and
- * the company's schedule and rules edited on its page.
+ * the company's schedule and rules edited on its page. Then a real observation: the e2e server's own
+ * watch poller observes a domain served by the DNS server peer (started here on 127.0.0.1; the server
+ * allows private addresses), the domain gains MX, the company rule raises the event's priority, and a
+ * mailing subscribed to that transition (made in the console's form) sends a letter naming it.
  */
 import { BLANK_WATCH_STATE } from '@forpost/contract/watch';
 import { expect as baseExpect, test } from '@playwright/test';
+import { startDnsServer } from '../apps/api/test/peers/dns-server';
 import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -121,4 +125,111 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
   await expect(card).toContainText('Интервал — от 15 минут до 30 дней');
   await expect(card.getByTestId('watch-save')).toBeDisabled();
   await api.dispose();
+});
+
+test('watch: a real observation raises the priority by the company rule and reaches a subscribed mailing', async ({
+  page,
+  baseURL,
+}) => {
+  // The server's watch poller looks for due domains once a minute: a baseline round, then the MX one.
+  test.setTimeout(360_000);
+  const domain = `mx-${token}.ru`;
+  const HOSTER = ['ns1.hoster.ru', 'ns2.hoster.ru'];
+  const dns = await startDnsServer({ [domain]: { NS: HOSTER } });
+  const api = await adminApi(baseURL);
+  try {
+    for (const [key, value] of Object.entries({
+      discovery_dns_servers: dns.server,
+      discovery_dns_timeout_ms: 500,
+      discovery_dns_retries: 1,
+      discovery_dns_rate: 20000,
+      // No RDAP: the default bootstrap is IANA's, unreachable here.
+      discovery_rdap_servers: '',
+      discovery_rdap_bootstrap: '',
+    })) {
+      const r = await api.post('/api/v1/configs', { data: { key, value } });
+      if (r.status() === 409) await ok(await api.patch(`/api/v1/configs/${key}`, { data: { value } }), key);
+      else await ok(r, key);
+    }
+    const company = await ok<{ id: number }>(
+      await api.post('/api/v1/companies', { data: { name: `Наблюдение и рассылка ${token}` } }),
+      'company',
+    );
+    const id = (
+      await ok<{ id: number }>(
+        await api.post('/api/v1/modules/domains/events', { data: { company_id: company.id, domain } }),
+        'event',
+      )
+    ).id;
+    await ok(await api.put(`/api/v1/modules/domains/events/${id}/watch`, { data: { watched: true } }), 'watch on');
+
+    // The mailing, in the console's form: «Переходы наблюдения» = «Появилась почта (MX)». The form's
+    // default priorities (critical, high) leave the event out until the rule raises it.
+    await login(page);
+    await page.goto(`/notifications?companyId=${company.id}`);
+    await page.getByRole('button', { name: 'Создать рассылку' }).first().click();
+    await expect(page).toHaveURL(/\/notifications\/new/);
+    const form = page.getByTestId('mailing-form');
+    await form.getByLabel('Название').fill(`Почта на двойниках ${token}`);
+    const recipients = form.getByTestId('recipients').locator('input');
+    await recipients.fill('soc@sberbank.ru');
+    await recipients.press('Enter');
+    await pickOption(page, form.getByTestId('filter-modules'), 'Домены');
+    await page.getByTestId('page-title').click(); // closes the dropdown
+    await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+    await pickOption(page, form.getByTestId('filter-transitions'), 'Появилась почта (MX)');
+    await page.getByTestId('page-title').click();
+    await expect(form.getByTestId('filter-transitions')).toContainText('Появилась почта (MX)');
+    await page.getByTestId('mailing-save').click();
+    await expect(page).toHaveURL(/\/notifications\/\d+$/);
+    const mailingUrl = new URL(page.url()).pathname;
+    const mailingId = Number(mailingUrl.split('/').pop());
+    const saved = await ok<{ filters: { transitions: string[] } }>(
+      await api.get(`/api/v1/notifications/mailings/${mailingId}`),
+      'mailing',
+    );
+    expect(saved.filters.transitions).toEqual(['mx_appeared']);
+
+    // The baseline observation (NS only: nothing to report yet) by the server's own poller.
+    await expect
+      .poll(
+        async () =>
+          (await ok<{ last_observed_at: string | null }>(await api.get(`/api/v1/modules/domains/events/${id}/watch`), 'watch'))
+            .last_observed_at,
+        { timeout: 150_000, intervals: [2_000] },
+      )
+      .not.toBeNull();
+    await page.goto(`/domains/${id}`);
+    // Created with the module's default priority («Средний»): the mailing's priorities leave it out.
+    await expect(page.getByTestId('triage-priority_id')).toContainText('Средний');
+
+    // The domain gains MX; the next round (made due now) reports it.
+    dns.setRecord(domain, { NS: HOSTER, MX: ['mx.evil.ru'] });
+    await e2eSql(`UPDATE watch_targets SET observed_at = now() - interval '100 days' WHERE event_id = $1`, [id]);
+    await expect
+      .poll(
+        async () =>
+          (
+            await ok<{ transitions: { kind: string }[] }>(await api.get(`/api/v1/modules/domains/events/${id}/watch`), 'watch')
+          ).transitions.map((t) => t.kind),
+        { timeout: 150_000, intervals: [2_000] },
+      )
+      .toContain('mx_appeared');
+
+    // The card: the transition on the timeline, the priority raised by the default rule (MX → high).
+    await page.reload();
+    await expect(page.getByTestId('watch').getByTestId('watch-transition')).toHaveText(['Появилась почта (MX)']);
+    await expect(page.getByTestId('triage-priority_id')).toContainText('Высокий');
+
+    // The mailing's card lists the delivery naming the transition (the mailing worker passes every 15 s).
+    await page.goto(mailingUrl);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('deliveries')).toContainText('Наблюдение: появилась почта (MX)', { timeout: 2_000 });
+    }).toPass({ timeout: 60_000, intervals: [3_000] });
+    await expect(page.getByTestId('deliveries')).toContainText('Отправлено');
+  } finally {
+    await api.dispose();
+    await dns.close();
+  }
 });

@@ -67,6 +67,7 @@ describe('mailings: PATCH changes only what is sent', () => {
       tags: [],
       assignee: null,
       text: 'сбер',
+      transitions: [],
     });
     expect((r.json() as Mailing).params).toEqual(m.params);
     // A field sent empty is changed to empty.

@@ -10,6 +10,7 @@ import { MSG } from './messages';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, SOURCES } from './modules/common';
 import { MODULE_CODES } from './modules/types';
 import { isEmail } from './validation';
+import { TRANSITION_KINDS } from './watch';
 
 export const MAILING_FREQUENCIES = ['instant', 'hourly', 'daily', 'weekly'] as const;
 export type MailingFrequency = (typeof MAILING_FREQUENCIES)[number];
@@ -74,6 +75,8 @@ export const MAILING_MSG = {
   moduleForbidden: 'Нет доступа к модулю',
   moduleDisabled: 'Модуль не подключён для компании',
   tagNotFound: 'Тег не найден',
+  /** Transitions of the watch happen to domain events only. */
+  transitionsNeedDomains: 'Переходы наблюдения бывают только у событий модуля «Домены» — добавьте его в модули',
   quietSame: 'Начало и конец тихих часов совпадают',
   suspendedCompany: 'Компания отключена — рассылка приостановлена',
   paused: 'Рассылка выключена',
@@ -111,6 +114,11 @@ const filterFields = {
     .string()
     .trim()
     .max(200, { error: MSG.tooLong(200) }),
+  /**
+   * «Переходы наблюдения» (#31): kinds of watch transitions the mailing is about. Empty = it mails new
+   * events (as always); not empty = it mails the matching events to which one of these transitions happened.
+   */
+  transitions: z.array(z.enum(TRANSITION_KINDS, { error: 'Неизвестный переход наблюдения' })).max(TRANSITION_KINDS.length),
 };
 
 export const mailingFilters = z
@@ -122,6 +130,7 @@ export const mailingFilters = z
     tags: filterFields.tags.default([]),
     assignee: filterFields.assignee.default(null),
     text: filterFields.text.default(''),
+    transitions: filterFields.transitions.default([]),
   })
   .strict();
 /** PATCH: only the fields sent (no defaults); merged over the stored filters, then checked with `mailingFilters`. */
@@ -198,6 +207,7 @@ export const createMailingRequest = z
       tags: [],
       assignee: null,
       text: '',
+      transitions: [],
     }),
     params: mailingParams.default({
       frequency: 'instant',
@@ -316,6 +326,8 @@ export const mailingFilterOptionsResponse = z.object({
   priorities: z.array(opt.extend({ color: z.string() })),
   sources: z.array(opt),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), color: z.string() })),
+  /** The watch's transitions a mailing may subscribe to, with their Russian names. */
+  transitions: z.array(opt),
   /** Staff may send every company's events in one mailing. */
   all_companies_allowed: z.boolean(),
 });

@@ -224,6 +224,29 @@ export const mailingEvents = pgTable(
   ],
 );
 
+/**
+ * The transitions ledger (#31): a watch transition of a subscribed kind that happened to an event the
+ * mailing matches, once. PRIMARY KEY (mailing_id, transition_id) guarantees no transition is mailed twice
+ * by the same mailing; `delivery_id` null = waiting. Like `mailing_events`, rows outlive the transition.
+ */
+export const mailingTransitions = pgTable(
+  'mailing_transitions',
+  {
+    mailingId: integer('mailing_id')
+      .notNull()
+      .references(() => mailings.id, { onDelete: 'cascade' }),
+    transitionId: bigint('transition_id', { mode: 'number' }).notNull(),
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    deliveryId: bigint('delivery_id', { mode: 'number' }).references(() => mailingDeliveries.id, { onDelete: 'set null' }),
+    matchedAt: ts('matched_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.mailingId, t.transitionId] }),
+    index('mailing_transitions_delivery_idx').on(t.deliveryId),
+    index('mailing_transitions_pending_idx').on(t.mailingId).where(sql`${t.deliveryId} IS NULL`),
+  ],
+);
+
 export const reports = pgTable(
   'reports',
   {

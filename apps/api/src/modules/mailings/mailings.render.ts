@@ -9,6 +9,7 @@ import {
   SOURCE_LABELS,
   type Source,
 } from '@forpost/contract/modules';
+import { TRANSITION_KINDS, type TransitionKind, transitionLabel } from '@forpost/contract/watch';
 
 export interface DigestEvent {
   id: number;
@@ -21,6 +22,9 @@ export interface DigestEvent {
   source: string;
   created_at: Date | string;
   data: Record<string, unknown>;
+  /** A transitions mailing (#31): the watch transition that happened to the event, and when. */
+  transition_kind?: string | null;
+  transition_at?: Date | string | null;
 }
 
 export interface Digest {
@@ -69,7 +73,21 @@ const eventLink = (publicUrl: string, e: Pick<DigestEvent, 'module' | 'id'>) => 
   return `${publicUrl.replace(/\/$/, '')}${route}/${e.id}`;
 };
 
-function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total'>): string {
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+const isKind = (k: string | null | undefined): k is TransitionKind => !!k && (TRANSITION_KINDS as readonly string[]).includes(k);
+/** «Наблюдение: появилась форма входа» — the transition an item of the letter is about (null: a new event). */
+export const transitionLine = (e: Pick<DigestEvent, 'transition_kind'>): string | null =>
+  isKind(e.transition_kind) ? `Наблюдение: ${lower(transitionLabel(e.transition_kind))}` : null;
+const transitionsWord = (n: number) => pluralRu(n, 'переход', 'перехода', 'переходов');
+
+function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total' | 'events'>): string {
+  const kinds = [...new Set(d.events.map((e) => e.transition_kind).filter(isKind))];
+  if (kinds.length) {
+    // A transitions letter names what happened: «Наблюдение: появилась форма входа, появилась почта (MX)».
+    const what = `Наблюдение: ${kinds.map((k) => lower(transitionLabel(k))).join(', ')}`;
+    const count = d.total > 1 ? ` (${d.total} ${transitionsWord(d.total)})` : '';
+    return oneLine(`[${d.productName}] ${d.mailingName}: ${what}${count}`).slice(0, 250);
+  }
   return oneLine(`[${d.productName}] ${d.mailingName}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`).slice(0, 250);
 }
 
@@ -78,15 +96,17 @@ const moduleName = (code: string) =>
 
 export function renderDigest(d: Digest): { subject: string; text: string; html: string } {
   const subject = digestSubject(d);
+  const headline = d.events.some((e) => isKind(e.transition_kind))
+    ? `${d.total} ${transitionsWord(d.total)} наблюдения`
+    : `${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`;
   const rest = d.total - d.events.length;
   const more = rest > 0 ? `и ещё ${rest} ${eventsWord(rest)}` : null;
 
-  const lines: string[] = [
-    `Рассылка «${oneLine(d.mailingName)}» (${d.frequencyLabel.toLowerCase()}): ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}.`,
-    '',
-  ];
+  const lines: string[] = [`Рассылка «${oneLine(d.mailingName)}» (${d.frequencyLabel.toLowerCase()}): ${headline}.`, ''];
   d.events.forEach((e, i) => {
     lines.push(`${i + 1}. ${oneLine(e.title)}`);
+    const tr = transitionLine(e);
+    if (tr) lines.push(`   ${tr} · ${moscow(e.transition_at ?? e.created_at)}`);
     lines.push(`   Модуль: ${moduleName(e.module)} · Компания: ${oneLine(e.company_name)}`);
     lines.push(
       `   Приоритет: ${e.priority_name ?? 'не задан'} · Статус: ${e.status_name ?? '—'} · Источник: ${SOURCE_LABELS[e.source as Source] ?? e.source} · Создано: ${moscow(e.created_at)}`,
@@ -109,9 +129,13 @@ export function renderDigest(d: Digest): { subject: string; text: string; html: 
       const fields = keyFields(e)
         .map(([k, v]) => `<div style="color:#595959;font-size:13px">${esc(k)}: <b>${esc(v)}</b></div>`)
         .join('');
+      const tr = transitionLine(e);
+      const trHtml = tr
+        ? `<div style="font-size:14px;font-weight:600;margin-bottom:4px">${esc(tr)} · ${esc(moscow(e.transition_at ?? e.created_at))}</div>\n`
+        : '';
       return `<tr><td style="padding:12px 0;border-bottom:1px solid #f0f0f0">
 <div style="font-size:15px;margin-bottom:4px"><a href="${esc(eventLink(d.publicUrl, e))}" style="color:#1677ff;text-decoration:none">${esc(oneLine(e.title))}</a></div>
-<div style="font-size:13px;color:#595959">${esc(moduleName(e.module))} · ${esc(oneLine(e.company_name))} · ${esc(moscow(e.created_at))}</div>
+${trHtml}<div style="font-size:13px;color:#595959">${esc(moduleName(e.module))} · ${esc(oneLine(e.company_name))} · ${esc(moscow(e.created_at))}</div>
 <div style="font-size:13px"><span style="color:${color(e.priority_level)};font-weight:600">${esc(e.priority_name ?? 'Приоритет не задан')}</span> · ${esc(e.status_name ?? '—')} · ${esc(SOURCE_LABELS[e.source as Source] ?? e.source)}</div>
 ${fields}
 </td></tr>`;
@@ -120,7 +144,7 @@ ${fields}
   const html = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><title>${esc(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f5f5f5;font-family:Arial,Helvetica,sans-serif;color:#262626">
 <table role="presentation" width="100%" style="max-width:720px;margin:0 auto;background:#fff;border-radius:8px;padding:24px"><tr><td>
-<h2 style="margin:0 0 4px;font-size:20px">${esc(d.productName)}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}</h2>
+<h2 style="margin:0 0 4px;font-size:20px">${esc(d.productName)}: ${esc(headline)}</h2>
 <div style="color:#595959;margin-bottom:12px">Рассылка «${esc(oneLine(d.mailingName))}» · ${esc(d.frequencyLabel)}</div>
 <table role="presentation" width="100%">${items}</table>
 ${more ? `<p style="margin:16px 0 0;font-weight:600">…${esc(more)}. <a href="${esc(d.publicUrl)}" style="color:#1677ff">Открыть консоль</a></p>` : ''}

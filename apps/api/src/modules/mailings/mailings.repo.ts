@@ -46,8 +46,10 @@ function filterSql(companyIds: 'all' | number[], f: MailingFilters): SQL[] {
 
 const stats = {
   eventsSent: sql<number>`(SELECT coalesce(sum(d.event_count), 0) FROM mailing_deliveries d WHERE d.mailing_id = ${mailings.id} AND d.status = 'sent')::int`,
-  eventsPending: sql<number>`(SELECT count(*) FROM mailing_events me LEFT JOIN mailing_deliveries d ON d.id = me.delivery_id
-      WHERE me.mailing_id = ${mailings.id} AND (me.delivery_id IS NULL OR d.status IN ('pending', 'sending', 'retry')))::int`,
+  eventsPending: sql<number>`((SELECT count(*) FROM mailing_events me LEFT JOIN mailing_deliveries d ON d.id = me.delivery_id
+      WHERE me.mailing_id = ${mailings.id} AND (me.delivery_id IS NULL OR d.status IN ('pending', 'sending', 'retry')))
+    + (SELECT count(*) FROM mailing_transitions mt LEFT JOIN mailing_deliveries d ON d.id = mt.delivery_id
+      WHERE mt.mailing_id = ${mailings.id} AND (mt.delivery_id IS NULL OR d.status IN ('pending', 'sending', 'retry'))))::int`,
   deliveriesSent: sql<number>`(SELECT count(*) FROM mailing_deliveries d WHERE d.mailing_id = ${mailings.id} AND d.status = 'sent')::int`,
   deliveriesFailed: sql<number>`(SELECT count(*) FROM mailing_deliveries d WHERE d.mailing_id = ${mailings.id} AND d.status IN ('failed', 'retry'))::int`,
 };
@@ -148,8 +150,26 @@ export function createMailingsRepo(db: Db) {
       return { items, total: total?.n ?? 0 };
     },
 
-    /** Events the filters match since `since` (at most `cap` counted) and the latest few. */
+    /**
+     * Events the filters match since `since` (at most `cap` counted) and the latest few; with
+     * transitions, the transitions of those kinds that happened to matching events since `since`.
+     */
     async preview(companyIds: 'all' | number[], f: MailingFilters, since: Date, cap: number) {
+      if (f.transitions.length) {
+        const where = andAll([
+          sql`wt.at >= ${since.toISOString()}::timestamptz`,
+          sql`wt.kind = ANY(${textArray(f.transitions)})`,
+          ...filterSql(companyIds, f),
+        ]);
+        const from = sql`watch_transitions wt JOIN events e ON e.id = wt.event_id`;
+        const [counted, sample] = await Promise.all([
+          rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${cap + 1}) s`),
+          rows<{ id: number; module: string; title: string; created_at: Date }>(
+            sql`SELECT e.id, e.module, e.title, wt.at AS created_at FROM ${from} WHERE ${where} ORDER BY wt.at DESC, wt.id DESC LIMIT 5`,
+          ),
+        ]);
+        return { count: counted[0]?.n ?? 0, sample };
+      }
       const where = andAll([sql`e.created_at >= ${since.toISOString()}::timestamptz`, ...filterSql(companyIds, f)]);
       const [counted, sample] = await Promise.all([
         rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE ${where} LIMIT ${cap + 1}) s`),
@@ -180,6 +200,30 @@ export function createMailingsRepo(db: Db) {
       return inserted.length;
     },
 
+    /**
+     * Adds the watch transitions of the subscribed kinds (`filters.transitions`) that happened from
+     * `from` on to events of active companies matching the other filters, to the mailing's transitions
+     * ledger (once: the primary key (mailing_id, transition_id)), at most `cap`; returns how many.
+     */
+    async collectTransitions(mailingId: number, companyIds: 'all' | number[], filters: MailingFilters, from: Date, cap: number) {
+      const where = andAll([
+        sql`wt.at >= ${from.toISOString()}::timestamptz`,
+        sql`wt.kind = ANY(${textArray(filters.transitions)})`,
+        ...filterSql(companyIds, filters),
+        sql`NOT EXISTS (SELECT 1 FROM mailing_transitions x WHERE x.mailing_id = ${mailingId} AND x.transition_id = wt.id)`,
+      ]);
+      const inserted = await rows<{ transition_id: number }>(sql`
+        INSERT INTO mailing_transitions (mailing_id, transition_id, event_id)
+        SELECT ${mailingId}, wt.id, wt.event_id FROM watch_transitions wt
+          JOIN events e ON e.id = wt.event_id
+          JOIN companies c ON c.id = e.company_id AND c.is_active
+        WHERE ${where}
+        ORDER BY wt.id LIMIT ${cap}
+        ON CONFLICT DO NOTHING
+        RETURNING transition_id`);
+      return inserted.length;
+    },
+
     /** Events created up to `at` have been matched. */
     async setCollectedUntil(mailingId: number, at: Date): Promise<void> {
       await db.update(mailings).set({ collectedUntil: at }).where(eq(mailings.id, mailingId));
@@ -187,7 +231,8 @@ export function createMailingsRepo(db: Db) {
 
     async pendingCount(mailingId: number): Promise<number> {
       const [r] = await rows<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM mailing_events WHERE mailing_id = ${mailingId} AND delivery_id IS NULL`,
+        sql`SELECT ((SELECT count(*) FROM mailing_events WHERE mailing_id = ${mailingId} AND delivery_id IS NULL)
+                  + (SELECT count(*) FROM mailing_transitions WHERE mailing_id = ${mailingId} AND delivery_id IS NULL))::int AS n`,
       );
       return r?.n ?? 0;
     },
@@ -212,15 +257,22 @@ export function createMailingsRepo(db: Db) {
       return d.id;
     },
 
-    /** Every waiting ledger row of the mailing joins the delivery; returns how many, and the delivery counts them. */
+    /**
+     * Every waiting ledger row of the mailing (events and transitions) joins the delivery; returns how
+     * many, and the delivery counts them.
+     */
     async attachWaiting(mailingId: number, deliveryId: number, tx: Db): Promise<number> {
       const attached = await rows<{ event_id: number }>(
         sql`UPDATE mailing_events SET delivery_id = ${deliveryId} WHERE mailing_id = ${mailingId} AND delivery_id IS NULL RETURNING event_id`,
         tx,
       );
-      if (attached.length)
-        await tx.update(mailingDeliveries).set({ eventCount: attached.length }).where(eq(mailingDeliveries.id, deliveryId));
-      return attached.length;
+      const transitions = await rows<{ transition_id: number }>(
+        sql`UPDATE mailing_transitions SET delivery_id = ${deliveryId} WHERE mailing_id = ${mailingId} AND delivery_id IS NULL RETURNING transition_id`,
+        tx,
+      );
+      const n = attached.length + transitions.length;
+      if (n) await tx.update(mailingDeliveries).set({ eventCount: n }).where(eq(mailingDeliveries.id, deliveryId));
+      return n;
     },
 
     async removeDelivery(id: number, tx: Db): Promise<void> {
@@ -249,23 +301,30 @@ export function createMailingsRepo(db: Db) {
         .returning();
     },
 
-    /** The events of a delivery that still exist: the first `limit` by priority, and how many in all. */
+    /**
+     * The items of a delivery whose events still exist — new events, and transitions with the event
+     * they happened to — the first `limit` by priority, and how many in all.
+     */
     async deliveryEvents(deliveryId: number, limit: number): Promise<{ events: DigestEvent[]; total: number }> {
+      const items = sql`
+          SELECT me.event_id, NULL::text AS transition_kind, NULL::timestamptz AS transition_at, 0::bigint AS transition_id
+            FROM mailing_events me WHERE me.delivery_id = ${deliveryId}
+          UNION ALL
+          SELECT mt.event_id, wt.kind, wt.at, wt.id
+            FROM mailing_transitions mt JOIN watch_transitions wt ON wt.id = mt.transition_id
+           WHERE mt.delivery_id = ${deliveryId}`;
       const [events, total] = await Promise.all([
         rows<DigestEvent>(sql`
           SELECT e.id, e.module, e.title, c.name AS company_name, st.name AS status_name, pr.name AS priority_name, pr.level AS priority_level,
-                 e.source, e.created_at, e.data
-          FROM mailing_events me
-          JOIN events e ON e.id = me.event_id
+                 e.source, e.created_at, e.data, i.transition_kind, i.transition_at
+          FROM (${items}) i
+          JOIN events e ON e.id = i.event_id
           JOIN companies c ON c.id = e.company_id
           LEFT JOIN event_statuses st ON st.id = e.status_id
           LEFT JOIN event_priorities pr ON pr.id = e.priority_id
-          WHERE me.delivery_id = ${deliveryId}
-          ORDER BY pr.level DESC NULLS LAST, e.created_at DESC, e.id DESC
+          ORDER BY pr.level DESC NULLS LAST, coalesce(i.transition_at, e.created_at) DESC, e.id DESC, i.transition_id DESC
           LIMIT ${limit}`),
-        rows<{ n: number }>(
-          sql`SELECT count(*)::int AS n FROM mailing_events me JOIN events e ON e.id = me.event_id WHERE me.delivery_id = ${deliveryId}`,
-        ),
+        rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${items}) i JOIN events e ON e.id = i.event_id`),
       ]);
       return { events, total: total[0]?.n ?? 0 };
     },

@@ -28,6 +28,7 @@ import {
 } from '@forpost/contract/mailings';
 import { DEFAULT_PRIORITIES, DEFAULT_STATUSES, MODULE_LIST, SOURCE_LABELS, SOURCES } from '@forpost/contract/modules';
 import { can, companiesWith, type Permission } from '@forpost/contract/permissions';
+import { TRANSITION_KINDS, transitionLabel } from '@forpost/contract/watch';
 import type { z } from 'zod';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -188,6 +189,12 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         throw badRequest(message, { 'filters.modules': message });
       }
     }
+    // Watch transitions happen to domain events only: a transitions mailing must reach that module.
+    if (f.transitions.length) {
+      const enabled = companyId !== null ? await companyRepo.modules(companyId) : null;
+      if ((f.modules.length && !f.modules.includes('domains')) || !moduleEnabled(enabled, 'domains'))
+        throw badRequest(MAILING_MSG.transitionsNeedDomains, { 'filters.transitions': MAILING_MSG.transitionsNeedDomains });
+    }
     if (f.tags.length) {
       const found = await events.existingIds('tags', f.tags);
       if (f.tags.some((t) => !found.has(t)))
@@ -273,12 +280,15 @@ export function createMailingsService(deps: MailingsServiceDeps) {
   /**
    * Adds the events matching the mailing to its ledger, from a day before the last pass (late
    * commits) but never before the mailing started. A capped pass leaves the watermark where it was,
-   * so the rest is picked up next time.
+   * so the rest is picked up next time. A mailing subscribed to watch transitions collects instead
+   * the transitions of those kinds that happened (in the same window) to events its filters match.
    */
   async function collect(m: MailingRow, filters: MailingFilters, now: Date): Promise<number> {
     const from = new Date(Math.max(m.startsAt.getTime(), (m.collectedUntil ?? now).getTime() - 86_400_000));
     const companyIds: 'all' | number[] = m.companyId == null ? 'all' : [m.companyId];
-    const n = await repo.collect(m.id, companyIds, filters, from, collectCap);
+    const n = filters.transitions.length
+      ? await repo.collectTransitions(m.id, companyIds, filters, from, collectCap)
+      : await repo.collect(m.id, companyIds, filters, from, collectCap);
     if (n < collectCap) await repo.setCollectedUntil(m.id, now);
     return n;
   }
@@ -496,6 +506,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         priorities: [...DEFAULT_PRIORITIES].reverse().map((p) => ({ value: p.code, label: p.name, color: p.color })),
         sources: SOURCES.map((s) => ({ value: s, label: SOURCE_LABELS[s] })),
         tags: await tagsRepo.all(),
+        transitions: TRANSITION_KINDS.map((k) => ({ value: k, label: transitionLabel(k) })),
         all_companies_allowed: scope === 'all',
       };
     },

@@ -49,12 +49,19 @@ export function createWatchWorker(deps: {
 }) {
   const { db, repo } = deps;
   const now = deps.now ?? (() => new Date());
-  let refs: { initial?: number; priorities: Map<string, { id: number; level: number } | undefined> } | null = null;
+  // Looked up once per worker. The promise is cached synchronously: concurrent records of one round
+  // (an `??=` around an await let a second caller replace the cache, and the first then read nothing
+  // from it: the priority rule silently not applied) all share the one lookup.
+  const priorities = new Map<string, Promise<{ id: number; level: number } | undefined>>();
+  let initialStatus: Promise<number | undefined> | null = null;
 
-  async function priorityOf(code: string) {
-    refs ??= { initial: await repo.initialStatus(), priorities: new Map() };
-    if (!refs.priorities.has(code)) refs.priorities.set(code, await repo.priority(code));
-    return refs.priorities.get(code);
+  function priorityOf(code: string) {
+    let p = priorities.get(code);
+    if (!p) {
+      p = repo.priority(code);
+      priorities.set(code, p);
+    }
+    return p;
   }
 
   /** Records one observation of a claimed target; returns the transitions it made. */
@@ -90,8 +97,8 @@ export function createWatchWorker(deps: {
       if (p && p.level > (priority?.level ?? t.priority_level ?? 0)) priority = p;
     }
     const reopen = t.allowlisted && t.status_final && kinds.some((k) => REOPEN_ON.has(k));
-    if (reopen) refs ??= { initial: await repo.initialStatus(), priorities: new Map() };
-    const initial = reopen ? refs?.initial : undefined;
+    if (reopen) initialStatus ??= repo.initialStatus();
+    const initial = reopen && initialStatus ? await initialStatus : undefined;
     await db.transaction(async (tx) => {
       await repo.record(tx, {
         eventId: t.event_id,
@@ -163,7 +170,7 @@ export function createWatchWorker(deps: {
         );
       }
       await deps.events.insertHistory(history, tx);
-      // The bell of the event's assignee (mailings and other subscribers: not yet).
+      // The bell of the event's assignee (mailings read the transitions themselves: mailings.repo collectTransitions).
       if (t.assignee_id !== null)
         await notify(tx, [
           {

@@ -8,7 +8,10 @@ import { usePreviewMutation } from '../api/mutations';
 
 const moduleName = (code: string) => MODULE_LIST.find((m) => m.code === code)?.name ?? code;
 
-/** «Сколько событий пришло бы за 7 дней»: refreshed 400 ms after the filters stop changing. */
+/**
+ * «Сколько событий пришло бы за 7 дней» (with «Переходы наблюдения»: how many such transitions):
+ * refreshed 400 ms after the filters stop changing.
+ */
 export function PreviewCard({ body }: { body: { company_id: number | null; filters: MailingFilters } }) {
   const preview = usePreviewMutation();
   const [data, setData] = useState<MailingPreview | null>(null);
@@ -45,7 +48,11 @@ export function PreviewCard({ body }: { body: { company_id: number | null; filte
         <Flex vertical gap={8}>
           <Spin spinning={preview.isPending} size="small">
             <Statistic
-              title={`Подошло бы событий за последние ${data.days} дней`}
+              title={
+                body.filters.transitions.length
+                  ? `Подошло бы переходов наблюдения за последние ${data.days} дней`
+                  : `Подошло бы событий за последние ${data.days} дней`
+              }
               value={`${formatNumber(data.count)}${data.capped ? '+' : ''}`}
               valueStyle={{ fontSize: 28 }}
             />

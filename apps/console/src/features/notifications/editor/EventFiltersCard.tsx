@@ -74,7 +74,7 @@ function AssigneeField({
   );
 }
 
-/** «Какие события»: modules, priorities, statuses, sources, tags, assignee and text. */
+/** «Какие события»: modules, priorities, statuses, sources, tags, assignee, text and the watch transitions. */
 export function EventFiltersCard({ filters }: { filters: MailingFilterOptions }) {
   return (
     <Card title="Какие события" style={{ marginBottom: 16 }}>
@@ -94,6 +94,22 @@ export function EventFiltersCard({ filters }: { filters: MailingFilterOptions })
         <Col xs={24} md={12}>
           <Form.Item name="text" label="Текст" rules={[{ max: 200, message: MSG.tooLong(200) }]}>
             <Input placeholder="Слова в событии (как поиск в списках)" allowClear />
+          </Form.Item>
+        </Col>
+        <Col xs={24}>
+          <Form.Item
+            name="transitions"
+            label="Переходы наблюдения"
+            extra="Пусто — рассылка о новых событиях. Если выбраны переходы, письмо придёт, когда наблюдение зафиксирует такой переход у домена, подходящего под фильтры выше."
+          >
+            <Select
+              mode="multiple"
+              allowClear
+              placeholder="Нет — о новых событиях"
+              options={filters.transitions}
+              optionFilterProp="label"
+              data-testid="filter-transitions"
+            />
           </Form.Item>
         </Col>
       </Row>

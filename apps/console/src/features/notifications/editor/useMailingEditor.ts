@@ -22,6 +22,7 @@ const FIELDS: readonly (keyof MailingFormValues)[] = [
   'tags',
   'assignee',
   'text',
+  'transitions',
   'frequency',
   'hour',
   'weekday',

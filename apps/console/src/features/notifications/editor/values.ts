@@ -17,6 +17,8 @@ export interface MailingFormValues {
   /** The events' assignee: a user id, 'none' (unassigned), null (anyone). */
   assignee: MailingFilters['assignee'];
   text: string;
+  /** «Переходы наблюдения»: empty = the mailing is about new events; else about these watch transitions. */
+  transitions: MailingFilters['transitions'];
   frequency: MailingFrequency;
   hour: number;
   weekday: number;
@@ -42,6 +44,7 @@ export function toValues(m: Mailing | undefined, companyId: number | undefined, 
       tags: [],
       assignee: null,
       text: '',
+      transitions: [],
       frequency: 'instant',
       hour: 9,
       weekday: 1,
@@ -59,6 +62,7 @@ export function toValues(m: Mailing | undefined, companyId: number | undefined, 
     recipients: m.recipients,
     ...m.filters,
     assignee: m.filters.assignee ?? null,
+    transitions: m.filters.transitions ?? [],
     frequency: m.params.frequency,
     hour: m.params.hour,
     weekday: m.params.weekday,
@@ -83,6 +87,7 @@ export function filtersBody(v: Partial<MailingFormValues>) {
       tags: v.tags ?? [],
       assignee: v.assignee ?? null,
       text: v.text ?? '',
+      transitions: v.transitions ?? [],
     },
   };
 }
