@@ -7,6 +7,7 @@
  * allows private addresses), the domain gains MX, the company rule raises the event's priority, and a
  * mailing subscribed to that transition (made in the console's form) sends a letter naming it.
  */
+import path from 'node:path';
 import { BLANK_WATCH_STATE } from '@forpost/contract/watch';
 import { expect as baseExpect, test } from '@playwright/test';
 import { startDnsServer } from '../apps/api/test/peers/dns-server';
@@ -14,6 +15,11 @@ import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
 const token = `watche2e${Date.now().toString(36)}`;
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/watch');
+const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+] as const;
 
 const state = (over: Record<string, unknown>) => JSON.stringify({ ...BLANK_WATCH_STATE, ns: ['ns1.hoster.ru'], ...over });
 
@@ -81,6 +87,13 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
   await expect(block.getByTestId('watch-state').first()).toContainText('«Сбербанк Онлайн — вход»');
   await expect(block.getByTestId('watch-state').last()).toContainText('наблюдений: 2');
   await expect(block.getByTestId('watch-toggle')).toBeChecked();
+  // What the analyst sees: the timeline at both widths (looked at; nothing clipped).
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, `card-timeline-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The switch off: «Не наблюдается», kept after a reload.
   await block.getByTestId('watch-toggle').click();
@@ -110,6 +123,11 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
   const card = page.getByTestId('watch-settings');
   await expect(card).toContainText('Сейчас наблюдается доменов: 0');
   await expect(card.getByTestId('watch-interval')).toHaveValue('6');
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: path.join(SHOTS, `company-tab-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
   await card.getByTestId('watch-interval').fill('2');
   await pickOption(page, card.getByTestId('watch-rule-cert_issued'), 'Критический');
   await card.getByTestId('watch-save').click();
