@@ -5,6 +5,7 @@
  * audit entry stay in the service (the audit entry in the change's transaction). Not a framework: an
  * entity with other routes registers them beside it as usual.
  */
+import { idParam } from '@forpost/contract/common';
 import type { Permission } from '@forpost/contract/permissions';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -47,9 +48,9 @@ export interface CrudSchemas<
   create?: C;
   /** The answer of create (201); the item's answer when not given. */
   created?: CR;
-  /** The item's path, e.g. `/apikeys/:id`, and its parameters. */
-  item: string;
-  params: P;
+  /** The item's path and its parameters: by default the collection's path + `/:id` and `{ id }`. */
+  item?: string;
+  params?: P;
   /** The answer of GET and PATCH. */
   response: R;
   /** The body of PATCH. */
@@ -81,8 +82,8 @@ type Req = FastifyRequest & { params: unknown; body: unknown; query: unknown };
  * 'getApiKey', 'API-ключ', (c, { id }) => svc.get(c, id)], update: […], remove: […] })`.
  */
 export function crudRoutes<
-  P extends Any,
-  R extends Any,
+  P extends Any = typeof idParam,
+  R extends Any = Any,
   B extends Any = Any,
   CP extends Any = typeof none,
   Q extends Any = Any,
@@ -90,13 +91,15 @@ export function crudRoutes<
   C extends Any = Any,
   CR extends Any = R,
 >(app: App, s: CrudSchemas<P, R, B, CP, Q, L, C, CR>, ops: CrudOps<P, R, B, CP, Q, L, C, CR>): void {
-  const { tags, params, response } = s;
+  const { tags, response } = s;
+  const params = s.params ?? idParam;
+  const item = s.item ?? `${s.path}/:id`;
   const route = (op: Op<never, unknown>, schema: object) => ({
     config: { permission: op[0] },
     schema: { operationId: op[1], tags, summary: op[2], ...schema },
   });
   const need = <T>(v: T | undefined, what: string): T => {
-    if (v === undefined) throw new Error(`${s.item}: ${what} is not given`);
+    if (v === undefined) throw new Error(`${item}: ${what} is not given`);
     return v;
   };
   const { list, create, get, update, remove } = ops;
@@ -114,18 +117,18 @@ export function crudRoutes<
     );
   }
   if (get) {
-    app.get(s.item, route(get, { params, response: { 200: response } }), async (req: Req) =>
+    app.get(item, route(get, { params, response: { 200: response } }), async (req: Req) =>
       get[3](callerOf(req), req.params as z.infer<P>),
     );
   }
   if (update) {
     const schema = { params, body: need(s.body, 'the PATCH body'), response: { 200: response } };
-    app.patch(s.item, route(update, schema), async (req: Req) =>
+    app.patch(item, route(update, schema), async (req: Req) =>
       update[3](callerOf(req), req.params as z.infer<P>, req.body as z.infer<B>),
     );
   }
   if (remove) {
-    app.delete(s.item, route(remove, { params, response: { 204: noContent } }), async (req: Req, reply: FastifyReply) => {
+    app.delete(item, route(remove, { params, response: { 204: noContent } }), async (req: Req, reply: FastifyReply) => {
       await remove[3](callerOf(req), req.params as z.infer<P>);
       return reply.code(204).send(null);
     });

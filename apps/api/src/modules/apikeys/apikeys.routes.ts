@@ -25,8 +25,6 @@ export async function apiKeysRoutes(app: App, deps: { apiKeys: ApiKeysService })
       page: listResponse(apiKeyResponse),
       create: createApiKeyRequest,
       created: apiKeyWithSecretResponse,
-      item: '/apikeys/:id',
-      params: idParam,
       response: apiKeyResponse,
       body: updateApiKeyRequest,
     },

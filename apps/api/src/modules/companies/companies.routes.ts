@@ -30,8 +30,6 @@ export async function companiesRoutes(app: App, deps: { companies: CompaniesServ
       query: companyListQuery,
       page: listResponse(companyResponse),
       create: createCompanyRequest,
-      item: '/companies/:id',
-      params: idParam,
       response: companyDetailResponse,
       body: updateCompanyRequest,
     },

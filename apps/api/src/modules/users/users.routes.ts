@@ -26,8 +26,6 @@ export async function usersRoutes(app: App, deps: { users: UsersService }) {
       page: listResponse(userResponse),
       create: createUserRequest,
       created: createdUserResponse,
-      item: '/users/:id',
-      params: idParam,
       response: userResponse,
       body: updateUserRequest,
     },
