@@ -4,6 +4,7 @@
  */
 import type PgBoss from 'pg-boss';
 import type { Logger } from './lib/logger';
+import { errInfo } from './lib/logger';
 import type { AnalyticsService } from './modules/analytics/index';
 import { startAnalyticsWorker } from './modules/analytics/index';
 import { type ClassifierService, startClassifierWorker } from './modules/classifier/index';
@@ -27,10 +28,7 @@ export function createInsightsJobs(deps: {
       workers.push(startClassifierWorker({ classifier: deps.classifier, log: deps.log }));
       workers.push(startMailingsWorker({ mailings: deps.mailings, log: deps.log }));
       sweep = setInterval(
-        () =>
-          void deps.reports
-            .sweep()
-            .catch((err) => deps.log.warn({ err: { message: (err as Error).message } }, 'report sweep failed')),
+        () => void deps.reports.sweep().catch((err) => deps.log.warn({ err: errInfo(err) }, 'report sweep failed')),
         60_000,
       );
       sweep.unref();

@@ -7,6 +7,7 @@ import { startJobs } from './jobs';
 import { ensureFirstAdmin } from './lib/bootstrap';
 import { CLUSTER_INDEX, isClusterPrimary, openDatabase, runClusterPrimary } from './lib/cluster';
 import { checkSharedSecret, SECRET_REQUIRED } from './lib/instance';
+import { errInfo } from './lib/logger';
 import { startIndicatorsBackfill, startSearchBackfill, startTitlesBackfill } from './modules/events/index';
 
 /** Connections of a process's pool for requests and the other jobs. */
@@ -78,7 +79,7 @@ async function main() {
       await database.close();
       await embedded?.stop();
     } catch (err) {
-      log.error({ err }, 'error during shutdown');
+      log.error({ err: errInfo(err) }, 'error during shutdown');
     }
     process.exit(0);
   };

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '../lib/logger';
+import { errInfo } from '../lib/logger';
 
 export interface ChangeListener {
   /** Starts listening if needed; true once LISTEN is active (false while the database is unreachable). */
@@ -51,7 +52,7 @@ export function createChangeListener(opts: {
   function lost(c: pg.Client, err?: Error) {
     if (client !== c) return;
     client = null;
-    if (err) opts.log.warn({ err: { message: err.message } }, `LISTEN ${label}: connection lost`);
+    if (err) opts.log.warn({ err: errInfo(err) }, `LISTEN ${label}: connection lost`);
     if (ready) {
       ready = false;
       opts.onReset();

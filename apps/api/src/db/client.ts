@@ -1,6 +1,7 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from '../lib/logger';
+import { errInfo } from '../lib/logger';
 import * as schema from './schema/index';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -34,9 +35,7 @@ export function createDatabase(url: string, log: Pick<Logger, 'warn'>, max = 10)
     idleTimeoutMillis: 30_000,
     application_name: 'forpost',
   });
-  pool.on('error', (err) =>
-    log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'db pool client error'),
-  );
+  pool.on('error', (err) => log.warn({ err: errInfo(err) }, 'db pool client error'));
   // A checked-out client whose connection dies (server restart, terminated backend) rejects its
   // running query — the caller sees that — and also emits 'error'; with no listener that event
   // would be an uncaught exception ending the process. Idle clients' errors are logged above.

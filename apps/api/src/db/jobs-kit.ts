@@ -18,6 +18,7 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { ApiError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
+import { errInfo } from '../lib/logger';
 
 export interface Attachable {
   /** Sends jobs through `boss`; with `work`, also runs the area's workers and schedules. */
@@ -264,10 +265,7 @@ export async function attachRecordJobs(
     try {
       await p.run(job.data.id);
     } catch (e) {
-      p.log.warn(
-        { err: { message: (e as Error).message, code: (e as { code?: string }).code }, [p.idKey]: job.data.id },
-        p.failure,
-      );
+      p.log.warn({ err: errInfo(e), [p.idKey]: job.data.id }, p.failure);
       if (job.retryCount >= job.retryLimit) await p.fail(job.data.id, p.failedMessage);
       throw e;
     }
@@ -283,7 +281,7 @@ export async function attachRecordJobs(
       if (busy) return;
       busy = true;
       sweep(b)
-        .catch((e) => p.log.warn({ err: { message: (e as Error).message } }, `${p.queue} takeover sweep failed`))
+        .catch((e) => p.log.warn({ err: errInfo(e) }, `${p.queue} takeover sweep failed`))
         .finally(() => {
           busy = false;
         });

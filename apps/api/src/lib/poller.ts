@@ -4,6 +4,7 @@
  * and `stop()` waits for the pass in flight.
  */
 import type { Logger } from './logger';
+import { errInfo } from './logger';
 
 export interface Poller {
   stop(): Promise<void>;
@@ -25,7 +26,7 @@ export function startPoller(p: {
     try {
       await p.run(() => stopped);
     } catch (err) {
-      p.log.warn({ err: { message: (err as Error).message } }, p.failure);
+      p.log.warn({ err: errInfo(err) }, p.failure);
     } finally {
       running = false;
     }

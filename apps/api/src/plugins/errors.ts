@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDbUnavailable } from '../db/client';
 import { ApiError, fieldName, statusMessage } from '../lib/errors';
+import { errInfo } from '../lib/logger';
 
 function send(reply: import('fastify').FastifyReply, code: number, message: string, data?: unknown) {
   const body: Record<string, unknown> = { statusCode: code, statusMessage: statusMessage(code), message };
@@ -82,11 +83,11 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (isMultipartError(err)) return send(reply, 400, API_MSG.badMultipart);
     // Safety net behind the id rule (contract `idRule`): a number a column can't hold is no such object.
     if (sqlState(err) === '22003') {
-      req.log.warn({ err: { message: err.message } }, 'numeric value out of range');
+      req.log.warn({ err: errInfo(err) }, 'numeric value out of range');
       return send(reply, 404, API_MSG.notFound);
     }
     if (isDbUnavailable(err)) {
-      req.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+      req.log.warn({ err: errInfo(err) }, 'database unavailable');
       return send(reply, 503, API_MSG.unavailable);
     }
     const code = err.statusCode ?? 500;
@@ -106,7 +107,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       if (err instanceof SyntaxError || /prototype|constructor/i.test(err.message)) message = API_MSG.badJson;
       return send(reply, code, message);
     }
-    req.log.error({ err }, 'unhandled error');
+    req.log.error({ err: errInfo(err), stack: err.stack }, 'unhandled error');
     return send(reply, 500, API_MSG.generic);
   });
 }

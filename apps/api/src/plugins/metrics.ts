@@ -30,6 +30,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricsSettings } from '../config';
 import type { Database } from '../db/client';
 import { ApiError } from '../lib/errors';
+import { errInfo } from '../lib/logger';
 import { registerErrorHandling, sendNotFound } from './errors';
 import { type DbSnapshot, readScrape } from './metrics.query';
 
@@ -250,10 +251,7 @@ export async function registerMetrics(
     } catch (e) {
       for (const g of fromDb) g.reset();
       dbOk.set(0);
-      log.warn(
-        { err: { message: (e as Error).message, code: (e as { code?: string }).code } },
-        'metrics: database values skipped',
-      );
+      log.warn({ err: errInfo(e) }, 'metrics: database values skipped');
     }
   }
 

@@ -19,6 +19,7 @@ import type { Db } from '../../db/client';
 import { assertModule, assertOn, type Caller, scopeFor } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import { createOutboundFetch, GUARDED, type OutboundFetch, type OutboundPolicy, OutboundRefusedError } from '../../lib/outbound';
 import { iso } from '../../lib/serialize';
 import type { ConfigsService } from '../configs/index';
@@ -172,8 +173,7 @@ export function createClassifierService(deps: ClassifierServiceDeps) {
       };
     } catch (e) {
       const reason = e instanceof ClassifyError ? e.message : ML_MSG.unreachable;
-      if (!(e instanceof ClassifyError))
-        log.warn({ err: { message: (e as Error).message }, eventId: ev.id }, 'classification failed');
+      if (!(e instanceof ClassifyError)) log.warn({ err: errInfo(e), eventId: ev.id }, 'classification failed');
       const retry = ev.attempts < ML_MAX_ATTEMPTS ? new Date(now().getTime() + mlRetryDelayMs(ev.attempts)) : null;
       return { id: ev.id, ok: false, classifier, error: reason, nextAttemptAt: retry };
     }

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { withSessionLock } from '../../db/jobs-kit';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
 import type { AssetsRepo } from './assets.repo';
@@ -156,7 +157,7 @@ export function createCtMonitor(deps: {
             total.processed += r.processed;
             total.created += r.created;
           } catch (e) {
-            deps.log.warn({ err: { message: (e as Error).message }, url }, 'CT log follow failed');
+            deps.log.warn({ err: errInfo(e), url }, 'CT log follow failed');
           }
         }
       } finally {

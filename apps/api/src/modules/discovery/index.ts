@@ -9,6 +9,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
@@ -76,7 +77,7 @@ export function createDiscovery(deps: DiscoveryDeps) {
       try {
         await deps.snapshots.enqueue(id, { auto: true });
       } catch (e) {
-        deps.log.warn({ err: { message: (e as Error).message }, eventId: id }, 'discovery: snapshot not queued');
+        deps.log.warn({ err: errInfo(e), eventId: id }, 'discovery: snapshot not queued');
       }
     }
   }

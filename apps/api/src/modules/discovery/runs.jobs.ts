@@ -21,6 +21,7 @@ import {
 import { isRealDate } from '@forpost/contract/modules/fields';
 import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import type { ConfigsService } from '../configs/index';
 import type { AssetsRepo } from './assets.repo';
@@ -134,7 +135,7 @@ export function createRunExecutor(deps: {
       try {
         if (await runs.cancelRequested(runId)) ctl.abort(new RunCancelled());
       } catch (e) {
-        deps.log.warn({ err: { message: (e as Error).message }, runId }, 'discovery run: cancel check failed');
+        deps.log.warn({ err: errInfo(e), runId }, 'discovery run: cancel check failed');
       }
       if (!done && !ctl.signal.aborted) timer = setTimeout(check, CANCEL_POLL_MS);
     };
@@ -282,7 +283,7 @@ export function createRunExecutor(deps: {
     } catch (e) {
       unwatch();
       const message = e instanceof RunFailure ? e.message : `Поиск не завершён: ${(e as Error).message}`.slice(0, 1000);
-      if (!(e instanceof RunFailure)) deps.log.warn({ err: { message: (e as Error).message }, runId }, 'discovery run failed');
+      if (!(e instanceof RunFailure)) deps.log.warn({ err: errInfo(e), runId }, 'discovery run failed');
       await runs.progress(run.id, p).catch(() => undefined);
       await runs.finish(run.id, 'failed', message);
     }

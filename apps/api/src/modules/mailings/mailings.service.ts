@@ -37,6 +37,7 @@ import type { Caller } from '../../lib/caller';
 import { createDelivery } from '../../lib/delivery';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import type { Mailer } from '../../lib/mailer';
 import { iso } from '../../lib/serialize';
 import { createCompaniesRepo } from '../companies/index';
@@ -338,7 +339,7 @@ export function createMailingsService(deps: MailingsServiceDeps) {
         }
         if (await openDelivery(m, next)) stats.deliveries++;
       } catch (err) {
-        log.warn({ err: { message: (err as Error).message }, mailingId: m.id }, 'mailing pass failed');
+        log.warn({ err: errInfo(err), mailingId: m.id }, 'mailing pass failed');
       }
     }
     for (;;) {

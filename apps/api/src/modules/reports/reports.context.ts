@@ -16,6 +16,7 @@ import { createDelivery } from '../../lib/delivery';
 import { createLocalDocStore, type DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import type { Mailer } from '../../lib/mailer';
 import { iso } from '../../lib/serialize';
 import { type AnalyticsRepo, createAnalyticsRepo } from '../analytics/index';
@@ -77,7 +78,7 @@ export function createReportsContext(deps: ReportsServiceDeps) {
     try {
       await boss.send(name, { id }, options);
     } catch (err) {
-      log.warn({ err: { message: (err as Error).message }, ...what }, `${name} job not queued; the sweep will take it`);
+      log.warn({ err: errInfo(err), ...what }, `${name} job not queued; the sweep will take it`);
     }
   }
 

@@ -8,6 +8,7 @@ import { REPORT_MSG, REPORT_SEND_ERRORS, REPORT_SEND_MAX_ATTEMPTS, type ReportSe
 import type { Caller } from '../../lib/caller';
 import { MailAttemptError, sendOutcome } from '../../lib/delivery';
 import { ApiError, notFound } from '../../lib/errors';
+import { errInfo } from '../../lib/logger';
 import { fileName, type ReportsContext, toSend } from './reports.context';
 import type { ReportRow } from './reports.repo';
 
@@ -103,7 +104,7 @@ export function reportDelivery(ctx: ReportsContext) {
       const last = final || !retry;
       log.warn(
         {
-          err: { message: (e as Error).message, code: (e as { code?: string }).code },
+          err: errInfo(e),
           reportId,
           sendId: s.id,
           attempt: s.attempts,

@@ -7,6 +7,7 @@ import { buffer } from 'node:stream/consumers';
 import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
 import type { ModuleCode } from '@forpost/contract/modules';
 import { REPORT_MODULE_ROWS, REPORT_MSG, REPORT_SCREENSHOTS, REPORT_TOP_CRITICAL } from '@forpost/contract/reports';
+import { errInfo } from '../../lib/logger';
 import { fileName, MAX_ATTEMPTS, type ReportsContext } from './reports.context';
 import {
   byPriorityOf,
@@ -113,7 +114,7 @@ export function reportPdf(ctx: ReportsContext) {
           image: `data:image/${png ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
         });
       } catch (err) {
-        log.warn({ err: { message: (err as Error).message }, eventId: s.id }, 'report screenshot not readable; left out');
+        log.warn({ err: errInfo(err), eventId: s.id }, 'report screenshot not readable; left out');
       }
     }
     return out;
@@ -170,7 +171,7 @@ export function reportPdf(ctx: ReportsContext) {
       return 'ready';
     } catch (err) {
       const final = r.attempts + 1 >= MAX_ATTEMPTS;
-      log.warn({ err: { message: (err as Error).message }, reportId: id, attempt: r.attempts + 1 }, 'report rendering failed');
+      log.warn({ err: errInfo(err), reportId: id, attempt: r.attempts + 1 }, 'report rendering failed');
       await repo.failed(id, REPORT_MSG.renderFailed, final);
       if (final) return 'failed';
       throw err;

@@ -12,6 +12,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { ConfigsService } from '../configs/index';
 import type { DocsService } from '../docs/index';
@@ -113,7 +114,7 @@ export function createSnapshotsService(deps: SnapshotsDeps) {
           screenshotDocId = doc.id;
         } catch (e) {
           note = `${SNAPSHOT_MSG.screenshotFailed}: ${(e as Error).message.split('\n')[0]?.slice(0, 200)}`;
-          log.warn({ err: { message: (e as Error).message }, eventId }, 'snapshot screenshot failed');
+          log.warn({ err: errInfo(e), eventId }, 'snapshot screenshot failed');
         }
       }
     }

@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import { MIGRATIONS_DIR } from '../../db/migrate';
 import { notFound } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { errInfo } from '../../lib/logger';
 import { createSystemRepo } from './system.repo';
 
 type CheckState = 'ok' | 'failed';
@@ -105,7 +106,7 @@ export function createSystemService(deps: { pool: pg.Pool; openapi: () => unknow
         within(deps.storage(), READY_TIMEOUT_MS).then(
           () => 'ok' as const,
           (e: Error) => {
-            log.warn({ err: { message: e.message } }, 'readiness: file storage unavailable');
+            log.warn({ err: errInfo(e) }, 'readiness: file storage unavailable');
             return 'failed' as const;
           },
         ),
