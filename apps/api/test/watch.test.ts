@@ -13,6 +13,8 @@ import { rowsOf } from '../src/db/sql';
 import { createWatch, type Watch } from '../src/modules/watch/index';
 import { setConfig } from './discovery-kit';
 import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
+import { issueCertificate } from './peers/certs';
+import { startCtLog } from './peers/ct-log-server';
 import { type DnsServer, startDnsServer, type ZoneEntry } from './peers/dns-server';
 import { startRdapServer } from './peers/rdap-server';
 import { type Page, startWebServer, type WebServer } from './peers/web-server';
@@ -323,6 +325,51 @@ describe('rules, allowlist, lease', () => {
       await setConfig(admin, 'snapshot_timeout_seconds', 20);
     }
   }, 180_000);
+
+  it('a certificate a CT log shows for a watched name serving no TLS: «certificate issued» on the next observation, once', async () => {
+    const name = 'ct-forpost-watch.ru';
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    web.setPage(name, shopPage(1)); // HTTP only: no certificate for the name yet
+    const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+    await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+    const log = await startCtLog({ entries: [] });
+    try {
+      await setConfig(admin, 'discovery_ct_logs', log.url);
+      await setConfig(admin, 'discovery_enabled', 1);
+      const pass = () => ctx.app.services.discovery.ct.pass();
+      await pass(); // the log's start (empty): no company has assets, the watch alone wants the log read
+      expect((await round()).get(id)).toBeUndefined(); // baseline
+      const serial = '0c7a11';
+      log.append([
+        issueCertificate(web.ca, { sans: [name, `www.${name}`], cn: name, serial, precert: true }),
+        issueCertificate(web.ca, { sans: ['unrelated-ct-name.org'] }),
+      ]);
+      expect(await pass()).toMatchObject({ processed: 2 });
+      expect((await round()).get(id)).toEqual(['cert_issued']);
+      expect((await round()).get(id)).toBeUndefined();
+      // The same certificate again in the log (its final form, same serial): nothing new.
+      log.append([issueCertificate(web.ca, { sans: [name, `www.${name}`], cn: name, serial })]);
+      expect(await pass()).toMatchObject({ processed: 1 });
+      expect((await round()).get(id)).toBeUndefined();
+      // The site starts serving that certificate: the same one (by serial), no second «issued».
+      web.issueCert(name, { serial });
+      expect((await round()).get(id)).toBeUndefined();
+      expect((await round()).get(id)).toBeUndefined();
+      const wr = await admin.get(`/modules/domains/events/${id}/watch`);
+      expect(wr.statusCode, wr.body).toBe(200);
+      const w = wr.json();
+      expect(w.states[0].state).toMatchObject({ tls_source: 'tls', tls_serial: serial, tls_issuer: 'Forpost Watch' });
+      const issued = w.transitions.filter((t: { kind: string }) => t.kind === 'cert_issued');
+      expect(issued).toHaveLength(1);
+      expect(issued[0].after).toMatchObject({ tls_source: 'ct', tls_issuer: 'Forpost Watch', tls_sans: [name, `www.${name}`] });
+      const h = (await admin.get(`/modules/domains/events/${id}/history`)).json().items as { after: { comment?: string } }[];
+      expect(h.map((x) => x.after?.comment)).toContain(`Выпущен сертификат: Forpost Watch, ${name}, www.${name} (журнал CT)`);
+    } finally {
+      await setConfig(admin, 'discovery_enabled', 0);
+      await setConfig(admin, 'discovery_ct_logs', '');
+      await log.close();
+    }
+  }, 120_000);
 
   it('two workers at once never observe one domain twice (lease, SKIP LOCKED)', async () => {
     await watch.repo.makeDue();

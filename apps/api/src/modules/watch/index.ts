@@ -11,7 +11,13 @@ import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from '../configs/index';
-import { createRdapBootstrapCache, createRdapClient, createResolver, discoverySettings } from '../discovery/index';
+import {
+  type CtCertificateSink,
+  createRdapBootstrapCache,
+  createRdapClient,
+  createResolver,
+  discoverySettings,
+} from '../discovery/index';
 import { createEventsRepo } from '../events/index';
 import { createObserver, type Observer } from './observer';
 import { createWatchWorker, type ObservedTransition } from './watch.jobs';
@@ -88,12 +94,18 @@ export function createWatch(deps: WatchDeps) {
     },
   });
   const service = createWatchService({ db, audit: deps.audit, repo });
+  /** For discovery.onCertificates: CT certificates naming a watched domain are kept (watch_ct_certs). */
+  const ctCertificates: CtCertificateSink = {
+    wanted: () => repo.anyTarget(),
+    record: (tx, entries) => repo.recordCtCerts(tx, entries),
+  };
   const pollers: Poller[] = [];
 
   return {
     repo,
     worker,
     service,
+    ctCertificates,
     /** One round now (tests, bench): every due domain, or at most `limit`. */
     round: (limit?: number) => worker.round(() => false, limit),
     onTransition(l: (t: ObservedTransition) => void) {

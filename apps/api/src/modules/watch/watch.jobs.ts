@@ -84,11 +84,24 @@ export function createWatchWorker(deps: {
         tls_issuer: prev.tls_issuer,
         tls_sans: prev.tls_sans,
         tls_fingerprint: prev.tls_fingerprint,
+        tls_serial: prev.tls_serial,
+        tls_source: prev.tls_source,
       };
       webMisses = t.web_misses + 1;
     }
+    // A site serving no TLS (not yet, or no longer) shows the newest certificate the CT monitor saw for
+    // its name: «certificate issued» comes from the log before the site uses it, and once.
+    if (t.ct_cert && next.dns === 'registered' && !next.tls_fingerprint)
+      next = {
+        ...next,
+        tls_issuer: t.ct_cert.issuer,
+        tls_sans: [...t.ct_cert.sans].sort(),
+        tls_fingerprint: t.ct_cert.fingerprint,
+        tls_serial: t.ct_cert.serial,
+        tls_source: 'ct',
+      };
     const hash = createHash('sha256').update(stateKey(next)).digest('hex');
-    const { kinds, down } = transitionsBetween(prev, next, t.down, t.last_fingerprint);
+    const { kinds, down } = transitionsBetween(prev, next, t.down, t.last_fingerprint, t.seen_certs ?? []);
     const history: HistoryEntry[] = [];
     let priority: { id: number; level: number } | undefined;
     for (const k of kinds) {
@@ -109,6 +122,7 @@ export function createWatchWorker(deps: {
         down,
         webMisses,
         at,
+        domain: t.domain,
       });
       if (!kinds.length) return;
       await repo.insertTransitions(
@@ -240,7 +254,7 @@ function detail(kind: TransitionKind, s: WatchState): string {
     case 'came_back':
       return s.final_url ? `: ${s.final_url}${s.title ? ` («${s.title}»)` : ''}` : '';
     case 'cert_issued':
-      return `: ${s.tls_issuer ?? 'издатель неизвестен'}${s.tls_sans.length ? `, ${s.tls_sans.join(', ')}` : ''}`;
+      return `: ${s.tls_issuer ?? 'издатель неизвестен'}${s.tls_sans.length ? `, ${s.tls_sans.join(', ')}` : ''}${s.tls_source === 'ct' ? ' (журнал CT)' : ''}`;
     case 'offline':
       return s.dns === 'nxdomain'
         ? ' (NXDOMAIN)'
