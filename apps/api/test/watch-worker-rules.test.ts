@@ -59,7 +59,7 @@ describe('watch worker: the priority rule', () => {
     const worker = createWatchWorker({
       db,
       repo,
-      events: { insertHistory: async () => [] },
+      events: { insertHistory: async () => [], findById: async () => undefined, update: async () => {} },
       observer: async () => {
         throw new Error('not used');
       },

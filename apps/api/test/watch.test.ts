@@ -371,6 +371,71 @@ describe('rules, allowlist, lease', () => {
     }
   }, 120_000);
 
+  it('the card follows the observations: IP, NS, «Есть MX», HTTP status, title, certificate; one history line per change', async () => {
+    const name = 'card-forpost-watch.ru';
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    web.setPage(name, shopPage(1));
+    const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+    await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+    type Line = { action: string; field: string; before: unknown; after: unknown; actor_id: number | null };
+    const card = async () => (await admin.get(`/modules/domains/events/${id}`)).json();
+    let known = 0;
+    /** The history lines written since the last call, oldest first. */
+    const newLines = async () => {
+      const items = ((await admin.get(`/modules/domains/events/${id}/history`)).json().items as (Line & { id: number })[])
+        .filter((x) => x.id > known)
+        .sort((a, b) => a.id - b.id);
+      known = Math.max(known, ...items.map((x) => x.id));
+      return items.map(({ action, field, before, after, actor_id }) => ({ action, field, before, after, actor_id }));
+    };
+    await newLines();
+
+    expect((await round()).get(id)).toBeUndefined(); // the baseline: no transition, but the card learns it all
+    expect(await card()).toMatchObject({
+      ip: LIVE,
+      ns: HOSTER.join(', '),
+      mx: false,
+      http_status: 200,
+      page_title: 'Магазин',
+      ct_issuer: null,
+    });
+    const sys = (field: string, before: unknown, after: unknown) => ({ action: 'update', field, before, after, actor_id: null });
+    expect(await newLines()).toEqual([
+      sys('ip', null, LIVE),
+      sys('page_title', null, 'Магазин'),
+      sys('http_status', null, 200),
+      sys('mx', null, false),
+      sys('ns', null, HOSTER.join(', ')),
+    ]);
+    expect((await round()).get(id)).toBeUndefined(); // idle: nothing written
+    expect(await newLines()).toEqual([]);
+
+    // MX appears: the transition's line tells it; no second «Есть MX» line.
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE], MX: ['mx.evil.ru'] });
+    expect((await round()).get(id)).toEqual(['mx_appeared']);
+    expect((await card()).mx).toBe(true);
+    const mxLines = await newLines();
+    expect(mxLines.filter((l) => l.field === 'mx')).toEqual([]);
+    expect(mxLines.filter((l) => l.field === 'watch')).toHaveLength(1);
+
+    // MX gone: no transition names it, so the field's own line by the system.
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    expect((await round()).get(id)).toBeUndefined();
+    expect(await newLines()).toEqual([sys('mx', true, false)]);
+
+    // A certificate: the card's certificate fields, told by «Выпущен сертификат».
+    web.issueCert(name);
+    expect((await round()).get(id)).toEqual(['cert_issued']);
+    expect(await card()).toMatchObject({ ct_issuer: 'Forpost Watch', ct_names: name });
+    expect((await newLines()).map((l) => l.field)).toEqual(['watch']);
+
+    // The site's address goes dead: «Перестал работать» tells the IP, status and title; they follow.
+    dns.setRecord(name, { NS: HOSTER, A: [DEAD] });
+    expect((await round()).get(id)).toEqual(['offline']);
+    expect(await card()).toMatchObject({ ip: DEAD, http_status: null, page_title: null, ct_issuer: 'Forpost Watch' });
+    expect((await newLines()).map((l) => l.field)).toEqual(['watch']);
+  }, 120_000);
+
   it('two workers at once never observe one domain twice (lease, SKIP LOCKED)', async () => {
     await watch.repo.makeDue();
     const [x, y] = await Promise.all([watch.repo.claim(1000, 600), watch.repo.claim(1000, 600)]);

@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EventsRepo, HistoryEntry } from '../events/index';
 import { notify } from '../notifications/index';
+import { cardChanges, cardFieldsOf, writeCard } from './card';
 import type { Observer } from './observer';
 import { stateKey } from './observer';
 import { summaryOf, transitionsBetween, webLive } from './transitions';
@@ -39,7 +40,7 @@ export interface ObservedTransition {
 export function createWatchWorker(deps: {
   db: Db;
   repo: WatchRepo;
-  events: Pick<EventsRepo, 'insertHistory'>;
+  events: Pick<EventsRepo, 'insertHistory' | 'findById' | 'update'>;
   /** An observer per round (its resolver is closed after the round). */
   observer: () => Promise<{ observer: Observer; close(): void }>;
   log: Pick<Logger, 'warn' | 'info'>;
@@ -124,7 +125,14 @@ export function createWatchWorker(deps: {
         at,
         domain: t.domain,
       });
-      if (!kinds.length) return;
+      // The card's own fields follow the observation (before the priority and status: the change is
+      // computed from the row as it is now). Lines of fields a transition explains are left out (card.ts).
+      const card = t.card === undefined ? {} : cardChanges(t.card, cardFieldsOf(next));
+      const cardHistory = Object.keys(card).length ? await writeCard(deps.events, tx, t.event_id, card, kinds) : [];
+      if (!kinds.length) {
+        if (cardHistory.length) await deps.events.insertHistory(cardHistory, tx);
+        return;
+      }
       await repo.insertTransitions(
         tx,
         kinds.map((kind) => ({
@@ -183,6 +191,7 @@ export function createWatchWorker(deps: {
           },
         );
       }
+      history.push(...cardHistory);
       await deps.events.insertHistory(history, tx);
       // The bell of the event's assignee (mailings read the transitions themselves: mailings.repo collectTransitions).
       if (t.assignee_id !== null)

@@ -40,6 +40,8 @@ export interface ClaimedTarget {
   seen_certs?: string[];
   /** The newest certificate the CT monitor saw for the domain (watch_ct_certs), if any. */
   ct_cert?: CtCert | null;
+  /** The event's module data (the card the observation updates; card.ts); absent = not followed. */
+  card?: Record<string, unknown> | null;
   rules: WatchRules;
   status_id: number;
   status_final: boolean;
@@ -188,7 +190,7 @@ export function createWatchRepo(db: Db) {
             SELECT l.event_id::int AS event_id, l.company_id, l.state_id::int AS state_id, l.down_since IS NOT NULL AS down,
                    l.web_misses,
                    l.observed_at,
-                   ${DOMAIN} AS domain,
+                   ${DOMAIN} AS domain, e.data AS card,
                    st.state, st.state_hash,
                    (SELECT s2.state->>'tls_fingerprint' FROM watch_states s2
                      WHERE s2.event_id = l.event_id AND s2.state->>'tls_fingerprint' IS NOT NULL
