@@ -2,7 +2,8 @@
  * Wiring of the watch (#31) for buildApp: `mount` adds its routes (inside /api/v1), `attach` from
  * main.ts starts the round poller on ROLE=all|worker. A round's observer is built from discovery's DNS
  * settings (servers, concurrency, timeout, retries, queries per second) and the snapshot settings
- * (timeout, body cap, redirects), through the SSRF guard (lib/outbound.ts).
+ * (timeout, body cap, redirects), through the SSRF guard (lib/outbound.ts); the domains at once and the
+ * per-destination HTTP limits come from the environment (config WATCH_*, buildApp passes them).
  */
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
@@ -29,9 +30,9 @@ import { createWatchService } from './watch.service';
 const TICK_MS = 60_000;
 
 export interface WatchOptions {
-  /** Domains observed at once (DNS and HTTP of one domain in sequence). */
+  /** Domains observed at once (DNS and HTTP of one domain in sequence); env WATCH_CONCURRENCY. */
   concurrency: number;
-  /** HTTP requests at once and per second to one destination address. */
+  /** HTTP requests at once and per second to one destination address; env WATCH_DESTINATION_CONCURRENCY, WATCH_DESTINATION_RATE. */
   perDestination: { concurrency: number; ratePerSecond: number };
   /** Tests and bench: the port both HTTP schemes connect to. */
   httpPort?: number;
@@ -106,6 +107,8 @@ export function createWatch(deps: WatchDeps) {
     worker,
     service,
     ctCertificates,
+    /** The limits in force (defaults, then the environment's). */
+    options,
     /** One round now (tests, bench): every due domain, or at most `limit`. */
     round: (limit?: number) => worker.round(() => false, limit),
     onTransition(l: (t: ObservedTransition) => void) {
