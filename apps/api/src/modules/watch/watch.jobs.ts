@@ -4,8 +4,9 @@
  * LOCKED: several workers never observe one domain at once), observed with bounded concurrency, and
  * each observation is recorded in one transaction with what it changes: the state row (its time range
  * extended, or a new one), the transitions (classifier transitions.ts), the event's history, the
- * priority raised by the company's rule, and an allowlisted domain whose MX or login form appears
- * reopened with the reason.
+ * event card's fields (card.ts), the priority raised by the company's rule, and an allowlisted domain
+ * whose MX or login form appears reopened with the reason. A site serving no TLS shows the newest
+ * certificate the CT monitor saw for its name (watch_ct_certs).
  */
 
 import { createHash } from 'node:crypto';
