@@ -242,7 +242,9 @@ export async function buildApp(deps: AppDeps) {
   });
   app.addHook('onClose', () => discovery.stop());
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
-  const watch = createWatch({ db, audit, configs, log: app.log, outbound });
+  const watch = createWatch({ db, audit, configs, log: app.log, outbound, options: config.watch });
+  // The CT monitor hands the watch the certificates naming a watched domain («Выпущен сертификат» from CT).
+  discovery.onCertificates(watch.ctCertificates);
   app.addHook('onClose', () => watch.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.

@@ -60,6 +60,12 @@ const envSchema = z.object({
   SNAPSHOT_ALLOW_PRIVATE: bool.optional(),
   /** Test resolution of snapshot hosts: `host=ip:port,host2=ip:port` (the SSRF guard still checks the address). */
   SNAPSHOT_HOST_MAP: z.string().optional(),
+  /** The domain watch (#31), per worker: domains observed at once… */
+  WATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1024).default(64),
+  /** …HTTP requests at once to one destination address… */
+  WATCH_DESTINATION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** …and HTTP requests per second to one destination address (fractions allowed: 0.5 = one in 2 s). */
+  WATCH_DESTINATION_RATE: z.coerce.number().min(0.1).max(10_000).default(10),
   /** Dashboard charts kept in memory per instance (≤ ~30 KB each; checked against the rollups on every request; 0 = off). */
   ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
   /** How long one instance trusts what it read about a session or an API key (ms; invalidated by NOTIFY on any change; 0 = off). */
@@ -133,6 +139,8 @@ export interface Config {
   /** OUTBOUND_ALLOW_PRIVATE (or SNAPSHOT_ALLOW_PRIVATE): the SSRF guard of lib/outbound.ts is off. */
   outboundAllowPrivate: boolean;
   snapshotHostMap: string;
+  /** WATCH_* — the domain watch's limits per worker (modules/watch WatchOptions). */
+  watch: { concurrency: number; perDestination: { concurrency: number; ratePerSecond: number } };
   analyticsCacheEntries: number;
   accessCacheMs: number;
   listCacheMs: number;
@@ -266,6 +274,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chromiumPath: e.CHROMIUM_PATH || undefined,
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.SNAPSHOT_ALLOW_PRIVATE ?? false,
     snapshotHostMap: e.SNAPSHOT_HOST_MAP ?? '',
+    watch: {
+      concurrency: e.WATCH_CONCURRENCY,
+      perDestination: { concurrency: e.WATCH_DESTINATION_CONCURRENCY, ratePerSecond: e.WATCH_DESTINATION_RATE },
+    },
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
     accessCacheMs: e.ACCESS_CACHE_MS,
     listCacheMs: e.LIST_CACHE_MS,

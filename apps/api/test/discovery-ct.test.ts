@@ -132,6 +132,8 @@ describe('CT client and leaf parser', () => {
       notAfter: '2026-05-04T03:02:01.000Z',
       precert: false,
       serial: 'ff10',
+      // The fingerprint a TLS client sees for this certificate (the watch compares the two).
+      fingerprint: new X509Certificate(cert.der).fingerprint256,
     });
   });
 

@@ -180,4 +180,33 @@ describe('mailings subscribed to watch transitions', () => {
     expect(mails.length).toBe(start);
     expect(await deliveries(late.id)).toHaveLength(0);
   }, 60_000);
+
+  it('an event with two subscribed transitions in one letter is listed once, both transitions named on its line', async () => {
+    const name = 'gamma-mailing-watch.ru';
+    const id = await watched(A, name);
+    const r = await admin.post(BASE, {
+      name: 'Два перехода',
+      company_id: A,
+      recipients: ['two@forpost.test'],
+      filters: { transitions: ['parked', 'mx_appeared'] },
+      params: { frequency: 'instant', format: 'text' },
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    const mailing = r.json() as Mailing;
+    await round(); // baseline: NXDOMAIN
+    // NS and MX at once: two transitions of one event in one observation.
+    dns.setRecord(name, { NS: HOSTER, MX: ['mx.evil.ru'] });
+    const kinds = (await round()).byKind;
+    expect(kinds).toMatchObject({ parked: 1, mx_appeared: 1 });
+    const start = mails.length;
+    await tick(new Date(Date.now() + 7_200_000));
+    const mail = mails.slice(start).find((m) => m.to.includes('two@forpost.test'));
+    const text = mailText(mail?.raw ?? '');
+    expect(text.split(`/domains/${id}`).length - 1).toBe(1);
+    expect(text).toMatch(/Наблюдение: припаркован, появилась почта \(MX\) · \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} МСК/);
+    expect(text.match(/^\d+\. /gm)).toHaveLength(1);
+    expect(mailHeader(mail?.raw ?? '', 'subject')).toBe('[Форпост] Два перехода: Наблюдение: припаркован, появилась почта (MX)');
+    const [d] = await deliveries(mailing.id);
+    expect(d).toMatchObject({ status: 'sent', event_count: 1 });
+  }, 60_000);
 });

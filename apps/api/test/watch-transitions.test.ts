@@ -62,6 +62,16 @@ describe('transitionsBetween', () => {
     // Down and back with the certificate it had: not a new one; with another: issued.
     expect(transitionsBetween(nx, page('h', { tls_fingerprint: 'AA' }), true, 'AA').kinds).toEqual(['came_back']);
     expect(transitionsBetween(nx, page('h', { tls_fingerprint: 'BB' }), true, 'AA').kinds).toEqual(['cert_issued', 'came_back']);
+    // A CT precertificate and the certificate the site then serves: other fingerprints, one serial — one certificate.
+    const fromCt = page('h', { tls_fingerprint: 'PRE', tls_serial: '0c7a11', tls_source: 'ct' });
+    expect(kinds(page('h'), fromCt)).toEqual(['cert_issued']);
+    expect(kinds(fromCt, page('h', { tls_fingerprint: 'FINAL', tls_serial: '0c7a11', tls_source: 'tls' }))).toEqual([]);
+    expect(kinds(fromCt, page('h', { tls_fingerprint: 'OTHER', tls_serial: '0c7a12', tls_source: 'tls' }))).toEqual([
+      'cert_issued',
+    ]);
+    // A certificate any earlier state showed is not issued again (the site falls back to it).
+    const withAA = page('h', { tls_fingerprint: 'AA' });
+    expect(transitionsBetween(page('h', { tls_fingerprint: 'BB' }), withAA, false, null, ['fp:AA', 'fp:BB']).kinds).toEqual([]);
   });
 
   it('went offline: NXDOMAIN, no A, HTTP gone', () => {

@@ -13,6 +13,8 @@ import { rowsOf } from '../src/db/sql';
 import { createWatch, type Watch } from '../src/modules/watch/index';
 import { setConfig } from './discovery-kit';
 import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
+import { issueCertificate } from './peers/certs';
+import { startCtLog } from './peers/ct-log-server';
 import { type DnsServer, startDnsServer, type ZoneEntry } from './peers/dns-server';
 import { startRdapServer } from './peers/rdap-server';
 import { type Page, startWebServer, type WebServer } from './peers/web-server';
@@ -323,6 +325,116 @@ describe('rules, allowlist, lease', () => {
       await setConfig(admin, 'snapshot_timeout_seconds', 20);
     }
   }, 180_000);
+
+  it('a certificate a CT log shows for a watched name serving no TLS: «certificate issued» on the next observation, once', async () => {
+    const name = 'ct-forpost-watch.ru';
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    web.setPage(name, shopPage(1)); // HTTP only: no certificate for the name yet
+    const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+    await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+    const log = await startCtLog({ entries: [] });
+    try {
+      await setConfig(admin, 'discovery_ct_logs', log.url);
+      await setConfig(admin, 'discovery_enabled', 1);
+      const pass = () => ctx.app.services.discovery.ct.pass();
+      await pass(); // the log's start (empty): no company has assets, the watch alone wants the log read
+      expect((await round()).get(id)).toBeUndefined(); // baseline
+      const serial = '0c7a11';
+      log.append([
+        issueCertificate(web.ca, { sans: [name, `www.${name}`], cn: name, serial, precert: true }),
+        issueCertificate(web.ca, { sans: ['unrelated-ct-name.org'] }),
+      ]);
+      expect(await pass()).toMatchObject({ processed: 2 });
+      expect((await round()).get(id)).toEqual(['cert_issued']);
+      expect((await round()).get(id)).toBeUndefined();
+      // The same certificate again in the log (its final form, same serial): nothing new.
+      log.append([issueCertificate(web.ca, { sans: [name, `www.${name}`], cn: name, serial })]);
+      expect(await pass()).toMatchObject({ processed: 1 });
+      expect((await round()).get(id)).toBeUndefined();
+      // The site starts serving that certificate: the same one (by serial), no second «issued».
+      web.issueCert(name, { serial });
+      expect((await round()).get(id)).toBeUndefined();
+      expect((await round()).get(id)).toBeUndefined();
+      const wr = await admin.get(`/modules/domains/events/${id}/watch`);
+      expect(wr.statusCode, wr.body).toBe(200);
+      const w = wr.json();
+      expect(w.states[0].state).toMatchObject({ tls_source: 'tls', tls_serial: serial, tls_issuer: 'Forpost Watch' });
+      const issued = w.transitions.filter((t: { kind: string }) => t.kind === 'cert_issued');
+      expect(issued).toHaveLength(1);
+      expect(issued[0].after).toMatchObject({ tls_source: 'ct', tls_issuer: 'Forpost Watch', tls_sans: [name, `www.${name}`] });
+      const h = (await admin.get(`/modules/domains/events/${id}/history`)).json().items as { after: { comment?: string } }[];
+      expect(h.map((x) => x.after?.comment)).toContain(`Выпущен сертификат: Forpost Watch, ${name}, www.${name} (журнал CT)`);
+    } finally {
+      await setConfig(admin, 'discovery_enabled', 0);
+      await setConfig(admin, 'discovery_ct_logs', '');
+      await log.close();
+    }
+  }, 120_000);
+
+  it('the card follows the observations: IP, NS, «Есть MX», HTTP status, title, certificate; one history line per change', async () => {
+    const name = 'card-forpost-watch.ru';
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    web.setPage(name, shopPage(1));
+    const id = (await admin.post('/modules/domains/events', { company_id: A, domain: name })).json().id as number;
+    await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true });
+    type Line = { action: string; field: string; before: unknown; after: unknown; actor_id: number | null };
+    const card = async () => (await admin.get(`/modules/domains/events/${id}`)).json();
+    let known = 0;
+    /** The history lines written since the last call, oldest first. */
+    const newLines = async () => {
+      const items = ((await admin.get(`/modules/domains/events/${id}/history`)).json().items as (Line & { id: number })[])
+        .filter((x) => x.id > known)
+        .sort((a, b) => a.id - b.id);
+      known = Math.max(known, ...items.map((x) => x.id));
+      return items.map(({ action, field, before, after, actor_id }) => ({ action, field, before, after, actor_id }));
+    };
+    await newLines();
+
+    expect((await round()).get(id)).toBeUndefined(); // the baseline: no transition, but the card learns it all
+    expect(await card()).toMatchObject({
+      ip: LIVE,
+      ns: HOSTER.join(', '),
+      mx: false,
+      http_status: 200,
+      page_title: 'Магазин',
+      ct_issuer: null,
+    });
+    const sys = (field: string, before: unknown, after: unknown) => ({ action: 'update', field, before, after, actor_id: null });
+    expect(await newLines()).toEqual([
+      sys('ip', null, LIVE),
+      sys('page_title', null, 'Магазин'),
+      sys('http_status', null, 200),
+      sys('mx', null, false),
+      sys('ns', null, HOSTER.join(', ')),
+    ]);
+    expect((await round()).get(id)).toBeUndefined(); // idle: nothing written
+    expect(await newLines()).toEqual([]);
+
+    // MX appears: the transition's line tells it; no second «Есть MX» line.
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE], MX: ['mx.evil.ru'] });
+    expect((await round()).get(id)).toEqual(['mx_appeared']);
+    expect((await card()).mx).toBe(true);
+    const mxLines = await newLines();
+    expect(mxLines.filter((l) => l.field === 'mx')).toEqual([]);
+    expect(mxLines.filter((l) => l.field === 'watch')).toHaveLength(1);
+
+    // MX gone: no transition names it, so the field's own line by the system.
+    dns.setRecord(name, { NS: HOSTER, A: [LIVE] });
+    expect((await round()).get(id)).toBeUndefined();
+    expect(await newLines()).toEqual([sys('mx', true, false)]);
+
+    // A certificate: the card's certificate fields, told by «Выпущен сертификат».
+    web.issueCert(name);
+    expect((await round()).get(id)).toEqual(['cert_issued']);
+    expect(await card()).toMatchObject({ ct_issuer: 'Forpost Watch', ct_names: name });
+    expect((await newLines()).map((l) => l.field)).toEqual(['watch']);
+
+    // The site's address goes dead: «Перестал работать» tells the IP, status and title; they follow.
+    dns.setRecord(name, { NS: HOSTER, A: [DEAD] });
+    expect((await round()).get(id)).toEqual(['offline']);
+    expect(await card()).toMatchObject({ ip: DEAD, http_status: null, page_title: null, ct_issuer: 'Forpost Watch' });
+    expect((await newLines()).map((l) => l.field)).toEqual(['watch']);
+  }, 120_000);
 
   it('two workers at once never observe one domain twice (lease, SKIP LOCKED)', async () => {
     await watch.repo.makeDue();

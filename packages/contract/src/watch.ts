@@ -26,7 +26,10 @@ export const TRANSITIONS: Record<TransitionKind, { label: string; hint: string }
   web_live: { label: 'Сайт заработал', hint: 'Домен отвечает страницей (HTTP 2xx/3xx)' },
   login_form: { label: 'Появилась форма входа', hint: 'На странице есть поле пароля' },
   content_changed: { label: 'Изменилось содержимое', hint: 'Хэш нормализованной страницы изменился' },
-  cert_issued: { label: 'Выпущен сертификат', hint: 'Сайт предъявляет новый TLS-сертификат' },
+  cert_issued: {
+    label: 'Выпущен сертификат',
+    hint: 'Сайт предъявляет новый TLS-сертификат, или новый сертификат на имя появился в журналах CT',
+  },
   offline: { label: 'Перестал работать', hint: 'NXDOMAIN, нет A/AAAA или сайт больше не отвечает страницей' },
   came_back: { label: 'Снова работает', hint: 'Домен, который перестал работать, снова отвечает' },
 };
@@ -67,8 +70,15 @@ export interface WatchState {
   login_form: boolean;
   tls_issuer: string | null;
   tls_sans: string[];
-  /** SHA-256 fingerprint of the certificate (AA:BB:…). */
+  /** SHA-256 fingerprint of the certificate (AA:BB:…); of a CT precertificate: of its TBSCertificate. */
   tls_fingerprint: string | null;
+  /**
+   * Serial number (lower-case hex, no leading zero bytes): a CT precertificate and the certificate the
+   * site later serves share it, so they are one certificate for `cert_issued`. Absent in older states.
+   */
+  tls_serial?: string | null;
+  /** Where the certificate was seen: the site's TLS, or (the site serving none) the CT monitor. */
+  tls_source?: 'tls' | 'ct' | null;
   /** RDAP status values (English codes) when looked up; null = not looked up. */
   rdap_status: string[] | null;
   /** The HTTP check's Russian error, if any (not part of the state's identity). */
@@ -139,6 +149,9 @@ export const watchStateSchema = z.object({
   rdap_status: strings.nullable(),
   http_error: z.string().nullable().optional(),
   http_timeout: z.boolean().optional(),
+  // Optional keys last: the compiled response writer puts them after the required ones.
+  tls_serial: z.string().nullable().optional(),
+  tls_source: z.enum(['tls', 'ct']).nullable().optional(),
 });
 const stateItem = z.object({
   id: z.number().int(),

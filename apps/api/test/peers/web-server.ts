@@ -28,8 +28,13 @@ export interface WebServer {
   port: number;
   requests: number;
   setPage(host: string, page: Page | null): void;
-  /** Issues a (new) certificate for the host: HTTPS answers from now on with it; returns its SHA-256 fingerprint. */
-  issueCert(host: string): string;
+  /**
+   * Issues a (new) certificate for the host (with this serial, e.g. one a CT log already holds as a
+   * precertificate): HTTPS answers from now on with it; returns its SHA-256 fingerprint.
+   */
+  issueCert(host: string, opts?: { serial?: string }): string;
+  /** The CA the server's certificates are issued by (to put one of them in a CT log peer). */
+  ca: TestCa;
   dropCert(host: string): void;
   close(): Promise<void>;
 }
@@ -99,8 +104,14 @@ export async function startWebServer(): Promise<WebServer> {
       if (page) pages.set(host.toLowerCase(), page);
       else pages.delete(host.toLowerCase());
     },
-    issueCert(host) {
-      const cert = issueCertificate(ca, { sans: [host], cn: host, notAfter: new Date('2036-01-01T00:00:00Z') });
+    ca,
+    issueCert(host, opts = {}) {
+      const cert = issueCertificate(ca, {
+        sans: [host],
+        cn: host,
+        notAfter: new Date('2036-01-01T00:00:00Z'),
+        ...(opts.serial ? { serial: opts.serial } : {}),
+      });
       const x = new X509Certificate(cert.der);
       contexts.set(host.toLowerCase(), tls.createSecureContext({ cert: x.toString(), key: keyPem }));
       return x.fingerprint256;

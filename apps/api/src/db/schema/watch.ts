@@ -5,7 +5,7 @@
  */
 import type { TransitionKind, WatchRules, WatchState } from '@forpost/contract/watch';
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { events } from './events';
 import { companies } from './identity';
 
@@ -45,8 +45,39 @@ export const watchTargets = pgTable(
     downSince: ts('down_since'),
     /** Observations in a row whose page did not answer in time (the first keeps the last known page). */
     webMisses: integer('web_misses').notNull().default(0),
+    /** The event's domain (punycode), kept for the CT monitor to find the targets a certificate names. */
+    domain: text('domain'),
   },
-  (t) => [index('watch_targets_due_idx').on(t.observedAt.asc().nullsFirst()), index('watch_targets_company_idx').on(t.companyId)],
+  (t) => [
+    index('watch_targets_due_idx').on(t.observedAt.asc().nullsFirst()),
+    index('watch_targets_company_idx').on(t.companyId),
+    index('watch_targets_domain_idx').on(t.domain),
+  ],
+);
+
+/**
+ * Certificates the CT monitor saw for a watched domain (one per issuer and serial: a precertificate and
+ * its certificate are one). The next observation of a site that serves no TLS reports the newest one.
+ */
+export const watchCtCerts = pgTable(
+  'watch_ct_certs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    serial: text('serial').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    sans: jsonb('sans').$type<string[]>().notNull(),
+    notBefore: ts('not_before'),
+    notAfter: ts('not_after'),
+    seenAt: ts('seen_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('watch_ct_certs_uq').on(t.eventId, t.issuer, t.serial),
+    index('watch_ct_certs_event_idx').on(t.eventId, t.id.desc()),
+  ],
 );
 
 /** A distinct state of a watched domain and the time range it held (first and last observation). */
@@ -84,5 +115,7 @@ export const watchTransitions = pgTable(
   (t) => [
     index('watch_transitions_event_idx').on(t.eventId, t.id.desc()),
     index('watch_transitions_company_idx').on(t.companyId, t.at.desc()),
+    // The mailings' transition feed over all companies (mailings.repo collectTransitions: at >= from).
+    index('watch_transitions_at_idx').on(t.at),
   ],
 );

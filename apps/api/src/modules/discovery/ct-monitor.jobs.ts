@@ -31,6 +31,16 @@ const CT_TIMEOUT_MS = 15_000;
 /** A log seen for the first time is read from this many entries before its current end. */
 export const CT_INITIAL_BACKLOG = 10_000;
 
+/**
+ * Where the certificates of a batch go besides the matcher (the watch, #31: certificates naming a
+ * watched domain). `record` runs in the batch's transaction; `wanted` says whether to follow the logs
+ * for it when no company has assets.
+ */
+export interface CtCertificateSink {
+  wanted(): Promise<boolean>;
+  record(tx: Db, entries: readonly CtEntry[]): Promise<number>;
+}
+
 interface CompanyMatcher {
   companyId: number;
   matcher: AssetMatcher;
@@ -63,6 +73,8 @@ export function createCtMonitor(deps: {
   client?: (url: string) => CtClient;
   /** The SSRF guard of the default client's requests (lib/outbound.ts). */
   outbound: OutboundPolicy;
+  /** The sink registered now (discovery onCertificates), if any. */
+  certificates?: () => CtCertificateSink | null;
 }) {
   const { db, state } = deps;
   const clientOf = deps.client ?? ((url: string) => createCtClient({ url, timeoutMs: CT_TIMEOUT_MS, outbound: deps.outbound }));
@@ -125,7 +137,9 @@ export function createCtMonitor(deps: {
       signal,
       onBatch: async (entries, nextIndex) => {
         const findings = findingsOf(entries, ms);
+        const sink = deps.certificates?.();
         const ids = await db.transaction(async (tx) => {
+          if (sink) await sink.record(tx, entries);
           const r = await raise(tx, findings, 'CT', null);
           created += r.created;
           if (!(await state.advance(url, at, nextIndex, null, tx)))
@@ -146,7 +160,7 @@ export function createCtMonitor(deps: {
     const done = await withSessionLock(deps.pool, CT_LOCK, async () => {
       const ms = await matchers(s.ctThreshold);
       const total = { processed: 0, created: 0 };
-      if (!ms.length) return total;
+      if (!ms.length && !(await deps.certificates?.()?.wanted())) return total;
       const abort = new AbortController();
       const watch = setInterval(() => stopped() && abort.abort(), 200);
       try {

@@ -20,7 +20,7 @@ import { createCardVault, createEventsRepo } from '../events/index';
 import type { SnapshotsService } from '../snapshots/index';
 import { createAssetsRepo } from './assets.repo';
 import { createAssetsService } from './assets.service';
-import { createCtMonitor } from './ct-monitor.jobs';
+import { type CtCertificateSink, createCtMonitor } from './ct-monitor.jobs';
 import { createCtStateRepo } from './ct-monitor.repo';
 import { createEventRaiser, type EventRaiser } from './discovery.events';
 import { discoveryRoutes } from './discovery.routes';
@@ -101,7 +101,9 @@ export function createDiscovery(deps: DiscoveryDeps) {
     log: deps.log,
     outbound: deps.outbound,
   });
+  let certificates: CtCertificateSink | null = null;
   const ct = createCtMonitor({
+    certificates: () => certificates,
     db,
     pool: deps.pool,
     configs: deps.configs,
@@ -127,6 +129,10 @@ export function createDiscovery(deps: DiscoveryDeps) {
 
   let ctLast = 0;
   return {
+    /** Registers where the CT monitor also hands every certificate it reads (the watch, #31). */
+    onCertificates(sink: CtCertificateSink | null) {
+      certificates = sink;
+    },
     assets,
     runs,
     /** Runs one discovery run now (the job's body). */
@@ -174,7 +180,9 @@ export function createDiscovery(deps: DiscoveryDeps) {
   };
 }
 export type Discovery = ReturnType<typeof createDiscovery>;
-/* What the domain watch shares with discovery: settings, DNS, RDAP and the per-destination limits. */
+export type { CtEntry } from './ct/parse';
+/* What the domain watch shares with discovery: settings, DNS, RDAP, the per-destination limits, CT certificates. */
+export type { CtCertificateSink } from './ct-monitor.jobs';
 export { discoverySettings } from './discovery.service';
 export {
   type Clock,

@@ -24,6 +24,8 @@ export interface DigestEvent {
   data: Record<string, unknown>;
   /** A transitions mailing (#31): the watch transition that happened to the event, and when. */
   transition_kind?: string | null;
+  /** …all of them when several happened to the event (the letter lists it once, with each named). */
+  transition_kinds?: string[] | null;
   transition_at?: Date | string | null;
 }
 
@@ -75,17 +77,27 @@ const eventLink = (publicUrl: string, e: Pick<DigestEvent, 'module' | 'id'>) => 
 
 const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const isKind = (k: string | null | undefined): k is TransitionKind => !!k && (TRANSITION_KINDS as readonly string[]).includes(k);
-/** «Наблюдение: появилась форма входа» — the transition an item of the letter is about (null: a new event). */
-export const transitionLine = (e: Pick<DigestEvent, 'transition_kind'>): string | null =>
-  isKind(e.transition_kind) ? `Наблюдение: ${lower(transitionLabel(e.transition_kind))}` : null;
-const transitionsWord = (n: number) => pluralRu(n, 'переход', 'перехода', 'переходов');
+/** The transitions an item is about, in the table's order, once each. */
+const kindsOf = (e: Pick<DigestEvent, 'transition_kind' | 'transition_kinds'>): TransitionKind[] => {
+  const given = e.transition_kinds?.length ? e.transition_kinds : [e.transition_kind];
+  return TRANSITION_KINDS.filter((k) => given.includes(k));
+};
+/**
+ * «Наблюдение: припаркован, появилась почта (MX)» — the transitions an item of the letter is about
+ * (null: a new event).
+ */
+export const transitionLine = (e: Pick<DigestEvent, 'transition_kind' | 'transition_kinds'>): string | null => {
+  const kinds = kindsOf(e);
+  return kinds.length ? `Наблюдение: ${kinds.map((k) => lower(transitionLabel(k))).join(', ')}` : null;
+};
 
 function digestSubject(d: Pick<Digest, 'productName' | 'mailingName' | 'total' | 'events'>): string {
-  const kinds = [...new Set(d.events.map((e) => e.transition_kind).filter(isKind))];
+  const kinds = TRANSITION_KINDS.filter((k) => d.events.some((e) => kindsOf(e).includes(k)));
   if (kinds.length) {
     // A transitions letter names what happened: «Наблюдение: появилась форма входа, появилась почта (MX)».
     const what = `Наблюдение: ${kinds.map((k) => lower(transitionLabel(k))).join(', ')}`;
-    const count = d.total > 1 ? ` (${d.total} ${transitionsWord(d.total)})` : '';
+    // `total` counts events: one item per event, however many of its transitions the letter names.
+    const count = d.total > 1 ? ` (${d.total} ${eventsWord(d.total)})` : '';
     return oneLine(`[${d.productName}] ${d.mailingName}: ${what}${count}`).slice(0, 250);
   }
   return oneLine(`[${d.productName}] ${d.mailingName}: ${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`).slice(0, 250);
@@ -97,7 +109,7 @@ const moduleName = (code: string) =>
 export function renderDigest(d: Digest): { subject: string; text: string; html: string } {
   const subject = digestSubject(d);
   const headline = d.events.some((e) => isKind(e.transition_kind))
-    ? `${d.total} ${transitionsWord(d.total)} наблюдения`
+    ? `${d.total} ${eventsWord(d.total)} с переходами наблюдения`
     : `${d.total} ${newWord(d.total)} ${eventsWord(d.total)}`;
   const rest = d.total - d.events.length;
   const more = rest > 0 ? `и ещё ${rest} ${eventsWord(rest)}` : null;

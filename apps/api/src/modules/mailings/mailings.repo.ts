@@ -302,21 +302,23 @@ export function createMailingsRepo(db: Db) {
     },
 
     /**
-     * The items of a delivery whose events still exist — new events, and transitions with the event
-     * they happened to — the first `limit` by priority, and how many in all.
+     * The items of a delivery whose events still exist — new events, and events with the transitions
+     * that happened to them (one item per event: its transitions together, the newest time) — the first
+     * `limit` by priority, and how many in all.
      */
     async deliveryEvents(deliveryId: number, limit: number): Promise<{ events: DigestEvent[]; total: number }> {
       const items = sql`
-          SELECT me.event_id, NULL::text AS transition_kind, NULL::timestamptz AS transition_at, 0::bigint AS transition_id
+          SELECT me.event_id, NULL::text[] AS transition_kinds, NULL::timestamptz AS transition_at, 0::bigint AS transition_id
             FROM mailing_events me WHERE me.delivery_id = ${deliveryId}
           UNION ALL
-          SELECT mt.event_id, wt.kind, wt.at, wt.id
+          SELECT mt.event_id, array_agg(wt.kind ORDER BY wt.id), max(wt.at), max(wt.id)
             FROM mailing_transitions mt JOIN watch_transitions wt ON wt.id = mt.transition_id
-           WHERE mt.delivery_id = ${deliveryId}`;
+           WHERE mt.delivery_id = ${deliveryId}
+           GROUP BY mt.event_id`;
       const [events, total] = await Promise.all([
         rows<DigestEvent>(sql`
           SELECT e.id, e.module, e.title, c.name AS company_name, st.name AS status_name, pr.name AS priority_name, pr.level AS priority_level,
-                 e.source, e.created_at, e.data, i.transition_kind, i.transition_at
+                 e.source, e.created_at, e.data, i.transition_kinds[1] AS transition_kind, i.transition_kinds, i.transition_at
           FROM (${items}) i
           JOIN events e ON e.id = i.event_id
           JOIN companies c ON c.id = e.company_id

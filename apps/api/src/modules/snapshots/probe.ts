@@ -44,6 +44,8 @@ export interface PeerCert {
   issuer: string | null;
   sans: string[];
   fingerprint256: string;
+  /** Serial number: lower-case hex without leading zero bytes (null when the peer gave none). */
+  serial: string | null;
 }
 
 export interface ProbeResult {
@@ -155,7 +157,9 @@ function peerCertOf(socket: Socket | undefined): PeerCert | null {
     .split(/,\s*/)
     .filter((x) => x.startsWith('DNS:'))
     .map((x) => x.slice(4).toLowerCase());
-  return { issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer, sans, fingerprint256: c.fingerprint256 };
+  // Lower-case hex without leading zero bytes, as the CT parser writes it (the watch matches the two).
+  const serial = c.serialNumber ? c.serialNumber.toLowerCase().replace(/^(00)+/, '') || '00' : null;
+  return { issuer: Array.isArray(issuer) ? issuer.join(', ') : issuer, sans, fingerprint256: c.fingerprint256, serial };
 }
 
 /** Reads at most `max` bytes of a (decompressed) body. */

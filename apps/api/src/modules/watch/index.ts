@@ -2,7 +2,8 @@
  * Wiring of the watch (#31) for buildApp: `mount` adds its routes (inside /api/v1), `attach` from
  * main.ts starts the round poller on ROLE=all|worker. A round's observer is built from discovery's DNS
  * settings (servers, concurrency, timeout, retries, queries per second) and the snapshot settings
- * (timeout, body cap, redirects), through the SSRF guard (lib/outbound.ts).
+ * (timeout, body cap, redirects), through the SSRF guard (lib/outbound.ts); the domains at once and the
+ * per-destination HTTP limits come from the environment (config WATCH_*, buildApp passes them).
  */
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
@@ -11,7 +12,13 @@ import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
 import type { ConfigsService } from '../configs/index';
-import { createRdapBootstrapCache, createRdapClient, createResolver, discoverySettings } from '../discovery/index';
+import {
+  type CtCertificateSink,
+  createRdapBootstrapCache,
+  createRdapClient,
+  createResolver,
+  discoverySettings,
+} from '../discovery/index';
 import { createEventsRepo } from '../events/index';
 import { createObserver, type Observer } from './observer';
 import { createWatchWorker, type ObservedTransition } from './watch.jobs';
@@ -23,9 +30,9 @@ import { createWatchService } from './watch.service';
 const TICK_MS = 60_000;
 
 export interface WatchOptions {
-  /** Domains observed at once (DNS and HTTP of one domain in sequence). */
+  /** Domains observed at once (DNS and HTTP of one domain in sequence); env WATCH_CONCURRENCY. */
   concurrency: number;
-  /** HTTP requests at once and per second to one destination address. */
+  /** HTTP requests at once and per second to one destination address; env WATCH_DESTINATION_CONCURRENCY, WATCH_DESTINATION_RATE. */
   perDestination: { concurrency: number; ratePerSecond: number };
   /** Tests and bench: the port both HTTP schemes connect to. */
   httpPort?: number;
@@ -88,12 +95,20 @@ export function createWatch(deps: WatchDeps) {
     },
   });
   const service = createWatchService({ db, audit: deps.audit, repo });
+  /** For discovery.onCertificates: CT certificates naming a watched domain are kept (watch_ct_certs). */
+  const ctCertificates: CtCertificateSink = {
+    wanted: () => repo.anyTarget(),
+    record: (tx, entries) => repo.recordCtCerts(tx, entries),
+  };
   const pollers: Poller[] = [];
 
   return {
     repo,
     worker,
     service,
+    ctCertificates,
+    /** The limits in force (defaults, then the environment's). */
+    options,
     /** One round now (tests, bench): every due domain, or at most `limit`. */
     round: (limit?: number) => worker.round(() => false, limit),
     onTransition(l: (t: ObservedTransition) => void) {

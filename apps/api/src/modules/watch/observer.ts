@@ -115,6 +115,8 @@ export function createObserver(o: ObserverOptions): Observer {
         s.tls_issuer = p.cert.issuer;
         s.tls_sans = [...p.cert.sans].sort();
         s.tls_fingerprint = p.cert.fingerprint256;
+        if (p.cert.serial) s.tls_serial = p.cert.serial;
+        s.tls_source = 'tls';
       }
     }
     if (rdapP) {

@@ -14,7 +14,9 @@
  *   mx_appeared      no MX → MX
  *   login_form       no password field → a password field on a live page
  *   content_changed  a page → a page with another normalised-HTML hash, unless the login form appeared
- *   cert_issued      a certificate whose fingerprint is not the last one seen
+ *   cert_issued      a certificate never seen on the domain before: neither its fingerprint nor its
+ *                    serial (a CT precertificate and the certificate later served share the serial)
+ *                    was in an earlier state — served by the site, or (serving none) from the CT monitor
  *
  * The first observation is the baseline: no transitions. (A page that timed out twice is carried over
  * from the previous state once by the worker, watch.jobs.ts: one slow answer is no `offline`.)
@@ -63,6 +65,12 @@ export function isParked(s: WatchState): boolean {
   return !hasAddress(s) && s.ns.length > 0;
 }
 
+/** The identities of a state's certificate: `fp:<fingerprint>` and, when known, `sn:<serial>`. */
+export function certKeys(s: WatchState | null): string[] {
+  if (!s?.tls_fingerprint) return [];
+  return s.tls_serial ? [`fp:${s.tls_fingerprint}`, `sn:${s.tls_serial}`] : [`fp:${s.tls_fingerprint}`];
+}
+
 export interface Classified {
   kinds: TransitionKind[];
   /** The domain is down after this observation (set by `offline`, cleared by `came_back`). */
@@ -79,6 +87,8 @@ export function transitionsBetween(
   down = false,
   /** The last certificate fingerprint seen before `prev` (a page that went down and came back with it is no new certificate). */
   lastFingerprint: string | null = null,
+  /** Every certificate identity (certKeys) the domain's earlier states showed. */
+  seenCerts: readonly string[] = [],
 ): Classified {
   if (!prev) return { kinds: [], down: false };
   // A failed DNS question is no observation of the domain: nothing changes.
@@ -104,7 +114,10 @@ export function transitionsBetween(
   if (!login0 && login1) out.add('login_form');
   if (webLive(prev) && webLive(next) && prev.content_hash !== next.content_hash && !out.has('login_form'))
     out.add('content_changed');
-  if (next.tls_fingerprint && next.tls_fingerprint !== (prev.tls_fingerprint ?? lastFingerprint)) out.add('cert_issued');
+  if (next.tls_fingerprint) {
+    const known = new Set([...seenCerts, ...certKeys(prev), ...(lastFingerprint ? [`fp:${lastFingerprint}`] : [])]);
+    if (!certKeys(next).some((k) => known.has(k))) out.add('cert_issued');
+  }
   return { kinds: TRANSITION_KINDS.filter((k) => out.has(k)), down: isDown };
 }
 
@@ -121,7 +134,12 @@ export function summaryOf(kind: TransitionKind, s: WatchState | null): Record<st
     case 'content_changed':
       return { content_hash: s.content_hash, title: s.title };
     case 'cert_issued':
-      return { tls_issuer: s.tls_issuer, tls_sans: s.tls_sans, tls_fingerprint: s.tls_fingerprint };
+      return {
+        tls_issuer: s.tls_issuer,
+        tls_sans: s.tls_sans,
+        tls_fingerprint: s.tls_fingerprint,
+        ...(s.tls_source ? { tls_source: s.tls_source } : {}),
+      };
     default:
       return { dns: s.dns, a: s.a, http_status: s.http_status, final_url: s.final_url };
   }

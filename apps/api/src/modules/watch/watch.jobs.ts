@@ -4,8 +4,9 @@
  * LOCKED: several workers never observe one domain at once), observed with bounded concurrency, and
  * each observation is recorded in one transaction with what it changes: the state row (its time range
  * extended, or a new one), the transitions (classifier transitions.ts), the event's history, the
- * priority raised by the company's rule, and an allowlisted domain whose MX or login form appears
- * reopened with the reason.
+ * event card's fields (card.ts), the priority raised by the company's rule, and an allowlisted domain
+ * whose MX or login form appears reopened with the reason. A site serving no TLS shows the newest
+ * certificate the CT monitor saw for its name (watch_ct_certs).
  */
 
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import type { Db } from '../../db/client';
 import type { Logger } from '../../lib/logger';
 import type { EventsRepo, HistoryEntry } from '../events/index';
 import { notify } from '../notifications/index';
+import { cardChanges, cardFieldsOf, writeCard } from './card';
 import type { Observer } from './observer';
 import { stateKey } from './observer';
 import { summaryOf, transitionsBetween, webLive } from './transitions';
@@ -39,7 +41,7 @@ export interface ObservedTransition {
 export function createWatchWorker(deps: {
   db: Db;
   repo: WatchRepo;
-  events: Pick<EventsRepo, 'insertHistory'>;
+  events: Pick<EventsRepo, 'insertHistory' | 'findById' | 'update'>;
   /** An observer per round (its resolver is closed after the round). */
   observer: () => Promise<{ observer: Observer; close(): void }>;
   log: Pick<Logger, 'warn' | 'info'>;
@@ -84,11 +86,24 @@ export function createWatchWorker(deps: {
         tls_issuer: prev.tls_issuer,
         tls_sans: prev.tls_sans,
         tls_fingerprint: prev.tls_fingerprint,
+        tls_serial: prev.tls_serial,
+        tls_source: prev.tls_source,
       };
       webMisses = t.web_misses + 1;
     }
+    // A site serving no TLS (not yet, or no longer) shows the newest certificate the CT monitor saw for
+    // its name: «certificate issued» comes from the log before the site uses it, and once.
+    if (t.ct_cert && next.dns === 'registered' && !next.tls_fingerprint)
+      next = {
+        ...next,
+        tls_issuer: t.ct_cert.issuer,
+        tls_sans: [...t.ct_cert.sans].sort(),
+        tls_fingerprint: t.ct_cert.fingerprint,
+        tls_serial: t.ct_cert.serial,
+        tls_source: 'ct',
+      };
     const hash = createHash('sha256').update(stateKey(next)).digest('hex');
-    const { kinds, down } = transitionsBetween(prev, next, t.down, t.last_fingerprint);
+    const { kinds, down } = transitionsBetween(prev, next, t.down, t.last_fingerprint, t.seen_certs ?? []);
     const history: HistoryEntry[] = [];
     let priority: { id: number; level: number } | undefined;
     for (const k of kinds) {
@@ -109,8 +124,16 @@ export function createWatchWorker(deps: {
         down,
         webMisses,
         at,
+        domain: t.domain,
       });
-      if (!kinds.length) return;
+      // The card's own fields follow the observation (before the priority and status: the change is
+      // computed from the row as it is now). Lines of fields a transition explains are left out (card.ts).
+      const card = t.card === undefined ? {} : cardChanges(t.card, cardFieldsOf(next));
+      const cardHistory = Object.keys(card).length ? await writeCard(deps.events, tx, t.event_id, card, kinds) : [];
+      if (!kinds.length) {
+        if (cardHistory.length) await deps.events.insertHistory(cardHistory, tx);
+        return;
+      }
       await repo.insertTransitions(
         tx,
         kinds.map((kind) => ({
@@ -169,6 +192,7 @@ export function createWatchWorker(deps: {
           },
         );
       }
+      history.push(...cardHistory);
       await deps.events.insertHistory(history, tx);
       // The bell of the event's assignee (mailings read the transitions themselves: mailings.repo collectTransitions).
       if (t.assignee_id !== null)
@@ -240,7 +264,7 @@ function detail(kind: TransitionKind, s: WatchState): string {
     case 'came_back':
       return s.final_url ? `: ${s.final_url}${s.title ? ` («${s.title}»)` : ''}` : '';
     case 'cert_issued':
-      return `: ${s.tls_issuer ?? 'издатель неизвестен'}${s.tls_sans.length ? `, ${s.tls_sans.join(', ')}` : ''}`;
+      return `: ${s.tls_issuer ?? 'издатель неизвестен'}${s.tls_sans.length ? `, ${s.tls_sans.join(', ')}` : ''}${s.tls_source === 'ct' ? ' (журнал CT)' : ''}`;
     case 'offline':
       return s.dns === 'nxdomain'
         ? ' (NXDOMAIN)'

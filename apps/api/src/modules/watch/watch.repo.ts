@@ -12,6 +12,8 @@ import { bigArray, jsonParam, rowsOf } from '../../db/sql';
 const MODULE = 'domains';
 /** The «Наблюдать» decision of the domains module watches an event whose own flag is not set. */
 const MONITOR = sql`(SELECT id FROM event_decisions WHERE module = ${MODULE} AND code = 'monitor')`;
+/** The event's domain as the watch and the CT monitor know it (punycode). */
+const DOMAIN = sql`coalesce(e.data->>'domain_punycode', e.data->>'domain')`;
 /** Is the event watched now: its flag, else the decision. */
 const WATCHED = sql`coalesce(t.watched, e.decision_id = ${MONITOR})`;
 
@@ -34,6 +36,12 @@ export interface ClaimedTarget {
   web_misses: number;
   /** The last certificate fingerprint the domain showed (any earlier state). */
   last_fingerprint: string | null;
+  /** Every certificate the domain's states showed: `fp:<fingerprint>` and `sn:<serial>` (transitions.ts certKeys). */
+  seen_certs?: string[];
+  /** The newest certificate the CT monitor saw for the domain (watch_ct_certs), if any. */
+  ct_cert?: CtCert | null;
+  /** The event's module data (the card the observation updates; card.ts); absent = not followed. */
+  card?: Record<string, unknown> | null;
   rules: WatchRules;
   status_id: number;
   status_final: boolean;
@@ -42,6 +50,29 @@ export interface ClaimedTarget {
   priority_level: number | null;
   allowlisted: boolean;
   observed_at: string | null;
+}
+
+export interface CtCert {
+  issuer: string;
+  serial: string;
+  fingerprint: string;
+  sans: string[];
+}
+
+/** A certificate of a CT log entry, as the CT monitor hands it over (discovery ct/parse CtEntry). */
+export interface CtCertEntry {
+  names: string[];
+  issuer: string;
+  serial: string;
+  fingerprint: string;
+  notBefore: string;
+  notAfter: string;
+}
+
+/** The issuer as the TLS peer certificate gives it (observer): O, else CN, of an RFC 4514 DN. */
+export function issuerName(dn: string): string {
+  const attr = (k: string) => dn.match(new RegExp(`(?:^|[^\\\\],\\s*)${k}=((?:\\\\.|[^,])+)`))?.[1]?.replace(/\\(.)/g, '$1');
+  return attr('O') ?? attr('CN') ?? dn;
 }
 
 export interface TargetRow {
@@ -114,9 +145,9 @@ export function createWatchRepo(db: Db) {
       tx: Db,
     ) {
       await tx.execute(
-        sql`INSERT INTO watch_targets (event_id, company_id, watched, interval_minutes)
-            VALUES (${eventId}, ${companyId}, ${watched}, ${intervalMinutes ?? null})
-            ON CONFLICT (event_id) DO UPDATE SET watched = excluded.watched,
+        sql`INSERT INTO watch_targets (event_id, company_id, watched, interval_minutes, domain)
+            SELECT ${eventId}, ${companyId}, ${watched}, ${intervalMinutes ?? null}::int, ${DOMAIN} FROM events e WHERE e.id = ${eventId}
+            ON CONFLICT (event_id) DO UPDATE SET watched = excluded.watched, domain = excluded.domain,
               interval_minutes = ${intervalMinutes === undefined ? sql`watch_targets.interval_minutes` : sql`excluded.interval_minutes`}`,
       );
     },
@@ -124,8 +155,8 @@ export function createWatchRepo(db: Db) {
     /** Domain events with the «Наблюдать» decision get a target row (their flag stays null: by decision). */
     async enrol(): Promise<number> {
       const r = await db.execute(
-        sql`INSERT INTO watch_targets (event_id, company_id)
-            SELECT e.id, e.company_id FROM events e
+        sql`INSERT INTO watch_targets (event_id, company_id, domain)
+            SELECT e.id, e.company_id, ${DOMAIN} FROM events e
              WHERE e.module = ${MODULE} AND e.decision_id = ${MONITOR}
                AND NOT EXISTS (SELECT 1 FROM watch_targets t WHERE t.event_id = e.id)
             ON CONFLICT (event_id) DO NOTHING`,
@@ -159,11 +190,16 @@ export function createWatchRepo(db: Db) {
             SELECT l.event_id::int AS event_id, l.company_id, l.state_id::int AS state_id, l.down_since IS NOT NULL AS down,
                    l.web_misses,
                    l.observed_at,
-                   coalesce(e.data->>'domain_punycode', e.data->>'domain') AS domain,
+                   ${DOMAIN} AS domain, e.data AS card,
                    st.state, st.state_hash,
                    (SELECT s2.state->>'tls_fingerprint' FROM watch_states s2
                      WHERE s2.event_id = l.event_id AND s2.state->>'tls_fingerprint' IS NOT NULL
                      ORDER BY s2.id DESC LIMIT 1) AS last_fingerprint,
+                   ARRAY(SELECT DISTINCT k FROM watch_states s3,
+                           LATERAL (VALUES ('fp:' || (s3.state->>'tls_fingerprint')), ('sn:' || (s3.state->>'tls_serial'))) v(k)
+                          WHERE s3.event_id = l.event_id AND k IS NOT NULL) AS seen_certs,
+                   (SELECT jsonb_build_object('issuer', c.issuer, 'serial', c.serial, 'fingerprint', c.fingerprint, 'sans', c.sans)
+                      FROM watch_ct_certs c WHERE c.event_id = l.event_id ORDER BY c.id DESC LIMIT 1) AS ct_cert,
                    coalesce(s.rules, ${jsonParam(DEFAULT_WATCH_RULES)}::jsonb) AS rules,
                    e.status_id, coalesce(es.is_final, false) AS status_final, e.priority_id, e.assignee_id, ep.level AS priority_level,
                    (coalesce(e.whitelist_kind, 'undefined') <> 'undefined' OR EXISTS (
@@ -201,6 +237,7 @@ export function createWatchRepo(db: Db) {
         down: boolean;
         webMisses: number;
         at: Date;
+        domain?: string;
       },
     ): Promise<number> {
       let stateId = t.stateId;
@@ -215,11 +252,45 @@ export function createWatchRepo(db: Db) {
         stateId = r?.id ?? null;
       }
       await tx.execute(
-        sql`UPDATE watch_targets SET observed_at = ${t.at}, lease_until = NULL, state_id = ${stateId}, web_misses = ${t.webMisses},
+        sql`UPDATE watch_targets SET observed_at = ${t.at}, lease_until = NULL, domain = coalesce(${t.domain ?? null}, domain), state_id = ${stateId}, web_misses = ${t.webMisses},
               down_since = CASE WHEN ${t.down} THEN coalesce(down_since, ${t.at}) ELSE NULL END
             WHERE event_id = ${t.eventId}`,
       );
       return stateId as number;
+    },
+
+    /** Is any domain event watched (the CT monitor follows its logs for the watch then, assets or not)? */
+    async anyTarget(): Promise<boolean> {
+      const [r] = await rowsOf<{ n: number }>(db, sql`SELECT 1 AS n FROM watch_targets WHERE domain IS NOT NULL LIMIT 1`);
+      return r !== undefined;
+    },
+
+    /**
+     * Keeps the certificates of CT entries that name a watched domain (exactly, or by a wildcard: the
+     * parser gives '*.x' as 'x'), in the CT batch's transaction; returns the rows added.
+     */
+    async recordCtCerts(tx: Db, entries: readonly CtCertEntry[]): Promise<number> {
+      const rows = entries.flatMap((e) =>
+        e.names.map((name) => ({
+          name,
+          issuer: issuerName(e.issuer).slice(0, 1000),
+          serial: e.serial,
+          fingerprint: e.fingerprint,
+          sans: e.names,
+          not_before: e.notBefore,
+          not_after: e.notAfter,
+        })),
+      );
+      if (!rows.length) return 0;
+      const r = await tx.execute(
+        sql`INSERT INTO watch_ct_certs (event_id, issuer, serial, fingerprint, sans, not_before, not_after)
+            SELECT t.event_id, c.issuer, c.serial, c.fingerprint, c.sans, c.not_before, c.not_after
+              FROM jsonb_to_recordset(${jsonParam(rows)}::jsonb)
+                   AS c(name text, issuer text, serial text, fingerprint text, sans jsonb, not_before timestamptz, not_after timestamptz)
+              JOIN watch_targets t ON t.domain = c.name
+            ON CONFLICT (event_id, issuer, serial) DO NOTHING`,
+      );
+      return r.rowCount ?? 0;
     },
 
     async insertTransitions(

@@ -6,6 +6,7 @@
  * The issuer is the TBSCertificate's own: for a precertificate the log puts the final issuer there
  * (RFC 6962 §3.2), so extra_data (the precertificate and its chain) is not needed.
  */
+import { createHash } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { AsnParser } from '@peculiar/asn1-schema';
 import { Certificate, id_ce_subjectAltName, type Name, SubjectAlternativeName, TBSCertificate } from '@peculiar/asn1-x509';
@@ -21,6 +22,11 @@ export interface CtEntry {
   precert: boolean;
   /** Serial number, lower-case hex without leading zero bytes. */
   serial: string;
+  /**
+   * SHA-256 (AA:BB:…, as Node's fingerprint256) of the certificate's DER; of a precertificate, of its
+   * TBSCertificate (the final certificate differs: the watch matches the two by serial).
+   */
+  fingerprint: string;
 }
 
 const X509_ENTRY = 0;
@@ -123,6 +129,11 @@ function namesOf(tbs: TBSCertificate): string[] {
   return [...out];
 }
 
+/** SHA-256 of DER in Node's fingerprint256 form (upper-case hex pairs joined by colons). */
+function fingerprintOf(der: Buffer): string {
+  return createHash('sha256').update(der).digest('hex').toUpperCase().match(/../g)?.join(':') ?? '';
+}
+
 function serialHex(serial: ArrayBuffer): string {
   const hex = Buffer.from(serial)
     .toString('hex')
@@ -139,10 +150,14 @@ export function parseLeaf(index: number, leafInput: Buffer): CtEntry {
   r.bytes(8); // timestamp
   const entryType = r.u16();
   let tbs: TBSCertificate;
-  if (entryType === X509_ENTRY) tbs = AsnParser.parse(r.opaque24(), Certificate).tbsCertificate;
-  else if (entryType === PRECERT_ENTRY) {
+  let der: Buffer;
+  if (entryType === X509_ENTRY) {
+    der = r.opaque24();
+    tbs = AsnParser.parse(der, Certificate).tbsCertificate;
+  } else if (entryType === PRECERT_ENTRY) {
     r.bytes(32); // issuer_key_hash
-    tbs = AsnParser.parse(r.opaque24(), TBSCertificate);
+    der = r.opaque24();
+    tbs = AsnParser.parse(der, TBSCertificate);
   } else throw new Error(`Неизвестный тип записи CT: ${entryType}`);
   return {
     index,
@@ -152,5 +167,6 @@ export function parseLeaf(index: number, leafInput: Buffer): CtEntry {
     notAfter: tbs.validity.notAfter.getTime().toISOString(),
     precert: entryType === PRECERT_ENTRY,
     serial: serialHex(tbs.serialNumber),
+    fingerprint: fingerprintOf(der),
   };
 }
