@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { errInfo } from './logger';
+import { errInfo } from '../src/lib/logger';
 
 describe('errInfo: what a log line says about an error', () => {
   it("drops a failed query's parameters and keeps the database's reason", () => {
