@@ -19,7 +19,7 @@ export const TELEGRAM_MSG = {
   channel: 'Неверная ссылка на канал: укажите https://t.me/имя или @имя',
   apiId: 'api_id — это число',
   phoneTaken: 'Аккаунт с этим номером телефона уже добавлен',
-  channelTaken: 'Этот канал уже добавлен',
+  channelTaken: 'Этот канал уже добавлен для этой компании',
   accountNotFound: 'Аккаунт не найден',
   channelNotFound: 'Канал не найден',
   companyNotFound: 'Компания не найдена',

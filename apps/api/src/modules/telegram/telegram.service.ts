@@ -261,7 +261,8 @@ export function createTelegramService(deps: TelegramServiceDeps) {
             tx,
           );
           if (!ok) throw notFound(TELEGRAM_MSG.channelNotFound);
-          // The collected messages follow the channel to its new company and get that company's rules.
+          // The collected messages follow the subscription to its new company and get that company's
+          // rules; those the new company's keywords do not match are not kept (rematchChannel).
           const moved =
             body.company_id !== undefined && body.company_id !== before.companyId && deps.rematchChannel
               ? await deps.rematchChannel(id, tx)
