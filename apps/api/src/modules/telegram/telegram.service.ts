@@ -54,6 +54,8 @@ function toChannel(r: ChannelRow): TelegramChannel {
     is_active: r.isActive,
     last_message_at: iso(r.lastMessageAt),
     messages_count: r.messagesCount,
+    messages_today: r.messagesToday,
+    collector: r.sourceState ? { state: r.sourceState, error: r.sourceError, collected_at: iso(r.sourceCollectedAt) } : null,
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
   };
