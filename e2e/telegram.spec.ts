@@ -104,6 +104,9 @@ test('telegram: a public channel read from its preview lands on /messages with i
       await page.screenshot({ path: path.join(SHOTS, `channels-${width}.png`), fullPage: true });
     }
   } finally {
+    // Back to the default address: later specs on this server must not read from a closed server.
+    const api = await adminApi(baseURL);
+    await api.delete('/api/v1/configs/telegram_preview_url');
     await tg.close();
   }
 });

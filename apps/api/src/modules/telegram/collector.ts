@@ -26,7 +26,9 @@ const TICK_MS = 5_000;
 export const LEASE_SECONDS = 120;
 /** Posts filed per batch (the last id moves after each). */
 const BATCH = 50;
-const PAGE_TIMEOUT_MS = 20_000;
+const PAGE_TIMEOUT_MS = 15_000;
+/** Channels read at once by one worker. */
+const CONCURRENCY = 4;
 const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** After a failure the channel is tried again after this long (a missing channel: rarely). */
 const RETRY_SECONDS = 600;
@@ -155,25 +157,31 @@ export function createPreviewCollector(deps: {
     return { read, stored };
   }
 
-  /** Every due channel once (or until `stopped()`): enrol, then claim one, collect it, repeat. */
+  /**
+   * Every due channel once (or until `stopped()`): enrol, then claim one, collect it, repeat — in
+   * CONCURRENCY loops, so that one slow or unreachable channel does not hold up the others.
+   */
   async function pass(stopped: () => boolean = () => false): Promise<PassResult> {
     const res: PassResult = { sources: 0, read: 0, stored: 0 };
     if (!(await configs.get('telegram_preview_url'))) return res;
     await repo.enrolSources();
-    for (;;) {
-      if (stopped()) break;
-      const src = await repo.claimSource(owner, LEASE_SECONDS);
-      if (!src) break;
-      res.sources++;
-      try {
-        const r = await collect(src, stopped);
-        res.read += r.read;
-        res.stored += r.stored;
-      } catch (e) {
-        // Not the page's fault (the database, a bug): logged, the lease runs out and the channel is retried.
-        deps.log.warn({ err: { message: (e as Error).message }, channel: src.username }, 'telegram preview collection failed');
+    const loop = async () => {
+      for (;;) {
+        if (stopped()) return;
+        const src = await repo.claimSource(owner, LEASE_SECONDS);
+        if (!src) return;
+        res.sources++;
+        try {
+          const r = await collect(src, stopped);
+          res.read += r.read;
+          res.stored += r.stored;
+        } catch (e) {
+          // Not the page's fault (the database, a bug): logged, the lease runs out and the channel is retried.
+          deps.log.warn({ err: { message: (e as Error).message }, channel: src.username }, 'telegram preview collection failed');
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, loop));
     return res;
   }
 
