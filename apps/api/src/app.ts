@@ -10,6 +10,7 @@ import { createAudit } from './lib/audit';
 import { createDocStore } from './lib/docstore';
 import { createKeyRateCounter } from './lib/key-rate';
 import { createMailer, type Mailer } from './lib/mailer';
+import { createOutboundFetch } from './lib/outbound';
 import { API_PREFIX, type App } from './lib/routes';
 import { createSecretBox } from './lib/secretbox';
 import { analyticsRoutes, createAnalyticsService } from './modules/analytics/index';
@@ -41,7 +42,7 @@ import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index'
 import { createSnapshotsService } from './modules/snapshots/index';
 import { storageProbe, systemRoutes } from './modules/system/index';
 import { tagsRoutes } from './modules/tags/index';
-import { createTelegramService, telegramRoutes } from './modules/telegram/index';
+import { createPreviewCollector, createTelegramRepo, createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { createUsersService, usersRoutes } from './modules/users/index';
 import { createViewsService, viewsRoutes } from './modules/views/index';
 import { createWatch } from './modules/watch/index';
@@ -246,6 +247,15 @@ export async function buildApp(deps: AppDeps) {
   // The CT monitor hands the watch the certificates naming a watched domain («Выпущен сертификат» from CT).
   discovery.onCertificates(watch.ctCertificates);
   app.addHook('onClose', () => watch.stop());
+  // The Telegram public-preview collector (#35): main.ts attaches its poller on ROLE=all|worker.
+  const telegramCollector = createPreviewCollector({
+    repo: createTelegramRepo(db),
+    configs,
+    fetch: createOutboundFetch(outbound),
+    sink: filtrator,
+    log: app.log,
+  });
+  app.addHook('onClose', () => telegramCollector.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -341,6 +351,7 @@ export async function buildApp(deps: AppDeps) {
       snapshots,
       discovery,
       watch,
+      telegramCollector,
     },
   });
 }

@@ -1,7 +1,7 @@
 import { FILTRATOR_MSG } from '@forpost/contract/filtrator';
 import { MSG } from '@forpost/contract/messages';
 import { TELEGRAM_MSG } from '@forpost/contract/telegram';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, filtratorMessages } from '../src/db/schema/index';
 import { safeHighlight } from '../src/modules/filtrator/filtrator.service';
@@ -93,10 +93,12 @@ describe('filtrator: collecting messages', () => {
 
   it('matches multi-word keywords by their word forms, skips stop-word keywords, ignores other companies’ rules', async () => {
     expect((await collect(msg('@alfa_news', 'Кредитные карты снова подорожали'))).json().rules).toEqual(['кредитная карта']);
-    // 'и' is a stop word: it matches nothing rather than everything.
-    expect((await collect(msg('@alfa_news', 'Кошки и собаки'))).json()).toMatchObject({ rules: [], rules_map: [] });
+    // 'и' is a stop word: it matches nothing rather than everything — and what matches nothing is not stored.
+    const none = await collect(msg('@alfa_news', 'Кошки и собаки'));
+    expect(none.statusCode).toBe(202);
+    expect(none.json()).toEqual({ stored: false, message: FILTRATOR_MSG.notMatched });
     // 'пароль' is Бета's rule, not Альфа's.
-    expect((await collect(msg('@alfa_chat', 'Утекли пароли'))).json().rules).toEqual([]);
+    expect((await collect(msg('@alfa_chat', 'Утекли пароли'))).statusCode).toBe(202);
     expect((await collect(msg('@alfa_chat', 'Новая утечка паролей'))).json().rules).toEqual(['утечка']);
   });
 
@@ -111,9 +113,11 @@ describe('filtrator: collecting messages', () => {
     const rows = await ctx.database.db.select().from(filtratorMessages).where(eq(filtratorMessages.messageId, 77));
     expect(rows).toHaveLength(1);
     // The same message id in another channel is another message.
-    expect((await collect(msg('@alfa_chat', 'Другой канал', { message_id: 77 }))).statusCode).toBe(201);
+    expect((await collect(msg('@alfa_chat', 'Другой канал, та же утечка', { message_id: 77 }))).statusCode).toBe(201);
     // Concurrent duplicates: exactly one is created.
-    const burst = await Promise.all(Array.from({ length: 5 }, () => collect(msg('@alfa_news', 'Гонка', { message_id: 78 }))));
+    const burst = await Promise.all(
+      Array.from({ length: 5 }, () => collect(msg('@alfa_news', 'Гонка банков', { message_id: 78 }))),
+    );
     expect(burst.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(burst.map((r) => r.json().id)).size).toBe(1);
   });
@@ -279,6 +283,51 @@ describe('filtrator: deleting and moving', () => {
   });
 });
 
+describe('filtrator: one channel, several companies', () => {
+  it('a shared channel: each post is stored only for the companies whose keywords match it', async () => {
+    // One public channel followed by two companies, each with its own keywords.
+    const subA = await sa.post('/modules/telegram/channels', { link: '@shared_news', company_id: A.id, keywords: ['Ромашка'] });
+    const subB = await sa.post('/modules/telegram/channels', {
+      link: 't.me/s/Shared_News',
+      company_id: B.id,
+      keywords: ['Северный'],
+    });
+    expect([subA.statusCode, subB.statusCode]).toEqual([201, 201]);
+    // The super admin may collect into every company (as the built-in collector does).
+    const all = (body: object) => sa.post(MSGS, body);
+    // A post about B's client only: stored under B, never under A.
+    const aboutB = await all(msg('@shared_news', 'Северный сообщил о сбое', { message_id: 501 }));
+    expect(aboutB.statusCode).toBe(201);
+    expect(aboutB.json()).toMatchObject({ company: { id: B.id }, channel: { id: subB.json().id }, rules: ['Северный'] });
+    // A post about both: one row per company, each with its own rules.
+    const both = await all(msg('@shared_news', 'Ромашка и Северный объявили о слиянии', { message_id: 502 }));
+    expect(both.statusCode).toBe(201);
+    // A post about nobody: nothing stored.
+    expect((await all(msg('@shared_news', 'Погода на выходные', { message_id: 503 }))).statusCode).toBe(202);
+    const rows = await ctx.database.db
+      .select({ companyId: filtratorMessages.companyId, messageId: filtratorMessages.messageId, rules: filtratorMessages.rules })
+      .from(filtratorMessages)
+      .where(inArray(filtratorMessages.messageId, [501, 502, 503]));
+    expect(rows.sort((x, y) => x.messageId - y.messageId || x.companyId - y.companyId)).toEqual([
+      { companyId: B.id, messageId: 501, rules: ['Северный'] },
+      { companyId: A.id, messageId: 502, rules: ['Ромашка'] },
+      { companyId: B.id, messageId: 502, rules: ['Северный'] },
+    ]);
+    // A's users never see the post about B, by list or by id.
+    const listA = (await viewerA.get(`${MSGS}?channel=@shared_news`)).json();
+    expect(listA.items.map((m: { message_id: number }) => m.message_id)).toEqual([502]);
+    expect(listA.items[0].rules).toEqual(['Ромашка']);
+    expect((await viewerA.get(`${MSGS}/${aboutB.json().id}`)).statusCode).toBe(404);
+    // A collector key of company A files into A's subscription only: a post about B is not stored at all.
+    expect((await collect(msg('@shared_news', 'Северный снова', { message_id: 504 }))).statusCode).toBe(202);
+    expect(await ctx.database.db.select().from(filtratorMessages).where(eq(filtratorMessages.messageId, 504))).toEqual([]);
+    // The same company cannot follow the channel twice.
+    const again = await sa.post('/modules/telegram/channels', { link: '@shared_news', company_id: A.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(TELEGRAM_MSG.channelTaken);
+  });
+});
+
 describe('filtrator: message → event', () => {
   it('creates an event of the chosen module with the company, source, link and text of the message', async () => {
     const m = (
@@ -334,11 +383,13 @@ describe('filtrator: message → event', () => {
   });
 
   it('tenant scope and rights: another company’s message is 404, readers without events.write get 403', async () => {
-    const betaChannel = (await sa.post('/modules/telegram/channels', { link: '@beta_again', company_id: B.id })).json();
+    const betaChannel = (
+      await sa.post('/modules/telegram/channels', { link: '@beta_again', company_id: B.id, keywords: ['Бета'] })
+    ).json();
     expect(betaChannel.id).toEqual(expect.any(Number));
     const b = (await collect(msg('@beta_again', 'Сообщение Беты'), collectorB)).json();
     expect((await adminA.post(`${MSGS}/${b.id}/to-event`, { module: 'media' })).statusCode).toBe(404);
-    const a = (await collect(msg('@alfa_news', 'Сообщение Альфы'))).json();
+    const a = (await collect(msg('@alfa_news', 'Сообщение Альфы про банк'))).json();
     expect((await viewerA.post(`${MSGS}/${a.id}/to-event`, { module: 'media' })).statusCode).toBe(403);
     const own = await adminA.post(`${MSGS}/${a.id}/to-event`, { module: 'media' });
     expect(own.statusCode).toBe(201);

@@ -186,10 +186,15 @@ describe('telegram: channels', () => {
       messages_count: 0,
     });
     for (const link of ['@alfa_news', 't.me/s/ALFA_NEWS', 'https://telegram.me/alfa_news/']) {
-      const d = await sa.post(CH, { link, company_id: B.id });
+      const d = await sa.post(CH, { link, company_id: A.id });
       expect(d.statusCode).toBe(409);
       expect(d.json().message).toBe(TELEGRAM_MSG.channelTaken);
     }
+    // Another company may follow the same public channel (a shared source, its own keywords).
+    const shared = await sa.post(CH, { link: 't.me/s/ALFA_NEWS', company_id: B.id, keywords: ['бета'] });
+    expect(shared.statusCode).toBe(201);
+    expect(shared.json()).toMatchObject({ username: '@alfa_news', company: { id: B.id }, keywords: ['бета'] });
+    expect((await sa.del(`${CH}/${shared.json().id}`)).statusCode).toBe(204);
   });
 
   it.each([
@@ -221,7 +226,8 @@ describe('telegram: channels', () => {
     const p = await sa.patch(`${CH}/${ch.id}`, { title: 'Чат Беты', keywords: ['утечка', 'пароль'], is_active: false });
     expect(p.statusCode).toBe(200);
     expect(p.json()).toMatchObject({ title: 'Чат Беты', keywords: ['утечка', 'пароль'], is_active: false });
-    expect((await sa.patch(`${CH}/${ch.id}`, { link: 'https://t.me/alfa_news' })).statusCode).toBe(409);
+    // Renamed and moved onto a channel its new company already follows.
+    expect((await sa.patch(`${CH}/${ch.id}`, { link: 'https://t.me/alfa_news', company_id: A.id })).statusCode).toBe(409);
     expect((await sa.patch(`${CH}/${ch.id}`, { company_id: 999_999 })).statusCode).toBe(400);
     const byCompany = (await analyst.get(`${CH}?company_id=${B.id}`)).json();
     expect(byCompany.items.map((c: { username: string }) => c.username)).toEqual(['@beta_chat']);

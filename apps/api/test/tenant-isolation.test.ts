@@ -429,6 +429,31 @@ async function seed() {
   const message = (channel: string, text: string) =>
     create(owner, '/modules/filtrator/messages', { channel, message_id: 1, text, posted_at: new Date().toISOString() });
   S.msg = { b: await message(S.tg.bChannelName, `${MARKER} сообщение`), a: await message('@alfa_channel', 'альфа сообщение') };
+  // One public channel followed by both companies (#35): a post about B is filed under B only, so
+  // every list and search of A below must not show it; a post about A only under A.
+  await create(owner, '/modules/telegram/channels', { link: '@common_news', company_id: B, keywords: [MARKER] });
+  await create(owner, '/modules/telegram/channels', { link: '@common_news', company_id: A, keywords: ['альфа'] });
+  const shared = (message_id: number, text: string, status: number) =>
+    must(
+      owner,
+      {
+        method: 'POST',
+        url: '/modules/filtrator/messages',
+        body: { channel: '@common_news', message_id, text, posted_at: new Date().toISOString() },
+      },
+      status,
+    );
+  await shared(2, `${MARKER} общий канал`, 201);
+  await shared(3, 'альфа общий канал', 201);
+  await shared(4, 'ни о ком', 202);
+  const sharedRows = await ctx.database.db.execute<{ company_id: number; message_id: string }>(
+    sql`SELECT m.company_id, m.message_id FROM filtrator_messages m JOIN telegram_channels c ON c.id = m.channel_id
+        WHERE c.username = '@common_news' ORDER BY m.message_id`,
+  );
+  expect(sharedRows.rows.map((r) => [r.company_id, Number(r.message_id)])).toEqual([
+    [B, 2],
+    [A, 3],
+  ]);
 
   // A snapshot of B's domain, repository files, a linked leak.
   await create(owner, `/modules/domains/events/snapshots/${evB('domains')}`, { http_status: 200, page_title: `${MARKER} сайт` });

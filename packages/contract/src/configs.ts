@@ -266,6 +266,34 @@ export const CONFIG_REGISTRY = {
     schema: optionalUrl,
     default: '',
   }),
+  telegram_preview_url: def({
+    title: 'Telegram: адрес веб-просмотра каналов',
+    description:
+      'Откуда сборщик читает публичные каналы без аккаунта: страницы <адрес>/s/<канал> (старые посты — ?before=<номер>). Только публичные каналы, задержка до интервала опроса, правки и удаления постов не видны. Пусто — сбор по веб-просмотру выключен.',
+    group: 'integrations',
+    type: 'url',
+    schema: optionalUrl,
+    default: 'https://t.me',
+  }),
+  telegram_preview_interval_seconds: int({
+    title: 'Telegram: интервал опроса канала',
+    description: 'Как часто сборщик перечитывает веб-просмотр одного канала (новые посты появятся не позже).',
+    group: 'integrations',
+    unit: 'с',
+    min: 10,
+    max: 86_400,
+    default: 300,
+  }),
+  telegram_preview_pages: int({
+    title: 'Telegram: страниц за проход',
+    description:
+      'Сколько страниц веб-просмотра (около 20 постов каждая) сборщик читает за один проход, догоняя пропущенное; при первом чтении канала — сколько последних страниц взять.',
+    group: 'integrations',
+    unit: 'стр.',
+    min: 1,
+    max: 100,
+    default: 5,
+  }),
   classifier_modules: def({
     title: 'Модули для внешнего классификатора',
     description:

@@ -16,6 +16,7 @@ export const FILTRATOR_MSG = {
   unknownField: (key: string) => `Поле «${key}» не относится к выбранному модулю`,
   eventsUnavailable: 'Создание событий недоступно',
   badChar: 'Недопустимый символ в тексте',
+  notMatched: 'Сообщение не совпало с ключевыми словами ни одной компании, подписанной на канал, и не сохранено',
 } as const;
 
 export const TEXT_MAX = 100_000;
@@ -40,6 +41,8 @@ export const collectMessageRequest = z.strictObject({
     .optional(),
 });
 export type CollectMessageRequest = z.infer<typeof collectMessageRequest>;
+/** 202 of a collected message: no subscribing company's keywords match it, so nothing is stored. */
+export const collectSkippedResponse = z.object({ stored: z.literal(false), message: z.string() });
 
 /** Which keyword rule matched: the channel (item) holding the keyword list and the keyword's position. */
 export const ruleRef = z.object({ item_id: z.number().int(), rule_index: z.number().int() });

@@ -14,12 +14,22 @@ export const TELEGRAM_ACCOUNT_STATUS_LABELS: Record<TelegramAccountStatus, strin
   banned: 'Заблокирован',
 };
 
+/** The collector's state of a channel: waiting for its first pass, collecting, no such public channel, failing. */
+export const TELEGRAM_COLLECTOR_STATES = ['pending', 'ok', 'not_found', 'error'] as const;
+export type TelegramCollectorState = (typeof TELEGRAM_COLLECTOR_STATES)[number];
+export const TELEGRAM_COLLECTOR_STATE_LABELS: Record<TelegramCollectorState, string> = {
+  pending: 'Ожидает первого чтения',
+  ok: 'Собирается',
+  not_found: 'Канал не найден',
+  error: 'Ошибка сбора',
+};
+
 export const TELEGRAM_MSG = {
   phone: 'Неверный формат телефона: укажите номер в формате +7XXXXXXXXXX или +<код страны><номер>',
   channel: 'Неверная ссылка на канал: укажите https://t.me/имя или @имя',
   apiId: 'api_id — это число',
   phoneTaken: 'Аккаунт с этим номером телефона уже добавлен',
-  channelTaken: 'Этот канал уже добавлен',
+  channelTaken: 'Этот канал уже добавлен для этой компании',
   accountNotFound: 'Аккаунт не найден',
   channelNotFound: 'Канал не найден',
   companyNotFound: 'Компания не найдена',
@@ -201,7 +211,18 @@ export const telegramChannelResponse = z.object({
   keywords: z.array(z.string()),
   is_active: z.boolean(),
   last_message_at: z.string().nullable(),
+  /** Messages stored for this subscription (each matched its company's keywords). */
   messages_count: z.number().int(),
+  /** Of them, posted since the start of today (UTC). */
+  messages_today: z.number().int(),
+  /** The collector of the channel (shared by every company following it); null before its first pass. */
+  collector: z
+    .object({
+      state: z.enum(TELEGRAM_COLLECTOR_STATES),
+      error: z.string().nullable(),
+      collected_at: z.string().nullable(),
+    })
+    .nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

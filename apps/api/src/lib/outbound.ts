@@ -354,6 +354,7 @@ const resolverHost = (s: string) => /^\[([^\]]+)\]/.exec(s)?.[1] ?? (isIP(s) ? s
 const OUTBOUND_SETTINGS: Record<string, (value: string) => string[]> = {
   smtp_url: (v) => [hostOfUrl(v)],
   classifier_url: (v) => [hostOfUrl(v)],
+  telegram_preview_url: (v) => [hostOfUrl(v)],
   discovery_rdap_bootstrap: (v) => [hostOfUrl(v)],
   discovery_rdap_servers: (v) => Object.values(parseRdapServers(v) ?? {}).map(hostOfUrl),
   discovery_ct_logs: (v) => splitList(v).map(hostOfUrl),

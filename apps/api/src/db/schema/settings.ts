@@ -86,7 +86,11 @@ export const telegramAccounts = pgTable(
   (t) => [uniqueIndex('telegram_accounts_phone_uq').on(t.phone), index('telegram_accounts_created_by_idx').on(t.createdBy)],
 );
 
-/** Monitored channels; `keywords` are the keyword rules of the channel's company. */
+/**
+ * A company's subscription to a channel: one row per (channel, company), `keywords` are that company's
+ * keyword rules. A public channel is a shared source (telegram_sources): collected once, each message
+ * stored for a subscribing company only when that company's keywords match.
+ */
 export const telegramChannels = pgTable(
   'telegram_channels',
   {
@@ -105,10 +109,36 @@ export const telegramChannels = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('telegram_channels_username_uq').on(t.username),
+    uniqueIndex('telegram_channels_username_company_uq').on(t.username, t.companyId),
     index('telegram_channels_company_idx').on(t.companyId),
     index('telegram_channels_created_by_idx').on(t.createdBy),
   ],
+);
+
+/**
+ * A channel as a source, collected once for all its subscriptions (telegram_channels rows of the same
+ * username): where collection stands (the last message id read), its state, and the lease of the
+ * worker collecting it (one collector per channel across all machines; an expired lease is taken over).
+ */
+export const telegramSources = pgTable(
+  'telegram_sources',
+  {
+    id: serial('id').primaryKey(),
+    /** '@username', lower-case (as telegram_channels.username). */
+    username: text('username').notNull(),
+    /** The highest message id read; the next pass reads newer ones only. Null: never collected. */
+    lastMessageId: bigint('last_message_id', { mode: 'number' }),
+    state: text('state', { enum: ['pending', 'ok', 'not_found', 'error'] })
+      .notNull()
+      .default('pending'),
+    error: text('error'),
+    collectedAt: ts('collected_at'),
+    nextRunAt: ts('next_run_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ts('lease_until'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('telegram_sources_username_uq').on(t.username), index('telegram_sources_due_idx').on(t.nextRunAt)],
 );
 
 /** Messages posted by collectors, with the keyword rules they matched. */

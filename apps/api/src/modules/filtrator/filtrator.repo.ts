@@ -79,13 +79,13 @@ export function createFiltratorRepo(db: Db) {
       .innerJoin(companies, eq(companies.id, filtratorMessages.companyId));
 
   return {
-    async channelByUsername(username: string, tx: Db = db) {
-      const [r] = await tx
+    /** The subscriptions of a channel: one row per company following it (telegram_channels). */
+    async subscriptions(username: string, tx: Db = db) {
+      return tx
         .select({ id: telegramChannels.id, username: telegramChannels.username, companyId: telegramChannels.companyId })
         .from(telegramChannels)
         .where(eq(telegramChannels.username, username))
-        .limit(1);
-      return r;
+        .orderBy(asc(telegramChannels.id));
     },
 
     async matchRules(companyId: number, text: string, tx: Db = db): Promise<RuleHit[]> {
@@ -162,7 +162,8 @@ export function createFiltratorRepo(db: Db) {
 
     /**
      * Moves a channel's messages to the channel's (new) company and re-matches them against that
-     * company's keyword rules, in one statement. Returns how many messages it touched.
+     * company's keyword rules, in one statement; those its keywords do not match are deleted (a
+     * company only keeps posts about itself). Returns how many messages it moved.
      */
     async rematchChannel(channelId: number, tx: Db = db): Promise<number> {
       const r = await tx.execute(sql`
@@ -194,6 +195,7 @@ export function createFiltratorRepo(db: Db) {
         LEFT JOIN maps ON maps.id = s.id
         LEFT JOIN words ON words.id = s.id
         WHERE t.id = s.id AND t.channel_id = ${channelId}`);
+      await tx.execute(sql`DELETE FROM ${filtratorMessages} WHERE channel_id = ${channelId} AND rules = '{}'::text[]`);
       return r.rowCount ?? 0;
     },
   };

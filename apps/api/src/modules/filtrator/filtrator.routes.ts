@@ -1,5 +1,7 @@
 import {
   collectMessageRequest,
+  collectSkippedResponse,
+  FILTRATOR_MSG,
   messageIdParam,
   messageListQuery,
   messageListResponse,
@@ -41,13 +43,14 @@ export async function filtratorRoutes(app: App, deps: { filtrator: FiltratorServ
         operationId: 'collectFiltratorMessage',
         tags,
         summary:
-          'Передать сообщение канала (API-ключ сборщика). 201 — сохранено; 200 — такое сообщение (канал + message_id) уже есть, возвращается сохранённое без изменений; 404 — канал не зарегистрирован',
+          'Передать сообщение канала (API-ключ сборщика). Сообщение сверяется с ключевыми словами каждой компании, подписанной на канал (в пределах ключа), и сохраняется только для тех, чьи слова совпали. 201 — сохранено (первая из строк); 200 — такое сообщение (канал + message_id) уже есть, возвращается сохранённое без изменений; 202 — ни одна компания не совпала, ничего не сохранено; 404 — канал не зарегистрирован',
         body: collectMessageRequest,
-        response: { 200: messageResponse, 201: messageResponse },
+        response: { 200: messageResponse, 201: messageResponse, 202: collectSkippedResponse },
       },
     },
     async (req, reply) => {
       const r = await svc.collect(callerOf(req), req.body);
+      if ('skipped' in r) return reply.code(202).send({ stored: false as const, message: FILTRATOR_MSG.notMatched });
       return reply.code(r.created ? 201 : 200).send(r.message);
     },
   );

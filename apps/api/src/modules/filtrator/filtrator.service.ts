@@ -13,7 +13,7 @@ import { companiesWith, type Principal } from '@forpost/contract/permissions';
 import { telegramLink } from '@forpost/contract/telegram';
 import { storableText } from '@forpost/contract/validation';
 import type { Db } from '../../db/client';
-import type { Audit } from '../../lib/audit';
+import type { Audit, AuditActor } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { ApiError, badRequest, notFound } from '../../lib/errors';
 import { iso } from '../../lib/serialize';
@@ -65,6 +65,21 @@ function toMessage(v: MessageView): Message {
 // PostgreSQL text cannot hold NUL or lone surrogates; collectors sometimes send them.
 const clean = storableText;
 
+/** A company's subscription to a channel (a telegram_channels row). */
+export interface Subscription {
+  id: number;
+  username: string;
+  companyId: number;
+}
+/** One post of a channel as a collector read it. */
+export interface ChannelPost {
+  messageId: number;
+  text: string;
+  author: string | null;
+  url: string | null;
+  postedAt: Date;
+}
+
 /** What to-event needs of the event engine (its service's create). */
 export interface EventCreator {
   create(c: Caller, m: ModuleDescriptor, body: Record<string, unknown>, opts?: { tx?: Db }): Promise<Record<string, unknown>>;
@@ -108,65 +123,109 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
     return v;
   }
 
+  /**
+   * Files posts of one channel for its subscriptions (one telegram_channels row per company following
+   * it): a post is stored for a company only when that company's keyword rules match it — posts about
+   * another client never land under this one. A repeat of (subscription, message id) stores nothing.
+   * Per post: the ids stored now and the ids already stored.
+   */
+  async function ingest(
+    subs: readonly Subscription[],
+    posts: readonly ChannelPost[],
+    actor: AuditActor,
+  ): Promise<{ created: number[]; existing: number[] }[]> {
+    const out: { created: number[]; existing: number[] }[] = [];
+    for (const post of posts) {
+      const res = { created: [] as number[], existing: [] as number[] };
+      out.push(res);
+      const text = clean(post.text);
+      for (const sub of subs) {
+        const had = await repo.idOf(sub.id, post.messageId);
+        if (had !== undefined) {
+          res.existing.push(had);
+          continue;
+        }
+        const id = await db.transaction(async (tx) => {
+          const { rules, rulesMap } = rulesOf(await repo.matchRules(sub.companyId, text, tx));
+          if (!rules.length) return null; // not about this company: nothing stored for it
+          const id = await repo.insert(
+            {
+              channelId: sub.id,
+              companyId: sub.companyId,
+              messageId: post.messageId,
+              text,
+              author: post.author ? clean(post.author) || null : null,
+              url: post.url,
+              postedAt: post.postedAt,
+              rules,
+              rulesMap,
+              collectedByUserId: actor.userId ?? null,
+              collectedByKeyId: actor.keyId ?? null,
+            },
+            tx,
+          );
+          if (id === undefined) return undefined; // a concurrent post of the same message won
+          await repo.touchChannel(sub.id, post.postedAt, tx);
+          await audit.record(
+            actor,
+            {
+              action: 'message.collect',
+              entity: 'filtrator_message',
+              entityId: id,
+              companyId: sub.companyId,
+              meta: { channel: sub.username, message_id: post.messageId, rules },
+            },
+            tx,
+          );
+          return id;
+        });
+        if (id === null) continue;
+        if (id !== undefined) res.created.push(id);
+        else {
+          const again = await repo.idOf(sub.id, post.messageId);
+          if (again !== undefined) res.existing.push(again);
+        }
+      }
+    }
+    return out;
+  }
+
   return {
     repo,
 
     /**
-     * Stores a collected message, matched against its company's keyword rules. A repeat of
-     * (channel, message_id) stores nothing and returns the existing message with `created: false`.
+     * A message pushed by a collector key: filed for the channel's subscriptions in the key's scope
+     * (`ingest`). 201 — stored for at least one company (the first such row); 200 — already stored,
+     * nothing new; `skipped` — no subscribing company's keywords match, nothing stored.
      */
     async collect(
       { auth: { principal: p }, actor }: Caller,
       body: CollectMessageRequest,
-    ): Promise<{ created: boolean; message: Message }> {
-      const channel = await repo.channelByUsername(body.channel);
+    ): Promise<{ created: boolean; message: Message } | { skipped: true }> {
       const scope = companiesWith(p, 'messages.collect');
-      if (!channel || (scope !== 'all' && !scope.includes(channel.companyId))) throw notFound(FILTRATOR_MSG.unknownChannel);
-      const existing = await repo.idOf(channel.id, body.message_id);
-      if (existing !== undefined) return { created: false, message: toMessage(await view(existing)) };
-
-      const text = clean(body.text);
-      const postedAt = new Date(body.posted_at);
-      const id = await db.transaction(async (tx) => {
-        const { rules, rulesMap } = rulesOf(await repo.matchRules(channel.companyId, text, tx));
-        const id = await repo.insert(
+      const subs = (await repo.subscriptions(body.channel)).filter((s) => scope === 'all' || scope.includes(s.companyId));
+      if (!subs.length) throw notFound(FILTRATOR_MSG.unknownChannel);
+      const [r] = await ingest(
+        subs,
+        [
           {
-            channelId: channel.id,
-            companyId: channel.companyId,
             messageId: body.message_id,
-            text,
-            author: body.author ? clean(body.author) || null : null,
+            text: body.text,
+            author: body.author ?? null,
             url: body.url || null,
-            postedAt,
-            rules,
-            rulesMap,
-            collectedByUserId: actor.userId ?? null,
-            collectedByKeyId: actor.keyId ?? null,
+            postedAt: new Date(body.posted_at),
           },
-          tx,
-        );
-        if (id === undefined) return undefined; // a concurrent post of the same message won
-        await repo.touchChannel(channel.id, postedAt, tx);
-        await audit.record(
-          actor,
-          {
-            action: 'message.collect',
-            entity: 'filtrator_message',
-            entityId: id,
-            companyId: channel.companyId,
-            meta: { channel: channel.username, message_id: body.message_id, rules },
-          },
-          tx,
-        );
-        return id;
-      });
-      if (id === undefined) {
-        const again = await repo.idOf(channel.id, body.message_id);
-        if (again === undefined) throw notFound(FILTRATOR_MSG.notFound);
-        return { created: false, message: toMessage(await view(again)) };
-      }
-      return { created: true, message: toMessage(await view(id)) };
+        ],
+        actor,
+      );
+      const created = r?.created[0];
+      if (created !== undefined) return { created: true, message: toMessage(await view(created)) };
+      const existing = r?.existing[0];
+      if (existing !== undefined) return { created: false, message: toMessage(await view(existing)) };
+      return { skipped: true };
     },
+
+    ingest,
 
     async list(
       { auth: { principal: p } }: Caller,

@@ -1,2 +1,5 @@
+export { COLLECTOR_MSG, createPreviewCollector, type PassResult, type PreviewCollector } from './collector';
+export { parsePreview } from './preview';
+export { createTelegramRepo } from './telegram.repo';
 export { telegramRoutes } from './telegram.routes';
 export { createTelegramService, type TelegramService } from './telegram.service';

@@ -1,13 +1,21 @@
 import { and, asc, desc, eq, getTableColumns, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { companies, filtratorMessages, telegramAccounts, telegramChannels } from '../../db/schema/index';
+import { companies, filtratorMessages, telegramAccounts, telegramChannels, telegramSources } from '../../db/schema/index';
 import { containing } from '../../db/sql';
 import { tableRepo } from '../../db/table';
 
 export type AccountRow = typeof telegramAccounts.$inferSelect;
 export type NewAccountRow = typeof telegramAccounts.$inferInsert;
-export type ChannelRow = typeof telegramChannels.$inferSelect & { companyName: string; messagesCount: number };
+export type ChannelRow = typeof telegramChannels.$inferSelect & {
+  companyName: string;
+  messagesCount: number;
+  messagesToday: number;
+  sourceState: SourceRow['state'] | null;
+  sourceError: string | null;
+  sourceCollectedAt: Date | null;
+};
 export type NewChannelRow = typeof telegramChannels.$inferInsert;
+export type SourceRow = typeof telegramSources.$inferSelect;
 
 const ACCOUNT_SORTS: Record<string, SQL[]> = {
   name: [asc(telegramAccounts.name), asc(telegramAccounts.id)],
@@ -35,9 +43,14 @@ export function createTelegramRepo(db: Db) {
         ...getTableColumns(telegramChannels),
         companyName: companies.name,
         messagesCount: sql<number>`(SELECT count(*)::int FROM ${filtratorMessages} fm WHERE fm.channel_id = ${telegramChannels.id})`,
+        messagesToday: sql<number>`(SELECT count(*)::int FROM ${filtratorMessages} fm WHERE fm.channel_id = ${telegramChannels.id} AND fm.posted_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`,
+        sourceState: telegramSources.state,
+        sourceError: telegramSources.error,
+        sourceCollectedAt: telegramSources.collectedAt,
       })
       .from(telegramChannels)
-      .innerJoin(companies, eq(companies.id, telegramChannels.companyId));
+      .innerJoin(companies, eq(companies.id, telegramChannels.companyId))
+      .leftJoin(telegramSources, eq(telegramSources.username, telegramChannels.username));
 
   return {
     /* Accounts */
@@ -102,6 +115,73 @@ export function createTelegramRepo(db: Db) {
     },
     async deleteChannel(id: number, tx: Db = db): Promise<boolean> {
       return channels.remove(id, tx);
+    },
+
+    /* Sources: a channel collected once for all its subscriptions, under a lease */
+    /** Every channel someone follows actively has a source row (new ones are due at once). */
+    async enrolSources(tx: Db = db) {
+      await tx.execute(sql`
+        INSERT INTO ${telegramSources} (username)
+        SELECT DISTINCT username FROM ${telegramChannels} WHERE is_active
+        ON CONFLICT (username) DO NOTHING`);
+    },
+    /**
+     * Takes the lease of one due source followed by an active subscription, whose lease is free or
+     * expired (its worker died): one collector per channel across all machines.
+     */
+    async claimSource(owner: string, leaseSeconds: number, tx: Db = db): Promise<SourceRow | undefined> {
+      const r = await tx.execute<{ id: number }>(sql`
+        UPDATE ${telegramSources} SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE id = (
+          SELECT s.id FROM ${telegramSources} s
+          WHERE s.next_run_at <= now() AND (s.lease_until IS NULL OR s.lease_until < now())
+            AND EXISTS (SELECT 1 FROM ${telegramChannels} c WHERE c.username = s.username AND c.is_active)
+          ORDER BY s.next_run_at, s.id
+          LIMIT 1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`);
+      const id = r.rows[0]?.id;
+      if (id === undefined) return undefined;
+      const [row] = await tx
+        .select()
+        .from(telegramSources)
+        .where(eq(telegramSources.id, Number(id)));
+      return row;
+    },
+    /** Moves the source past `lastId` and extends the lease; false when the lease is no longer ours. */
+    async advanceSource(id: number, owner: string, lastId: number, leaseSeconds: number, tx: Db = db): Promise<boolean> {
+      const r = await tx.execute(sql`
+        UPDATE ${telegramSources}
+        SET last_message_id = greatest(coalesce(last_message_id, 0), ${lastId}),
+            lease_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE id = ${id} AND lease_owner = ${owner} AND lease_until > now()`);
+      return (r.rowCount ?? 0) === 1;
+    },
+    /** Ends a pass: its outcome, the next run, the lease released (only by its holder). */
+    async finishSource(
+      id: number,
+      owner: string,
+      v: { state: SourceRow['state']; error: string | null; nextInSeconds: number; collected: boolean },
+      tx: Db = db,
+    ) {
+      await tx.execute(sql`
+        UPDATE ${telegramSources}
+        SET state = ${v.state}, error = ${v.error},
+            collected_at = CASE WHEN ${v.collected} THEN now() ELSE collected_at END,
+            next_run_at = now() + make_interval(secs => ${v.nextInSeconds}),
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = ${id} AND lease_owner = ${owner}`);
+    },
+    /** The active subscriptions of a channel (one per company following it). */
+    async activeSubscriptions(username: string, tx: Db = db) {
+      return tx
+        .select({ id: telegramChannels.id, username: telegramChannels.username, companyId: telegramChannels.companyId })
+        .from(telegramChannels)
+        .where(and(eq(telegramChannels.username, username), eq(telegramChannels.isActive, true)))
+        .orderBy(asc(telegramChannels.id));
+    },
+    async sourceByUsername(username: string, tx: Db = db): Promise<SourceRow | undefined> {
+      const [r] = await tx.select().from(telegramSources).where(eq(telegramSources.username, username));
+      return r;
     },
   };
 }

@@ -54,6 +54,8 @@ function toChannel(r: ChannelRow): TelegramChannel {
     is_active: r.isActive,
     last_message_at: iso(r.lastMessageAt),
     messages_count: r.messagesCount,
+    messages_today: r.messagesToday,
+    collector: r.sourceState ? { state: r.sourceState, error: r.sourceError, collected_at: iso(r.sourceCollectedAt) } : null,
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
   };
@@ -261,7 +263,8 @@ export function createTelegramService(deps: TelegramServiceDeps) {
             tx,
           );
           if (!ok) throw notFound(TELEGRAM_MSG.channelNotFound);
-          // The collected messages follow the channel to its new company and get that company's rules.
+          // The collected messages follow the subscription to its new company and get that company's
+          // rules; those the new company's keywords do not match are not kept (rematchChannel).
           const moved =
             body.company_id !== undefined && body.company_id !== before.companyId && deps.rematchChannel
               ? await deps.rematchChannel(id, tx)

@@ -16,6 +16,7 @@ import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { useDeleteChannelMutation, useSaveChannelMutation } from './api/mutations';
 import { type TelegramChannel, useChannelsQuery } from './api/queries';
 import { ChannelModal } from './components/ChannelModal';
+import { CollectorStateTag } from './labels';
 import type { ChannelsSearch } from './search';
 
 const KEYWORDS_SHOWN = 6;
@@ -122,17 +123,45 @@ export function ChannelsPage({
                 ),
             },
             {
-              title: 'Сообщений',
+              title: 'Совпадений',
               key: 'messages_count',
-              width: 120,
+              width: 130,
               align: 'right',
+              render: (_, c) => (
+                <Flex vertical align="end">
+                  {c.messages_count > 0 ? (
+                    <Link to="/messages" search={{ channel: String(c.id) }}>
+                      {formatNumber(c.messages_count)}
+                    </Link>
+                  ) : (
+                    <Typography.Text type="secondary">0</Typography.Text>
+                  )}
+                  {c.messages_today > 0 && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      сегодня {formatNumber(c.messages_today)}
+                    </Typography.Text>
+                  )}
+                </Flex>
+              ),
+            },
+            {
+              title: 'Сборщик',
+              key: 'collector',
+              width: 200,
               render: (_, c) =>
-                c.messages_count > 0 ? (
-                  <Link to="/messages" search={{ channel: String(c.id) }}>
-                    {formatNumber(c.messages_count)}
-                  </Link>
+                c.collector ? (
+                  <Tooltip title={c.collector.error ?? undefined}>
+                    <Flex vertical gap={2} align="start" data-testid={`collector-${c.id}`}>
+                      <CollectorStateTag state={c.collector.state} />
+                      {c.collector.collected_at && (
+                        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                          прочитан {formatDateTime(c.collector.collected_at)}
+                        </Typography.Text>
+                      )}
+                    </Flex>
+                  </Tooltip>
                 ) : (
-                  <Typography.Text type="secondary">0</Typography.Text>
+                  <Typography.Text type="secondary">Ещё не читался</Typography.Text>
                 ),
             },
             {

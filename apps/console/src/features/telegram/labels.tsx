@@ -1,4 +1,9 @@
-import { TELEGRAM_ACCOUNT_STATUS_LABELS, type TelegramAccountStatus } from '@forpost/contract/telegram';
+import {
+  TELEGRAM_ACCOUNT_STATUS_LABELS,
+  TELEGRAM_COLLECTOR_STATE_LABELS,
+  type TelegramAccountStatus,
+  type TelegramCollectorState,
+} from '@forpost/contract/telegram';
 import { Tag } from 'antd';
 
 const STATUS_COLORS: Record<TelegramAccountStatus, string> = { active: 'green', paused: 'orange', banned: 'red' };
@@ -22,6 +27,22 @@ export function SecretState({ set, label }: { set: boolean; label?: string }) {
     <Tag color={set ? 'green' : undefined} style={{ marginInlineEnd: 0 }}>
       {label ? `${label}: ` : ''}
       {set ? 'задано' : 'не задано'}
+    </Tag>
+  );
+}
+
+const COLLECTOR_COLORS: Record<TelegramCollectorState, string | undefined> = {
+  pending: undefined,
+  ok: 'green',
+  not_found: 'red',
+  error: 'orange',
+};
+
+/** The collector's state of a channel (shared by every company following it). */
+export function CollectorStateTag({ state }: { state: TelegramCollectorState }) {
+  return (
+    <Tag color={COLLECTOR_COLORS[state]} style={{ marginInlineEnd: 0 }}>
+      {TELEGRAM_COLLECTOR_STATE_LABELS[state]}
     </Tag>
   );
 }

@@ -1,0 +1,112 @@
+/*
+ * The Telegram collector (#35) in the browser: a public channel whose web preview is served by a local
+ * server (started here in Telegram's markup; the preview's base address is the telegram_preview_url
+ * setting, the e2e server allows private addresses) is added in the console for two companies with
+ * their own keywords; the e2e server's own collector reads it, and /messages shows each company only
+ * the posts its keywords match, with the rule; the channel list shows the collector's state.
+ */
+import path from 'node:path';
+import { expect as baseExpect, test } from '@playwright/test';
+import { fakePosts, startPreviewServer } from '../apps/api/test/telegram-preview-kit';
+import { adminApi, login, ok, pickOption } from './helpers';
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+const token = Date.now().toString(36);
+const CHANNEL = `tg_e2e_${token}`;
+const SHOTS = path.resolve(import.meta.dirname, '../.tmp/shots/telegram');
+const SIZES = [
+  [1280, 800],
+  [1920, 1080],
+] as const;
+
+test('telegram: a public channel read from its preview lands on /messages with its matches', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const tg = await startPreviewServer({
+    [CHANNEL]: {
+      title: 'Новости рынка',
+      posts: [
+        ...fakePosts(3, (i) => `Обзор рынка за день ${i}`),
+        {
+          id: 4,
+          html: 'Ромашка Ритейл: клиенты жалуются на <b>фишинговый</b> сайт <i class="emoji"><b>⚠️</b></i><br/><a href="https://example.ru">example.ru</a>',
+          date: new Date(Date.now() - 60_000),
+          author: 'Редакция',
+        },
+        { id: 5, html: 'Северный Банк обновил приложение', date: new Date(Date.now() - 30_000) },
+      ],
+    },
+  });
+  try {
+    const api = await adminApi(baseURL);
+    const company = async (name: string) =>
+      ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name } }), 'company');
+    const romashka = await company(`Ромашка ${token}`);
+    const north = await company(`Северный ${token}`);
+    const setConfig = async (key: string, value: unknown) => {
+      const r = await api.post('/api/v1/configs', { data: { key, value } });
+      if (r.status() === 409) await ok(await api.patch(`/api/v1/configs/${key}`, { data: { value } }), key);
+      else await ok(r, key);
+    };
+    await setConfig('telegram_preview_url', tg.url);
+
+    // The first company's subscription is added in the console.
+    await login(page, '/telegram/channels');
+    await page.getByRole('button', { name: 'Добавить канал' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('channel-link').fill(`https://t.me/${CHANNEL}`);
+    await expect(dialog.getByText(`Сохранится как @${CHANNEL}`)).toBeVisible();
+    await pickOption(page, dialog.getByTestId('channel-company'), `Ромашка ${token}`);
+    const keywords = dialog.getByTestId('channel-keywords');
+    await keywords.click();
+    await page.keyboard.type('Ромашка');
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByText('только публичные каналы, новые посты появляются с задержкой')).toBeVisible();
+    await dialog.getByRole('button', { name: /Добавить|Сохранить|Создать/ }).click();
+    await expect(dialog).toBeHidden();
+    // Another company follows the same channel (through the API): one source, two subscriptions.
+    await ok(
+      await api.post('/api/v1/modules/telegram/channels', {
+        data: { link: `@${CHANNEL}`, company_id: north.id, keywords: ['Северный'] },
+      }),
+      'north follows',
+    );
+
+    // The server's collector (a pass every 5 s) reads the preview; /messages of the company shows the match.
+    const romashkaChannel = (
+      await ok<{ items: { id: number }[] }>(
+        await api.get(`/api/v1/modules/telegram/channels?q=${CHANNEL}&company_id=${romashka.id}`),
+        'channel',
+      )
+    ).items[0]?.id;
+    await expect(async () => {
+      await page.goto(`/messages?channel=${romashkaChannel}`);
+      await expect(page.getByText('клиенты жалуются', { exact: false })).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 45_000 });
+    const row = page.locator('tr', { hasText: 'клиенты жалуются' });
+    await expect(row).toContainText(`@${CHANNEL}`);
+    await expect(row.locator('.ant-tag', { hasText: 'Ромашка' })).toBeVisible();
+    // Posts about nobody, and the post about the other company, are not filed under this one.
+    await expect(page.getByText('Обзор рынка за день')).toHaveCount(0);
+    await expect(page.getByText('Северный Банк обновил приложение')).toHaveCount(0);
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: path.join(SHOTS, `messages-${width}.png`), fullPage: true });
+    }
+
+    // The channel list: the collector's state, matches and today's count.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/telegram/channels?q=${CHANNEL}`);
+    const channelRow = page.locator('tr', { hasText: `Ромашка ${token}` });
+    await expect(channelRow.getByTestId(`collector-${romashkaChannel}`)).toContainText('Собирается');
+    await expect(channelRow).toContainText('сегодня 1');
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({ path: path.join(SHOTS, `channels-${width}.png`), fullPage: true });
+    }
+  } finally {
+    // Back to the default address: later specs on this server must not read from a closed server.
+    const api = await adminApi(baseURL);
+    await api.delete('/api/v1/configs/telegram_preview_url');
+    await tg.close();
+  }
+});
