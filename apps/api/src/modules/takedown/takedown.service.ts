@@ -9,6 +9,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import { domainToASCII } from 'node:url';
+import type { AuditAction } from '@forpost/contract/audit';
 import { getModule } from '@forpost/contract/modules';
 import {
   DEFAULT_HOSTING_SLA_HOURS,
@@ -75,7 +76,13 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     tx: Db,
     r: Pick<RequestRow, 'id' | 'event_id' | 'company_id'>,
     actor: AuditActor,
-    v: { action: string; from: TakedownState | null; to: TakedownState | null; comment?: string | null; audit: string },
+    v: {
+      action: string;
+      from: TakedownState | null;
+      to: TakedownState | null;
+      comment?: string | null;
+      audit_action: AuditAction;
+    },
   ) {
     await repo.log(
       {
@@ -106,7 +113,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     await audit.record(
       actor,
       {
-        action: v.audit as never,
+        action: v.audit_action,
         entity: 'takedown_request',
         entityId: r.id,
         companyId: r.company_id,
@@ -279,7 +286,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
         from: null,
         to: 'draft',
         comment: found || 'получатели не найдены',
-        audit: 'takedown.create',
+        audit_action: 'takedown.create',
       });
       return id;
     });
@@ -367,8 +374,9 @@ export function createTakedownService(deps: TakedownServiceDeps) {
       const comment = results.map((x) => `${x.r.email}: ${x.ok ? 'отправлено' : x.error}`).join('; ');
       if (sent.length) {
         await repo.setState(id, 'sent', 'sent_at', tx);
-        await step(tx, r, c.actor, { action: 'send', from: r.state, to: 'sent', comment, audit: 'takedown.send' });
-      } else await step(tx, r, c.actor, { action: 'send_failed', from: r.state, to: r.state, comment, audit: 'takedown.send' });
+        await step(tx, r, c.actor, { action: 'send', from: r.state, to: 'sent', comment, audit_action: 'takedown.send' });
+      } else
+        await step(tx, r, c.actor, { action: 'send_failed', from: r.state, to: r.state, comment, audit_action: 'takedown.send' });
     });
     return view(id);
   }
@@ -397,7 +405,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
             from: r.state,
             to: 'down',
             comment: `наблюдение: недоступен с ${iso(s?.down_since ?? null)}, наблюдений подряд: ${s?.observations}`,
-            audit: 'takedown.follow',
+            audit_action: 'takedown.follow',
           });
           out.down++;
         });
@@ -413,7 +421,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
             from: 'down',
             to: 'reopened',
             comment: 'наблюдение: сайт снова работает',
-            audit: 'takedown.follow',
+            audit_action: 'takedown.follow',
           });
           return true;
         });
@@ -449,7 +457,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
             from: r.state,
             to: 'escalated',
             comment: `нет результата за ${hours} ч; ${promoted ? `следующий получатель: ${next.join(', ')}` : 'следующего получателя нет — нужен ручной шаг'}`,
-            audit: 'takedown.follow',
+            audit_action: 'takedown.follow',
           });
           out.escalated++;
         });
@@ -542,7 +550,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
           from: r.state,
           to: r.state,
           comment: list.map((x) => `${x.email}${x.status === 'held' ? ' (позже)' : ''}`).join('; ') || 'без получателей',
-          audit: 'takedown.recipients',
+          audit_action: 'takedown.recipients',
         });
       });
       return view(id);
@@ -564,7 +572,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
           from: r.state,
           to: a.to,
           comment: b.comment ?? null,
-          audit: 'takedown.step',
+          audit_action: 'takedown.step',
         });
       });
       return view(id);
