@@ -512,7 +512,14 @@ export function createTakedownService(deps: TakedownServiceDeps) {
       assertModule(c, DOMAINS);
       const created: number[] = [];
       const skipped: { event_id: number; reason: string }[] = [];
-      for (const eventId of [...new Set(b.event_ids)]) {
+      const eventIds = [...new Set(b.event_ids)];
+      // An event the caller cannot reach refuses the whole request, as a missing one (nothing is drafted).
+      for (const eventId of eventIds) {
+        const e = await repo.event(eventId);
+        if (!e) throw notFound(TAKEDOWN_MSG.eventNotFound);
+        assertOn(c, 'takedown.send', e.company_id, TAKEDOWN_MSG.eventNotFound);
+      }
+      for (const eventId of eventIds) {
         try {
           await checkEvent(c, eventId);
           created.push(await draft(c, c.actor, eventId, { xarfType: b.xarf_type, comment: b.comment ?? null }));
