@@ -28,6 +28,7 @@ import { type Client, createCompany, setupApp, signedIn, type TestContext } from
 import { type DnsServer, startDnsServer } from './peers/dns-server';
 import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer } from './peers/rdap-server';
 import { startWebServer, type WebServer } from './peers/web-server';
+import { pdfText } from './reports.pdftext';
 import { mailHeader, startSmtp } from './smtp';
 
 const XARF_DIR = '/work/shared/standards/xarf-v4/schemas/v4';
@@ -462,5 +463,20 @@ describe('takedown end to end', () => {
     expect(f.by_registrar[0].name).toBe('Registrar of Domain Names REG.RU LLC');
     expect(f.by_hosting[0].name).toBe('Hoster LLC');
     expect(xarfSeen.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('the company report PDF has a «Блокировки» section with the same figures', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await admin.post('/tools/reports', { company_id: A, from: today, to: today, modules: ['domains'] });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(await ctx.app.services.reports.render(created.json().id)).toBe('ready');
+    const file = await admin.get(`/tools/reports/${created.json().id}/download`);
+    const all = pdfText(file.rawPayload).replace(/\s+/g, ' ');
+    const text = all.slice(all.lastIndexOf('Блокировки'));
+    // The first, the draft proposed when it came back, and two drafted in bulk: 4 requests, 2 sent, 1 down.
+    expect(text).toMatch(/^Блокировки Запросов Отправлено Недоступны .*? 4 2 1 /);
+    expect(text).toContain('Недоступны в течение 24 ч — 50%, 48 ч — 50%, 72 ч — 50% отправленных запросов.');
+    expect(text).toContain('Registrar of Domain Names REG.RU LLC 1');
+    expect(text).toContain('Hoster LLC 1');
   });
 });

@@ -228,3 +228,51 @@ export const takedownFigures = z.object({
 });
 export type TakedownFigures = z.infer<typeof takedownFigures>;
 export const takedownFiguresQuery = z.object({ company_id: z.coerce.number().int().optional() });
+
+const quantile = (sorted: number[], q: number) => {
+  if (!sorted.length) return null;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return Math.round((sorted[i] ?? 0) * 100) / 100;
+};
+const durationsOf = (hours: number[]) => {
+  const s = [...hours].sort((a, b) => a - b);
+  return { count: s.length, median_hours: quantile(s, 0.5), p90_hours: quantile(s, 0.9) };
+};
+
+/** Time to send, time to down (median and p90) overall, per registrar and per hosting network; share down within 24/48/72 h. */
+export function takedownFiguresOf(
+  rows: {
+    created_at: Date | string;
+    sent_at: Date | string | null;
+    down_at: Date | string | null;
+    registrar: string | null;
+    hosting: string | null;
+  }[],
+): TakedownFigures {
+  const h = (a: Date | string, b: Date | string) => (new Date(b).getTime() - new Date(a).getTime()) / 3600_000;
+  const sent = rows.filter((r) => r.sent_at);
+  const toSend = sent.map((r) => h(r.created_at, r.sent_at as Date | string));
+  const downs = sent
+    .filter((r) => r.down_at)
+    .map((r) => ({ ...r, hours: h(r.sent_at as Date | string, r.down_at as Date | string) }));
+  const share = (limit: number) =>
+    sent.length ? Math.round((downs.filter((d) => d.hours <= limit).length / sent.length) * 1000) / 1000 : 0;
+  const by = (key: 'registrar' | 'hosting') => {
+    const groups = new Map<string, number[]>();
+    for (const d of downs) {
+      const k = d[key] ?? '—';
+      groups.set(k, [...(groups.get(k) ?? []), d.hours]);
+    }
+    return [...groups.entries()].map(([name, hs]) => ({ name, ...durationsOf(hs) })).sort((a, b) => b.count - a.count);
+  };
+  return {
+    requests: rows.length,
+    sent: sent.length,
+    down: downs.length,
+    time_to_send: durationsOf(toSend),
+    time_to_down: durationsOf(downs.map((d) => d.hours)),
+    share_down_within: { h24: share(24), h48: share(48), h72: share(72) },
+    by_registrar: by('registrar'),
+    by_hosting: by('hosting'),
+  };
+}

@@ -86,4 +86,3 @@ export function createTakedown(deps: TakedownDeps) {
   };
 }
 export type Takedown = ReturnType<typeof createTakedown>;
-export { figuresOf } from './takedown.service';

@@ -26,6 +26,7 @@ import {
   type TakedownState,
   type takedownBulk,
   type takedownCreate,
+  takedownFiguresOf,
   type takedownListQuery,
   type takedownRecipientsPut,
   type takedownSettingsPut,
@@ -626,7 +627,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
       assertModule(c, DOMAINS);
       const companies = scopeFor(c, 'events.read', companyId);
       const rows = companies !== 'all' && !companies.length ? [] : await repo.forFigures(companies);
-      return figuresOf(rows);
+      return takedownFiguresOf(rows);
     },
   };
 }
@@ -636,44 +637,4 @@ export type TakedownService = ReturnType<typeof createTakedownService>;
 function zonesOf(ascii: string): string[] {
   const labels = ascii.split('.');
   return labels.slice(1).map((_, i) => labels.slice(i + 1).join('.'));
-}
-
-const quantile = (sorted: number[], q: number) => {
-  if (!sorted.length) return null;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return Math.round((sorted[i] ?? 0) * 100) / 100;
-};
-const durations = (hours: number[]) => {
-  const s = [...hours].sort((a, b) => a - b);
-  return { count: s.length, median_hours: quantile(s, 0.5), p90_hours: quantile(s, 0.9) };
-};
-
-/** Time to send, time to down (median and p90) overall, per registrar and per hosting network; share down within 24/48/72 h. */
-export function figuresOf(
-  rows: { created_at: Date; sent_at: Date | null; down_at: Date | null; registrar: string | null; hosting: string | null }[],
-): TakedownFigures {
-  const h = (a: Date, b: Date) => (new Date(b).getTime() - new Date(a).getTime()) / 3600_000;
-  const sent = rows.filter((r) => r.sent_at);
-  const toSend = sent.map((r) => h(r.created_at, r.sent_at as Date));
-  const downs = sent.filter((r) => r.down_at).map((r) => ({ ...r, hours: h(r.sent_at as Date, r.down_at as Date) }));
-  const share = (limit: number) =>
-    sent.length ? Math.round((downs.filter((d) => d.hours <= limit).length / sent.length) * 1000) / 1000 : 0;
-  const by = (key: 'registrar' | 'hosting') => {
-    const groups = new Map<string, number[]>();
-    for (const d of downs) {
-      const k = d[key] ?? '—';
-      groups.set(k, [...(groups.get(k) ?? []), d.hours]);
-    }
-    return [...groups.entries()].map(([name, hs]) => ({ name, ...durations(hs) })).sort((a, b) => b.count - a.count);
-  };
-  return {
-    requests: rows.length,
-    sent: sent.length,
-    down: downs.length,
-    time_to_send: durations(toSend),
-    time_to_down: durations(downs.map((d) => d.hours)),
-    share_down_within: { h24: share(24), h48: share(48), h72: share(72) },
-    by_registrar: by('registrar'),
-    by_hosting: by('hosting'),
-  };
 }
