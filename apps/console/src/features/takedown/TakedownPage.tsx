@@ -2,7 +2,7 @@
 import { formatDateTime } from '@forpost/contract/format';
 import { TAKEDOWN_STATE_LABELS, TAKEDOWN_STATES, type TakedownState } from '@forpost/contract/takedown';
 import { Link } from '@tanstack/react-router';
-import { Card, Drawer, Flex, Input, Select, Spin, Table } from 'antd';
+import { Card, Drawer, Flex, Input, Select, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadError } from '../../components/page/QueryState';
@@ -62,7 +62,7 @@ export function TakedownPage() {
               data-testid="takedown-table"
               loading={list.isFetching && !list.data}
               dataSource={list.data?.items ?? []}
-              scroll={{ x: 1180 }}
+              scroll={{ x: 930 }}
               locale={{ emptyText: 'Запросов нет. Подготовьте запрос из карточки домена или выбрав домены в списке.' }}
               onRow={(r) => ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' } })}
               pagination={{
@@ -77,26 +77,29 @@ export function TakedownPage() {
                 },
               }}
               columns={[
-                { title: 'Запрос', dataIndex: 'reference', width: 130 },
+                { title: 'Запрос', dataIndex: 'reference', width: 120 },
                 {
                   title: 'Домен',
-                  width: 280,
+                  width: 220,
                   render: (_, r) => (
-                    <Link
-                      to="/$section/$id"
-                      params={{ section: 'domains', id: String(r.event_id) }}
-                      onClick={(e) => e.stopPropagation()}
-                    >
-                      {r.domain}
-                    </Link>
+                    <Flex vertical>
+                      <Link
+                        to="/$section/$id"
+                        params={{ section: 'domains', id: String(r.event_id) }}
+                        onClick={(e) => e.stopPropagation()}
+                      >
+                        {r.domain}
+                      </Link>
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {r.company_name} · адресов: {r.recipients}
+                      </Typography.Text>
+                    </Flex>
                   ),
                 },
-                { title: 'Состояние', width: 200, render: (_, r) => <StateTag state={r.state} /> },
-                { title: 'Регистратор', dataIndex: 'registrar', width: 170, ellipsis: true, render: (v) => v ?? '—' },
-                { title: 'Хостинг', dataIndex: 'hosting', width: 150, ellipsis: true, render: (v) => v ?? '—' },
-                { title: 'Адресов', dataIndex: 'recipients', width: 100, align: 'right' },
-                { title: 'Отправлен', width: 150, render: (_, r) => (r.sent_at ? formatDateTime(r.sent_at) : '—') },
-                { title: 'Компания', dataIndex: 'company_name', width: 160, ellipsis: true },
+                { title: 'Состояние', width: 190, render: (_, r) => <StateTag state={r.state} /> },
+                { title: 'Регистратор', dataIndex: 'registrar', width: 140, ellipsis: true, render: (v) => v ?? '—' },
+                { title: 'Хостинг', dataIndex: 'hosting', width: 120, ellipsis: true, render: (v) => v ?? '—' },
+                { title: 'Отправлен', width: 140, render: (_, r) => (r.sent_at ? formatDateTime(r.sent_at) : '—') },
               ]}
             />
           )}
