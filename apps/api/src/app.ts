@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { createInsightsJobs } from './insights.jobs';
 import { createAudit } from './lib/audit';
+import { createDelivery } from './lib/delivery';
 import { createDocStore } from './lib/docstore';
 import { createKeyRateCounter } from './lib/key-rate';
 import { createMailer, type Mailer } from './lib/mailer';
@@ -42,6 +43,7 @@ import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index'
 import { createSnapshotsService } from './modules/snapshots/index';
 import { storageProbe, systemRoutes } from './modules/system/index';
 import { tagsRoutes } from './modules/tags/index';
+import { createTakedown } from './modules/takedown/index';
 import { createPreviewCollector, createTelegramRepo, createTelegramService, telegramRoutes } from './modules/telegram/index';
 import { createUsersService, usersRoutes } from './modules/users/index';
 import { createViewsService, viewsRoutes } from './modules/views/index';
@@ -256,6 +258,21 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
   });
   app.addHook('onClose', () => telegramCollector.stop());
+  // Takedown requests (#32): evidence, recipients by RDAP, mail, followed by the watch (main.ts attaches the follower).
+  const takedown = createTakedown({
+    db,
+    audit,
+    configs,
+    delivery: createDelivery({ configs, config, log: app.log, timeoutMs: 90_000 }),
+    store: docstore,
+    log: app.log,
+    outbound,
+    mailFrom: config.takedownMailFrom,
+    defaultMailFrom: config.mailFrom,
+    hourlyLimit: config.takedownHourlyLimit,
+    watch,
+  });
+  app.addHook('onClose', () => takedown.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -316,6 +333,7 @@ export async function buildApp(deps: AppDeps) {
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
       watch.mount(a);
+      takedown.mount(a);
     },
     { prefix: API_PREFIX },
   );
@@ -352,6 +370,7 @@ export async function buildApp(deps: AppDeps) {
       discovery,
       watch,
       telegramCollector,
+      takedown,
     },
   });
 }

@@ -19,6 +19,10 @@ const envSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Форпост <noreply@forpost.local>'),
+  /** The sender of takedown requests to abuse desks (their replies come here); default MAIL_FROM. */
+  TAKEDOWN_MAIL_FROM: z.string().optional(),
+  /** Takedown messages to one abuse address per hour at most (a mistake cannot spam an abuse desk). */
+  TAKEDOWN_RECIPIENT_HOURLY_LIMIT: z.coerce.number().int().min(1).max(1000).default(20),
   SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
   ADMIN_EMAIL: z.string().default('admin@forpost.local'),
   ADMIN_PASSWORD: z.string().optional(),
@@ -112,6 +116,9 @@ export interface Config {
   embeddedPgPort: number;
   smtpUrl?: string;
   mailFrom: string;
+  /** TAKEDOWN_MAIL_FROM (null = the mail settings' sender). */
+  takedownMailFrom: string | null;
+  takedownHourlyLimit: number;
   secret: string;
   /** SECRET came from the environment (not generated in DATA_DIR): required with an external database. */
   secretFromEnv: boolean;
@@ -251,6 +258,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
+    takedownMailFrom: e.TAKEDOWN_MAIL_FROM?.trim() || null,
+    takedownHourlyLimit: e.TAKEDOWN_RECIPIENT_HOURLY_LIMIT,
     secret: loadSecret(dataDir, e.SECRET),
     secretFromEnv: Boolean(e.SECRET),
     adminEmail: e.ADMIN_EMAIL.trim().toLowerCase(),

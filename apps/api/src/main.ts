@@ -46,6 +46,7 @@ async function main() {
     await app.services.discovery.attach(boss, { work });
     app.services.watch.attach({ work });
     app.services.telegramCollector.attach({ work });
+    app.services.takedown.attach({ work });
     await app.services.slaJobs.attach(boss, { work });
     return { boss, app };
   });

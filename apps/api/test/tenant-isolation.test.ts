@@ -97,6 +97,8 @@ const S = {
   undoB: '',
   session: { owner: '', bUser: '' },
   exportFields: [] as string[],
+  /** Takedown requests (#32) of A's and B's domain events. */
+  takedown: { a: 0, b: 0 },
 };
 
 let owner: Principal;
@@ -378,6 +380,38 @@ async function seed() {
     b: await mailing(owner, B, `${MARKER} рассылка`, 'soc@beta.test'),
     all: await mailing(owner, null, `${MARKER} рассылка всем компаниям`, 'soc@forpost.test'),
     a: await mailing(aUser, A, 'Рассылка Альфы', 'soc@alfa.test'),
+  };
+
+  // Takedown requests (#32): one draft of A's and one of B's domain event (no RDAP: written directly).
+  const takedown = async (company: number, eventId: number, domain: string) => {
+    const evidence = {
+      domain,
+      ascii: domain,
+      url: null,
+      ip: null,
+      company: MARKER,
+      asset: null,
+      similarity: null,
+      registrar: null,
+      registered_at: null,
+      page_title: null,
+      event_created_at: new Date().toISOString(),
+      watch: null,
+      rdap: null,
+      network: null,
+      screenshot: null,
+      comment: null,
+    };
+    const r = await db.execute(sql`INSERT INTO takedown_requests (company_id, event_id, domain, xarf_type, evidence)
+      VALUES (${company}, ${eventId}, ${domain}, 'phishing', ${JSON.stringify(evidence)}::jsonb) RETURNING id`);
+    const id = Number(r.rows[0]?.id);
+    await db.execute(sql`INSERT INTO takedown_recipients (request_id, company_id, position, kind, email)
+      VALUES (${id}, ${company}, 1, 'manual', ${`abuse@${domain}`})`);
+    return id;
+  };
+  S.takedown = {
+    b: await takedown(B, S.ev.domains?.b as number, 'beta-takedown.ru'),
+    a: await takedown(A, S.ev.domains?.a as number, 'alfa-takedown.ru'),
   };
 
   // Whitelists (B's entries also feed the lookups test), the domain allowlist, B's product key.
@@ -959,6 +993,41 @@ const CASES: Record<string, Case> = {
   }),
   'GET /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { control: () => S.A }),
   'PUT /companies/:id/sla': onId(() => ({ 'B’s SLA policies': S.B }), { body: () => ({ items: [] }) }),
+  'GET /companies/:id/takedown': onId(() => ({ 'B’s takedown settings': S.B }), { control: () => S.A }),
+  'PUT /companies/:id/takedown': onId(() => ({ 'B’s takedown settings': S.B }), {
+    body: () => ({ registrar_sla_hours: 1, hosting_sla_hours: 1, extra_recipients: [] }),
+  }),
+  'GET /takedown/requests': custom(['query:event_id'], (r) => [
+    probe(
+      'B’s domain event (as a takedown list filter)',
+      S.ev.domains?.b as number,
+      (x) => call(r, {}, undefined, `?event_id=${x}`),
+      {
+        list: true,
+      },
+    ),
+  ]),
+  'POST /takedown/requests': custom(['body:event_id'], (r) => [
+    probe('B’s domain event (a takedown drafted for it)', S.ev.domains?.b as number, (x) => call(r, {}, { event_id: x })),
+  ]),
+  'POST /takedown/requests/bulk': custom(['body:event_ids'], (r) => [
+    probe('B’s domain event (takedowns drafted in bulk)', S.ev.domains?.b as number, (x) => call(r, {}, { event_ids: [x] })),
+  ]),
+  // Takedown requests (#32): a request of B's domain event, its evidence and its steps.
+  'GET /takedown/requests/:id': onId(() => ({ 'B’s takedown request': S.takedown.b }), { control: () => S.takedown.a }),
+  'GET /takedown/requests/:id/xarf': onId(() => ({ 'XARF of B’s takedown request': S.takedown.b }), {
+    control: () => S.takedown.a,
+  }),
+  'GET /takedown/requests/:id/pdf': onId(() => ({ 'PDF of B’s takedown request': S.takedown.b }), {
+    control: () => S.takedown.a,
+  }),
+  'PUT /takedown/requests/:id/recipients': onId(() => ({ 'B’s takedown request': S.takedown.b }), {
+    body: () => ({ recipients: [{ kind: 'manual', email: 'probe@forpost.test' }] }),
+  }),
+  'POST /takedown/requests/:id/send': onId(() => ({ 'B’s takedown request': S.takedown.b })),
+  'POST /takedown/requests/:id/step': onId(() => ({ 'B’s takedown request': S.takedown.b }), {
+    body: () => ({ action: 'close' }),
+  }),
   'GET /companies/:id/watch': onId(() => ({ 'B’s watch settings': S.B }), { control: () => S.A }),
   'PUT /companies/:id/watch': onId(() => ({ 'B’s watch settings': S.B }), {
     body: () => ({ enabled: false, interval_minutes: 60, rules: {} }),

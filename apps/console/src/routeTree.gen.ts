@@ -24,6 +24,7 @@ import { Route as AuthAppMyEventsRouteImport } from './routes/_auth/_app/my-even
 import { Route as AuthAppMyNotificationsRouteImport } from './routes/_auth/_app/my-notifications'
 import { Route as AuthAppProfileRouteImport } from './routes/_auth/_app/profile'
 import { Route as AuthAppReportsRouteImport } from './routes/_auth/_app/reports'
+import { Route as AuthAppTakedownRouteImport } from './routes/_auth/_app/takedown'
 import { Route as AuthAppSectionIndexRouteImport } from './routes/_auth/_app/$section/index'
 import { Route as AuthAppSectionIdRouteImport } from './routes/_auth/_app/$section/$id'
 import { Route as AuthAppSectionImportRouteImport } from './routes/_auth/_app/$section/import'
@@ -123,6 +124,11 @@ const AuthAppProfileRoute = AuthAppProfileRouteImport.update({
 const AuthAppReportsRoute = AuthAppReportsRouteImport.update({
   id: '/reports',
   path: '/reports',
+  getParentRoute: () => AuthAppRoute,
+} as any)
+const AuthAppTakedownRoute = AuthAppTakedownRouteImport.update({
+  id: '/takedown',
+  path: '/takedown',
   getParentRoute: () => AuthAppRoute,
 } as any)
 const AuthAppSectionIndexRoute = AuthAppSectionIndexRouteImport.update({
@@ -279,6 +285,7 @@ export interface FileRoutesByFullPath {
   '/my-notifications': typeof AuthAppMyNotificationsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
+  '/takedown': typeof AuthAppTakedownRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
   '/$section/import': typeof AuthAppSectionImportRoute
   '/api-keys/$id': typeof AuthAppApiKeysIdRoute
@@ -319,6 +326,7 @@ export interface FileRoutesByTo {
   '/my-notifications': typeof AuthAppMyNotificationsRoute
   '/profile': typeof AuthAppProfileRoute
   '/reports': typeof AuthAppReportsRoute
+  '/takedown': typeof AuthAppTakedownRoute
   '/$section/$id': typeof AuthAppSectionIdRoute
   '/$section/import': typeof AuthAppSectionImportRoute
   '/api-keys/$id': typeof AuthAppApiKeysIdRoute
@@ -362,6 +370,7 @@ export interface FileRoutesById {
   '/_auth/_app/my-notifications': typeof AuthAppMyNotificationsRoute
   '/_auth/_app/profile': typeof AuthAppProfileRoute
   '/_auth/_app/reports': typeof AuthAppReportsRoute
+  '/_auth/_app/takedown': typeof AuthAppTakedownRoute
   '/_auth/_app/': typeof AuthAppIndexRoute
   '/_auth/_app/$section/$id': typeof AuthAppSectionIdRoute
   '/_auth/_app/$section/import': typeof AuthAppSectionImportRoute
@@ -406,6 +415,7 @@ export interface FileRouteTypes {
     | '/my-notifications'
     | '/profile'
     | '/reports'
+    | '/takedown'
     | '/$section/$id'
     | '/$section/import'
     | '/api-keys/$id'
@@ -446,6 +456,7 @@ export interface FileRouteTypes {
     | '/my-notifications'
     | '/profile'
     | '/reports'
+    | '/takedown'
     | '/$section/$id'
     | '/$section/import'
     | '/api-keys/$id'
@@ -488,6 +499,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/my-notifications'
     | '/_auth/_app/profile'
     | '/_auth/_app/reports'
+    | '/_auth/_app/takedown'
     | '/_auth/_app/'
     | '/_auth/_app/$section/$id'
     | '/_auth/_app/$section/import'
@@ -628,6 +640,13 @@ declare module '@tanstack/react-router' {
       path: '/reports'
       fullPath: '/reports'
       preLoaderRoute: typeof AuthAppReportsRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
+    '/_auth/_app/takedown': {
+      id: '/_auth/_app/takedown'
+      path: '/takedown'
+      fullPath: '/takedown'
+      preLoaderRoute: typeof AuthAppTakedownRouteImport
       parentRoute: typeof AuthAppRoute
     }
     '/_auth/_app/$section/': {
@@ -839,6 +858,7 @@ interface AuthAppRouteChildren {
   AuthAppMyNotificationsRoute: typeof AuthAppMyNotificationsRoute
   AuthAppProfileRoute: typeof AuthAppProfileRoute
   AuthAppReportsRoute: typeof AuthAppReportsRoute
+  AuthAppTakedownRoute: typeof AuthAppTakedownRoute
   AuthAppIndexRoute: typeof AuthAppIndexRoute
   AuthAppApiKeysIdRoute: typeof AuthAppApiKeysIdRoute
   AuthAppCompaniesCreateRoute: typeof AuthAppCompaniesCreateRoute
@@ -874,6 +894,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppMyNotificationsRoute: AuthAppMyNotificationsRoute,
   AuthAppProfileRoute: AuthAppProfileRoute,
   AuthAppReportsRoute: AuthAppReportsRoute,
+  AuthAppTakedownRoute: AuthAppTakedownRoute,
   AuthAppIndexRoute: AuthAppIndexRoute,
   AuthAppApiKeysIdRoute: AuthAppApiKeysIdRoute,
   AuthAppCompaniesCreateRoute: AuthAppCompaniesCreateRoute,

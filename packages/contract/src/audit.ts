@@ -146,6 +146,12 @@ export const AUDIT_ACTIONS = {
   'discovery_run.cancel': 'Остановка поиска доменов',
   'watch_settings.update': 'Изменение наблюдения за доменами',
   'watch_event.update': 'Изменение наблюдения за событием',
+  'takedown.create': 'Создание запроса на блокировку',
+  'takedown.recipients': 'Изменение получателей запроса на блокировку',
+  'takedown.send': 'Отправка запроса на блокировку',
+  'takedown.step': 'Шаг запроса на блокировку',
+  'takedown.follow': 'Запрос на блокировку: изменение по наблюдению',
+  'takedown_settings.update': 'Изменение настроек блокировок',
   'sla.update': 'Изменение сроков SLA',
   'route_rule.create': 'Добавление перенаправления',
   'route_rule.update': 'Изменение перенаправления',
@@ -178,6 +184,7 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'media_type.', label: 'Типы СМИ' },
   { value: 'discovery_', label: 'Поиск доменов' },
   { value: 'watch_', label: 'Наблюдение за доменами' },
+  { value: 'takedown', label: 'Блокировки' },
   { value: 'sla.', label: 'Сроки SLA' },
   { value: 'route_rule.', label: 'Перенаправления' },
 ];
@@ -212,5 +219,7 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   discovery_run: 'Запуск поиска доменов',
   watch_settings: 'Наблюдение за доменами компании',
   watch_event: 'Наблюдение за событием',
+  takedown_request: 'Запрос на блокировку',
+  takedown_settings: 'Настройки блокировок',
   sla_policy: 'Сроки SLA',
 };

@@ -60,6 +60,7 @@ export const PERMISSIONS = [
   'audit.read',
   'discovery.read',
   'discovery.manage',
+  'takedown.send',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
@@ -94,6 +95,7 @@ export const COMPANY_SCOPED: ReadonlySet<Permission> = new Set<Permission>([
   'messages.delete',
   'discovery.read',
   'discovery.manage',
+  'takedown.send',
 ]);
 
 const ALL = [...PERMISSIONS];
@@ -121,6 +123,7 @@ const ANALYST: Permission[] = [
   'settings.manage',
   'messages.delete',
   'discovery.manage',
+  'takedown.send',
 ];
 
 export const STAFF_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
@@ -150,6 +153,7 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'messages.read',
     'discovery.read',
     'discovery.manage',
+    'takedown.send',
   ],
   COMPANY_ANALYST: [
     'events.read',
@@ -163,6 +167,7 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'reports.manage',
     'messages.read',
     'discovery.read',
+    'takedown.send',
   ],
   COMPANY_VIEWER: ['events.read', 'events.export', 'companies.read', 'reports.read', 'messages.read', 'discovery.read'],
 };

@@ -12,6 +12,11 @@ interface MailMessage {
   text: string;
   html?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /** Another sender than the mailer's (e.g. the abuse desk address of takedown requests). */
+  from?: string;
+  /** A Message-ID of the caller's (replies can then be matched); nodemailer makes one otherwise. */
+  messageId?: string;
+  headers?: Record<string, string>;
 }
 interface SentMail {
   messageId: string;
@@ -80,9 +85,18 @@ export function createMailer(opts: {
   return {
     async send(m) {
       const to = Array.isArray(m.to) ? m.to : [m.to];
-      for (const x of [...to, m.subject]) assertHeaderSafe(x);
+      for (const x of [...to, m.subject, m.from ?? '', m.messageId ?? '', ...Object.values(m.headers ?? {})]) assertHeaderSafe(x);
       const smtp = typeof opts.smtpUrl === 'function' ? opts.smtpUrl() : opts.smtpUrl;
-      const message = { from: opts.from, to, subject: m.subject, text: m.text, html: m.html, attachments: m.attachments };
+      const message = {
+        from: m.from ?? opts.from,
+        to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        attachments: m.attachments,
+        ...(m.messageId ? { messageId: m.messageId } : {}),
+        ...(m.headers ? { headers: m.headers } : {}),
+      };
       if (smtp) {
         // Built as a transport object: nodemailer.createTransport({url, …}) keeps the URL's options only and
         // would drop the timeouts and the guarded socket. Parameters in the URL's query string still win.

@@ -34,7 +34,11 @@ const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import
 /** What a key's roles grant, before intersecting with its owner's rights. */
 function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {
   const set = new Set<Permission>();
-  for (const r of roles) for (const p of r.access === 'write' ? WRITE_PERMS : READ_PERMS) set.add(p);
+  for (const r of roles) {
+    for (const p of r.access === 'write' ? WRITE_PERMS : READ_PERMS) set.add(p);
+    // Takedown requests are sent about domain events: a key that may change domains may send them.
+    if (r.access === 'write' && (r.module === 'domains' || r.module === '*')) set.add('takedown.send');
+  }
   if (collector) set.add('messages.collect');
   return [...set];
 }

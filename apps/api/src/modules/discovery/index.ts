@@ -192,5 +192,5 @@ export {
   type Semaphore,
   type TokenBucket,
 } from './rate-limit';
-export { createRdapBootstrapCache, createRdapClient, type RdapInfo } from './rdap';
+export { createRdapBootstrapCache, createRdapClient, parseRdapBootstrap, type RdapInfo } from './rdap';
 export { createResolver, type Resolution, type Resolver } from './resolver';

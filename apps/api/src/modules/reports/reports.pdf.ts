@@ -7,6 +7,7 @@ import { buffer } from 'node:stream/consumers';
 import { ANALYTICS_TZ, addDays, daysBetween, zonedInstant } from '@forpost/contract/analytics';
 import type { ModuleCode } from '@forpost/contract/modules';
 import { REPORT_MODULE_ROWS, REPORT_MSG, REPORT_SCREENSHOTS, REPORT_TOP_CRITICAL } from '@forpost/contract/reports';
+import { takedownFiguresOf } from '@forpost/contract/takedown';
 import { errInfo } from '../../lib/logger';
 import { fileName, MAX_ATTEMPTS, type ReportsContext } from './reports.context';
 import {
@@ -68,6 +69,7 @@ export function reportPdf(ctx: ReportsContext) {
       perModule: await moduleSections(r, ordered, rows.refs.statuses),
       resolve: resolveOf(ordered, rows.resolve),
       screenshots: await screenshotsOf(rows.screenshots),
+      takedown: rows.takedowns.length ? takedownFiguresOf(rows.takedowns) : null,
       moduleName,
     };
   }
@@ -83,7 +85,7 @@ export function reportPdf(ctx: ReportsContext) {
     const { from, to } = periodOf(r);
     const filter = { from: r.period_from, to: r.period_to, companies: [r.company_id], modules };
     const sentimentModule = sentimentModuleOf(modules);
-    const [refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots] = await Promise.all([
+    const [refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots, takedowns] = await Promise.all([
       figures.refs(),
       figures.counts(filter, ['module'] as const),
       figures.statusCounts(filter, ['module', 'status_id'] as const),
@@ -92,8 +94,9 @@ export function reportPdf(ctx: ReportsContext) {
       repo.topCritical(r.company_id, modules, from, to, REPORT_TOP_CRITICAL),
       repo.timeToResolve(r.company_id, modules, from, to),
       repo.screenshots(r.company_id, modules, from, to, REPORT_SCREENSHOTS, SCREENSHOT_MAX_BYTES),
+      repo.takedowns(r.company_id, from, to),
     ]);
-    return { refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots };
+    return { refs, perModule, perStatus, perDay, sentiment, topCritical, resolve, screenshots, takedowns };
   }
 
   /** The screenshots' bytes as data URLs; a file that is missing or not really a PNG/JPEG is left out. */

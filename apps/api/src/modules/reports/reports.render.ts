@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { formatDate, formatDateTime, formatNumber } from '@forpost/contract/format';
+import type { TakedownFigures } from '@forpost/contract/takedown';
 import pdfmake from 'pdfmake';
 import { NAMED, pieSvg, stackedBarsSvg } from './reports.charts';
 import type { ReportEventRow } from './reports.repo';
@@ -59,6 +60,8 @@ export interface ReportData {
   resolve: { name: string; n: number; timed: number; avgSeconds: number | null; medianSeconds: number | null }[];
   /** Screenshots of the most important events (domain snapshots), as data URLs. */
   screenshots: { id: number; module: string; title: string; pageTitle: string | null; takenAt: Date; image: string }[];
+  /** Takedown requests (#32) drafted in the period; null = none. */
+  takedown: TakedownFigures | null;
   moduleName: (code: string) => string;
 }
 
@@ -269,6 +272,61 @@ function reportDocument(r: ReportData): Record<string, unknown> {
         style: 'note',
         margin: [0, 3, 0, 0],
       });
+
+    if (r.takedown) {
+      const t = r.takedown;
+      const hrs = (h: number | null) => (h === null ? '—' : formatDuration(h * 3600));
+      const pct = (x: number) => `${Math.round(x * 100)}%`;
+      content.push({ text: 'Блокировки', style: 'h2', headlineLevel: 1 });
+      content.push({
+        table: {
+          headerRows: 1,
+          widths: ['*', 70, 70, 90, 90],
+          body: [
+            [
+              th('Запросов'),
+              th('Отправлено'),
+              th('Недоступны'),
+              th('До отправки, медиана / p90'),
+              th('До недоступности, медиана / p90'),
+            ],
+            [
+              n(t.requests),
+              n(t.sent),
+              n(t.down),
+              `${hrs(t.time_to_send.median_hours)} / ${hrs(t.time_to_send.p90_hours)}`,
+              `${hrs(t.time_to_down.median_hours)} / ${hrs(t.time_to_down.p90_hours)}`,
+            ],
+          ],
+        },
+        layout: tableLayout,
+        fontSize: 9,
+      });
+      content.push({
+        text: `Недоступны в течение 24 ч — ${pct(t.share_down_within.h24)}, 48 ч — ${pct(t.share_down_within.h48)}, 72 ч — ${pct(t.share_down_within.h72)} отправленных запросов.`,
+        style: 'note',
+        margin: [0, 3, 0, 6],
+      });
+      for (const [title, rows] of [
+        ['Регистратор', t.by_registrar],
+        ['Сеть хостинга', t.by_hosting],
+      ] as const)
+        if (rows.length)
+          content.push({
+            table: {
+              headerRows: 1,
+              dontBreakRows: true,
+              widths: ['*', 70, 90, 90],
+              body: [
+                [th(title), th('Недоступны'), th('Медиана'), th('p90')],
+                ...rows.slice(0, 10).map((x) => [x.name, n(x.count), hrs(x.median_hours), hrs(x.p90_hours)]),
+              ],
+            },
+            layout: tableLayout,
+            fontSize: 9,
+            margin: [0, 0, 0, 6],
+          });
+    }
 
     for (const m of r.perModule) {
       content.push({ text: `${m.name}: ${n(m.total)}`, style: 'h2', headlineLevel: 1 });

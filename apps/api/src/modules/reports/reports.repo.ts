@@ -356,6 +356,20 @@ export function createReportsRepo(db: Db) {
      * false positive), for the period's events whose status is final now — the report's «Решено /
      * закрыто» (an event reopened since is not counted; one that came in closed has no such change).
      */
+    /** Takedown requests (#32) of the company drafted in the period: the report's «Блокировки». */
+    async takedowns(companyId: number, from: Date, to: Date) {
+      return rowsOf<{
+        created_at: Date;
+        sent_at: Date | null;
+        down_at: Date | null;
+        registrar: string | null;
+        hosting: string | null;
+      }>(
+        db,
+        sql`SELECT created_at, sent_at, down_at, registrar, hosting FROM takedown_requests
+            WHERE company_id = ${companyId} AND created_at >= ${from} AND created_at < ${to}`,
+      );
+    },
     async timeToResolve(
       companyId: number,
       modules: string[],

@@ -22,8 +22,10 @@ import { type ComponentProps, startTransition, useEffect, useMemo, useState } fr
 import { PageHeading } from '../../components/page/PageHeading';
 import { dayjs, formatNumber } from '../../lib/format';
 import { errorMessage } from '../../lib/http';
+import { useCan } from '../auth/useMe';
 import { useCompanyOptions } from '../companies/api/queries';
 import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
+import { TakedownFiguresCard } from '../takedown/TakedownFiguresCard';
 import { type DashboardParams, dashboardParams, useDashboardChart, useSlaSummary } from './api/queries';
 import { ChartCard, type ChartQuery, isRetryable } from './components/ChartCard';
 import { fullDay, matrixOption, pieOption, seriesOption, topSeries } from './components/chartOptions';
@@ -71,6 +73,8 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
   const navigate = useNavigate();
   const bodyReady = useAfterFirstPaint();
   const companyId = useCompanyFilter();
+  // The takedown figures: for those who see domains (events.read).
+  const canTakedown = useCan('events.read');
   const companies = useCompanyOptions();
   const custom = Boolean(search.from && search.to);
   const params: DashboardParams = useMemo(
@@ -231,6 +235,11 @@ export function DashboardPage({ search, onSearch }: { search: DashboardSearch; o
           <Col span={24}>
             <SlaCard query={sla} />
           </Col>
+          {canTakedown && (
+            <Col span={24}>
+              <TakedownFiguresCard companyId={companyId} />
+            </Col>
+          )}
           <Col span={24}>
             <DaySeriesChart
               title="Новые события по модулям"

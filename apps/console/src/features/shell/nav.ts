@@ -37,6 +37,7 @@ import {
   ShopOutlined,
   SolutionOutlined,
   SoundOutlined,
+  StopOutlined,
   SwapRightOutlined,
   TagsOutlined,
   TeamOutlined,
@@ -135,6 +136,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: 'monitoring',
     permission: 'discovery.read',
   },
+  { path: '/takedown', label: 'Блокировки', icon: StopOutlined, group: 'monitoring', permission: 'events.read' },
 
   { path: '/messages', label: 'Сообщения', icon: MessageOutlined, group: 'telegram', permission: 'messages.read' },
   {

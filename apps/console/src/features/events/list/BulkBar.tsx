@@ -14,6 +14,8 @@ import { useState } from 'react';
 import { feedback } from '../../../lib/feedback';
 import { formatNumber, pluralRu } from '../../../lib/format';
 import type { SearchParams } from '../../../lib/http';
+import { useCan } from '../../auth/useMe';
+import { useBulkTakedown } from '../../takedown/api';
 import { type BulkOp, useBatch, useBulkByFilter } from '../api/mutations';
 import type { EventRefs } from '../api/queries';
 import { AssignDialog } from '../assign/AssignDialog';
@@ -131,9 +133,22 @@ export function BulkBar({
 
   const sendAction = (comment: string | undefined) => {
     if (!action) return;
-    run({ kind: 'action', action: action.code, ...(comment ? { comment } : {}) }, `Выполнено: ${action.label}`);
+    // A record-only action is written to the history, nothing is sent: say so.
+    run({ kind: 'action', action: action.code, ...(comment ? { comment } : {}) }, `Записано в историю: ${action.label}`);
     setAction(null);
   };
+  // «Запрос на блокировку» of selected domains: one takedown draft per event (#32), then «Блокировки».
+  const takedown = useBulkTakedown();
+  const mayTakedown = useCan('takedown.send');
+  const canTakedown = m.code === 'domains' && mayTakedown && !allMatching;
+  const draftTakedowns = () =>
+    takedown.mutate(ids, {
+      onSuccess: (r) => {
+        message.success(`Подготовлено запросов на блокировку: ${r.created.length}`);
+        if (r.skipped.length) message.info(`Пропущено: ${r.skipped.map((x) => `№${x.event_id} — ${x.reason}`).join('; ')}`);
+        onDone();
+      },
+    });
 
   return (
     // What does not fit one line wraps to the next (a bar scrolled sideways hid «Снять выделение» at
@@ -187,7 +202,8 @@ export function BulkBar({
           disabled={busy}
           menu={{
             items: m.actions.map((a) => ({ key: a.code, label: a.label })),
-            onClick: ({ key }) => setAction(m.actions?.find((a) => a.code === key) ?? null),
+            onClick: ({ key }) =>
+              key === 'takedown' && canTakedown ? draftTakedowns() : setAction(m.actions?.find((a) => a.code === key) ?? null),
           }}
         >
           <Button icon={<SendOutlined />} data-testid="bulk-action">
