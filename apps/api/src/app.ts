@@ -35,6 +35,7 @@ import { createFiltratorService, filtratorRoutes } from './modules/filtrator/ind
 import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
+import { createIntegrations } from './modules/outbox/index';
 import { createReportsRepos, createReportsService, reportsRoutes } from './modules/reports/index';
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
@@ -244,6 +245,16 @@ export async function buildApp(deps: AppDeps) {
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
   const watch = createWatch({ db, audit, configs, log: app.log, outbound });
   app.addHook('onClose', () => watch.stop());
+  // Integrations (#33): webhook endpoints and syslog/CEF outputs fed by the outbox (main.ts attaches the worker).
+  const integrations = createIntegrations({
+    db,
+    audit,
+    secret: config.secret,
+    outbound,
+    log: app.log,
+    version: readBuildVersion(config.consoleDist),
+  });
+  app.addHook('onClose', () => integrations.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -304,6 +315,7 @@ export async function buildApp(deps: AppDeps) {
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
       watch.mount(a);
+      integrations.mount(a);
     },
     { prefix: API_PREFIX },
   );
@@ -339,6 +351,7 @@ export async function buildApp(deps: AppDeps) {
       snapshots,
       discovery,
       watch,
+      integrations,
     },
   });
 }

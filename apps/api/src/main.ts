@@ -44,6 +44,7 @@ async function main() {
     await app.services.snapshots.attach(boss, { work });
     await app.services.discovery.attach(boss, { work });
     app.services.watch.attach({ work });
+    app.services.integrations.attach({ work });
     await app.services.slaJobs.attach(boss, { work });
     return { boss, app };
   });

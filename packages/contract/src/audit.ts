@@ -150,6 +150,11 @@ export const AUDIT_ACTIONS = {
   'route_rule.create': 'Добавление перенаправления',
   'route_rule.update': 'Изменение перенаправления',
   'route_rule.delete': 'Удаление перенаправления',
+  'integration.create': 'Добавление интеграции (веб-хук, syslog)',
+  'integration.update': 'Изменение интеграции',
+  'integration.delete': 'Удаление интеграции',
+  'integration.rotate': 'Смена секрета веб-хука',
+  'integration.resend': 'Повторная отправка доставки',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -180,6 +185,7 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'watch_', label: 'Наблюдение за доменами' },
   { value: 'sla.', label: 'Сроки SLA' },
   { value: 'route_rule.', label: 'Перенаправления' },
+  { value: 'integration.', label: 'Интеграции' },
 ];
 
 /** Russian names of the objects audit entries are about. */
@@ -212,5 +218,6 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   discovery_run: 'Запуск поиска доменов',
   watch_settings: 'Наблюдение за доменами компании',
   watch_event: 'Наблюдение за событием',
+  integration: 'Интеграция',
   sla_policy: 'Сроки SLA',
 };

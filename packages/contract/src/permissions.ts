@@ -60,6 +60,7 @@ export const PERMISSIONS = [
   'audit.read',
   'discovery.read',
   'discovery.manage',
+  'integrations.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
@@ -94,6 +95,7 @@ export const COMPANY_SCOPED: ReadonlySet<Permission> = new Set<Permission>([
   'messages.delete',
   'discovery.read',
   'discovery.manage',
+  'integrations.manage',
 ]);
 
 const ALL = [...PERMISSIONS];
@@ -150,6 +152,7 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'messages.read',
     'discovery.read',
     'discovery.manage',
+    'integrations.manage',
   ],
   COMPANY_ANALYST: [
     'events.read',
