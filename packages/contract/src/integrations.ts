@@ -62,7 +62,11 @@ const host = z
   .min(1, INTEGRATIONS_MSG.host)
   .max(253, INTEGRATIONS_MSG.host)
   .regex(/^[A-Za-z0-9.:\-[\]]+$/, INTEGRATIONS_MSG.host);
-const port = z.number({ error: INTEGRATIONS_MSG.port }).int(INTEGRATIONS_MSG.port).min(1, INTEGRATIONS_MSG.port).max(65535, INTEGRATIONS_MSG.port);
+const port = z
+  .number({ error: INTEGRATIONS_MSG.port })
+  .int(INTEGRATIONS_MSG.port)
+  .min(1, INTEGRATIONS_MSG.port)
+  .max(65535, INTEGRATIONS_MSG.port);
 
 export const integrationKind = z.enum(['webhook', 'syslog']);
 export type IntegrationKind = z.infer<typeof integrationKind>;
@@ -96,7 +100,10 @@ export const integrationPatch = z.object({
   port: port.optional(),
   tls: z.boolean().optional(),
   facility: z.number().int().min(0).max(23).optional(),
-  types: z.array(z.string().refine((t) => Object.hasOwn(OUTBOX_TYPES, t), INTEGRATIONS_MSG.type)).max(50).optional(),
+  types: z
+    .array(z.string().refine((t) => Object.hasOwn(OUTBOX_TYPES, t), INTEGRATIONS_MSG.type))
+    .max(50)
+    .optional(),
   modules: z.array(z.string().min(1).max(50)).max(50).optional(),
   min_priority: z.number().int().min(0).max(100).nullable().optional(),
 });

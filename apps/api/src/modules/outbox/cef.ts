@@ -94,9 +94,16 @@ export function cefOf(m: OutboxMessageView, version: string): CefRecord {
 }
 
 /** RFC 5424 line: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID - MSG` (no structured data; MSG is the CEF). */
-export function syslogLine(o: { facility: number; severity: number; at: Date; host: string; msgId: string; msg: string }): string {
+export function syslogLine(o: {
+  facility: number;
+  severity: number;
+  at: Date;
+  host: string;
+  msgId: string;
+  msg: string;
+}): string {
   const pri = o.facility * 8 + o.severity;
-  const token = (s: string) => (s.replace(/[^\x21-\x7e]/g, '').slice(0, 48) || '-');
+  const token = (s: string) => s.replace(/[^\x21-\x7e]/g, '').slice(0, 48) || '-';
   return `<${pri}>1 ${o.at.toISOString()} ${token(o.host).slice(0, 255)} forpost ${process.pid} ${token(o.msgId).slice(0, 32)} - ${o.msg}`;
 }
 

@@ -18,9 +18,9 @@ import { createIntegrationsService } from './integrations.service';
 import { createOutboxRepo, type EventOutboxItem, insertEventOutbox, insertOutbox, type OutboxItem } from './outbox.repo';
 import { createOutboxWorker, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './outbox.worker';
 
+export { cefOf, formatCef, octetFrame, parseCef, syslogLine } from './cef';
 export type { EventOutboxItem, OutboxItem } from './outbox.repo';
 export { RETRY_SCHEDULE_MS } from './outbox.worker';
-export { cefOf, formatCef, parseCef, syslogLine, octetFrame } from './cef';
 
 /** Writes messages (and their deliveries to the targets that want them) in the caller's transaction. */
 export const emitOutbox = (tx: Db, items: readonly OutboxItem[]) => insertOutbox(tx, items);
@@ -92,7 +92,12 @@ export function createIntegrations(deps: {
     attach(opts: { work: boolean; background?: boolean; intervalMs?: number }) {
       if (!opts.work || opts.background === false) return;
       pollers.push(
-        startPoller({ intervalMs: opts.intervalMs ?? 2000, run: (stopped) => worker.round(stopped), log: deps.log, failure: 'outbox round failed' }),
+        startPoller({
+          intervalMs: opts.intervalMs ?? 2000,
+          run: (stopped) => worker.round(stopped),
+          log: deps.log,
+          failure: 'outbox round failed',
+        }),
       );
     },
     async stop() {

@@ -72,7 +72,13 @@ export function integrationsRoutes(app: App, deps: { integrations: IntegrationsS
     '/integrations/:id',
     {
       config,
-      schema: { operationId: 'getIntegration', tags, summary: 'Интеграция', params: idParam, response: { 200: integrationTarget } },
+      schema: {
+        operationId: 'getIntegration',
+        tags,
+        summary: 'Интеграция',
+        params: idParam,
+        response: { 200: integrationTarget },
+      },
     },
     async (req) => s.get(callerOf(req), req.params.id),
   );
@@ -95,7 +101,13 @@ export function integrationsRoutes(app: App, deps: { integrations: IntegrationsS
     '/integrations/:id',
     {
       config,
-      schema: { operationId: 'deleteIntegration', tags, summary: 'Удалить интеграцию', params: idParam, response: { 204: z.null() } },
+      schema: {
+        operationId: 'deleteIntegration',
+        tags,
+        summary: 'Удалить интеграцию',
+        params: idParam,
+        response: { 204: z.null() },
+      },
     },
     async (req, reply) => {
       await s.remove(callerOf(req), req.params.id);

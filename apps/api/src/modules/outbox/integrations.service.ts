@@ -76,7 +76,8 @@ export function createIntegrationsService(deps: {
   async function companyFor(c: Caller, companyId: number | null) {
     assertWholeKey(c);
     if (companyId === null) {
-      if (c.auth.principal.role === 'COMPANY_USER' || !can(c.auth.principal, PERM)) throw new ApiError(403, INTEGRATIONS_MSG.instanceOnlyStaff);
+      if (c.auth.principal.role === 'COMPANY_USER' || !can(c.auth.principal, PERM))
+        throw new ApiError(403, INTEGRATIONS_MSG.instanceOnlyStaff);
       return;
     }
     if (!can(c.auth.principal, 'companies.read', companyId)) throw notFound(INTEGRATIONS_MSG.companyNotFound);
@@ -103,7 +104,8 @@ export function createIntegrationsService(deps: {
       throw badRequest(INTEGRATIONS_MSG.url, { url: 'Адрес во внутренней сети недоступен для интеграций' });
   }
   function assertHost(host: string) {
-    if (!deps.allowPrivate && isForbiddenHost(host)) throw badRequest(INTEGRATIONS_MSG.host, { host: 'Адрес во внутренней сети недоступен для интеграций' });
+    if (!deps.allowPrivate && isForbiddenHost(host))
+      throw badRequest(INTEGRATIONS_MSG.host, { host: 'Адрес во внутренней сети недоступен для интеграций' });
   }
 
   const audited = (t: TargetRow) => ({
@@ -119,7 +121,7 @@ export function createIntegrationsService(deps: {
     min_priority: t.min_priority,
   });
 
-  async function created(c: Caller, id: number, secret: string | null) {
+  async function created(id: number, secret: string | null) {
     const t = (await repo.get(id)) as TargetRow;
     return { target: view(t), secret };
   }
@@ -152,12 +154,18 @@ export function createIntegrationsService(deps: {
         });
         await audit.record(
           c.actor,
-          { action: 'integration.create', entity: 'integration', entityId: id, companyId: b.company_id, after: { kind: 'webhook', name: b.name, url: b.url, types: b.types } },
+          {
+            action: 'integration.create',
+            entity: 'integration',
+            entityId: id,
+            companyId: b.company_id,
+            after: { kind: 'webhook', name: b.name, url: b.url, types: b.types },
+          },
           tx,
         );
         return id;
       });
-      return created(c, id, secret);
+      return created(id, secret);
     },
 
     async createSyslog(c: Caller, b: z.infer<typeof syslogCreate>) {
@@ -189,7 +197,7 @@ export function createIntegrationsService(deps: {
         );
         return id;
       });
-      return created(c, id, null);
+      return created(id, null);
     },
 
     async update(c: Caller, id: number, b: z.infer<typeof integrationPatch>): Promise<IntegrationTarget> {
@@ -204,7 +212,14 @@ export function createIntegrationsService(deps: {
         const after = (await repo.get(id, tx)) as TargetRow;
         await audit.record(
           c.actor,
-          { action: 'integration.update', entity: 'integration', entityId: id, companyId: before.company_id, before: audited(before), after: audited(after) },
+          {
+            action: 'integration.update',
+            entity: 'integration',
+            entityId: id,
+            companyId: before.company_id,
+            before: audited(before),
+            after: audited(after),
+          },
           tx,
         );
       });
@@ -215,7 +230,11 @@ export function createIntegrationsService(deps: {
       const t = await target(c, id);
       await db.transaction(async (tx) => {
         await repo.remove(tx, id);
-        await audit.record(c.actor, { action: 'integration.delete', entity: 'integration', entityId: id, companyId: t.company_id, before: audited(t) }, tx);
+        await audit.record(
+          c.actor,
+          { action: 'integration.delete', entity: 'integration', entityId: id, companyId: t.company_id, before: audited(t) },
+          tx,
+        );
       });
     },
 
@@ -226,12 +245,27 @@ export function createIntegrationsService(deps: {
       const secret = newWebhookSecret();
       await db.transaction(async (tx) => {
         await repo.rotate(tx, id, box.seal(secret), new Date(Date.now() + graceHours * 3_600_000));
-        await audit.record(c.actor, { action: 'integration.rotate', entity: 'integration', entityId: id, companyId: t.company_id, after: { grace_hours: graceHours } }, tx);
+        await audit.record(
+          c.actor,
+          {
+            action: 'integration.rotate',
+            entity: 'integration',
+            entityId: id,
+            companyId: t.company_id,
+            after: { grace_hours: graceHours },
+          },
+          tx,
+        );
       });
-      return created(c, id, secret);
+      return created(id, secret);
     },
 
-    async deliveries(c: Caller, id: number, state: 'pending' | 'delivered' | 'failed' | undefined, limit: number): Promise<IntegrationDelivery[]> {
+    async deliveries(
+      c: Caller,
+      id: number,
+      state: 'pending' | 'delivered' | 'failed' | undefined,
+      limit: number,
+    ): Promise<IntegrationDelivery[]> {
       const t = await target(c, id);
       const rows = await repo.deliveries(id, state, limit);
       return rows.map((d) => {
@@ -239,7 +273,12 @@ export function createIntegrationsService(deps: {
         const request =
           t.kind === 'webhook'
             ? `POST ${t.url}\nwebhook-id: ${webhookId(d.message_id)}\ncontent-type: application/json\n\n${webhookBody({ type: d.type, createdAt, payload: d.payload })}`
-            : formatCef(cefOf({ id: d.message_id, type: d.type, createdAt, priorityLevel: d.priority_level, payload: d.payload }, deps.version));
+            : formatCef(
+                cefOf(
+                  { id: d.message_id, type: d.type, createdAt, priorityLevel: d.priority_level, payload: d.payload },
+                  deps.version,
+                ),
+              );
         return {
           id: d.id,
           message_id: webhookId(d.message_id),
@@ -263,7 +302,17 @@ export function createIntegrationsService(deps: {
       const t = await target(c, id);
       await db.transaction(async (tx) => {
         if (!(await repo.resend(tx, id, deliveryId))) throw notFound(INTEGRATIONS_MSG.deliveryNotFound);
-        await audit.record(c.actor, { action: 'integration.resend', entity: 'integration', entityId: id, companyId: t.company_id, after: { delivery_id: deliveryId } }, tx);
+        await audit.record(
+          c.actor,
+          {
+            action: 'integration.resend',
+            entity: 'integration',
+            entityId: id,
+            companyId: t.company_id,
+            after: { delivery_id: deliveryId },
+          },
+          tx,
+        );
       });
     },
   };

@@ -204,11 +204,15 @@ export function createOutboxRepo(db: Db) {
     /** Leased deliveries given back untried (their target backs off). */
     async release(ids: number[]): Promise<void> {
       if (!ids.length) return;
-      await db.execute(sql`UPDATE integration_deliveries SET lease_until = NULL WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`);
+      await db.execute(
+        sql`UPDATE integration_deliveries SET lease_until = NULL WHERE id = ANY(${`{${ids.join(',')}}`}::bigint[])`,
+      );
     },
 
     async backoff(targetId: number, until: Date): Promise<void> {
-      await db.execute(sql`UPDATE integration_targets SET backoff_until = ${until.toISOString()}::timestamptz WHERE id = ${targetId}`);
+      await db.execute(
+        sql`UPDATE integration_targets SET backoff_until = ${until.toISOString()}::timestamptz WHERE id = ${targetId}`,
+      );
     },
 
     async disable(targetId: number, reason: string): Promise<void> {

@@ -11,14 +11,16 @@
  */
 import { INTEGRATIONS_MSG } from '@forpost/contract/integrations';
 import type { Logger } from '../../lib/logger';
-import { createOutboundFetch, type OutboundPolicy } from '../../lib/outbound';
+import type { OutboundPolicy } from '../../lib/outbound';
 import type { SecretBox } from '../../lib/secretbox';
 import { cefOf, formatCef, octetFrame, syslogLine, syslogSeverity } from './cef';
 import type { AttemptResult, ClaimedDelivery, OutboxRepo, TargetRow } from './outbox.repo';
 import { connectSyslog } from './syslog';
-import { postWebhook, webhookBody, webhookHeaders, webhookId } from './webhook';
+import { createWebhookPoster, webhookBody, webhookHeaders, webhookId } from './webhook';
 
-export const RETRY_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+export const RETRY_SCHEDULE_MS = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+];
 
 export interface WorkerOptions {
   /** Delays before attempt 1, 2, … (the first is the initial send); tests shorten it. */
@@ -58,10 +60,14 @@ export function createOutboxWorker(deps: {
   options: WorkerOptions;
 }) {
   const { repo, box, options } = deps;
-  const fetch = createOutboundFetch(deps.outbound);
+  const post = createWebhookPoster(deps.outbound);
 
   /** The result of a failed attempt: the next step of the schedule, or failed after the last. */
-  function failure(d: ClaimedDelivery, o: { status: number | null; error: string | null; ms: number | null; response: string | null }, minDelay = 0): AttemptResult {
+  function failure(
+    d: ClaimedDelivery,
+    o: { status: number | null; error: string | null; ms: number | null; response: string | null },
+    minDelay = 0,
+  ): AttemptResult {
     const attempts = d.attempts + 1;
     const delay = options.scheduleMs[attempts];
     if (delay === undefined) return { id: d.id, state: 'failed', attempts, nextAt: null, ...o };
@@ -85,7 +91,7 @@ export function createOutboxWorker(deps: {
         const id = webhookId(d.message_id);
         const body = webhookBody({ type: d.type, createdAt: new Date(d.created_at), payload: d.payload });
         const headers = webhookHeaders({ id, timestamp: Math.floor(Date.now() / 1000), body, secrets });
-        const r = await postWebhook(fetch, t.url as string, headers, body, options.timeoutMs);
+        const r = await post(t.url as string, headers, body, options.timeoutMs);
         const base = { status: r.status, error: r.error, ms: r.ms, response: r.response };
         if (r.status !== null && r.status >= 200 && r.status < 300) {
           out.push({ id: d.id, state: 'delivered', attempts: d.attempts + 1, nextAt: null, ...base });
@@ -113,7 +119,13 @@ export function createOutboxWorker(deps: {
     const t0 = performance.now();
     const frames = list.map((d) => {
       const cef = cefOf(
-        { id: d.message_id, type: d.type, createdAt: new Date(d.created_at), priorityLevel: d.priority_level, payload: d.payload },
+        {
+          id: d.message_id,
+          type: d.type,
+          createdAt: new Date(d.created_at),
+          priorityLevel: d.priority_level,
+          payload: d.payload,
+        },
         options.version,
       );
       return octetFrame(
@@ -128,14 +140,28 @@ export function createOutboxWorker(deps: {
       );
     });
     try {
-      const conn = await connectSyslog({ host: t.host as string, port: t.port as number, tls: t.tls }, deps.outbound, options.timeoutMs);
+      const conn = await connectSyslog(
+        { host: t.host as string, port: t.port as number, tls: t.tls },
+        deps.outbound,
+        options.timeoutMs,
+      );
       try {
         await conn.write(frames);
       } finally {
         conn.close();
       }
       const ms = Math.round(performance.now() - t0);
-      for (const d of list) out.push({ id: d.id, state: 'delivered', attempts: d.attempts + 1, nextAt: null, status: null, error: null, ms, response: null });
+      for (const d of list)
+        out.push({
+          id: d.id,
+          state: 'delivered',
+          attempts: d.attempts + 1,
+          nextAt: null,
+          status: null,
+          error: null,
+          ms,
+          response: null,
+        });
     } catch (e) {
       const error = ((e as Error).message || 'ошибка').slice(0, 500);
       const ms = Math.round(performance.now() - t0);
@@ -157,9 +183,9 @@ export function createOutboxWorker(deps: {
       if (!batch.length) break;
       const byTarget = new Map<number, ClaimedDelivery[]>();
       for (const d of batch) {
-        let l = byTarget.get(d.target_id);
-        if (!l) byTarget.set(d.target_id, (l = []));
-        l.push(d);
+        const l = byTarget.get(d.target_id);
+        if (l) l.push(d);
+        else byTarget.set(d.target_id, [d]);
       }
       const targets = new Map((await repo.targetsByIds([...byTarget.keys()])).map((t) => [t.id, t]));
       const out: AttemptResult[] = [];
