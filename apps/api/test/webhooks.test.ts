@@ -273,6 +273,22 @@ describe('webhooks: Standard Webhooks delivery', () => {
     expect((await rowsOf<{ n: number }>(ctx.database.db, sql`SELECT count(*)::int AS n FROM outbox_messages`))[0]?.n).toBe(n);
   });
 
+  it('an SLA breach is a message of its own (the breach pass writes it in its transaction)', async () => {
+    const r = await admin.post('/modules/domains/events', { company_id: A, domain: 'sla-breach-vhod.ru' });
+    const id = (r.json() as { id: number }).id;
+    await ctx.database.db.execute(
+      sql`UPDATE events SET created_at = now() - interval '60 days', sla_due_at = now() - interval '1 hour' WHERE id = ${id}`,
+    );
+    expect(await ctx.app.services.sla.notifyBreaches()).toBeGreaterThanOrEqual(1);
+    const start = rx.got.length;
+    await integrations.drain();
+    const types = rx.got
+      .slice(start)
+      .map((g) => JSON.parse(g.body) as { type: string; data: { event_id: number; text?: string } });
+    const breach = types.find((b) => b.type === 'event.sla_breached' && b.data.event_id === id);
+    expect(breach?.data.text).toBeTruthy();
+  });
+
   it('410 Gone turns the endpoint off; a 302 is not followed', async () => {
     await admin.patch(`/integrations/${endpoint.target.id}`, { enabled: false });
     const gone = await createEndpoint(rx.url('/gone'));
