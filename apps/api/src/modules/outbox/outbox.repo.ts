@@ -176,12 +176,15 @@ export function createOutboxRepo(db: Db) {
       );
     },
 
+    /** The worker's view of targets (no queue counts: the API's list has them). */
     async targetsByIds(ids: number[]): Promise<TargetRow[]> {
       if (!ids.length) return [];
       return rowsOf(
         db,
-        sql`SELECT ${TARGET_COLUMNS} FROM integration_targets t LEFT JOIN companies c ON c.id = t.company_id
-            WHERE t.id = ANY(${`{${ids.join(',')}}`}::int[])`,
+        sql`SELECT t.id, t.company_id, NULL AS company_name, t.kind, t.name, t.enabled, t.disabled_reason, t.types, t.modules,
+                   t.min_priority, t.url, t.host, t.port, t.tls, t.facility, t.secret, t.previous_secret, t.previous_until,
+                   t.created_at, 0 AS pending, 0 AS failed
+            FROM integration_targets t WHERE t.id = ANY(${`{${ids.join(',')}}`}::int[])`,
       );
     },
 

@@ -3,10 +3,10 @@
  * syslog/CEF outputs — the instance's own outputs too, for staff — with their state, the secret shown
  * once (creation, rotation), and the delivery log of each.
  */
-import { PlusOutlined } from '@ant-design/icons';
+import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import { outboxTypeLabel } from '@forpost/contract/integrations';
 import { companiesWith, isStaff } from '@forpost/contract/permissions';
-import { Alert, Button, Card, Modal, Popconfirm, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Dropdown, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { EmptyState, LoadError } from '../../components/page/QueryState';
@@ -78,36 +78,64 @@ export function IntegrationsPage() {
       </Tag>
     );
 
+  const confirmRotate = (t: IntegrationTarget) =>
+    feedback.modal.confirm({
+      title: `Выпустить новый секрет для «${t.name}»?`,
+      content: 'Прежний секрет будет подписывать сообщения ещё 24 часа: обновите получателя за это время.',
+      okText: 'Выпустить',
+      cancelText: 'Отмена',
+      onOk: async () => setCreated(await rotate.mutateAsync(t.id)),
+    });
+  const confirmDelete = (t: IntegrationTarget) =>
+    feedback.modal.confirm({
+      title: `Удалить «${t.name}»?`,
+      content: 'Недоставленные сообщения этого получателя будут удалены вместе с ним.',
+      okText: 'Удалить',
+      okButtonProps: { danger: true },
+      cancelText: 'Отмена',
+      onOk: async () => {
+        await remove.mutateAsync(t.id);
+        feedback.message.success('Интеграция удалена');
+      },
+    });
+
   const common = [
-    {
-      title: 'Компания',
-      dataIndex: 'company_name',
-      width: 180,
-      render: (v: string | null) => v ?? <Tag color="purple">весь экземпляр</Tag>,
-    },
+    ...(companyId
+      ? []
+      : [
+          {
+            title: 'Компания',
+            dataIndex: 'company_name',
+            width: 160,
+            ellipsis: true,
+            render: (v: string | null) => v ?? <Tag color="purple">весь экземпляр</Tag>,
+          },
+        ]),
     {
       title: 'Сообщения',
       dataIndex: 'types',
+      width: 130,
+      ellipsis: true,
       render: (t: string[]) => (t.length ? t.map(outboxTypeLabel).join(', ') : 'все'),
     },
     {
-      title: 'Очередь',
-      key: 'queue',
-      width: 140,
+      title: 'Состояние',
+      key: 'state',
+      width: 170,
       render: (_: unknown, t: IntegrationTarget) => (
-        <Space size={4}>
-          <Tag>{t.pending} в очереди</Tag>
+        <Space size={4} wrap>
+          {state(t)}
+          {t.pending > 0 && <Tag>{t.pending} в очереди</Tag>}
           {t.failed > 0 && <Tag color="red">{t.failed} не доставлено</Tag>}
         </Space>
       ),
     },
-    { title: 'Состояние', key: 'state', width: 150, render: (_: unknown, t: IntegrationTarget) => state(t) },
     {
       title: '',
       key: 'actions',
-      width: 330,
+      width: 190,
       render: (_: unknown, t: IntegrationTarget) => (
-        <Space wrap>
+        <Space size={8}>
           <Switch
             size="small"
             checked={t.enabled}
@@ -117,31 +145,18 @@ export function IntegrationsPage() {
           <Button size="small" onClick={() => setLog(t)} data-testid="int-log">
             Журнал
           </Button>
-          {t.kind === 'webhook' && (
-            <Popconfirm
-              title="Выпустить новый секрет?"
-              description="Прежний будет подписывать сообщения ещё 24 часа."
-              okText="Выпустить"
-              cancelText="Отмена"
-              onConfirm={async () => setCreated(await rotate.mutateAsync(t.id))}
-            >
-              <Button size="small">Сменить секрет</Button>
-            </Popconfirm>
-          )}
-          <Popconfirm
-            title={`Удалить «${t.name}»?`}
-            okText="Удалить"
-            okButtonProps={{ danger: true }}
-            cancelText="Отмена"
-            onConfirm={async () => {
-              await remove.mutateAsync(t.id);
-              feedback.message.success('Интеграция удалена');
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              items: [
+                ...(t.kind === 'webhook' ? [{ key: 'rotate', label: 'Сменить секрет' }] : []),
+                { key: 'delete', label: 'Удалить', danger: true },
+              ],
+              onClick: ({ key }) => (key === 'rotate' ? confirmRotate(t) : confirmDelete(t)),
             }}
           >
-            <Button size="small" danger>
-              Удалить
-            </Button>
-          </Popconfirm>
+            <Button size="small" icon={<MoreOutlined />} aria-label="Ещё" data-testid="int-more" />
+          </Dropdown>
         </Space>
       ),
     },
@@ -155,7 +170,7 @@ export function IntegrationsPage() {
       loading={list.isLoading}
       dataSource={items.filter((t) => t.kind === kind)}
       pagination={false}
-      scroll={{ x: 1000 }}
+      tableLayout="fixed"
       data-testid={`int-${kind}-table`}
       locale={{
         emptyText: (
@@ -185,6 +200,7 @@ export function IntegrationsPage() {
           : {
               title: 'Сервер',
               key: 'host',
+              ellipsis: true,
               render: (_: unknown, t: IntegrationTarget) => (
                 <Typography.Text code>
                   {t.host}:{t.port} {t.tls ? 'TLS' : 'TCP'}
