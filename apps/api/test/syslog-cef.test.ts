@@ -6,15 +6,21 @@
  * extensions) to the same fields — values with `|`, `=`, `\`, newlines and Cyrillic included.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import tls from 'node:tls';
+import { AsnParser } from '@peculiar/asn1-schema';
+import { SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAudit } from '../src/lib/audit';
 import { cefSeverity, escapeExtension, escapeHeader, formatCef, parseCef } from '../src/modules/outbox/cef';
 import { createIntegrations, emitOutbox, type Integrations, type OutboxItem } from '../src/modules/outbox/index';
 import { type Client, createCompany, eventually, setupApp, signedIn, type TestContext } from './helpers';
+import { createTestCa, issueCertificate } from './peers/certs';
 
 const RSYSLOGD = '/usr/sbin/rsyslogd';
 const N = 10_000;
@@ -210,5 +216,92 @@ describe('syslog/CEF to a real rsyslog', () => {
       10_000,
     );
     expect(got.at(-1)).toContain('msg=после сбоя');
+  });
+});
+
+describe('syslog over TLS', () => {
+  it('frames arrive over TLS to a server whose certificate verifies; an untrusted certificate is refused', async () => {
+    const ca = createTestCa({ cn: 'Forpost SIEM CA', o: 'Forpost' });
+    const leaf = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const host = 'siem.forpost.test';
+    const cert = issueCertificate(
+      { ...ca, leafSpki: AsnParser.parse(leaf.publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo) },
+      { sans: [host], cn: host, notAfter: new Date('2036-01-01T00:00:00Z') },
+    );
+    const frames: string[] = [];
+    let buf = Buffer.alloc(0);
+    const server = tls.createServer(
+      { cert: new X509Certificate(cert.der).toString(), key: leaf.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string },
+      (s) => {
+        s.on('data', (c: Buffer) => {
+          buf = Buffer.concat([buf, c]);
+          for (;;) {
+            const sp = buf.indexOf(0x20);
+            if (sp < 0) break;
+            const len = Number(buf.subarray(0, sp).toString());
+            if (buf.length < sp + 1 + len) break;
+            frames.push(buf.subarray(sp + 1, sp + 1 + len).toString('utf8'));
+            buf = buf.subarray(sp + 1 + len);
+          }
+        });
+        s.on('error', () => {});
+      },
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const tlsPort = (server.address() as AddressInfo).port;
+    const outbound = { allowPrivate: true, resolve: async () => ['127.0.0.1'] };
+    const make = (syslogCa?: string) =>
+      createIntegrations({
+        db: ctx.database.db,
+        audit: createAudit({ db: ctx.database.db }),
+        secret: ctx.config.secret,
+        outbound,
+        log: { warn() {} },
+        version: '1.2.3',
+        options: { syslogCa },
+      });
+    try {
+      const D = (await createCompany(ctx, 'TLS-компания')).id;
+      const r = await admin.post('/integrations/syslog', { company_id: D, name: 'SIEM TLS', host, port: tlsPort, tls: true });
+      expect(r.statusCode, r.body).toBe(201);
+      const id = r.json().target.id as number;
+      // Only this output: the instance-wide one of the tests above is off.
+      for (const t of (await admin.get('/integrations')).json().items as { id: number }[])
+        if (t.id !== id) await admin.patch(`/integrations/${t.id}`, { enabled: false });
+      const msg = (i: number): OutboxItem => ({
+        companyId: D,
+        type: 'event.created',
+        module: 'domains',
+        priorityLevel: 3,
+        payload: { event_id: i, title: tricky(i) },
+      });
+      await ctx.database.db.transaction((tx) =>
+        emitOutbox(
+          tx,
+          Array.from({ length: 100 }, (_, i) => msg(i + 1)),
+        ),
+      );
+
+      // Not trusted (the system roots only): refused, nothing sent, the reason in the log.
+      expect(await make().drain()).toMatchObject({ delivered: 0, retried: 100 });
+      expect(frames).toHaveLength(0);
+      const log = (await admin.get(`/integrations/${id}/deliveries?limit=1`)).json().items[0];
+      expect(log.last_error).toMatch(/certificate|сертификат/i);
+
+      // Trusted: delivered over TLS.
+      await admin.patch(`/integrations/${id}`, { enabled: true });
+      await ctx.database.db.execute(sql`UPDATE integration_deliveries SET next_at = now() WHERE target_id = ${id}`);
+      expect(await make(new X509Certificate(ca.der).toString()).drain()).toMatchObject({ delivered: 100 });
+      await eventually(
+        async () => frames.length,
+        (n) => n >= 100,
+        10_000,
+      );
+      expect(frames).toHaveLength(100);
+      const p = parseCef(/ - (CEF:0\|.*)$/.exec(frames[0] as string)?.[1] as string);
+      expect(Object.fromEntries(p.extensions).msg).toBe(tricky(Number(Object.fromEntries(p.extensions).cn1)));
+    } finally {
+      server.close();
+    }
   });
 });

@@ -33,6 +33,8 @@ export interface WorkerOptions {
   /** The hostname field of syslog lines. */
   hostname: string;
   version: string;
+  /** A CA (PEM) syslog TLS servers are also trusted by (tests; operators use NODE_EXTRA_CA_CERTS). */
+  syslogCa?: string;
 }
 
 export const DEFAULT_WORKER_OPTIONS: Omit<WorkerOptions, 'hostname' | 'version'> = {
@@ -141,7 +143,7 @@ export function createOutboxWorker(deps: {
     });
     try {
       const conn = await connectSyslog(
-        { host: t.host as string, port: t.port as number, tls: t.tls },
+        { host: t.host as string, port: t.port as number, tls: t.tls, ca: options.syslogCa },
         deps.outbound,
         options.timeoutMs,
       );

@@ -14,7 +14,7 @@ export interface SyslogConn {
 }
 
 export async function connectSyslog(
-  o: { host: string; port: number; tls: boolean },
+  o: { host: string; port: number; tls: boolean /** Extra trusted CA (PEM) besides the system's roots. */; ca?: string },
   outbound: OutboundPolicy,
   timeoutMs: number,
 ): Promise<SyslogConn> {
@@ -22,7 +22,12 @@ export async function connectSyslog(
   let socket: Socket = raw;
   if (o.tls) {
     socket = await new Promise<Socket>((resolve, reject) => {
-      const s = tls.connect({ socket: raw, servername: /^[\d.:[\]]+$/.test(o.host) ? undefined : o.host });
+      const s = tls.connect({
+        socket: raw,
+        host: o.host,
+        servername: /^[\d.:[\]]+$/.test(o.host) ? undefined : o.host,
+        ...(o.ca ? { ca: [...tls.rootCertificates, o.ca] } : {}),
+      });
       s.setTimeout(timeoutMs, () => s.destroy(new Error(`TLS с ${o.host}:${o.port} не установлен за ${timeoutMs} мс`)));
       s.once('secureConnect', () => {
         s.setTimeout(0);

@@ -106,7 +106,7 @@ export function IntegrationsPage() {
           {
             title: 'Компания',
             dataIndex: 'company_name',
-            width: 160,
+            width: 140,
             ellipsis: true,
             render: (v: string | null) => v ?? <Tag color="purple">весь экземпляр</Tag>,
           },
@@ -114,14 +114,14 @@ export function IntegrationsPage() {
     {
       title: 'Сообщения',
       dataIndex: 'types',
-      width: 130,
+      width: 110,
       ellipsis: true,
       render: (t: string[]) => (t.length ? t.map(outboxTypeLabel).join(', ') : 'все'),
     },
     {
       title: 'Состояние',
       key: 'state',
-      width: 170,
+      width: 150,
       render: (_: unknown, t: IntegrationTarget) => (
         <Space size={4} wrap>
           {state(t)}
@@ -133,7 +133,7 @@ export function IntegrationsPage() {
     {
       title: '',
       key: 'actions',
-      width: 190,
+      width: 150,
       render: (_: unknown, t: IntegrationTarget) => (
         <Space size={8}>
           <Switch
@@ -195,7 +195,7 @@ export function IntegrationsPage() {
           ? {
               title: 'Адрес',
               dataIndex: 'url',
-              render: (v: string) => <Typography.Text style={{ wordBreak: 'break-all' }}>{v}</Typography.Text>,
+              ellipsis: { showTitle: true },
             }
           : {
               title: 'Сервер',
