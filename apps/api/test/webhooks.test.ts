@@ -51,7 +51,11 @@ function receiver() {
       got.push({ path: req.url ?? '', id: headers['webhook-id'], body, headers });
       if (state.mode === 'down') {
         state.downs++;
-        if (state.downs >= state.upAfterDowns) state.mode = 'ok';
+        // Down for `downForMs` from the first refused request (the outage the scenario describes).
+        if (state.downs === 1)
+          setTimeout(() => {
+            state.mode = 'ok';
+          }, state.downForMs);
         res.writeHead(503, { 'retry-after': '0' }).end('busy');
         return;
       }
@@ -183,7 +187,7 @@ describe('webhooks: Standard Webhooks delivery', () => {
     const requestsBefore = rx.got.length;
     rx.state.mode = 'down';
     rx.state.downs = 0;
-    rx.state.upAfterDowns = 40;
+    rx.state.downForMs = 600;
     await emit(items(500, A, 'outage'));
     const done = rx.until(before.size + 500);
     integrations.attach({ work: true, intervalMs: 20 });
@@ -192,9 +196,11 @@ describe('webhooks: Standard Webhooks delivery', () => {
     const fresh = [...rx.accepted.entries()].filter(([id]) => !before.has(id));
     expect(fresh).toHaveLength(500);
     expect(fresh.every(([, n]) => n === 1)).toBe(true);
-    expect(rx.state.downs).toBe(40);
-    // Backing off: the outage cost a few requests per step of the schedule, not one per pending delivery.
-    expect(rx.got.length - requestsBefore).toBeLessThan(500 + 40 + 5);
+    // Backing off: the outage cost one wave of requests per step of the schedule (at most the
+    // concurrency each), not every pending delivery at every step (≥ 500 × the steps within 600 ms).
+    expect(rx.state.downs).toBeGreaterThan(0);
+    expect(rx.state.downs).toBeLessThan(32 * 6);
+    expect(rx.got.length - requestsBefore).toBe(500 + rx.state.downs);
     expect(await deliveryStates(endpoint.target.id)).toEqual({ delivered: 10_500 });
   });
 
@@ -315,6 +321,24 @@ describe('webhooks: Standard Webhooks delivery', () => {
     expect(log).toMatchObject({ state: 'pending', last_status: 302 });
     await admin.patch(`/integrations/${moved.target.id}`, { enabled: false });
     rx.state.mode = 'ok';
+  });
+
+  it('old sent messages are pruned; a message still pending stays', async () => {
+    const [{ n: before } = { n: 0 }] = await rowsOf<{ n: number }>(
+      ctx.database.db,
+      sql`SELECT count(*)::int AS n FROM outbox_messages`,
+    );
+    const [pending] = await rowsOf<{ message_id: number }>(
+      ctx.database.db,
+      sql`SELECT message_id::int FROM integration_deliveries WHERE state = 'pending' LIMIT 1`,
+    );
+    expect(pending).toBeDefined();
+    await ctx.database.db.execute(sql`UPDATE outbox_messages SET created_at = now() - interval '40 days'`);
+    const pruned = await integrations.repo.prune(30, 100_000);
+    expect(pruned).toBeGreaterThan(10_000);
+    const left = await rowsOf<{ id: number }>(ctx.database.db, sql`SELECT id::int FROM outbox_messages`);
+    expect(left.map((x) => x.id)).toContain(pending?.message_id);
+    expect(left.length).toBe(before - pruned);
   });
 
   it('the SSRF guard: a loopback URL is refused when saved and when connecting', async () => {

@@ -58,6 +58,9 @@ export function eventMessagesOf(entries: readonly HistoryLike[]): EventOutboxIte
 /** What an event's history records, as outbox messages, in the same transaction. */
 export const emitEventHistory = (tx: Db, entries: readonly HistoryLike[]) => insertEventOutbox(tx, eventMessagesOf(entries));
 
+/** How long sent (delivered or failed) messages stay for the delivery log. */
+export const RETENTION_DAYS = 30;
+
 export function createIntegrations(deps: {
   db: Db;
   audit: Audit;
@@ -83,6 +86,7 @@ export function createIntegrations(deps: {
   return {
     service,
     worker,
+    repo,
     /** Sends every due delivery now (tests, bench). */
     drain: (stopped?: () => boolean) => worker.round(stopped),
     mount(app: App) {
@@ -97,6 +101,13 @@ export function createIntegrations(deps: {
           run: (stopped) => worker.round(stopped),
           log: deps.log,
           failure: 'outbox round failed',
+        }),
+        // Sent messages are kept RETENTION_DAYS for the delivery log, then dropped (an hourly pass).
+        startPoller({
+          intervalMs: 3_600_000,
+          run: () => repo.prune(RETENTION_DAYS),
+          log: deps.log,
+          failure: 'outbox prune failed',
         }),
       );
     },

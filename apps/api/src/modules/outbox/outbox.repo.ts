@@ -224,6 +224,21 @@ export function createOutboxRepo(db: Db) {
       );
     },
 
+    /** Messages older than `days` with nothing left to send (their deliveries go with them); returns how many. */
+    async prune(days: number, limit = 10_000): Promise<number> {
+      const r = await rowsOf<{ n: number }>(
+        db,
+        sql`WITH old AS (
+              SELECT m.id FROM outbox_messages m
+              WHERE m.created_at < now() - make_interval(days => ${days})
+                AND NOT EXISTS (SELECT 1 FROM integration_deliveries d WHERE d.message_id = m.id AND d.state = 'pending')
+              LIMIT ${limit}
+            ), del AS (DELETE FROM outbox_messages m USING old WHERE m.id = old.id RETURNING 1)
+            SELECT count(*)::int AS n FROM del`,
+      );
+      return r[0]?.n ?? 0;
+    },
+
     // ---- the API's reads and writes ----
 
     async list(scope: 'all' | number[], companyId?: number): Promise<TargetRow[]> {
