@@ -43,17 +43,28 @@ test('integrations: a webhook added in the console receives a verified event; th
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/forpost`;
   try {
     const api = await adminApi(baseURL);
-    const company = await ok<{ id: number }>(await api.post('/api/v1/companies', { data: { name: `Интеграции ${token}` } }), 'company');
+    const company = await ok<{ id: number }>(
+      await api.post('/api/v1/companies', { data: { name: `Интеграции ${token}` } }),
+      'company',
+    );
 
     await login(page, '/settings/integrations');
     await expect(page.getByRole('heading', { name: 'Интеграции' })).toBeVisible();
 
     // The error state: the API refuses the list.
     await page.route('**/api/v1/integrations?*', (r) =>
-      r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, message: 'Ошибка, попробуйте позже' }) }),
+      r.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, message: 'Ошибка, попробуйте позже' }),
+      }),
     );
     await page.route('**/api/v1/integrations', (r) =>
-      r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, message: 'Ошибка, попробуйте позже' }) }),
+      r.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ statusCode: 500, message: 'Ошибка, попробуйте позже' }),
+      }),
     );
     await page.reload();
     await expect(page.getByTestId('load-error')).toContainText('Ошибка, попробуйте позже');
