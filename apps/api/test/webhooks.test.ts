@@ -16,7 +16,7 @@ import { rowsOf } from '../src/db/sql';
 import { createAudit } from '../src/lib/audit';
 import { GUARDED } from '../src/lib/outbound';
 import { createIntegrations, emitOutbox, type Integrations, type OutboxItem } from '../src/modules/outbox/index';
-import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
+import { Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 
 interface Received {
   path: string;
@@ -32,7 +32,7 @@ function receiver() {
   const state = {
     mode: 'ok' as 'ok' | 'down' | 'gone' | 'redirect',
     downs: 0,
-    upAfterDowns: Number.POSITIVE_INFINITY,
+    downForMs: 0,
     badSig: 0,
   };
   let secrets: string[] = [];
@@ -339,6 +339,32 @@ describe('webhooks: Standard Webhooks delivery', () => {
     const left = await rowsOf<{ id: number }>(ctx.database.db, sql`SELECT id::int FROM outbox_messages`);
     expect(left.map((x) => x.id)).toContain(pending?.message_id);
     expect(left.length).toBe(before - pruned);
+  });
+
+  it('API keys are treated like users: a write key of every module manages its company’s endpoints; read or module-limited keys do not', async () => {
+    const key = async (roles: { module: string; access: 'read' | 'write' }[]) =>
+      `Bearer ${((await admin.post('/apikeys', { name: `k${roles.length}${roles[0]?.module}`, company_id: A, roles })).json() as { secret: string }).secret}`;
+    const anon = new Client(ctx);
+    const full = { authorization: await key([{ module: '*', access: 'write' }]) };
+    const list = await anon.get('/integrations', full);
+    expect(list.statusCode, list.body).toBe(200);
+    expect((list.json().items as { company_id: number | null }[]).every((t) => t.company_id === A)).toBe(true);
+    const made = await anon.post(
+      '/integrations/webhooks',
+      { company_id: A, name: 'Через ключ', url: 'https://hooks.example.com/k' },
+      full,
+    );
+    expect(made.statusCode, made.body).toBe(201);
+    // The instance's own outputs are staff's: a key is refused.
+    expect(
+      (await anon.post('/integrations/syslog', { company_id: null, name: 'x', host: 'siem.example.com', port: 514 }, full))
+        .statusCode,
+    ).toBe(403);
+    const read = { authorization: await key([{ module: '*', access: 'read' }]) };
+    expect((await anon.get('/integrations', read)).statusCode).toBe(403);
+    const limited = { authorization: await key([{ module: 'domains', access: 'write' }]) };
+    expect((await anon.get('/integrations', limited)).statusCode).toBe(403);
+    await admin.del(`/integrations/${made.json().target.id}`);
   });
 
   it('the SSRF guard: a loopback URL is refused when saved and when connecting', async () => {
