@@ -17,6 +17,7 @@ import { createAudit } from '../src/lib/audit';
 import { GUARDED } from '../src/lib/outbound';
 import { createIntegrations, emitOutbox, type Integrations, type OutboxItem } from '../src/modules/outbox/index';
 import { Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
+import { attachJobs, upload } from './imports-kit';
 
 interface Received {
   path: string;
@@ -137,6 +138,7 @@ beforeAll(async () => {
   ctx = await setupApp({ OUTBOUND_ALLOW_PRIVATE: '1' });
   admin = await signedIn(ctx, 'hooks@forpost.test', 'SUPER_ADMIN');
   A = (await createCompany(ctx, 'Веб-хуки А')).id;
+  await attachJobs(ctx, false); // the import test runs its job itself
   rx = receiver();
   rx.server.listen(0, '127.0.0.1');
   await once(rx.server, 'listening');
@@ -293,6 +295,29 @@ describe('webhooks: Standard Webhooks delivery', () => {
       .map((g) => JSON.parse(g.body) as { type: string; data: { event_id: number; text?: string } });
     const breach = types.find((b) => b.type === 'event.sla_breached' && b.data.event_id === id);
     expect(breach?.data.text).toBeTruthy();
+  });
+
+  it('an import: its events and «Импорт завершён» (written when the import is marked done)', async () => {
+    const base = '/modules/domains/events';
+    const up = await upload(ctx, admin, `${base}/imports`, {
+      name: 'домены.csv',
+      content: 'Домен\nimport-one-vhod.ru\nimport-two-vhod.ru\n',
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const id = (up.json() as { id: number }).id;
+    const st = await admin.post(`${base}/imports/${id}/start`, { mapping: ['domain'], mode: 'skip', company_id: A });
+    expect(st.statusCode, st.body).toBe(202);
+    await ctx.app.services.transfer.imports.run(id);
+    const start = rx.got.length;
+    await integrations.drain();
+    const got = rx.got.slice(start).map((g) => JSON.parse(g.body) as { type: string; data: Record<string, unknown> });
+    expect(got.filter((b) => b.type === 'event.created')).toHaveLength(2);
+    expect(got.find((b) => b.type === 'import.finished')?.data).toMatchObject({
+      import_id: id,
+      company_id: A,
+      created: 2,
+      module: 'domains',
+    });
   });
 
   it('410 Gone turns the endpoint off; a 302 is not followed', async () => {
