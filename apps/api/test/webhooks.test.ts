@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../src/db/sql';
 import { createAudit } from '../src/lib/audit';
 import { GUARDED } from '../src/lib/outbound';
+import { createEventsRepo } from '../src/modules/events/index';
 import { createIntegrations, emitOutbox, type Integrations, type OutboxItem } from '../src/modules/outbox/index';
 import { Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 import { attachJobs, upload } from './imports-kit';
@@ -317,6 +318,35 @@ describe('webhooks: Standard Webhooks delivery', () => {
       company_id: A,
       created: 2,
       module: 'domains',
+    });
+  });
+
+  it('a watch transition, as the watch worker writes it into the event history, is a message', async () => {
+    const ev = (await admin.post('/modules/domains/events', { company_id: A, domain: 'watch-mx-vhod.ru' })).json() as {
+      id: number;
+    };
+    const events = createEventsRepo(ctx.database.db);
+    await ctx.database.db.transaction((tx) =>
+      events.insertHistory(
+        [
+          {
+            eventId: ev.id,
+            actorUserId: null,
+            actorKeyId: null,
+            action: 'action',
+            field: 'watch',
+            after: { kind: 'mx_appeared', comment: 'Появилась почта (MX): mx.evil.ru' },
+          },
+        ],
+        tx,
+      ),
+    );
+    const start = rx.got.length;
+    await integrations.drain();
+    const got = rx.got.slice(start).map((g) => JSON.parse(g.body) as { type: string; data: Record<string, unknown> });
+    expect(got.find((b) => b.type === 'watch.transition')?.data).toMatchObject({
+      event_id: ev.id,
+      change: { field: 'watch', kind: 'mx_appeared', comment: 'Появилась почта (MX): mx.evil.ru' },
     });
   });
 
