@@ -20,6 +20,24 @@ async function ensureChromium() {
     throw new Error('Не удалось установить chromium');
 }
 
+const RSYSLOGD = '/usr/sbin/rsyslogd';
+
+/** rsyslog for the syslog/CEF test (apps/api/test/syslog-cef.test.ts starts its own on a loopback port). */
+async function ensureRsyslog() {
+  if (existsSync(RSYSLOGD)) return;
+  if (userInfo().uid !== 0) {
+    throw new Error(`Нужен rsyslog (${RSYSLOGD}): установите пакет rsyslog (sudo apt-get install -y rsyslog)`);
+  }
+  console.log('Установка rsyslog из пакетов Debian…');
+  if ((await run('apt-get', ['update', '-qq'])) !== 0) throw new Error('apt-get update не удался');
+  if (
+    (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'rsyslog'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })) !== 0
+  )
+    throw new Error('Не удалось установить rsyslog');
+}
+
 const steps = [
   // The build first: it also regenerates the router's route tree that the type check reads.
   [
@@ -35,6 +53,13 @@ const steps = [
     'Chromium',
     async () => {
       await ensureChromium();
+      return 0;
+    },
+  ],
+  [
+    'rsyslog',
+    async () => {
+      await ensureRsyslog();
       return 0;
     },
   ],

@@ -37,6 +37,7 @@ import { createFiltratorService, filtratorRoutes } from './modules/filtrator/ind
 import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
+import { createIntegrations } from './modules/outbox/index';
 import { createReportsRepos, createReportsService, reportsRoutes } from './modules/reports/index';
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
@@ -273,6 +274,16 @@ export async function buildApp(deps: AppDeps) {
     watch,
   });
   app.addHook('onClose', () => takedown.stop());
+  // Integrations (#33): webhook endpoints and syslog/CEF outputs fed by the outbox (main.ts attaches the worker).
+  const integrations = createIntegrations({
+    db,
+    audit,
+    secret: config.secret,
+    outbound,
+    log: app.log,
+    version: readBuildVersion(config.consoleDist),
+  });
+  app.addHook('onClose', () => integrations.stop());
   const bearer: BearerAuthenticator[] = [(token, req) => apiKeysSvc.authenticate(token, req.ip)];
   // Prometheus metrics (off unless METRICS_PORT/METRICS_TOKEN): before the routes, so the HTTP histogram sees them all.
   await registerMetrics(app, { settings: config.metrics, database });
@@ -334,6 +345,7 @@ export async function buildApp(deps: AppDeps) {
       await discovery.mount(a, engine);
       watch.mount(a);
       takedown.mount(a);
+      integrations.mount(a);
     },
     { prefix: API_PREFIX },
   );
@@ -371,6 +383,7 @@ export async function buildApp(deps: AppDeps) {
       watch,
       telegramCollector,
       takedown,
+      integrations,
     },
   });
 }

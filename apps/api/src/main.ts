@@ -47,6 +47,7 @@ async function main() {
     app.services.watch.attach({ work });
     app.services.telegramCollector.attach({ work });
     app.services.takedown.attach({ work });
+    app.services.integrations.attach({ work });
     await app.services.slaJobs.attach(boss, { work });
     return { boss, app };
   });

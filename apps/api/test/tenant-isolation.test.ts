@@ -90,6 +90,8 @@ const S = {
   productKey: 0,
   asset: { a: 0, b: 0 },
   run: { a: 0, b: 0 },
+  /** Integrations (#33): a webhook endpoint of each company and a delivery of each. */
+  integ: { a: 0, b: 0, aDelivery: 0, bDelivery: 0 },
   view: { b: 0, owner: 0, a: 0 },
   /** A notification of B's user (its event assigned to them by the owner). */
   notifB: 0,
@@ -439,6 +441,33 @@ async function seed() {
     b: await create(owner, '/discovery/runs', { company_id: B }, 202),
     a: await create(owner, '/discovery/runs', { company_id: A }, 202),
   };
+  // Integrations (#33): a webhook endpoint of each company, and one delivery of each (written as the outbox does).
+  const hook = async (company: number, name: string) =>
+    (
+      (
+        await must(
+          owner,
+          {
+            method: 'POST',
+            url: '/integrations/webhooks',
+            body: { company_id: company, name, url: 'https://hooks.example.com/in' },
+          },
+          201,
+        )
+      ).json() as {
+        target: { id: number };
+      }
+    ).target.id;
+  S.integ.b = await hook(B, `${MARKER} веб-хук`);
+  S.integ.a = await hook(A, 'Веб-хук Альфы');
+  const delivery = async (target: number, company: number) => {
+    const r = await ctx.database.db.execute(sql`
+      WITH m AS (INSERT INTO outbox_messages (company_id, type, payload) VALUES (${company}, 'event.created', ${JSON.stringify({ title: MARKER })}::jsonb) RETURNING id)
+      INSERT INTO integration_deliveries (target_id, message_id, state) SELECT ${target}, id, 'failed' FROM m RETURNING id`);
+    return Number((r.rows[0] as { id: number }).id);
+  };
+  S.integ.bDelivery = await delivery(S.integ.b, B);
+  S.integ.aDelivery = await delivery(S.integ.a, A);
   // Saved views of the domains list: B's shared one, the staff owner's personal one, A's user's own.
   const view = (p: Principal, name: string, shared: boolean, q = MARKER) =>
     create(p, '/modules/domains/views', { name, shared, state: { filters: { q } } });
@@ -1081,6 +1110,29 @@ const CASES: Record<string, Case> = {
   ]),
   'GET /discovery/runs/:id': onId(() => ({ 'B’s discovery run': S.run.b }), { control: () => S.run.a }),
   'POST /discovery/runs/:id/cancel': onId(() => ({ 'B’s discovery run (stop it)': S.run.b })),
+  // --- integrations (#33): webhook endpoints, syslog outputs, their delivery logs ---------
+  'GET /integrations': custom(['query:company_id'], (r) => [
+    probe('company B (as the list’s company)', S.B, (x) => call(r, {}, undefined, `?company_id=${x}`)),
+  ]),
+  'POST /integrations/webhooks': custom(['body:company_id'], (r) => [
+    probe('company B (a webhook for it)', S.B, (x) =>
+      call(r, {}, { company_id: x, name: 'Взлом', url: 'https://evil.example.com/' }),
+    ),
+  ]),
+  'POST /integrations/syslog': custom(['body:company_id'], (r) => [
+    probe('company B (a syslog output for it)', S.B, (x) =>
+      call(r, {}, { company_id: x, name: 'Взлом', host: 'siem.evil.example.com', port: 6514, tls: true }),
+    ),
+  ]),
+  'GET /integrations/:id': onId(() => ({ 'B’s webhook': S.integ.b }), { control: () => S.integ.a }),
+  'PATCH /integrations/:id': onId(() => ({ 'B’s webhook': S.integ.b }), { body: () => ({ url: 'https://evil.example.com/' }) }),
+  'DELETE /integrations/:id': onId(() => ({ 'B’s webhook': S.integ.b })),
+  'POST /integrations/:id/rotate': onId(() => ({ 'B’s webhook (its secret)': S.integ.b }), { body: () => ({ grace_hours: 1 }) }),
+  'GET /integrations/:id/deliveries': onId(() => ({ 'B’s delivery log': S.integ.b }), { control: () => S.integ.a }),
+  'POST /integrations/:id/deliveries/:delivery/resend': custom(['path:id', 'path:delivery'], (r) => [
+    probe('B’s delivery', S.integ.bDelivery, (x) => call(r, { id: S.integ.b, delivery: x })),
+    probe('B’s delivery under A’s webhook', S.integ.bDelivery, (x) => call(r, { id: S.integ.a, delivery: x })),
+  ]),
   // --- users -------------------------------------------------------------------------
   'POST /users': custom(['body:companies.company_id'], (r) => [
     probe(

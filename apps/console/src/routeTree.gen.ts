@@ -38,6 +38,7 @@ import { Route as AuthAppMessagesIdRouteImport } from './routes/_auth/_app/messa
 import { Route as AuthAppNotificationsIndexRouteImport } from './routes/_auth/_app/notifications/index'
 import { Route as AuthAppNotificationsIdRouteImport } from './routes/_auth/_app/notifications/$id'
 import { Route as AuthAppSettingsConfigsRouteImport } from './routes/_auth/_app/settings/configs'
+import { Route as AuthAppSettingsIntegrationsRouteImport } from './routes/_auth/_app/settings/integrations'
 import { Route as AuthAppSettingsLeaksTypesRouteImport } from './routes/_auth/_app/settings/leaks-types'
 import { Route as AuthAppSettingsMediaTypesRouteImport } from './routes/_auth/_app/settings/media-types'
 import { Route as AuthAppSettingsRedirectsRouteImport } from './routes/_auth/_app/settings/redirects'
@@ -197,6 +198,12 @@ const AuthAppSettingsConfigsRoute = AuthAppSettingsConfigsRouteImport.update({
   path: '/settings/configs',
   getParentRoute: () => AuthAppRoute,
 } as any)
+const AuthAppSettingsIntegrationsRoute =
+  AuthAppSettingsIntegrationsRouteImport.update({
+    id: '/settings/integrations',
+    path: '/settings/integrations',
+    getParentRoute: () => AuthAppRoute,
+  } as any)
 const AuthAppSettingsLeaksTypesRoute =
   AuthAppSettingsLeaksTypesRouteImport.update({
     id: '/settings/leaks-types',
@@ -293,6 +300,7 @@ export interface FileRoutesByFullPath {
   '/messages/$id': typeof AuthAppMessagesIdRoute
   '/notifications/$id': typeof AuthAppNotificationsIdRoute
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
+  '/settings/integrations': typeof AuthAppSettingsIntegrationsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
   '/settings/redirects': typeof AuthAppSettingsRedirectsRoute
@@ -334,6 +342,7 @@ export interface FileRoutesByTo {
   '/messages/$id': typeof AuthAppMessagesIdRoute
   '/notifications/$id': typeof AuthAppNotificationsIdRoute
   '/settings/configs': typeof AuthAppSettingsConfigsRoute
+  '/settings/integrations': typeof AuthAppSettingsIntegrationsRoute
   '/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
   '/settings/redirects': typeof AuthAppSettingsRedirectsRoute
@@ -379,6 +388,7 @@ export interface FileRoutesById {
   '/_auth/_app/messages/$id': typeof AuthAppMessagesIdRoute
   '/_auth/_app/notifications/$id': typeof AuthAppNotificationsIdRoute
   '/_auth/_app/settings/configs': typeof AuthAppSettingsConfigsRoute
+  '/_auth/_app/settings/integrations': typeof AuthAppSettingsIntegrationsRoute
   '/_auth/_app/settings/leaks-types': typeof AuthAppSettingsLeaksTypesRoute
   '/_auth/_app/settings/media-types': typeof AuthAppSettingsMediaTypesRoute
   '/_auth/_app/settings/redirects': typeof AuthAppSettingsRedirectsRoute
@@ -423,6 +433,7 @@ export interface FileRouteTypes {
     | '/messages/$id'
     | '/notifications/$id'
     | '/settings/configs'
+    | '/settings/integrations'
     | '/settings/leaks-types'
     | '/settings/media-types'
     | '/settings/redirects'
@@ -464,6 +475,7 @@ export interface FileRouteTypes {
     | '/messages/$id'
     | '/notifications/$id'
     | '/settings/configs'
+    | '/settings/integrations'
     | '/settings/leaks-types'
     | '/settings/media-types'
     | '/settings/redirects'
@@ -508,6 +520,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/messages/$id'
     | '/_auth/_app/notifications/$id'
     | '/_auth/_app/settings/configs'
+    | '/_auth/_app/settings/integrations'
     | '/_auth/_app/settings/leaks-types'
     | '/_auth/_app/settings/media-types'
     | '/_auth/_app/settings/redirects'
@@ -740,6 +753,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAppSettingsConfigsRouteImport
       parentRoute: typeof AuthAppRoute
     }
+    '/_auth/_app/settings/integrations': {
+      id: '/_auth/_app/settings/integrations'
+      path: '/settings/integrations'
+      fullPath: '/settings/integrations'
+      preLoaderRoute: typeof AuthAppSettingsIntegrationsRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
     '/_auth/_app/settings/leaks-types': {
       id: '/_auth/_app/settings/leaks-types'
       path: '/settings/leaks-types'
@@ -865,6 +885,7 @@ interface AuthAppRouteChildren {
   AuthAppMessagesIdRoute: typeof AuthAppMessagesIdRoute
   AuthAppNotificationsIdRoute: typeof AuthAppNotificationsIdRoute
   AuthAppSettingsConfigsRoute: typeof AuthAppSettingsConfigsRoute
+  AuthAppSettingsIntegrationsRoute: typeof AuthAppSettingsIntegrationsRoute
   AuthAppSettingsLeaksTypesRoute: typeof AuthAppSettingsLeaksTypesRoute
   AuthAppSettingsMediaTypesRoute: typeof AuthAppSettingsMediaTypesRoute
   AuthAppSettingsRedirectsRoute: typeof AuthAppSettingsRedirectsRoute
@@ -901,6 +922,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppMessagesIdRoute: AuthAppMessagesIdRoute,
   AuthAppNotificationsIdRoute: AuthAppNotificationsIdRoute,
   AuthAppSettingsConfigsRoute: AuthAppSettingsConfigsRoute,
+  AuthAppSettingsIntegrationsRoute: AuthAppSettingsIntegrationsRoute,
   AuthAppSettingsLeaksTypesRoute: AuthAppSettingsLeaksTypesRoute,
   AuthAppSettingsMediaTypesRoute: AuthAppSettingsMediaTypesRoute,
   AuthAppSettingsRedirectsRoute: AuthAppSettingsRedirectsRoute,

@@ -156,6 +156,11 @@ export const AUDIT_ACTIONS = {
   'route_rule.create': 'Добавление перенаправления',
   'route_rule.update': 'Изменение перенаправления',
   'route_rule.delete': 'Удаление перенаправления',
+  'integration.create': 'Добавление интеграции (веб-хук, syslog)',
+  'integration.update': 'Изменение интеграции',
+  'integration.delete': 'Удаление интеграции',
+  'integration.rotate': 'Смена секрета веб-хука',
+  'integration.resend': 'Повторная отправка доставки',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -187,6 +192,7 @@ export const AUDIT_ACTION_PREFIXES: { value: string; label: string }[] = [
   { value: 'takedown', label: 'Блокировки' },
   { value: 'sla.', label: 'Сроки SLA' },
   { value: 'route_rule.', label: 'Перенаправления' },
+  { value: 'integration.', label: 'Интеграции' },
 ];
 
 /** Russian names of the objects audit entries are about. */
@@ -221,5 +227,6 @@ export const AUDIT_ENTITY_LABELS: Record<string, string> = {
   watch_event: 'Наблюдение за событием',
   takedown_request: 'Запрос на блокировку',
   takedown_settings: 'Настройки блокировок',
+  integration: 'Интеграция',
   sla_policy: 'Сроки SLA',
 };

@@ -61,6 +61,7 @@ export const PERMISSIONS = [
   'discovery.read',
   'discovery.manage',
   'takedown.send',
+  'integrations.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**
@@ -96,6 +97,7 @@ export const COMPANY_SCOPED: ReadonlySet<Permission> = new Set<Permission>([
   'discovery.read',
   'discovery.manage',
   'takedown.send',
+  'integrations.manage',
 ]);
 
 const ALL = [...PERMISSIONS];
@@ -154,6 +156,7 @@ export const COMPANY_PERMISSIONS: Record<CompanyRole, readonly Permission[]> = {
     'discovery.read',
     'discovery.manage',
     'takedown.send',
+    'integrations.manage',
   ],
   COMPANY_ANALYST: [
     'events.read',

@@ -4,6 +4,7 @@ export * from './events';
 export * from './identity';
 export * from './insights';
 export * from './notifications';
+export * from './outbox';
 export * from './route-rules';
 export * from './settings';
 export * from './sla';

@@ -29,7 +29,9 @@ import { createApiKeysRepo, type ApiKeyRow as KeyRow } from './apikeys.repo';
 type Role = { module: string; access: 'read' | 'write' };
 
 const READ_PERMS: Permission[] = ['events.read', 'events.export', 'companies.read', 'discovery.read'];
-const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import', 'discovery.manage'];
+// integrations.manage: a key whose owner may manage integrations; a key limited to some modules is refused by the
+// integrations service (an endpoint would carry every module's events).
+const WRITE_PERMS: Permission[] = [...READ_PERMS, 'events.write', 'events.import', 'discovery.manage', 'integrations.manage'];
 
 /** What a key's roles grant, before intersecting with its owner's rights. */
 function permissionsOfRoles(roles: Role[], collector: boolean): Permission[] {

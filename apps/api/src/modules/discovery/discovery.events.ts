@@ -11,6 +11,7 @@ import type { CardVault, CreateGuards, EventsRepo, Refs, WhitelistKindFor } from
 import { newEventData } from '../events/index';
 import type { EventRecord } from '../imports/index';
 import { type EventWriter, writeEvents } from '../imports/index';
+import { emitEventOutbox } from '../outbox/index';
 
 export interface EngineParts {
   events: EventsRepo;
@@ -55,6 +56,11 @@ export function createEventRaiser(engine: EngineParts) {
       importId: null,
       onCreated: (x) => ids.push(...x),
     });
+    // «Найден домен-двойник» for the integrations (the event's own «Новое событие» comes from its history).
+    await emitEventOutbox(
+      tx,
+      ids.map((eventId) => ({ eventId, type: 'discovery.finding', extra: { source } })),
+    );
     return { created: res.created, refused: res.errors.length, ids };
   };
 }

@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { arrayLiteral, bigArray, intArray, intLiteral, jsonParam, preparedRowsOf, rowsOf, textArrayLiteral } from '../../db/sql';
 import { createCompaniesRepo } from '../companies/index';
+import { emitEventHistory } from '../outbox/index';
 import { searchVector } from './list/events.query';
 
 /**
@@ -539,6 +540,8 @@ export function createEventsRepo(db: Db) {
             RETURNING id`,
         tx,
       );
+      // What the history records goes to the integrations too (webhooks, syslog), in the same transaction.
+      await emitEventHistory(tx, entries);
       return r.map((x) => x.id);
     },
 

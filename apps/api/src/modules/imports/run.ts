@@ -16,6 +16,7 @@ import { IMPORT_MAX_STORED_ERRORS, IMPORT_MSG, type ImportMode } from '@forpost/
 import { clientDb, type Db } from '../../db/client';
 import { dropTemp, isTransient, LOCK_IMPORT, tempPath, withJobLock } from '../../db/jobs-kit';
 import { ApiError, badRequest } from '../../lib/errors';
+import { emitOutbox } from '../outbox/index';
 import { scopeOf } from './access';
 import type { ImportsContext, TargetCode } from './context';
 import type { ImportRow } from './imports.repo';
@@ -392,5 +393,23 @@ async function finish(ctx: ImportsContext, id: number, code: string): Promise<vo
       },
       tx,
     );
+    await emitOutbox(tx, [
+      {
+        companyId: done.companyId,
+        type: 'import.finished',
+        module: code,
+        payload: {
+          import_id: id,
+          company_id: done.companyId,
+          module: code,
+          title: `Импорт № ${id} завершён: создано ${done.created}, обновлено ${done.updated}, пропущено ${done.skipped}, ошибок ${done.failed}`,
+          rows: done.rowsRead,
+          created: done.created,
+          updated: done.updated,
+          skipped: done.skipped,
+          failed: done.failed,
+        },
+      },
+    ]);
   });
 }

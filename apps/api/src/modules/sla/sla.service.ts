@@ -11,6 +11,7 @@ import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { notFound } from '../../lib/errors';
 import type { CompaniesRepo } from '../companies/index';
+import { emitEventOutbox } from '../outbox/index';
 import { type BreachRow, createSlaRepo } from './sla.repo';
 
 /** One notification of a breach, as the notifications module takes it. */
@@ -127,6 +128,11 @@ export function createSlaService(deps: { db: Db; audit: Audit; companies: Compan
               actorId: null,
             }));
           if (notices.length && deps.notify) await deps.notify(tx, notices);
+          // Webhooks and syslog outputs get every breach (assigned or not), in the same transaction.
+          await emitEventOutbox(
+            tx,
+            rows.map((r) => ({ eventId: r.id, type: 'event.sla_breached', extra: { text: breachText(r) } })),
+          );
           await repo.markNotified(
             rows.map((r) => r.id),
             tx,

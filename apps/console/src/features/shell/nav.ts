@@ -194,6 +194,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: 'settings',
     permission: 'route_rules.manage',
   },
+  {
+    path: '/settings/integrations',
+    label: 'Интеграции',
+    icon: ApiOutlined,
+    group: 'settings',
+    permission: 'integrations.manage',
+  },
   { path: '/settings/sla', label: 'Сроки SLA', icon: FieldTimeOutlined, group: 'settings', permission: 'settings.read' },
   {
     path: '/settings/leaks-types',
