@@ -350,6 +350,35 @@ describe('webhooks: Standard Webhooks delivery', () => {
     });
   });
 
+  it('a takedown step, as the takedown service writes it into the event history, is a message', async () => {
+    const ev = (await admin.post('/modules/domains/events', { company_id: A, domain: 'takedown-step-vhod.ru' })).json() as {
+      id: number;
+    };
+    const events = createEventsRepo(ctx.database.db);
+    await ctx.database.db.transaction((tx) =>
+      events.insertHistory(
+        [
+          {
+            eventId: ev.id,
+            actorUserId: null,
+            actorKeyId: null,
+            action: 'action',
+            field: 'takedown',
+            after: { request_id: 41, state: 'sent', comment: 'FP-TD-000041: отправлен' },
+          },
+        ],
+        tx,
+      ),
+    );
+    const start = rx.got.length;
+    await integrations.drain();
+    const got = rx.got.slice(start).map((g) => JSON.parse(g.body) as { type: string; data: Record<string, unknown> });
+    expect(got.find((b) => b.type === 'takedown.state_changed')?.data).toMatchObject({
+      event_id: ev.id,
+      change: { field: 'takedown', request_id: 41, state: 'sent', comment: 'FP-TD-000041: отправлен' },
+    });
+  });
+
   it('410 Gone turns the endpoint off; a 302 is not followed', async () => {
     await admin.patch(`/integrations/${endpoint.target.id}`, { enabled: false });
     const gone = await createEndpoint(rx.url('/gone'));

@@ -17,6 +17,7 @@ export const OUTBOX_TYPES = {
   'import.finished': 'Импорт завершён',
   'discovery.finding': 'Найден домен-двойник',
   'watch.transition': 'Переход наблюдаемого домена',
+  'takedown.state_changed': 'Изменилось состояние запроса на блокировку',
 } as const satisfies Record<string, string>;
 export type OutboxType = keyof typeof OUTBOX_TYPES;
 export const OUTBOX_TYPE_CODES = Object.keys(OUTBOX_TYPES) as OutboxType[];

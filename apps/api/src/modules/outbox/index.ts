@@ -1,7 +1,7 @@
 /*
  * The outbox and integrations (#33): the door other areas write through — `emitOutbox(tx, items)` for
  * any message and `emitEventHistory(tx, entries)` for what an event's history records (created,
- * status/decision/priority change, assignment, watch transition) — both in the caller's transaction,
+ * status/decision/priority change, assignment, watch transition, takedown step) — both in the caller's transaction,
  * so a message exists exactly when its change committed. `createIntegrations` builds the API's
  * service and routes and the delivery worker (a poller on ROLE=all|worker).
  */
@@ -51,6 +51,12 @@ export function eventMessagesOf(entries: readonly HistoryLike[]): EventOutboxIte
       out.push({ eventId: h.eventId, type: FIELD_TYPES[h.field] as string, field: h.field, before: h.before, after: h.after });
     else if (h.action === 'action' && h.field === 'watch' && h.after && typeof h.after === 'object')
       out.push({ eventId: h.eventId, type: 'watch.transition', extra: { change: { field: 'watch', ...(h.after as object) } } });
+    else if (h.action === 'action' && h.field === 'takedown' && h.after && typeof h.after === 'object')
+      out.push({
+        eventId: h.eventId,
+        type: 'takedown.state_changed',
+        extra: { change: { field: 'takedown', ...(h.after as object) } },
+      });
   }
   return out;
 }
