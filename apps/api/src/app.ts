@@ -39,6 +39,7 @@ import { createReportsRepos, createReportsService, reportsRoutes } from './modul
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
+import { createStixService, stixRoutes } from './modules/stix/index';
 import { storageProbe, systemRoutes } from './modules/system/index';
 import { tagsRoutes } from './modules/tags/index';
 import { createTelegramService, telegramRoutes } from './modules/telegram/index';
@@ -304,6 +305,10 @@ export async function buildApp(deps: AppDeps) {
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
       watch.mount(a);
+      // STIX bundles of events and the TAXII 2.1 server (#33).
+      await stixRoutes(a, {
+        stix: createStixService({ db, refs: engine.refs, secret: config.secret, publicUrl: config.publicUrl }),
+      });
     },
     { prefix: API_PREFIX },
   );
