@@ -222,6 +222,7 @@ export async function buildApp(deps: AppDeps) {
     dataDir: config.dataDir,
     importWriters: config.importWriters,
     secret: config.secret,
+    publicUrl: config.publicUrl,
     log: app.log,
   });
   // «Все N по фильтру» of the event lists (pg-boss job; main.ts attaches it).

@@ -66,6 +66,49 @@ function decodeNext(s: string): Position {
   throw new ApiError(400, TAXII_MSG.badNext);
 }
 
+/** The instance's namespace for ids of event objects, companies and the extension: from its secret (never shown). */
+export const stixNamespace = (secret: string) =>
+  uuidv5(STIX_NAMESPACE, `forpost-instance:${createHash('sha256').update(secret).digest('hex')}`);
+
+/** An event row (exports' or TAXII's columns) as the mapping's input; codes from the reference lists. */
+export function rowToStixInput(
+  r: Pick<
+    StixEventRow,
+    | 'id'
+    | 'company_id'
+    | 'company_name'
+    | 'title'
+    | 'status_id'
+    | 'priority_id'
+    | 'decision_id'
+    | 'data'
+    | 'detected_at'
+    | 'created_at'
+    | 'updated_at'
+  > & { tags: number[] | null },
+  module: ModuleCode,
+  refs: Refs,
+  tagNames: Map<number, string>,
+): StixEventInput {
+  const codeOf = <T extends { id: number; code: string }>(list: T[], id: number | null) =>
+    id === null ? null : (list.find((x) => x.id === id)?.code ?? null);
+  return {
+    id: Number(r.id),
+    module,
+    companyId: r.company_id,
+    companyName: r.company_name,
+    title: r.title,
+    createdAt: new Date(Number(r.created_at)),
+    updatedAt: new Date(Number(r.updated_at)),
+    detectedAt: r.detected_at === null ? null : new Date(Number(r.detected_at)),
+    status: codeOf(refs.statuses(module), r.status_id),
+    priority: codeOf(refs.priorities(module), r.priority_id),
+    decision: codeOf(refs.decisions(module), r.decision_id),
+    tags: (r.tags ?? []).map((t) => tagNames.get(t)).filter((t): t is string => Boolean(t)),
+    data: r.data,
+  };
+}
+
 export interface TaxiiPage {
   more: boolean;
   next?: string;
@@ -74,33 +117,13 @@ export interface TaxiiPage {
 
 export function createStixService(deps: StixDeps) {
   const repo = createStixRepo(deps.db);
-  const namespace = uuidv5(STIX_NAMESPACE, `forpost-instance:${createHash('sha256').update(deps.secret).digest('hex')}`);
+  const namespace = stixNamespace(deps.secret);
   const ctx: StixContext = { namespace, consoleUrl: deps.publicUrl };
   const collectionHead = uuidv5(namespace, 'taxii-collection').replaceAll('-', '').slice(0, 20);
 
-  const codeOf = <T extends { id: number; code: string }>(list: T[], id: number | null) =>
-    id === null ? null : (list.find((x) => x.id === id)?.code ?? null);
-
   async function inputs(rows: StixEventRow[]): Promise<StixEventInput[]> {
     const names = await repo.tagNames([...new Set(rows.flatMap((r) => r.tags))]);
-    return rows.map((r) => {
-      const module = r.module as ModuleCode;
-      return {
-        id: r.id,
-        module,
-        companyId: r.company_id,
-        companyName: r.company_name,
-        title: r.title,
-        createdAt: new Date(r.created_at),
-        updatedAt: new Date(r.updated_at),
-        detectedAt: r.detected_at === null ? null : new Date(r.detected_at),
-        status: codeOf(deps.refs.statuses(module), r.status_id),
-        priority: codeOf(deps.refs.priorities(module), r.priority_id),
-        decision: codeOf(deps.refs.decisions(module), r.decision_id),
-        tags: r.tags.map((t) => names.get(t)).filter((t): t is string => Boolean(t)),
-        data: r.data,
-      };
-    });
+    return rows.map((r) => rowToStixInput(r, r.module as ModuleCode, deps.refs, names));
   }
 
   // -------------------------------------------------------------------------------------------------
