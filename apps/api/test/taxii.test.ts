@@ -6,10 +6,13 @@
  * later pull gets only what changed; a change committed during a pull is not lost; B's objects never
  * reach A's key.
  */
+
+import type { ExportItem } from '@forpost/contract/exports';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Client, createCompany, eventually, setupApp, signedIn, type TestContext } from './helpers';
+import { type Client, createCompany, eventually, setupApp, signedIn, type TestContext } from './helpers';
+import { attachJobs, finished, waitFor } from './imports-kit';
 
 const TAXII = 'application/taxii+json;version=2.1';
 const N = 10_000;
@@ -22,6 +25,7 @@ let A: number;
 let B: number;
 let keyA = '';
 let keyB = '';
+let admin: Client;
 
 type Obj = { id: string; type: string; modified?: string; extensions?: Record<string, { event_id?: number }> };
 interface Page {
@@ -97,7 +101,8 @@ beforeAll(async () => {
   ctx = await setupApp({ API_KEY_RATE_LIMIT: '0' });
   A = (await createCompany(ctx, 'Альфа')).id;
   B = (await createCompany(ctx, 'Бета')).id;
-  const admin = await signedIn(ctx, 'taxii-admin@forpost.test', 'SUPER_ADMIN');
+  await attachJobs(ctx, true);
+  admin = await signedIn(ctx, 'taxii-admin@forpost.test', 'SUPER_ADMIN');
   const key = async (company: number) =>
     (await admin.post('/apikeys', { name: 'TAXII', company_id: company, roles: [{ module: '*', access: 'read' }] })).json()
       .secret as string;
@@ -233,5 +238,44 @@ describe('TAXII 2.1 server', () => {
     } finally {
       await slow.end();
     }
+  });
+
+  it('«Мои экспорты» writes a STIX 2.1 bundle of the list’s events; the card menu gives one event’s bundle', async () => {
+    const r = await admin.post('/modules/exports', {
+      module: 'domains',
+      format: 'stix',
+      fields: ['title'],
+      filters: { company_id: B },
+    });
+    expect(r.statusCode, r.body).toBe(202);
+    const e = await waitFor<ExportItem>(admin, `/modules/exports/${(r.json() as ExportItem).id}`, finished);
+    expect(e.status).toBe('done');
+    expect(e.file_name).toMatch(/\.stix\.json$/);
+    const file = await admin.get(`/modules/exports/${e.id}/download`);
+    expect(file.headers['content-type']).toContain('application/stix+json');
+    const bundle = file.json() as { type: string; id: string; objects: Obj[] };
+    expect(bundle.type).toBe('bundle');
+    expect(bundle.id).toMatch(/^bundle--/);
+    expect(incidents(bundle.objects)).toHaveLength(50);
+    expect(bundle.objects).toHaveLength(HEAD + 50 * PER_EVENT);
+    expect(new Set(bundle.objects.map((o) => o.id)).size).toBe(bundle.objects.length);
+    // One event from its card.
+    const id = eventIdOfObj(incidents(bundle.objects)[0] as Obj);
+    const one = await admin.get(`/modules/domains/events/${id}/stix`);
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-disposition']).toContain(`domains-${id}.stix.json`);
+    const single = one.json() as { objects: Obj[] };
+    expect(single.objects).toHaveLength(HEAD + PER_EVENT);
+    expect(incidents(single.objects)).toEqual(incidents(bundle.objects).filter((o) => eventIdOfObj(o) === id));
+    // A's key asks for B's event: like a missing one.
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'GET',
+          url: `/api/v1/modules/domains/events/${id}/stix`,
+          headers: { authorization: `Bearer ${keyA}` },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });
