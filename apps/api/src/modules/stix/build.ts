@@ -173,7 +173,7 @@ export function eventToStix(e: StixEventInput, ctx: StixContext): StixObject[] {
   const creator = forpostIdentity(ctx).id;
   const company = companyIdentityId(ctx, e.companyId);
   const created = ms(e.createdAt);
-  const modified = ms(e.updatedAt < e.createdAt ? e.createdAt : e.updatedAt);
+  const modified = ms(new Date(Math.max(e.updatedAt.getTime(), e.createdAt.getTime())));
   const seen = ms(e.detectedAt ?? e.createdAt);
   const own = (type: string, role: string) => eventObjectId(ctx.namespace, type, role, e.id);
 
