@@ -62,6 +62,19 @@ export function scoId(type: ScoType, props: Record<string, unknown>): string {
   return `${type}--${uuidv5(STIX_NAMESPACE, canonicalJson(picked))}`;
 }
 
+/** UUIDv5 of names that repeat for every event (type and role heads, identities, the extension), remembered. */
+const repeated = new Map<string, string>();
+function uuidv5Repeated(namespace: string, name: string): string {
+  const key = `${namespace}|${name}`;
+  let v = repeated.get(key);
+  if (v === undefined) {
+    if (repeated.size >= 10_000) repeated.clear();
+    v = uuidv5(namespace, name);
+    repeated.set(key, v);
+  }
+  return v;
+}
+
 /** The largest event id an id can carry (12 hex digits). */
 const MAX_EVENT_ID = 0xffff_ffff_ffff;
 
@@ -72,7 +85,9 @@ const MAX_EVENT_ID = 0xffff_ffff_ffff;
  */
 export function eventObjectId(namespace: string, type: string, role: string, eventId: number): string {
   if (!Number.isSafeInteger(eventId) || eventId < 0 || eventId > MAX_EVENT_ID) throw new Error('event id out of range');
-  const head = uuidv5(namespace, `${type}:${role}`).replaceAll('-', '').slice(0, 20);
+  // Roles of relationships name their ends (unique per event): only the fixed roles are remembered.
+  const name = `${type}:${role}`;
+  const head = (role.includes('--') ? uuidv5(namespace, name) : uuidv5Repeated(namespace, name)).replaceAll('-', '').slice(0, 20);
   return `${type}--${format(head + eventId.toString(16).padStart(12, '0'))}`;
 }
 
@@ -83,4 +98,4 @@ export function eventIdOf(id: string): number | null {
 }
 
 /** `<type>--<UUIDv5>` of anything else stable in the instance's namespace (the company's identity, the extension). */
-export const namedId = (namespace: string, type: string, name: string) => `${type}--${uuidv5(namespace, name)}`;
+export const namedId = (namespace: string, type: string, name: string) => `${type}--${uuidv5Repeated(namespace, name)}`;
