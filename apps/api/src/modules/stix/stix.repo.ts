@@ -25,9 +25,10 @@ export interface StixEventRow {
   added: string;
 }
 
+/** Times in epoch ms rounded as the export's columns round them (NODE_ROW_COLUMNS): the same `created`/`modified` from TAXII and from a file. */
 const COLUMNS = sql.raw(`e.id::float8 AS id, e.company_id, c.name AS company_name, e.module, e.title, e.status_id, e.priority_id,
-  e.decision_id, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::float8 AS detected_at,
-  (extract(epoch FROM e.created_at) * 1000)::float8 AS created_at, (extract(epoch FROM e.updated_at) * 1000)::float8 AS updated_at,
+  e.decision_id, e.tags, e.data, (extract(epoch FROM e.detected_at) * 1000)::bigint::float8 AS detected_at,
+  (extract(epoch FROM e.created_at) * 1000)::bigint::float8 AS created_at, (extract(epoch FROM e.updated_at) * 1000)::bigint::float8 AS updated_at,
   to_char(e.stix_added AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS added`);
 const FROM = sql.raw('FROM events e JOIN companies c ON c.id = e.company_id');
 
