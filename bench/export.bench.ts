@@ -6,7 +6,7 @@
  *
  * Events of «Утечки» in two companies: A has SMALL of them (default 10 %), B the rest. Exports are
  * requested through the API and built by a separate worker process (ROLE=worker), whose RSS is
- * sampled from /proc: CSV and XLSX of company A and of everything — memory must stay flat between them
+ * sampled from /proc: CSV, XLSX and STIX 2.1 (#33) of company A and of everything — memory must stay flat between them
  * (EVENTS=10000000: 1M → 10M).
  *
  * The events are loaded with the table's triggers off (session_replication_role = replica: no ML
@@ -54,7 +54,7 @@ interface ExportItem {
   finished_at: string | null;
 }
 
-async function exportOnce(b: Bench, format: 'csv' | 'xlsx', filters: Record<string, unknown>) {
+async function exportOnce(b: Bench, format: 'csv' | 'xlsx' | 'stix', filters: Record<string, unknown>) {
   const job = await sampleRss(b.worker.pid as number, async () => {
     const r = await b.app.inject({
       method: 'POST',
@@ -165,6 +165,10 @@ async function main() {
     const xSmall = await exportOnce(b, 'xlsx', { company_id: A });
     log(`экспорт XLSX ${fmt(EVENTS)}…`);
     const xAll = await exportOnce(b, 'xlsx', {});
+    log(`экспорт STIX ${fmt(small)}…`);
+    const sSmall = await exportOnce(b, 'stix', { company_id: A });
+    log(`экспорт STIX ${fmt(EVENTS)}…`);
+    const sAll = await exportOnce(b, 'stix', {});
 
     const rC = rate(EVENTS, copyMs);
     const line = (name: string, r: Awaited<ReturnType<typeof exportOnce>>, n: number) =>
@@ -175,11 +179,13 @@ ${line('CSV', csvSmall, small)}
 ${line('CSV', csvAll, EVENTS)}
 ${line('XLSX', xSmall, small)}
 ${line('XLSX', xAll, EVENTS)}
+${line('STIX 2.1', sSmall, small)}
+${line('STIX 2.1', sAll, EVENTS)}
   COPY (SELECT …) TO STDOUT → файл: ${(copyMs / 1000).toFixed(1)} с → ${fmt(rC)} строк/с (${mb(copySize)})
   COPY (SELECT …) TO файл сервером: ${(copyFileMs / 1000).toFixed(1)} с → ${fmt(rate(EVENTS, copyFileMs))} строк/с
   COPY (запрос самой выгрузки) TO STDOUT → файл: ${(ownMs / 1000).toFixed(1)} с → ${fmt(rate(EVENTS, ownMs))} строк/с; выгрузка CSV / он: ${(rate(EVENTS, csvAll.ms) / rate(EVENTS, ownMs)).toFixed(2)}
   CSV / COPY TO STDOUT: ${(rate(EVENTS, csvAll.ms) / rC).toFixed(2)} (цель ≥ 0,5); XLSX / COPY TO STDOUT: ${(rate(EVENTS, xAll.ms) / rC).toFixed(2)}
-  RSS ${fmt(small)} → ${fmt(EVENTS)} строк: CSV ${mb(csvSmall.peak)} → ${mb(csvAll.peak)}, XLSX ${mb(xSmall.peak)} → ${mb(xAll.peak)} (плоско, если разница мала)
+  RSS ${fmt(small)} → ${fmt(EVENTS)} строк: CSV ${mb(csvSmall.peak)} → ${mb(csvAll.peak)}, XLSX ${mb(xSmall.peak)} → ${mb(xAll.peak)}, STIX ${mb(sSmall.peak)} → ${mb(sAll.peak)} (плоско, если разница мала)
 `);
   } finally {
     await b.close();

@@ -42,6 +42,7 @@ import { createReportsRepos, createReportsService, reportsRoutes } from './modul
 import { createRouteRulesService, routeRulesRoutes } from './modules/route-rules/index';
 import { createSlaJobs, createSlaService, slaRoutes } from './modules/sla/index';
 import { createSnapshotsService } from './modules/snapshots/index';
+import { createStixService, stixRoutes } from './modules/stix/index';
 import { storageProbe, systemRoutes } from './modules/system/index';
 import { tagsRoutes } from './modules/tags/index';
 import { createTakedown } from './modules/takedown/index';
@@ -225,6 +226,7 @@ export async function buildApp(deps: AppDeps) {
     dataDir: config.dataDir,
     importWriters: config.importWriters,
     secret: config.secret,
+    publicUrl: config.publicUrl,
     log: app.log,
   });
   // «Все N по фильтру» of the event lists (pg-boss job; main.ts attaches it).
@@ -346,6 +348,10 @@ export async function buildApp(deps: AppDeps) {
       watch.mount(a);
       takedown.mount(a);
       integrations.mount(a);
+      // STIX bundles of events and the TAXII 2.1 server (#33).
+      await stixRoutes(a, {
+        stix: createStixService({ db, refs: engine.refs, secret: config.secret, publicUrl: config.publicUrl }),
+      });
     },
     { prefix: API_PREFIX },
   );

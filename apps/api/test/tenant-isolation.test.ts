@@ -101,6 +101,8 @@ const S = {
   exportFields: [] as string[],
   /** Takedown requests (#32) of A's and B's domain events. */
   takedown: { a: 0, b: 0 },
+  /** TAXII collection ids (domains) of A and B, and an object of B's. */
+  taxii: { a: '', b: '', bObject: '' },
 };
 
 let owner: Principal;
@@ -526,6 +528,14 @@ async function seed() {
   for (const ev of [evB('accounts'), evA('accounts')])
     await must(owner, { method: 'POST', url: `/modules/accounts/events/${ev}/leaks`, body: { leak_id: S.leak } }, 201);
 
+  // TAXII (#33): A's and B's domains collections and B's incident, as the staff owner reads them.
+  const cols = (await owner.client.get('/taxii2/forpost/collections/')).json().collections as { id: string; title: string }[];
+  S.taxii.a = cols.find((c) => c.title === 'Альфа — Домены')?.id ?? '';
+  S.taxii.b = cols.find((c) => c.title === `${B_NAME} — Домены`)?.id ?? '';
+  const bObjects = await owner.client.get(`/taxii2/forpost/collections/${S.taxii.b}/objects/?match[type]=incident&limit=1`);
+  S.taxii.bObject = (bObjects.json().objects?.[0]?.id as string | undefined) ?? '';
+  expect(S.taxii.a && S.taxii.b && S.taxii.bObject).toBeTruthy();
+
   // The charts read the rollups.
   await ctx.app.services.analytics.fold();
 }
@@ -800,6 +810,27 @@ const CASES: Record<string, Case> = {
     'the staff owner’s bulk operation': S.bulk.owner,
   })),
   'GET /modules/{m}/events/snapshots/:id': onId(event('snapshots of B’s domain'), { control: ownEvent }),
+  // STIX and TAXII (#33): an event's bundle; B's collection, and B's object asked for in A's collection.
+  'GET /modules/{m}/events/:id/stix': onId(event('STIX bundle of B’s event'), { control: ownEvent }),
+  ...Object.fromEntries(
+    ['', 'objects/', 'manifest/'].map((tail) => [
+      `GET /taxii2/forpost/collections/:collection/${tail}`,
+      custom(['path:collection'], (r) => [
+        probe('B’s TAXII collection', S.taxii.b, (x) => call(r, { collection: x }), {
+          control: call(r, { collection: S.taxii.a }),
+        }),
+      ]),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['', 'versions/'].map((tail) => [
+      `GET /taxii2/forpost/collections/:collection/objects/:object/${tail}`,
+      custom(['path:collection', 'path:object'], (r) => [
+        probe('B’s TAXII collection (B’s object in it)', S.taxii.b, (x) => call(r, { collection: x, object: S.taxii.bObject })),
+        probe('B’s object in A’s TAXII collection', S.taxii.bObject, (x) => call(r, { collection: S.taxii.a, object: x })),
+      ]),
+    ]),
+  ),
   // The watch (#31): an event's timeline and flag.
   'GET /modules/{m}/events/:id/watch': onId(event('watch timeline of B’s domain'), { control: ownEvent }),
   'PUT /modules/{m}/events/:id/watch': onId(event('B’s domain (its watch flag)'), { body: () => ({ watched: true }) }),

@@ -13,12 +13,15 @@ import {
   type ModuleDescriptor,
 } from './modules/index';
 
-export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'stix'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
   csv: 'CSV (UTF-8, для Excel)',
   xlsx: 'Excel (XLSX)',
+  stix: 'STIX 2.1 (JSON, bundle)',
 };
+/** The file name's extension of a format. A STIX export holds every event's objects, whatever `fields` says. */
+export const EXPORT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', stix: 'stix.json' };
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];

@@ -61,6 +61,17 @@ export interface RouteEntry {
   operationId?: string;
 }
 
+/**
+ * TAXII clients (OpenCTI, MISP) send HTTP Basic: on the TAXII server the password is an API key (any
+ * user name) and counts as `Bearer <key>` (#33). Elsewhere Basic means nothing.
+ */
+function basicKey(url: string, authz: string | undefined): string | undefined {
+  if (!authz?.startsWith('Basic ') || !url.startsWith('/api/v1/taxii2/')) return undefined;
+  const decoded = Buffer.from(authz.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) || undefined : undefined;
+}
+
 export function registerAccess(
   app: FastifyInstance,
   deps: {
@@ -112,7 +123,7 @@ export function registerAccess(
     if (!req.url.startsWith('/api/')) return;
     const permission = req.routeOptions.config?.permission;
     const authz = req.headers.authorization;
-    const bearer = authz?.startsWith('Bearer ') ? authz.slice(7).trim() : undefined;
+    const bearer = authz?.startsWith('Bearer ') ? authz.slice(7).trim() : basicKey(req.url, authz);
     const ctx = { ip: req.ip, userAgent: req.headers['user-agent'] };
 
     if (bearer) {

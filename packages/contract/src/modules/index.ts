@@ -26,6 +26,7 @@ export { dateSchema, datetimeSchema, field, hostSchema, ipSchema, isRealDate, PL
 export * from './indicators';
 export * from './kinds';
 export { luhnCheckDigit, sampleCard, sampleInn, sampleOgrn } from './samples';
+export * from './stix';
 export * from './types';
 export { MODULE_LIST, MODULES };
 

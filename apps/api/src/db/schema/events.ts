@@ -110,6 +110,13 @@ export const events = pgTable(
     detectedAt: ts('detected_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * When the row last changed, as the TAXII server's «added» cursor (#33): set by the row triggers
+     * `events_stix_added`/`events_stix_changed` to clock_timestamp() on every INSERT and every UPDATE
+     * of what its STIX objects are made of, whatever the path (API, import, bulk, SQL); rows older
+     * than the column share the migration's time.
+     */
+    stixAdded: ts('stix_added').notNull().defaultNow(),
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     authorKeyId: integer('author_key_id'),
     importId: integer('import_id'),
@@ -191,6 +198,7 @@ export const events = pgTable(
         .where(sql.raw(`module = '${code}'`)),
     ),
     index('events_tags_gin').using('gin', t.tags),
+    index('events_company_module_stix_idx').on(t.companyId, t.module, t.stixAdded, t.id),
     index('events_author_idx').on(t.authorId),
     index('events_import_idx').on(t.importId).where(sql`${t.importId} IS NOT NULL`),
     // «Мои события» and the list's assignee filter: one user's events newest first; the trailing

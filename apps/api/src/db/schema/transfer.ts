@@ -139,7 +139,7 @@ export const dataExports = pgTable(
     keyId: integer('key_id'),
     module: text('module').notNull(),
     name: text('name').notNull(),
-    format: text('format', { enum: ['csv', 'xlsx'] }).notNull(),
+    format: text('format', { enum: ['csv', 'xlsx', 'stix'] }).notNull(),
     fields: jsonb('fields').$type<string[]>().notNull(),
     /** The list query as given (shown back to the user). */
     filters: jsonb('filters').$type<Record<string, unknown>>().notNull(),

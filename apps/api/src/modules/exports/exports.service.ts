@@ -10,6 +10,7 @@
 import { API_MSG } from '@forpost/contract/errors';
 import { type EventListQuery, eventListQuery } from '@forpost/contract/events';
 import {
+  EXPORT_EXTENSIONS,
   EXPORT_MSG,
   type ExportCreateRequest,
   type ExportFormat,
@@ -39,12 +40,13 @@ import type { Logger } from '../../lib/logger';
 import type { ConfigsService } from '../configs/index';
 import type { CardVault, Refs } from '../events/index';
 import { filterConditions, orderBy } from '../events/index';
+import { bundleHead, companyIdentity, eventToStix, rowToStixInput, type StixObject, stixNamespace, uuidv5 } from '../stix/index';
 import { cellFormatters, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { createExportsRepo, type ExportOwner, type ExportRowDb, type ExportRowItem } from './exports.repo';
 import { XlsxStream } from './sheetml';
 import { csvCopySql, type ExportQueryParts, sqlExportable, xlsxCopySql } from './sql-cells.query';
-import { csvWriter, EXPORT_MIME, type SheetWriter, writerFor } from './writers';
+import { csvWriter, EXPORT_MIME, type SheetWriter, stixBundleWriter, writerFor } from './writers';
 
 const EXPORT_QUEUE = 'exports-run';
 const EXPORTS_MAINTENANCE = 'exports-maintenance';
@@ -63,6 +65,9 @@ export interface ExportsDeps {
   store: DocStore;
   refs: Refs;
   vault: CardVault;
+  /** The instance secret: STIX ids of event objects come from its namespace, as on the TAXII server. */
+  secret: string;
+  publicUrl?: string;
   log: Pick<Logger, 'warn'>;
 }
 
@@ -139,7 +144,7 @@ export function createExportsService(deps: ExportsDeps) {
       rows_total: r.rowsTotal,
       rows_written: r.rowsWritten,
       size: r.size,
-      file_name: `${fileSafe(r.name)}.${r.format}`,
+      file_name: `${fileSafe(r.name)}.${EXPORT_EXTENSIONS[r.format]}`,
       created_at: r.createdAt.toISOString(),
       finished_at: r.finishedAt ? r.finishedAt.toISOString() : null,
       expires_at: expires ? expires.toISOString() : null,
@@ -277,7 +282,7 @@ export function createExportsService(deps: ExportsDeps) {
               s.has(cid)
           )(new Set(r.revealScope));
     const format = cellFormatters(m, r.fields, { refs: deps.refs, vault: deps.vault, tagNames, refNames, reveal });
-    const writer = writerFor(r.format as ExportFormat, header, opts.rowsPerSheet);
+    const writer = writerFor(r.format as Exclude<ExportFormat, 'stix'>, header, opts.rowsPerSheet);
     const stored = storing(writer);
 
     let written = 0;
@@ -314,6 +319,63 @@ export function createExportsService(deps: ExportsDeps) {
     return { stored, written };
   }
 
+  const stixCtx = { namespace: stixNamespace(deps.secret), consoleUrl: deps.publicUrl };
+
+  /**
+   * A STIX 2.1 bundle (#33): the rows through a cursor, each event mapped to its objects and written as
+   * it comes — memory holds one page. Companies' identities go out once; an observable shared by
+   * events is written once per page (across pages it may repeat: same id, same content).
+   */
+  async function stixExport(job: ExportJob): Promise<Produced | undefined> {
+    const { client, m, r, where, sort, progress, opts } = job;
+    const { tagNames } = await lookups();
+    const writer = stixBundleWriter(`bundle--${uuidv5(stixCtx.namespace, `export:${r.id}:${Date.now()}`)}`);
+    const stored = store.put(writer.output);
+    stored.catch(() => undefined);
+    let written = 0;
+    let aborted = false;
+    let cursor: Awaited<ReturnType<typeof repo.openCursor>> | undefined;
+    const companies = new Set<number>();
+    try {
+      await writer.writeMany(bundleHead(stixCtx));
+      cursor = await repo.openCursor(client, where, orderBy(m, sort), FETCH);
+      for (;;) {
+        const page = await cursor.next();
+        if (!page.length) break;
+        const seen = new Set<string>();
+        const out: StixObject[] = [];
+        for (const row of page) {
+          if (!companies.has(row.company_id)) {
+            companies.add(row.company_id);
+            out.push(companyIdentity(stixCtx, row.company_id, row.company_name));
+          }
+          for (const o of eventToStix(rowToStixInput(row, m.code, deps.refs, tagNames), stixCtx)) {
+            if (seen.has(o.id)) continue;
+            seen.add(o.id);
+            out.push(o);
+          }
+        }
+        await writer.writeMany(out);
+        written += page.length;
+        if (!(await progress(written))) {
+          aborted = true;
+          break;
+        }
+        await opts.onPage?.(written);
+      }
+      await cursor.close(true);
+      if (aborted) throw new Error('export deleted');
+      await writer.end();
+    } catch (e) {
+      await cursor?.close(false);
+      writer.abort(e as Error);
+      await stored.catch(() => undefined);
+      if (aborted) return undefined;
+      throw e;
+    }
+    return { stored, written };
+  }
+
   /** The job: streams the selected rows into the file. A retry starts over (the file is written anew). */
   async function run(id: number, opts: ExportRunOptions = {}): Promise<void> {
     await withJobLock(pool, LOCK_EXPORT, id, async (client) => {
@@ -332,7 +394,7 @@ export function createExportsService(deps: ExportsDeps) {
       const header = headerLabels(m, r.fields);
       /** Progress and liveness: false when the export was deleted meanwhile. */
       const progress = (written: number) => repo.progress(id, written);
-      const produce = sqlExportable(m, r.fields, r.revealScope) ? copyExport : nodeExport;
+      const produce = r.format === 'stix' ? stixExport : sqlExportable(m, r.fields, r.revealScope) ? copyExport : nodeExport;
       const produced = await produce({ client, m, r, header, where, sort: q.sort, progress, opts });
       await counted.catch(() => undefined); // a failed count leaves the total unknown, the file is still good
       if (!produced) return; // deleted meanwhile

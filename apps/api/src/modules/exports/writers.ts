@@ -50,10 +50,38 @@ export function csvWriter(header: readonly string[]): SheetWriter & { put(bytes:
 export const xlsxWriter = (header: readonly string[], rowsPerSheet = XLSX_ROWS_PER_SHEET): SheetWriter =>
   new XlsxStream(header, rowsPerSheet);
 
-export const writerFor = (format: ExportFormat, header: readonly string[], rowsPerSheet?: number): SheetWriter =>
-  format === 'csv' ? csvWriter(header) : xlsxWriter(header, rowsPerSheet);
+export const writerFor = (
+  format: Exclude<ExportFormat, 'stix'>,
+  header: readonly string[],
+  rowsPerSheet?: number,
+): SheetWriter => (format === 'csv' ? csvWriter(header) : xlsxWriter(header, rowsPerSheet));
+
+/**
+ * A STIX 2.1 bundle written as it comes: `{"type":"bundle","id":…,"objects":[` then objects one by
+ * one with backpressure, then `]}` — the file is one JSON document however many events it holds.
+ */
+export function stixBundleWriter(bundleId: string) {
+  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  out.write(`{"type":"bundle","id":${JSON.stringify(bundleId)},"objects":[`);
+  let first = true;
+  return {
+    output: out as Readable,
+    async writeMany(objects: readonly unknown[]) {
+      if (!objects.length) return;
+      const text = objects.map((o) => JSON.stringify(o)).join(',\n');
+      const chunk = first ? `\n${text}` : `,\n${text}`;
+      first = false;
+      if (!out.write(chunk) && !out.destroyed) await once(out, 'drain');
+    },
+    async end() {
+      out.end('\n]}\n');
+    },
+    abort: (err: Error) => out.destroy(err),
+  };
+}
 
 export const EXPORT_MIME: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  stix: 'application/stix+json;version=2.1',
 };

@@ -25,6 +25,8 @@ export interface TransferDeps {
   dataDir: string;
   importWriters: number;
   secret: string;
+  /** The console's address (links back to events in STIX exports). */
+  publicUrl?: string;
   log: Pick<Logger, 'warn' | 'error'>;
 }
 

@@ -22,6 +22,8 @@ export interface ExportDialogProps {
   /** Rows the filters select, when the list knows it. */
   total?: number;
   totalCapped?: boolean;
+  /** The format chosen when the dialog opens (the list's «Выгрузить в STIX 2.1» opens it on STIX). */
+  initialFormat?: ExportFormat;
 }
 
 const toFilters = (p: SearchParams): Record<string, string | number | boolean | (string | number)[]> => {
@@ -35,7 +37,7 @@ const toFilters = (p: SearchParams): Record<string, string | number | boolean | 
   return out;
 };
 
-export function ExportDialog({ open, onClose, module: m, filters, total, totalCapped }: ExportDialogProps) {
+export function ExportDialog({ open, onClose, module: m, filters, total, totalCapped, initialFormat }: ExportDialogProps) {
   const { message } = feedback;
   const navigate = useNavigate();
   const fieldsQ = useExportFieldsQuery(m.code, open);
@@ -49,6 +51,9 @@ export function ExportDialog({ open, onClose, module: m, filters, total, totalCa
   useEffect(() => {
     if (open) setSelected(defaults);
   }, [open, defaults]);
+  useEffect(() => {
+    if (open) setFormat(initialFormat ?? 'xlsx');
+  }, [open, initialFormat]);
 
   const submit = () =>
     create.mutate(

@@ -1,9 +1,10 @@
 /* `/{section}/{id}`: one event — fields, triage, tags, comments, attachments, history and the module's extras. */
-import { ArrowLeftOutlined, DeleteOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, DeleteOutlined, ExportOutlined, ReloadOutlined } from '@ant-design/icons';
 import { getModule } from '@forpost/contract/modules';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Col, Descriptions, Flex, Popconfirm, Result, Row, Skeleton, Typography } from 'antd';
+import { onDownloadClick } from '../../../lib/download';
 import { feedback } from '../../../lib/feedback';
 import { EMPTY_VALUE, formatDateTime } from '../../../lib/format';
 import { errorMessage, getErrorBody, getErrorStatus } from '../../../lib/http';
@@ -51,6 +52,7 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
   const refs = useEventRefs(m);
   const canWrite = useCan('events.write', event.company_id);
   const canDelete = useCan('events.delete', event.company_id);
+  const canExport = useCan('events.export', event.company_id);
   const patch = usePatchEvent(m.code, event.id);
   const remove = useDeleteEvent(m.code);
   const navigate = useNavigate();
@@ -88,6 +90,17 @@ function Loaded({ section, event }: { section: EventSection; event: EventDetail 
           <Link to="/$section" params={{ section: section.section }} search={lastListSearch(section.section)}>
             <Button icon={<ArrowLeftOutlined />}>К списку</Button>
           </Link>
+          {canExport && (
+            <Button
+              icon={<ExportOutlined />}
+              href={`/api/v1/modules/${section.section}/events/${event.id}/stix`}
+              download={`${section.section}-${event.id}.stix.json`}
+              onClick={onDownloadClick}
+              data-testid="event-stix"
+            >
+              STIX 2.1
+            </Button>
+          )}
           {canDelete && (
             <Popconfirm
               title={`Удалить событие №${event.id}?`}

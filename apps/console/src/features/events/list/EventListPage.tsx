@@ -1,10 +1,10 @@
 /* `/{section}`: the event list of one module, entirely driven by its registry descriptor. */
 
-import { ExportOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DownOutlined, ExportOutlined, ImportOutlined, ReloadOutlined } from '@ant-design/icons';
 import { getModule } from '@forpost/contract/modules';
 import { Link } from '@tanstack/react-router';
 import type { TablePaginationConfig } from 'antd';
-import { Button, Card, Empty, Flex, Grid, Result, Skeleton, Table, Typography } from 'antd';
+import { Button, Card, Dropdown, Empty, Flex, Grid, Result, Skeleton, Space, Table, Typography } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useEffect, useMemo, useState } from 'react';
 import { useScrollRegion } from '../../../components/list/useScrollRegion';
@@ -60,7 +60,7 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
   const canDelete = useCan('events.delete');
   const canImport = useCan('events.import');
   const canExport = useCan('events.export');
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExporting] = useState<false | 'xlsx' | 'stix'>(false);
 
   useEffect(() => {
     rememberListSearch(section.section, search);
@@ -178,9 +178,19 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
             </Link>
           )}
           {canExport && (
-            <Button icon={<ExportOutlined />} onClick={() => setExporting(true)} data-testid="export-open">
-              Экспорт
-            </Button>
+            <Space.Compact>
+              <Button icon={<ExportOutlined />} onClick={() => setExporting('xlsx')} data-testid="export-open">
+                Экспорт
+              </Button>
+              <Dropdown
+                menu={{
+                  items: [{ key: 'stix', label: 'Выгрузить в STIX 2.1', icon: <ExportOutlined /> }],
+                  onClick: () => setExporting('stix'),
+                }}
+              >
+                <Button icon={<DownOutlined />} aria-label="Другие форматы экспорта" data-testid="export-more" />
+              </Dropdown>
+            </Space.Compact>
           )}
         </Flex>
       </Flex>
@@ -300,7 +310,8 @@ export function EventListPage({ section, search, onSearch }: EventListPageProps)
       {keys.help}
       {canExport && (
         <ExportDialog
-          open={exporting}
+          open={exporting !== false}
+          initialFormat={exporting || undefined}
           onClose={() => setExporting(false)}
           module={m}
           filters={params}
