@@ -39,6 +39,13 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
     ).id;
   const watched = await create('login');
   const fresh = await create('fresh');
+  // Last observed an hour ago (the server's poller runs every 5 s: a target without an observation would
+  // be observed at once and add a fourth state); the switch keeps that time.
+  await e2eSql(
+    `INSERT INTO watch_targets (event_id, company_id, watched, observed_at, domain)
+     VALUES ($1, $2, false, now() - interval '1 hour', $3)`,
+    [watched, company.id, `login-${token}.ru`],
+  );
   await ok(await api.put(`/api/v1/modules/domains/events/${watched}/watch`, { data: { watched: true } }), 'watch on');
   // What the worker writes after three observations: parked → MX → a login page.
   await e2eSql(
@@ -70,7 +77,6 @@ test('watch: timeline on the card, the switch, the company schedule and rules', 
        ($1, $2, 'cert_issued', now() - interval '1 hour')`,
     [watched, company.id],
   );
-  await e2eSql(`UPDATE watch_targets SET observed_at = now() - interval '1 hour' WHERE event_id = $1`, [watched]);
 
   await login(page);
   await page.goto(`/domains/${watched}`);
@@ -149,8 +155,9 @@ test('watch: a real observation raises the priority by the company rule and reac
   page,
   baseURL,
 }) => {
-  // The server's watch poller looks for due domains once a minute: a baseline round, then the MX one.
-  test.setTimeout(360_000);
+  // The server's watch poller looks for due domains every 5 s (WATCH_TICK_SECONDS in scripts/e2e-server.mjs): a
+  // baseline round, then the MX one.
+  test.setTimeout(180_000);
   const domain = `mx-${token}.ru`;
   const HOSTER = ['ns1.hoster.ru', 'ns2.hoster.ru'];
   const dns = await startDnsServer({ [domain]: { NS: HOSTER } });

@@ -37,4 +37,6 @@ startServer({
   ADMIN_PASSWORD: 'Forpost-Admin-2026!Pass',
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   SMTP_URL: '',
+  // The watch's poller looks for due domains every 5 s, not every minute: watch.spec waits for two rounds.
+  WATCH_TICK_SECONDS: '5',
 });

@@ -70,6 +70,8 @@ const envSchema = z.object({
   WATCH_DESTINATION_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   /** …and HTTP requests per second to one destination address (fractions allowed: 0.5 = one in 2 s). */
   WATCH_DESTINATION_RATE: z.coerce.number().min(0.1).max(10_000).default(10),
+  /** …and how often a worker looks for domains that are due (seconds). */
+  WATCH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Dashboard charts kept in memory per instance (≤ ~30 KB each; checked against the rollups on every request; 0 = off). */
   ANALYTICS_CACHE_ENTRIES: z.coerce.number().int().min(0).max(4096).default(256),
   /** How long one instance trusts what it read about a session or an API key (ms; invalidated by NOTIFY on any change; 0 = off). */
@@ -147,7 +149,7 @@ export interface Config {
   outboundAllowPrivate: boolean;
   snapshotHostMap: string;
   /** WATCH_* — the domain watch's limits per worker (modules/watch WatchOptions). */
-  watch: { concurrency: number; perDestination: { concurrency: number; ratePerSecond: number } };
+  watch: { concurrency: number; perDestination: { concurrency: number; ratePerSecond: number }; tickSeconds: number };
   analyticsCacheEntries: number;
   accessCacheMs: number;
   listCacheMs: number;
@@ -286,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     watch: {
       concurrency: e.WATCH_CONCURRENCY,
       perDestination: { concurrency: e.WATCH_DESTINATION_CONCURRENCY, ratePerSecond: e.WATCH_DESTINATION_RATE },
+      tickSeconds: e.WATCH_TICK_SECONDS,
     },
     analyticsCacheEntries: e.ANALYTICS_CACHE_ENTRIES,
     accessCacheMs: e.ACCESS_CACHE_MS,

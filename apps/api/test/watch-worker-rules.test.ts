@@ -90,8 +90,9 @@ describe('watch limits: operator settings (WATCH_* in the environment)', () => {
       WATCH_CONCURRENCY: '8',
       WATCH_DESTINATION_CONCURRENCY: '2',
       WATCH_DESTINATION_RATE: '0.5',
+      WATCH_TICK_SECONDS: '5',
     });
-    expect(c.watch).toEqual({ concurrency: 8, perDestination: { concurrency: 2, ratePerSecond: 0.5 } });
+    expect(c.watch).toEqual({ concurrency: 8, perDestination: { concurrency: 2, ratePerSecond: 0.5 }, tickSeconds: 5 });
     // buildApp hands them to the watch (app.ts): what a round uses.
     const w = createWatch({
       db: {} as Db,

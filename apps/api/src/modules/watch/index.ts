@@ -26,20 +26,20 @@ import { createWatchRepo } from './watch.repo';
 import { watchRoutes } from './watch.routes';
 import { createWatchService } from './watch.service';
 
-/** How often the poller looks for due domains (a round observes every due one). */
-const TICK_MS = 60_000;
-
 export interface WatchOptions {
   /** Domains observed at once (DNS and HTTP of one domain in sequence); env WATCH_CONCURRENCY. */
   concurrency: number;
   /** HTTP requests at once and per second to one destination address; env WATCH_DESTINATION_CONCURRENCY, WATCH_DESTINATION_RATE. */
   perDestination: { concurrency: number; ratePerSecond: number };
+  /** How often a worker looks for due domains (a round observes every due one); env WATCH_TICK_SECONDS. */
+  tickSeconds: number;
   /** Tests and bench: the port both HTTP schemes connect to. */
   httpPort?: number;
 }
 export const DEFAULT_WATCH_OPTIONS: WatchOptions = {
   concurrency: 64,
   perDestination: { concurrency: 4, ratePerSecond: 10 },
+  tickSeconds: 60,
 };
 
 export interface WatchDeps {
@@ -122,7 +122,7 @@ export function createWatch(deps: WatchDeps) {
       if (!opts.work || opts.background === false) return;
       pollers.push(
         startPoller({
-          intervalMs: TICK_MS,
+          intervalMs: options.tickSeconds * 1000,
           run: async (stopped) => {
             // Without DNS servers there is nothing to observe with.
             if (!(await discoverySettings(configs)).resolver.servers.length) return;
