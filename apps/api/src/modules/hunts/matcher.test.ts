@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type CompanyIdentities, foldLogin, type HuntMatch, HuntMatcher, MAX_LINE } from './matcher';
-import { HuntInputError, scanFile, scanStream } from './reader';
+import { HuntInputError, scanFile, scanRange, scanStream, splitRanges } from './reader';
 import { huntKey } from './verdict';
 
 const KEY = huntKey('s'.repeat(40));
@@ -245,6 +245,47 @@ describe('containers and bad input', () => {
       await scanStream(chunks(), m);
       expect(got).toEqual(ref);
     }
+  });
+});
+
+describe('byte ranges', () => {
+  it('every line and every stealer-log block is read by exactly one range, at every cut point', async () => {
+    const text = Buffer.from(
+      'a@sber.ru:1\nURL: https://vpn.corp.example.com\nUsername: u1\nSoft: x\nPassword: p1\n\n' +
+        'https://x.ru|b@sber.ru|2\nHost: mail.sber.ru\nLogin: c@gmail.com\nPassword: p2\nnoise\nd@dept.sber.ru;3\ne@sber.ru:4',
+    );
+    const key = (m: HuntMatch) => `${m.companyId} ${m.login}`;
+    const whole: HuntMatch[] = [];
+    const wm = new HuntMatcher(COMPANIES, { key: KEY, onMatch: (x) => whole.push(x) });
+    wm.feed(text);
+    const ws = wm.end();
+    const open = async (s: number, e: number) =>
+      (async function* () {
+        for (let i = s; i <= e; i += 5) yield text.subarray(i, Math.min(i + 5, e + 1));
+      })();
+    for (let a = 1; a < text.length; a++)
+      for (const b of [a + 1, a + 9, a + 23]) {
+        const cuts = [0, a, Math.min(b, text.length), text.length].filter((v, i, arr) => i === 0 || v > arr[i - 1]!);
+        const got: HuntMatch[] = [];
+        let lines = 0;
+        for (let i = 0; i + 1 < cuts.length; i++) {
+          const m = new HuntMatcher(COMPANIES, { key: KEY, onMatch: (x) => got.push(x) });
+          const st = await scanRange(open, { start: cuts[i]!, end: cuts[i + 1]! }, text.length, m);
+          lines += st.lines + st.blank;
+        }
+        expect({ cut: [a, b], m: got.map(key).sort(), lines }).toEqual({
+          cut: [a, b],
+          m: whole.map(key).sort(),
+          lines: ws.lines + ws.blank,
+        });
+      }
+  });
+
+  it('splitRanges covers the file without gaps', () => {
+    const r = splitRanges(10_000_000, 3);
+    expect(r[0]!.start).toBe(0);
+    expect(r.at(-1)!.end).toBe(10_000_000);
+    for (let i = 1; i < r.length; i++) expect(r[i]!.start).toBe(r[i - 1]!.end);
   });
 });
 

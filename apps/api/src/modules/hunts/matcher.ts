@@ -290,6 +290,8 @@ export class HuntMatcher {
   private carry: Buffer | null = null;
   private discarding = false;
   private atStart = true;
+  /** Set for a byte range that does not start the file: see `line`. */
+  skipOrphans = false;
   // stealer-log block in progress
   private blockUrl: Buffer | null = null;
   private blockLogin: Buffer | null = null;
@@ -421,6 +423,12 @@ export class HuntMatcher {
       this.stats.blank++;
       return;
     }
+    if (this.skipOrphans) {
+      // a byte range's first lines that finish a block begun in the range before: that range read them
+      const kind = this.keyKind(buf, s, e);
+      if (kind === BLOCK_LOGIN || kind === BLOCK_PASSWORD || kind === BLOCK_NOISE) return;
+      this.skipOrphans = false;
+    }
     this.stats.lines++;
     // scheme "://" or a stealer-log key "Key: "
     let j = s;
@@ -453,6 +461,26 @@ export class HuntMatcher {
       }
     }
     this.credLine(buf, s, e);
+  }
+
+  /** The stealer-log key of the line buf[s, e) (`Username: …` → BLOCK_LOGIN), 0 when it is not a key line. */
+  keyKind(buf: Buffer, s: number, e: number): number {
+    while (s < e && (buf[s]! === 32 || buf[s]! === 9)) s++;
+    let j = s;
+    while (j < e && j - s <= MAX_KEY && ((buf[j]! >= 97 && buf[j]! <= 122) || (buf[j]! >= 65 && buf[j]! <= 90))) j++;
+    if (j === s || j >= e || buf[j]! !== 58 || (j + 1 < e && buf[j + 1]! !== 32 && buf[j + 1]! !== 13)) return 0;
+    return this.blockKey(buf, s, j);
+  }
+
+  /** True while a stealer-log block has its URL or login but not yet its password. */
+  get inBlock(): boolean {
+    return this.blockUrl !== null || this.blockLogin !== null;
+  }
+
+  /** A line that continues a block (login, password, `Soft:`…), as opposed to one that starts one. */
+  isContinuation(buf: Buffer, s: number, e: number): boolean {
+    const k = this.keyKind(buf, s, e);
+    return k === BLOCK_LOGIN || k === BLOCK_PASSWORD || k === BLOCK_NOISE;
   }
 
   private blockKey(buf: Buffer, s: number, e: number): number {

@@ -4,7 +4,7 @@ import { createGunzip } from 'node:zlib';
 import { XLSX_MAX_ENTRIES, XLSX_MAX_RATIO } from '@forpost/contract/imports';
 import { Decompress } from 'fzstd';
 import yauzl from 'yauzl';
-import type { HuntMatcher, ScanStats } from './matcher';
+import { type HuntMatcher, MAX_LINE, type ScanStats } from './matcher';
 
 /**
  * A dump's bytes into the matcher (#34): the container is recognised by its first bytes (gzip, zstd, zip of
@@ -225,4 +225,114 @@ function openZipEntry(path: string): Promise<{ stream: Readable; compressed: num
       zf.readEntry();
     });
   });
+}
+
+/** Reads stored bytes [start, end] (inclusive, as DocStore.get with a range). */
+export type RangeOpen = (start: number, end: number) => Promise<AsyncIterable<Uint8Array>>;
+
+/**
+ * Splits a plain-text dump of `size` bytes into `parts` byte ranges for separate jobs. Each range owns the
+ * lines that start inside it; `scanRange` finds the line boundaries itself, so the cut points are plain offsets.
+ */
+export function splitRanges(size: number, parts: number): { start: number; end: number }[] {
+  const n = Math.max(1, Math.min(parts, Math.ceil(size / (1024 * 1024))));
+  const step = Math.ceil(size / n);
+  const out: { start: number; end: number }[] = [];
+  for (let s = 0; s < size; s += step) out.push({ start: s, end: Math.min(size, s + step) });
+  return out;
+}
+
+/**
+ * Scans the lines that start in [start, end) of a plain-text dump: skips the tail of the line begun before
+ * `start`, reads past `end` to finish the last line, and past it while a stealer-log block begun in the range
+ * has its continuation lines (the next range skips those: `skipOrphans`). So every line and every block is
+ * read by exactly one range, whatever the cut points. Reads at most MAX_LINE + 64 KB past `end`.
+ */
+export async function scanRange(
+  open: RangeOpen,
+  range: { start: number; end: number },
+  size: number,
+  matcher: HuntMatcher,
+  opts: ScanOptions = {},
+): Promise<ScanStats> {
+  const { start, end } = range;
+  const from = start > 0 ? start - 1 : 0;
+  const to = Math.min(size, end + MAX_LINE + 64 * 1024) - 1;
+  if (from > to) return matcher.end();
+  matcher.skipOrphans = start > 0;
+  let phase = start > 0 ? 0 : 1; // 0 skip the first partial line, 1 body, 2 finish the last line, 3 block tail, 4 done
+  let pos = from;
+  let pending: Buffer | null = null;
+  let prevLast = -1;
+  for await (const c of await open(from, to)) {
+    let chunk: Buffer = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length);
+    const base = pos;
+    pos += chunk.length;
+    const prev = prevLast;
+    prevLast = chunk.length > 0 ? chunk[chunk.length - 1]! : prevLast;
+    let off = 0;
+    if (phase === 0) {
+      const nl = chunk.indexOf(10);
+      if (nl < 0) continue;
+      off = nl + 1;
+      phase = 1;
+      if (base + off >= end) phase = 4;
+    }
+    if (phase === 1) {
+      const lim = end - base;
+      if (lim >= chunk.length) {
+        matcher.feed(chunk.subarray(off));
+        if (opts.onProgress) await opts.onProgress(pos - from, matcher.stats);
+        continue;
+      }
+      // the range's last line is the one holding byte end - 1; when that byte ended the previous chunk and is
+      // a newline, the range was complete before this chunk
+      if (lim > 0 || prev !== 10) {
+        const nl = chunk.indexOf(10, Math.max(off, lim - 1));
+        if (nl < 0) {
+          matcher.feed(chunk.subarray(off));
+          phase = 2;
+          continue;
+        }
+        matcher.feed(chunk.subarray(off, nl + 1));
+        off = nl + 1;
+      }
+      phase = 3;
+    }
+    if (phase === 2) {
+      const nl = chunk.indexOf(10, off);
+      if (nl < 0) {
+        matcher.feed(chunk.subarray(off));
+        continue;
+      }
+      matcher.feed(chunk.subarray(off, nl + 1));
+      off = nl + 1;
+      phase = 3;
+    }
+    if (phase === 3) {
+      if (pending) {
+        chunk = Buffer.concat([pending, chunk.subarray(off)]);
+        off = 0;
+        pending = null;
+      }
+      while (matcher.inBlock) {
+        const nl = chunk.indexOf(10, off);
+        if (nl < 0) {
+          pending = Buffer.from(chunk.subarray(off));
+          break;
+        }
+        if (!matcher.isContinuation(chunk, off, nl)) {
+          phase = 4;
+          break;
+        }
+        matcher.feed(chunk.subarray(off, nl + 1));
+        off = nl + 1;
+      }
+      if (!matcher.inBlock) phase = 4;
+    }
+    if (phase === 4) break;
+  }
+  if (pending && matcher.inBlock && matcher.isContinuation(pending, 0, pending.length)) matcher.feed(pending);
+  if (opts.onProgress) await opts.onProgress(pos - from, matcher.stats);
+  return matcher.end();
 }
