@@ -70,6 +70,8 @@ export interface ScanStats {
 
 export const MAX_LINE = 64 * 1024;
 const MAX_SAMPLES = 20;
+/** A stealer-log block's URL and login are kept (copied) up to this many bytes. */
+const BLOCK_FIELD = 2048;
 
 // byte classes of the login field
 const C_OK = 0;
@@ -271,6 +273,8 @@ const BLOCK_KEYS: Record<string, number> = {
   storage: BLOCK_NOISE,
 };
 const MAX_KEY = 11;
+const KEY_BYTES = Object.keys(BLOCK_KEYS).map((k) => Buffer.from(k, 'latin1'));
+const KEY_KINDS = Object.values(BLOCK_KEYS);
 
 export interface MatcherOptions {
   /** Per-installation HMAC key of password verdicts (`huntKey(SECRET)`). */
@@ -293,8 +297,10 @@ export class HuntMatcher {
   /** Set for a byte range that does not start the file: see `line`. */
   skipOrphans = false;
   // stealer-log block in progress
-  private blockUrl: Buffer | null = null;
-  private blockLogin: Buffer | null = null;
+  private readonly blockUrlBuf = Buffer.alloc(BLOCK_FIELD);
+  private readonly blockLoginBuf = Buffer.alloc(BLOCK_FIELD);
+  private blockUrlLen = -1;
+  private blockLoginLen = -1;
   readonly stats: ScanStats = {
     bytes: 0,
     lines: 0,
@@ -392,7 +398,7 @@ export class HuntMatcher {
     else if (this.carry) this.line(this.carry, 0, this.carry.length);
     this.carry = null;
     this.discarding = false;
-    this.blockUrl = this.blockLogin = null;
+    this.blockUrlLen = this.blockLoginLen = -1;
     return this.stats;
   }
 
@@ -474,7 +480,7 @@ export class HuntMatcher {
 
   /** True while a stealer-log block has its URL or login but not yet its password. */
   get inBlock(): boolean {
-    return this.blockUrl !== null || this.blockLogin !== null;
+    return this.blockUrlLen >= 0 || this.blockLoginLen >= 0;
   }
 
   /** A line that continues a block (login, password, `Soft:`…), as opposed to one that starts one. */
@@ -483,33 +489,41 @@ export class HuntMatcher {
     return k === BLOCK_LOGIN || k === BLOCK_PASSWORD || k === BLOCK_NOISE;
   }
 
-  private blockKey(buf: Buffer, s: number, e: number): number {
-    if (e - s > MAX_KEY) return 0;
-    let key = '';
-    for (let i = s; i < e; i++) key += String.fromCharCode(LOWER[buf[i]!]!);
-    return BLOCK_KEYS[key] ?? 0;
+  private blockKey(buf: Uint8Array, s: number, e: number): number {
+    const n = e - s;
+    if (n > MAX_KEY) return 0;
+    for (let k = 0; k < KEY_BYTES.length; k++) {
+      const key = KEY_BYTES[k]!;
+      if (key.length !== n || key[0]! !== LOWER[buf[s]!]!) continue;
+      let i = 1;
+      while (i < n && key[i]! === LOWER[buf[s + i]!]!) i++;
+      if (i === n) return KEY_KINDS[k]!;
+    }
+    return 0;
   }
 
   private blockLine(kind: number, buf: Buffer, s: number, e: number): void {
     this.stats.records++;
     while (s < e && buf[s]! === 32) s++;
     if (kind === BLOCK_URL) {
-      this.blockUrl = Buffer.from(buf.subarray(s, e));
-      this.blockLogin = null;
+      this.blockUrlLen = Math.min(e - s, BLOCK_FIELD);
+      buf.copy(this.blockUrlBuf, 0, s, s + this.blockUrlLen);
+      this.blockLoginLen = -1;
     } else if (kind === BLOCK_LOGIN) {
-      this.blockLogin = Buffer.from(buf.subarray(s, e));
+      this.blockLoginLen = Math.min(e - s, BLOCK_FIELD);
+      buf.copy(this.blockLoginBuf, 0, s, s + this.blockLoginLen);
     } else if (kind === BLOCK_PASSWORD) {
-      const url = this.blockUrl;
-      const login = this.blockLogin;
-      this.blockUrl = this.blockLogin = null;
-      if (!login || login.length === 0) return;
+      const urlLen = this.blockUrlLen;
+      const loginLen = this.blockLoginLen;
+      this.blockUrlLen = this.blockLoginLen = -1;
+      if (loginLen <= 0) return;
       // a block's URL may lack a scheme ("Host: vpn.sber.ru")
       const hits = this.hits;
       hits.length = 0;
       let host: [number, number] | null = null;
-      if (url && url.length > 0) host = this.urlHost(url, 0, url.length, hits);
-      this.loginHits(login, 0, login.length, hits);
-      if (hits.length > 0) this.emit('block', login, 0, login.length, url, host, buf, s, e, false);
+      if (urlLen > 0) host = this.urlHost(this.blockUrlBuf, 0, urlLen, hits);
+      this.loginHits(this.blockLoginBuf, 0, loginLen, hits);
+      if (hits.length > 0) this.emit('block', this.blockLoginBuf, 0, loginLen, this.blockUrlBuf, host, buf, s, e, false);
     }
   }
 
@@ -559,11 +573,16 @@ export class HuntMatcher {
    * Returns the host range relative to buf, or null. Android: `android://HASH@com.bank.app/` → the package,
    * read right to left as a host (`app.bank.com` finds `bank.com`).
    */
-  private urlHost(buf: Buffer, s: number, e: number, hits: number[]): [number, number] | null {
+  private urlHost(buf: Uint8Array, s: number, e: number, hits: number[]): [number, number] | null {
     let p = s;
-    const dss = buf.indexOf('://', s);
-    const android = dss >= 0 && dss < e && dss - s === 7 && LOWER[buf[s]!]! === 97 && LOWER[buf[s + 1]!]! === 110;
-    if (dss >= 0 && dss < e) p = dss + 3;
+    let dss = -1;
+    for (let i = s; i + 2 < e && i - s <= 16; i++)
+      if (buf[i]! === 58) {
+        if (buf[i + 1]! === 47 && buf[i + 2]! === 47) dss = i;
+        break;
+      }
+    const android = dss - s === 7 && LOWER[buf[s]!]! === 97 && LOWER[buf[s + 1]!]! === 110;
+    if (dss >= 0) p = dss + 3;
     let hs = p;
     let k = p;
     while (k < e) {
@@ -582,7 +601,7 @@ export class HuntMatcher {
       for (let i = k - 1; i >= hs - 1; i--) {
         if (i < hs || buf[i]! === 46) {
           if (w > 0) this.scratch[w++] = 46;
-          buf.copy(this.scratch, w, i + 1, end);
+          this.scratch.set(buf.subarray(i + 1, end), w);
           w += end - i - 1;
           end = i;
         }
