@@ -2,9 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { getModule } from '@forpost/contract/modules';
 import { describe, expect, it } from 'vitest';
 import { type CompanyIdentities, foldLogin, type HuntMatch, HuntMatcher, MAX_LINE } from './matcher';
 import { HuntInputError, scanFile, scanRange, scanStream, splitRanges } from './reader';
+import { accountFinding } from './results';
 import { huntKey } from './verdict';
 
 const KEY = huntKey('s'.repeat(40));
@@ -186,7 +188,15 @@ describe('password verdict without the password', () => {
       ['**', 'weak'],
       ['q*******3', 'weak'],
     ]);
-    const all = JSON.stringify({ matches, stats: { ...stats, perCompany: [...stats.perCompany] } });
+    const findings = matches.map((m) => accountFinding(m, { name: 'Тестовая утечка', leakedAt: '2026-01-01' }));
+    expect(findings[1]).toMatchObject({
+      companyId: 1,
+      input: { login: 'b@sber.ru', email: 'b@sber.ru', password_kind: 'plain', leak_name: 'Тестовая утечка', service: 'x.ru' },
+      verdict: { masked: 'K***********!', length: 13, strength: 'strong' },
+    });
+    const parsed = getModule('accounts').fields;
+    expect(Object.keys(findings[1]!.input).every((k) => parsed.some((f) => f.key === k))).toBe(true);
+    const all = JSON.stringify({ matches, findings, stats: { ...stats, perCompany: [...stats.perCompany] } });
     for (const p of PASSWORDS) expect(all).not.toContain(p);
   });
 });
