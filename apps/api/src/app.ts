@@ -32,6 +32,7 @@ import { createDiscovery } from './modules/discovery/index';
 import { createDocsService, docsRoutes } from './modules/docs/index';
 import { createBulkJobs, createListCache, registerEventEngine } from './modules/events/index';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
+import { createHunts } from './modules/hunts/index';
 import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
@@ -241,6 +242,15 @@ export async function buildApp(deps: AppDeps) {
     companies,
   });
   app.addHook('onClose', () => discovery.stop());
+  // Credential-leak hunts (#34): a range of a stored dump per pg-boss job (main.ts attaches them).
+  const hunts = createHunts({
+    db,
+    pool: database.pool,
+    store: docstore,
+    secret: config.secret,
+    dataDir: config.dataDir,
+    log: app.log,
+  });
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
   const watch = createWatch({ db, audit, configs, log: app.log, outbound });
   app.addHook('onClose', () => watch.stop());
@@ -303,6 +313,7 @@ export async function buildApp(deps: AppDeps) {
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
+      hunts.mount(engine);
       watch.mount(a);
     },
     { prefix: API_PREFIX },
@@ -339,6 +350,7 @@ export async function buildApp(deps: AppDeps) {
       snapshots,
       discovery,
       watch,
+      hunts,
     },
   });
 }

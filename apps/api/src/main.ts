@@ -43,6 +43,7 @@ async function main() {
     await app.services.insights.attach(boss, { work });
     await app.services.snapshots.attach(boss, { work });
     await app.services.discovery.attach(boss, { work });
+    await app.services.hunts.attach(boss, { work });
     app.services.watch.attach({ work });
     await app.services.slaJobs.attach(boss, { work });
     return { boss, app };

@@ -10,3 +10,4 @@ export * from './sla';
 export * from './transfer';
 export * from './views';
 export * from './watch';
+export * from './hunts';

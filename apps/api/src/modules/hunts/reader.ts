@@ -43,7 +43,7 @@ export function containerOf(head: Uint8Array): Container {
 }
 
 /** Refuses UTF-16 and binary text at the start of the decompressed stream. */
-function checkText(head: Uint8Array): void {
+export function checkText(head: Uint8Array): void {
   if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) throw new HuntInputError('utf16');
   const n = Math.min(head.length, 64 * 1024);
   let nulEven = 0;
