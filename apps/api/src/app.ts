@@ -250,6 +250,8 @@ export async function buildApp(deps: AppDeps) {
     secret: config.secret,
     dataDir: config.dataDir,
     log: app.log,
+    audit,
+    uploadLimit: () => transfer.imports.uploadLimit(),
   });
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
   const watch = createWatch({ db, audit, configs, log: app.log, outbound });
@@ -313,7 +315,7 @@ export async function buildApp(deps: AppDeps) {
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
-      hunts.mount(engine);
+      await hunts.mount(a, engine);
       watch.mount(a);
     },
     { prefix: API_PREFIX },

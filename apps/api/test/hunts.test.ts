@@ -6,12 +6,14 @@
  */
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import type { HuntItem } from '@forpost/contract/hunts';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs';
 import { createDocStore } from '../src/lib/docstore';
 import { HUNT_INPUT_MSG } from '../src/modules/hunts/index';
-import { ADMIN, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { upload } from './imports-kit';
 
 let ctx: TestContext;
 let boss: PgBoss;
@@ -234,6 +236,42 @@ describe('bad input', () => {
         (await sql<{ status: string }>(`SELECT DISTINCT status FROM hunt_ranges WHERE hunt_id = $1`, [id])).map((r) => r.status),
       ).toEqual(['failed']);
     });
+});
+
+describe('the API: staff admins only', () => {
+  it('an admin uploads a dump and follows the hunt to its summary; others are refused or see 404', async () => {
+    const admin = new Client(ctx);
+    await admin.login(ADMIN.email, ADMIN.password);
+    const up = await upload(ctx, admin, `/hunts/upload?leak_id=${leak3}`, {
+      name: 'api.txt',
+      content: 'api.user@beta.com:zz-Second-Dump-9\nnobody@example.org:x\n',
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const id = (up.json() as HuntItem).id;
+    await finished(id);
+    const item = (await admin.get(`/hunts/${id}`)).json() as HuntItem;
+    expect(item).toMatchObject({ status: 'done', leak_name: 'Стилер 3', file_name: 'api.txt' });
+    expect(item.progress).toMatchObject({ lines: 2, ranges: 1, ranges_done: 1, eta_seconds: null });
+    expect(item.companies).toEqual([{ company_id: beta, company_name: 'Бета', found: 1, new: 1, corporate_urls: 0 }]);
+    expect((await admin.get('/hunts/999999')).statusCode).toBe(404);
+    const bad = await admin.post('/hunts', { leak_id: leak3, object_key: 'no/such/object' });
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json()).toMatchObject({ message: 'Файл дампа не найден в хранилище' });
+    for (const [email, role] of [
+      ['analyst@hunts.test', 'ANALYST'],
+      ['cu@hunts.test', 'COMPANY_USER'],
+    ] as const) {
+      await createUser(ctx, {
+        email,
+        role,
+        companies: role === 'COMPANY_USER' ? [{ id: beta, role: 'COMPANY_ADMIN' }] : undefined,
+      });
+      const c = new Client(ctx);
+      await c.login(email, ADMIN.password);
+      expect((await c.get(`/hunts/${id}`)).statusCode, role).toBe(403);
+      expect((await c.get('/hunts')).statusCode, role).toBe(403);
+    }
+  });
 });
 
 describe('no plaintext password anywhere', () => {

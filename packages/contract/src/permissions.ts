@@ -60,6 +60,8 @@ export const PERMISSIONS = [
   'audit.read',
   'discovery.read',
   'discovery.manage',
+  /** Credential-leak hunts (#34): a dump read against every company — staff admins only (not company-scoped). */
+  'hunts.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**

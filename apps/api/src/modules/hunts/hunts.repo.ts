@@ -179,6 +179,41 @@ export function createHuntsRepo(db: Db) {
       await db.execute(sql`UPDATE hunt_ranges SET status = 'failed', updated_at = now()
           WHERE hunt_id = ${huntId} AND status <> 'done'`);
     },
+    /** Hunts with their range sums, newest first (`id` for one). */
+    async items(id: number | null, limit = 50) {
+      return rows<{
+        id: number;
+        leak_id: number;
+        leak_name: string;
+        file_name: string;
+        size: number;
+        status: 'queued' | 'running' | 'done' | 'failed';
+        error: string | null;
+        created_at: string;
+        started_at: string | null;
+        finished_at: string | null;
+        bytes: number;
+        lines: number;
+        unrecognized: number;
+        ranges: number;
+        ranges_done: number;
+        elapsed: number | null;
+      }>(
+        db,
+        sql`SELECT h.id, h.leak_id, l.name AS leak_name, h.file_name, h.size::float8 AS size, h.status, h.error,
+                   to_json(h.created_at) #>> '{}' AS created_at, to_json(h.started_at) #>> '{}' AS started_at,
+                   to_json(h.finished_at) #>> '{}' AS finished_at,
+                   coalesce(r.bytes, 0) AS bytes, coalesce(r.lines, 0) AS lines, coalesce(r.unrecognized, 0) AS unrecognized,
+                   coalesce(r.ranges, 0) AS ranges, coalesce(r.done, 0) AS ranges_done,
+                   extract(epoch FROM coalesce(h.finished_at, now()) - h.started_at)::float8 AS elapsed
+              FROM hunts h JOIN leaks l ON l.id = h.leak_id
+              LEFT JOIN LATERAL (SELECT sum(bytes)::float8 AS bytes, sum(lines)::float8 AS lines,
+                   sum(unrecognized)::float8 AS unrecognized, count(*)::int AS ranges,
+                   count(*) FILTER (WHERE status = 'done')::int AS done FROM hunt_ranges WHERE hunt_id = h.id) r ON true
+             WHERE ${id === null} OR h.id = ${id ?? 0}
+             ORDER BY h.id DESC LIMIT ${limit}`,
+      );
+    },
     /** Progress summed over ranges; matches per company counted from results (exactly once). */
     async summary(huntId: number, companyIds: number[] | null) {
       const [p] = await rows<{

@@ -16,6 +16,7 @@ import { getModule } from '@forpost/contract/modules';
 import type pg from 'pg';
 import type { Db } from '../../db/client';
 import { dropTemp, tempPath, withJobLock } from '../../db/jobs-kit';
+import type { Audit, AuditActor } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -23,7 +24,7 @@ import type { CardVault, CreateGuards, EventsRepo, Refs, WhitelistKindFor } from
 import { newEventData } from '../events/index';
 import type { EventRecord } from '../imports/index';
 import { type EventWriter, writeEvents } from '../imports/index';
-import { insertNotifications } from '../notifications/notifications.repo';
+import { notify } from '../notifications/index';
 import { createHuntsRepo, type HuntRow, type ResultRow } from './hunts.repo';
 import { type HuntMatch, HuntMatcher } from './matcher';
 import { checkText, containerOf, HuntInputError, scanFile, scanRange, scanStream, splitRanges } from './reader';
@@ -37,6 +38,7 @@ export const HUNT_MSG = {
   noFile: 'Файл дампа не найден в хранилище',
   empty: 'Файл дампа пуст',
   notify: 'новые скомпрометированные учётные записи',
+  notFound: 'Поиск утечек не найден',
 } as const;
 
 /** Bytes per range of a plain-text dump (each range a job; any number of workers take them). */
@@ -60,6 +62,7 @@ export interface HuntsDeps {
   secret: string;
   dataDir: string;
   engine: () => HuntEngine;
+  audit: Audit;
   log: Pick<Logger, 'info' | 'warn'>;
   /** Queues the range jobs (pg-boss send inside the creating transaction when given a client). */
   enqueue?: (rangeIds: number[]) => Promise<void>;
@@ -77,7 +80,14 @@ export function createHuntsService(deps: HuntsDeps) {
   const key = huntKey(deps.secret);
   const m = getModule('accounts');
 
-  async function create(p: { leakId: number; docKey: string; fileName: string; createdBy: number | null; rangeBytes?: number }) {
+  async function create(p: {
+    leakId: number;
+    docKey: string;
+    fileName: string;
+    createdBy: number | null;
+    actor?: AuditActor;
+    rangeBytes?: number;
+  }) {
     if (!(await repo.leakExists(p.leakId))) throw new ApiError(404, HUNT_MSG.noLeak);
     let size: number;
     try {
@@ -100,6 +110,16 @@ export function createHuntsService(deps: HuntsDeps) {
         createdBy: p.createdBy,
       });
       const rangeIds = await repo.insertRanges(tx, id, ranges);
+      await deps.audit.record(
+        p.actor ?? { userId: p.createdBy },
+        {
+          action: 'hunt.create',
+          entity: 'hunt',
+          entityId: id,
+          after: { leak_id: p.leakId, file_name: p.fileName, size, ranges: ranges.length },
+        },
+        tx,
+      );
       return { id, rangeIds };
     });
     await deps.enqueue?.(rangeIds);
@@ -257,7 +277,8 @@ export function createHuntsService(deps: HuntsDeps) {
   /** The bell of every member of a company the finished hunt found new accounts for. */
   async function notifyNew(tx: Db, huntId: number): Promise<number[]> {
     const rows = await repo.newPerMember(tx, huntId);
-    await insertNotifications(
+    await notify(
+      tx,
       rows.map((x) => ({
         userId: x.user_id,
         kind: 'hunt' as const,
@@ -267,14 +288,52 @@ export function createHuntsService(deps: HuntsDeps) {
         text: `Поиск утечек: ${HUNT_MSG.notify} — ${x.n}`,
         actorId: null,
       })),
-      tx,
     );
     return [...new Set(rows.map((x) => x.company_id))];
+  }
+
+  /** A hunt as the API shows it: progress (speed, ETA) and the per-company summary. */
+  async function item(id: number) {
+    const [h] = await repo.items(id, 1);
+    if (!h) throw new ApiError(404, HUNT_MSG.notFound);
+    const s = await repo.summary(id, null);
+    return {
+      ...shape(h),
+      progress: { ...shape(h).progress, unrecognized_samples: s.progress.samples ?? [] },
+      companies: s.companies.map((c) => ({
+        company_id: c.company_id,
+        company_name: c.name,
+        found: c.found,
+        new: c.fresh,
+        corporate_urls: c.corporate,
+      })),
+    };
+  }
+  function shape(h: Awaited<ReturnType<typeof repo.items>>[number]) {
+    const { bytes, lines, unrecognized, ranges, ranges_done, elapsed, ...rest } = h;
+    const speed = elapsed && elapsed > 0 && lines > 0 ? lines / elapsed : null;
+    const byteSpeed = elapsed && elapsed > 0 && bytes > 0 ? bytes / elapsed : null;
+    const running = h.status === 'running';
+    return {
+      ...rest,
+      progress: {
+        bytes,
+        lines,
+        unrecognized,
+        unrecognized_samples: [] as string[],
+        ranges,
+        ranges_done,
+        lines_per_second: speed === null ? null : Math.round(speed),
+        eta_seconds: running && byteSpeed ? Math.max(0, Math.round((h.size - bytes) / byteSpeed)) : null,
+      },
+    };
   }
 
   return {
     repo,
     create,
+    item,
+    list: async () => ({ items: (await repo.items(null)).map(shape) }),
     runRange,
     fail: (huntId: number, message: string) => repo.fail(huntId, message),
     summary: repo.summary,

@@ -2,11 +2,14 @@
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Db } from '../../db/client';
+import type { Audit } from '../../lib/audit';
 import type { DocStore } from '../../lib/docstore';
 import type { Logger } from '../../lib/logger';
+import type { App } from '../../lib/routes';
 import type { CreateGuards, Refs, WhitelistKindFor } from '../events/index';
 import { createCardVault, createEventsRepo } from '../events/index';
 import { createHuntJobs } from './hunts.jobs';
+import { huntsRoutes } from './hunts.routes';
 import { createHuntsService, type HuntEngine, type HuntsService } from './hunts.service';
 
 export { HUNT_MSG, type HuntsService, LOCK_HUNT } from './hunts.service';
@@ -22,6 +25,8 @@ export function createHunts(deps: {
   secret: string;
   dataDir: string;
   log: Pick<Logger, 'warn' | 'info'>;
+  audit: Audit;
+  uploadLimit: () => Promise<number>;
 }) {
   let engine: HuntEngine | null = null;
   let service: HuntsService | null = null;
@@ -34,7 +39,7 @@ export function createHunts(deps: {
     get service(): HuntsService {
       return svc();
     },
-    mount(e: { refs: Refs; guards: CreateGuards; whitelistKindFor: WhitelistKindFor }) {
+    async mount(app: App, e: { refs: Refs; guards: CreateGuards; whitelistKindFor: WhitelistKindFor }) {
       engine = {
         events: createEventsRepo(deps.db),
         refs: e.refs,
@@ -44,6 +49,7 @@ export function createHunts(deps: {
       };
       const ready = engine;
       service = createHuntsService({ ...deps, engine: () => ready, enqueue: (ids) => jobs.enqueue(ids) });
+      await huntsRoutes(app, { hunts: svc, store: deps.store, uploadLimit: deps.uploadLimit });
     },
     attach: (b: PgBoss, opts: { work: boolean }) => jobs.attach(b, opts),
     sweep: jobs.sweep,
