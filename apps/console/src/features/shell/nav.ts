@@ -32,6 +32,7 @@ import {
   RadarChartOutlined,
   ReadOutlined,
   SafetyCertificateOutlined,
+  SafetyOutlined,
   SendOutlined,
   SettingOutlined,
   ShopOutlined,
@@ -135,6 +136,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     group: 'monitoring',
     permission: 'discovery.read',
   },
+  { path: '/hunts', label: 'Поиск утечек', icon: SafetyOutlined, group: 'monitoring', permission: 'hunts.manage' },
 
   { path: '/messages', label: 'Сообщения', icon: MessageOutlined, group: 'telegram', permission: 'messages.read' },
   {
