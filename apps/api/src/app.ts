@@ -34,6 +34,7 @@ import { createDiscovery } from './modules/discovery/index';
 import { createDocsService, docsRoutes } from './modules/docs/index';
 import { createBulkJobs, createListCache, registerEventEngine } from './modules/events/index';
 import { createFiltratorService, filtratorRoutes } from './modules/filtrator/index';
+import { createHunts } from './modules/hunts/index';
 import { createTransfer } from './modules/imports/index';
 import { createMailingsService, mailingsRoutes } from './modules/mailings/index';
 import { createNotificationsService, notificationsRoutes, notify as notifyUsers } from './modules/notifications/index';
@@ -247,6 +248,17 @@ export async function buildApp(deps: AppDeps) {
     companies,
   });
   app.addHook('onClose', () => discovery.stop());
+  // Credential-leak hunts (#34): a range of a stored dump per pg-boss job (main.ts attaches them).
+  const hunts = createHunts({
+    db,
+    pool: database.pool,
+    store: docstore,
+    secret: config.secret,
+    dataDir: config.dataDir,
+    log: app.log,
+    audit,
+    uploadLimit: () => transfer.imports.uploadLimit(),
+  });
   // The watch of registered lookalikes (#31): rounds of observations (main.ts attaches the poller).
   const watch = createWatch({ db, audit, configs, log: app.log, outbound, options: config.watch });
   // The CT monitor hands the watch the certificates naming a watched domain («Выпущен сертификат» from CT).
@@ -345,6 +357,7 @@ export async function buildApp(deps: AppDeps) {
       filtrator.useEvents(engine.events);
       await transfer.mount(a, engine);
       await discovery.mount(a, engine);
+      await hunts.mount(a, engine);
       watch.mount(a);
       takedown.mount(a);
       integrations.mount(a);
@@ -390,6 +403,7 @@ export async function buildApp(deps: AppDeps) {
       telegramCollector,
       takedown,
       integrations,
+      hunts,
     },
   });
 }

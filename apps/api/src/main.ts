@@ -44,6 +44,7 @@ async function main() {
     await app.services.insights.attach(boss, { work });
     await app.services.snapshots.attach(boss, { work });
     await app.services.discovery.attach(boss, { work });
+    await app.services.hunts.attach(boss, { work });
     app.services.watch.attach({ work });
     app.services.telegramCollector.attach({ work });
     app.services.takedown.attach({ work });

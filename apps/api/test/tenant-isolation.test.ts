@@ -87,6 +87,7 @@ const S = {
   msg: { a: 0, b: 0 },
   file: { a: 0, b: 0 },
   leak: 0,
+  hunt: 0,
   productKey: 0,
   asset: { a: 0, b: 0 },
   run: { a: 0, b: 0 },
@@ -527,6 +528,9 @@ async function seed() {
   S.leak = await create(owner, '/modules/leaks', { name: 'Утечка 2025' });
   for (const ev of [evB('accounts'), evA('accounts')])
     await must(owner, { method: 'POST', url: `/modules/accounts/events/${ev}/leaks`, body: { leak_id: S.leak } }, 201);
+  // A credential-leak hunt (staff only, company-less: it reads a dump against every company).
+  const dump = { fields: {}, file: { name: `${MARKER}-dump.txt`, content: 'someone@example.org:pw-of-someone\n' } };
+  S.hunt = idOf(await must(owner, { method: 'POST', url: `/hunts/upload?leak_id=${S.leak}`, form: dump }, 201));
 
   // TAXII (#33): A's and B's domains collections and B's incident, as the staff owner reads them.
   const cols = (await owner.client.get('/taxii2/forpost/collections/')).json().collections as { id: string; title: string }[];
@@ -1139,6 +1143,7 @@ const CASES: Record<string, Case> = {
   'POST /discovery/runs': custom(['body:company_id'], (r) => [
     probe('company B (run discovery on it)', S.B, (x) => call(r, {}, { company_id: x })),
   ]),
+  'GET /hunts/:id': onId(() => ({ 'the staff owner’s hunt (company-less)': S.hunt })),
   'GET /discovery/runs/:id': onId(() => ({ 'B’s discovery run': S.run.b }), { control: () => S.run.a }),
   'POST /discovery/runs/:id/cancel': onId(() => ({ 'B’s discovery run (stop it)': S.run.b })),
   // --- integrations (#33): webhook endpoints, syslog outputs, their delivery logs ---------

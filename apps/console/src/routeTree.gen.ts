@@ -33,6 +33,7 @@ import { Route as AuthAppApiKeysIdRouteImport } from './routes/_auth/_app/api-ke
 import { Route as AuthAppCompaniesIndexRouteImport } from './routes/_auth/_app/companies/index'
 import { Route as AuthAppCompaniesCreateRouteImport } from './routes/_auth/_app/companies/create'
 import { Route as AuthAppDiscoveryIndexRouteImport } from './routes/_auth/_app/discovery/index'
+import { Route as AuthAppHuntsIndexRouteImport } from './routes/_auth/_app/hunts/index'
 import { Route as AuthAppMessagesIndexRouteImport } from './routes/_auth/_app/messages/index'
 import { Route as AuthAppMessagesIdRouteImport } from './routes/_auth/_app/messages/$id'
 import { Route as AuthAppNotificationsIndexRouteImport } from './routes/_auth/_app/notifications/index'
@@ -170,6 +171,11 @@ const AuthAppCompaniesCreateRoute = AuthAppCompaniesCreateRouteImport.update({
 const AuthAppDiscoveryIndexRoute = AuthAppDiscoveryIndexRouteImport.update({
   id: '/discovery/',
   path: '/discovery/',
+  getParentRoute: () => AuthAppRoute,
+} as any)
+const AuthAppHuntsIndexRoute = AuthAppHuntsIndexRouteImport.update({
+  id: '/hunts/',
+  path: '/hunts/',
   getParentRoute: () => AuthAppRoute,
 } as any)
 const AuthAppMessagesIndexRoute = AuthAppMessagesIndexRouteImport.update({
@@ -313,6 +319,7 @@ export interface FileRoutesByFullPath {
   '/api-keys/': typeof AuthAppApiKeysIndexRoute
   '/companies/': typeof AuthAppCompaniesIndexRoute
   '/discovery/': typeof AuthAppDiscoveryIndexRoute
+  '/hunts/': typeof AuthAppHuntsIndexRoute
   '/messages/': typeof AuthAppMessagesIndexRoute
   '/notifications/': typeof AuthAppNotificationsIndexRoute
   '/users/': typeof AuthAppUsersIndexRoute
@@ -355,6 +362,7 @@ export interface FileRoutesByTo {
   '/api-keys': typeof AuthAppApiKeysIndexRoute
   '/companies': typeof AuthAppCompaniesIndexRoute
   '/discovery': typeof AuthAppDiscoveryIndexRoute
+  '/hunts': typeof AuthAppHuntsIndexRoute
   '/messages': typeof AuthAppMessagesIndexRoute
   '/notifications': typeof AuthAppNotificationsIndexRoute
   '/users': typeof AuthAppUsersIndexRoute
@@ -401,6 +409,7 @@ export interface FileRoutesById {
   '/_auth/_app/api-keys/': typeof AuthAppApiKeysIndexRoute
   '/_auth/_app/companies/': typeof AuthAppCompaniesIndexRoute
   '/_auth/_app/discovery/': typeof AuthAppDiscoveryIndexRoute
+  '/_auth/_app/hunts/': typeof AuthAppHuntsIndexRoute
   '/_auth/_app/messages/': typeof AuthAppMessagesIndexRoute
   '/_auth/_app/notifications/': typeof AuthAppNotificationsIndexRoute
   '/_auth/_app/users/': typeof AuthAppUsersIndexRoute
@@ -446,6 +455,7 @@ export interface FileRouteTypes {
     | '/api-keys/'
     | '/companies/'
     | '/discovery/'
+    | '/hunts/'
     | '/messages/'
     | '/notifications/'
     | '/users/'
@@ -488,6 +498,7 @@ export interface FileRouteTypes {
     | '/api-keys'
     | '/companies'
     | '/discovery'
+    | '/hunts'
     | '/messages'
     | '/notifications'
     | '/users'
@@ -533,6 +544,7 @@ export interface FileRouteTypes {
     | '/_auth/_app/api-keys/'
     | '/_auth/_app/companies/'
     | '/_auth/_app/discovery/'
+    | '/_auth/_app/hunts/'
     | '/_auth/_app/messages/'
     | '/_auth/_app/notifications/'
     | '/_auth/_app/users/'
@@ -718,6 +730,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAppDiscoveryIndexRouteImport
       parentRoute: typeof AuthAppRoute
     }
+    '/_auth/_app/hunts/': {
+      id: '/_auth/_app/hunts/'
+      path: '/hunts'
+      fullPath: '/hunts/'
+      preLoaderRoute: typeof AuthAppHuntsIndexRouteImport
+      parentRoute: typeof AuthAppRoute
+    }
     '/_auth/_app/messages/': {
       id: '/_auth/_app/messages/'
       path: '/messages'
@@ -897,6 +916,7 @@ interface AuthAppRouteChildren {
   AuthAppApiKeysIndexRoute: typeof AuthAppApiKeysIndexRoute
   AuthAppCompaniesIndexRoute: typeof AuthAppCompaniesIndexRoute
   AuthAppDiscoveryIndexRoute: typeof AuthAppDiscoveryIndexRoute
+  AuthAppHuntsIndexRoute: typeof AuthAppHuntsIndexRoute
   AuthAppMessagesIndexRoute: typeof AuthAppMessagesIndexRoute
   AuthAppNotificationsIndexRoute: typeof AuthAppNotificationsIndexRoute
   AuthAppUsersIndexRoute: typeof AuthAppUsersIndexRoute
@@ -934,6 +954,7 @@ const AuthAppRouteChildren: AuthAppRouteChildren = {
   AuthAppApiKeysIndexRoute: AuthAppApiKeysIndexRoute,
   AuthAppCompaniesIndexRoute: AuthAppCompaniesIndexRoute,
   AuthAppDiscoveryIndexRoute: AuthAppDiscoveryIndexRoute,
+  AuthAppHuntsIndexRoute: AuthAppHuntsIndexRoute,
   AuthAppMessagesIndexRoute: AuthAppMessagesIndexRoute,
   AuthAppNotificationsIndexRoute: AuthAppNotificationsIndexRoute,
   AuthAppUsersIndexRoute: AuthAppUsersIndexRoute,

@@ -55,11 +55,12 @@ export type ThemePreference = (typeof THEMES)[number];
 export const THEME_LABELS: Record<ThemePreference, string> = { light: 'Светлая', dark: 'Тёмная', system: 'Как в системе' };
 
 /** What the bell notifies of. */
-export const NOTIFICATION_KINDS = ['assigned', 'mention', 'sla_breach', 'watch'] as const;
+export const NOTIFICATION_KINDS = ['assigned', 'mention', 'sla_breach', 'watch', 'hunt'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_KIND_LABELS: Record<NotificationKind, string> = {
   assigned: 'Назначение',
   mention: 'Упоминание',
   sla_breach: 'Нарушение SLA',
   watch: 'Наблюдение',
+  hunt: 'Поиск утечек',
 };

@@ -62,6 +62,8 @@ export const PERMISSIONS = [
   'discovery.manage',
   'takedown.send',
   'integrations.manage',
+  /** Credential-leak hunts (#34): a dump read against every company — staff admins only (not company-scoped). */
+  'hunts.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 /**

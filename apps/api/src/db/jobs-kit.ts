@@ -146,7 +146,7 @@ const TAKEOVER_SECONDS = 15;
 /** How often every worker process looks for stalled records. */
 export const SWEEP_SECONDS = 5;
 /** Tables of records run by a job (with `status`, `heartbeat_at`, `updated_at`). */
-export type JobTable = 'imports' | 'exports' | 'event_bulk_jobs';
+export type JobTable = 'imports' | 'exports' | 'event_bulk_jobs' | 'hunt_ranges';
 /** pg-boss's schema (startJobs keeps the default). */
 const BOSS_SCHEMA = 'pgboss';
 

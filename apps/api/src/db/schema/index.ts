@@ -1,6 +1,7 @@
 export * from './bulk';
 export * from './discovery';
 export * from './events';
+export * from './hunts';
 export * from './identity';
 export * from './insights';
 export * from './notifications';
@@ -8,7 +9,7 @@ export * from './outbox';
 export * from './route-rules';
 export * from './settings';
 export * from './sla';
+export * from './takedown';
 export * from './transfer';
 export * from './views';
 export * from './watch';
-export * from './takedown';

@@ -16,7 +16,7 @@ export const notifications = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['assigned', 'mention', 'sla_breach', 'watch'] }).notNull(),
+    kind: text('kind', { enum: ['assigned', 'mention', 'sla_breach', 'watch', 'hunt'] }).notNull(),
     /** The event it is about; null for a summary of many («назначено 40 событий»). Deleted with it. */
     eventId: bigint('event_id', { mode: 'number' }).references(() => events.id, { onDelete: 'cascade' }),
     companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),

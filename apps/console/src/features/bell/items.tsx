@@ -19,6 +19,7 @@ export const KIND_COLORS: Record<NotificationItem['kind'], string> = {
   mention: 'purple',
   sla_breach: 'red',
   watch: 'orange',
+  hunt: 'red',
 };
 
 export const isGroup = (n: NotificationItem) => n.count > 1;

@@ -32,6 +32,7 @@ import {
   RadarChartOutlined,
   ReadOutlined,
   SafetyCertificateOutlined,
+  SafetyOutlined,
   SendOutlined,
   SettingOutlined,
   ShopOutlined,
@@ -137,6 +138,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: 'discovery.read',
   },
   { path: '/takedown', label: 'Блокировки', icon: StopOutlined, group: 'monitoring', permission: 'events.read' },
+  { path: '/hunts', label: 'Поиск утечек', icon: SafetyOutlined, group: 'monitoring', permission: 'hunts.manage' },
 
   { path: '/messages', label: 'Сообщения', icon: MessageOutlined, group: 'telegram', permission: 'messages.read' },
   {
