@@ -1,3 +1,4 @@
+import type { MtprotoFactory } from './modules/telegram/mtproto';
 import '@forpost/contract/zod-setup';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -62,6 +63,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the configured mailer (tests capture mail with a real SMTP server instead). */
   mailer?: Mailer;
+  /** Replaces the MTProto transport (default: Telegram's DCs; tests: mtcute's StubTelegramClient). */
+  mtproto?: MtprotoFactory;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -155,6 +158,7 @@ export async function buildApp(deps: AppDeps) {
     companies,
     secret: config.secret,
     rematchChannel: filtrator.rematchChannel,
+    mtproto: deps.mtproto,
   });
   const limiter = createFailureLimiter(db, async () => ({
     maxFailures: await configs.get('lockout_max_failures'),

@@ -78,6 +78,8 @@ export const telegramAccounts = pgTable(
     apiIdEnc: text('api_id_enc'),
     apiHashEnc: text('api_hash_enc'),
     sessionEnc: text('session_enc'),
+    /** Telegram's FLOOD_WAIT: the account makes no calls before this time. */
+    floodWaitUntil: ts('flood_wait_until'),
     lastActivityAt: ts('last_activity_at'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),

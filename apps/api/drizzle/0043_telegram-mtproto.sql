@@ -1,0 +1,1 @@
+ALTER TABLE "telegram_accounts" ADD COLUMN "flood_wait_until" timestamp with time zone;
