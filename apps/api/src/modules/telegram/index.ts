@@ -1,3 +1,4 @@
+export { ACCOUNT_COLLECTOR_MSG, type AccountCollector, createAccountCollector } from './account-collector';
 export { COLLECTOR_MSG, createPreviewCollector, type PassResult, type PreviewCollector } from './collector';
 export { parsePreview } from './preview';
 export { createTelegramRepo } from './telegram.repo';
