@@ -28,6 +28,12 @@ type UpdateChannel = z.infer<typeof updateTelegramChannelRequest>;
 
 const TELEGRAM_SECRET_PURPOSE = 'telegram-collector';
 
+/** '29.11.2026 05:22 UTC': a time in a Russian message. */
+const ruTime = (d: Date) => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}.${p(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())} UTC`;
+};
+
 function accountState(r: AccountRow, now = new Date()): TelegramAccount['state'] {
   if (r.status === 'banned') return 'banned';
   if (r.floodWaitUntil && r.floodWaitUntil > now) return 'flood_wait';
@@ -154,7 +160,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
         await auditLogin(caller, id, step, `FLOOD_WAIT_${k.seconds}`, tx);
       });
       await dropPending(id);
-      throw tooManyRequests(TELEGRAM_MSG.floodWait(until.toISOString()), k.seconds);
+      throw tooManyRequests(TELEGRAM_MSG.floodWait(ruTime(until)), k.seconds);
     }
     if (k.kind === 'banned') {
       await db.transaction(async (tx) => {
@@ -305,7 +311,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
     async loginStart(caller: Caller, id: number) {
       const r = await account(id);
       const st = accountState(r, now());
-      if (st === 'flood_wait' && r.floodWaitUntil) throw tooManyRequests(TELEGRAM_MSG.floodWait(r.floodWaitUntil.toISOString()));
+      if (st === 'flood_wait' && r.floodWaitUntil) throw tooManyRequests(TELEGRAM_MSG.floodWait(ruTime(r.floodWaitUntil)));
       if (r.apiIdEnc === null || r.apiHashEnc === null) throw badRequest(TELEGRAM_MSG.loginNoCredentials);
       countAttempt(id);
       await dropPending(id);

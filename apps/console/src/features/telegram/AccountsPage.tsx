@@ -51,7 +51,7 @@ export function AccountsPage({
           onSearch={onSearch}
           paged
           data-testid="accounts-table"
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1300 }}
           empty={(filtered) => (
             <EmptyState
               text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
