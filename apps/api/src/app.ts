@@ -1,3 +1,4 @@
+import type { MtprotoFactory } from './modules/telegram/index';
 import '@forpost/contract/zod-setup';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -67,6 +68,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** Replaces the configured mailer (tests capture mail with a real SMTP server instead). */
   mailer?: Mailer;
+  /** Replaces the MTProto transport (default: Telegram's DCs; tests: mtcute's StubTelegramClient). */
+  mtproto?: MtprotoFactory;
 }
 
 const BODY_LIMIT = 1024 * 1024;
@@ -160,6 +163,7 @@ export async function buildApp(deps: AppDeps) {
     companies,
     secret: config.secret,
     rematchChannel: filtrator.rematchChannel,
+    mtproto: deps.mtproto,
   });
   const limiter = createFailureLimiter(db, async () => ({
     maxFailures: await configs.get('lockout_max_failures'),

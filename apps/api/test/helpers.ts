@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, expect, inject } from 'vitest';
-import { type BuiltApp, buildApp } from '../src/app';
+import { type AppDeps, type BuiltApp, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { createDatabase, type Database } from '../src/db/client';
 import { companies, companyMembers, users } from '../src/db/schema/index';
@@ -49,6 +49,7 @@ export interface TestContext {
 export async function setupApp(
   env: Record<string, string> = {},
   logger: FastifyServerOptions['logger'] = false,
+  deps: Pick<AppDeps, 'mtproto'> = {},
 ): Promise<TestContext> {
   const { url, drop } = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'forpost-test-'));
@@ -73,7 +74,7 @@ export async function setupApp(
     ...env,
   });
   const database = createDatabase(url, { warn() {} });
-  const app = await buildApp({ config, database, logger });
+  const app = await buildApp({ config, database, logger, ...deps });
   afterAll(async () => {
     await app.close();
     await database.close();

@@ -1237,6 +1237,13 @@ const CASES: Record<string, Case> = {
     body: () => ({ comment: 'Взлом' }),
   }),
   'DELETE /modules/telegram/accounts/:id': onId(() => ({ 'a Telegram account (staff only)': S.tg.account })),
+  'POST /modules/telegram/accounts/:id/login/start': onId(() => ({ 'a Telegram account (staff only)': S.tg.account })),
+  'POST /modules/telegram/accounts/:id/login/code': onId(() => ({ 'a Telegram account (staff only)': S.tg.account }), {
+    body: () => ({ code: '12345' }),
+  }),
+  'POST /modules/telegram/accounts/:id/login/password': onId(() => ({ 'a Telegram account (staff only)': S.tg.account }), {
+    body: () => ({ password: 'Взлом' }),
+  }),
   'POST /modules/telegram/channels': custom(['body:company_id'], (r) => [
     probe('company B (a channel of it)', S.B, (x) => call(r, {}, { link: '@probe_channel', company_id: x })),
   ]),

@@ -123,6 +123,7 @@ export const AUDIT_ACTIONS = {
   'telegram_account.create': 'Добавление аккаунта Telegram',
   'telegram_account.update': 'Изменение аккаунта Telegram',
   'telegram_account.delete': 'Удаление аккаунта Telegram',
+  'telegram_account.login': 'Вход в аккаунт Telegram',
   'telegram_channel.create': 'Добавление канала Telegram',
   'telegram_channel.update': 'Изменение канала Telegram',
   'telegram_channel.delete': 'Удаление канала Telegram',

@@ -35,7 +35,30 @@ export const TELEGRAM_MSG = {
   companyNotFound: 'Компания не найдена',
   keyword: 'Ключевое слово не может быть пустым',
   badChar: 'Недопустимый символ в тексте',
+  /* MTProto sign-in («Войти»): Telegram's errors in Russian; never the code, password or session. */
+  loginNoCredentials: 'Для входа укажите api_id и api_hash аккаунта',
+  loginNotStarted: 'Вход не начат или истёк: нажмите «Войти» ещё раз',
+  codeInvalid: 'Неверный код',
+  codeExpired: 'Срок действия кода истёк: запросите новый',
+  passwordInvalid: 'Неверный облачный пароль',
+  phoneInvalid: 'Telegram не принимает этот номер телефона',
+  apiIdInvalid: 'Telegram не принимает этот api_id/api_hash',
+  banned: 'Аккаунт заблокирован или удалён в Telegram',
+  floodWait: (until: string) => `Telegram просит подождать: вход возможен после ${until}`,
+  tooManyAttempts: 'Слишком много попыток входа: повторите через 10 минут',
+  telegramError: 'Telegram отклонил запрос: повторите попытку позже',
 } as const;
+
+/** The account's state as the console shows it (derived from status, session and Telegram's errors). */
+export const TELEGRAM_ACCOUNT_STATES = ['active', 'needs_login', 'flood_wait', 'paused', 'banned'] as const;
+export type TelegramAccountState = (typeof TELEGRAM_ACCOUNT_STATES)[number];
+export const TELEGRAM_ACCOUNT_STATE_LABELS: Record<TelegramAccountState, string> = {
+  active: 'Активен',
+  needs_login: 'Нужен вход',
+  flood_wait: 'Flood-wait',
+  paused: 'Приостановлен',
+  banned: 'Заблокирован',
+};
 
 /** PostgreSQL text cannot hold NUL: refuse it instead of failing at the database. */
 const text = () => z.string().refine((s) => !s.includes('\u0000'), { error: TELEGRAM_MSG.badChar });
@@ -175,6 +198,9 @@ export const telegramAccountResponse = z.object({
   has_api_id: z.boolean(),
   has_api_hash: z.boolean(),
   has_session: z.boolean(),
+  /** active / needs_login / flood_wait (until flood_wait_until) / paused / banned. */
+  state: z.enum(TELEGRAM_ACCOUNT_STATES),
+  flood_wait_until: z.string().nullable(),
   last_activity_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -186,6 +212,26 @@ export const telegramAccountListQuery = pageQuery.extend({
   sort: z.enum(['name', '-name', 'created_at', '-created_at', 'last_activity_at', '-last_activity_at']).default('name'),
 });
 export const telegramAccountListResponse = listResponse(telegramAccountResponse);
+
+/** «Войти»: step 1 sends the code to the account's phone. */
+export const telegramLoginStartRequest = z.strictObject({});
+export const telegramLoginCodeRequest = z.strictObject({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{4,8}$/, TELEGRAM_MSG.codeInvalid),
+});
+export const telegramLoginPasswordRequest = z.strictObject({
+  password: z.string().min(1, MSG.required).max(256, MSG.tooLong(256)),
+});
+/** Next step of the sign-in: enter the code, the cloud password, or done (session stored sealed). */
+export const telegramLoginResponse = z.object({
+  step: z.enum(['code', 'password', 'done']),
+  /** The cloud password's hint (set by the user in Telegram), when the password step is next. */
+  password_hint: z.string().nullable(),
+  account: telegramAccountResponse,
+});
+export type TelegramLoginResponse = z.infer<typeof telegramLoginResponse>;
 
 export const createTelegramChannelRequest = z.strictObject({
   /** https://t.me/name or @name; stored as @name. */

@@ -78,6 +78,8 @@ export const telegramAccounts = pgTable(
     apiIdEnc: text('api_id_enc'),
     apiHashEnc: text('api_hash_enc'),
     sessionEnc: text('session_enc'),
+    /** Telegram's FLOOD_WAIT: the account makes no calls before this time. */
+    floodWaitUntil: ts('flood_wait_until'),
     lastActivityAt: ts('last_activity_at'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -136,9 +138,15 @@ export const telegramSources = pgTable(
     nextRunAt: ts('next_run_at').notNull().defaultNow(),
     leaseOwner: text('lease_owner'),
     leaseUntil: ts('lease_until'),
+    /** MTProto: the collector account the channel is assigned to (null: unassigned / preview). */
+    accountId: integer('account_id').references(() => telegramAccounts.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('telegram_sources_username_uq').on(t.username), index('telegram_sources_due_idx').on(t.nextRunAt)],
+  (t) => [
+    index('telegram_sources_account_idx').on(t.accountId),
+    uniqueIndex('telegram_sources_username_uq').on(t.username),
+    index('telegram_sources_due_idx').on(t.nextRunAt),
+  ],
 );
 
 /** Messages posted by collectors, with the keyword rules they matched. */

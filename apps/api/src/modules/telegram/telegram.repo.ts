@@ -179,6 +179,28 @@ export function createTelegramRepo(db: Db) {
         .where(and(eq(telegramChannels.username, username), eq(telegramChannels.isActive, true)))
         .orderBy(asc(telegramChannels.id));
     },
+    /* MTProto accounts: channel assignment (≤ max per account) */
+    /** Accounts that may collect now (session, active, not in flood-wait), fewest channels first, under `max`. */
+    async usableAccounts(max: number, now: Date, tx: Db = db) {
+      const r = await tx.execute<{ id: number; assigned: number }>(sql`
+        SELECT a.id, (SELECT count(*)::int FROM ${telegramSources} s WHERE s.account_id = a.id) AS assigned
+        FROM ${telegramAccounts} a
+        WHERE a.session_enc IS NOT NULL AND a.status = 'active'
+          AND (a.flood_wait_until IS NULL OR a.flood_wait_until <= ${now.toISOString()}::timestamptz)
+          AND (SELECT count(*) FROM ${telegramSources} s WHERE s.account_id = a.id) < ${max}
+        ORDER BY assigned, a.id`);
+      return r.rows.map((x) => ({ id: Number(x.id), assigned: Number(x.assigned) }));
+    },
+    async assignSource(sourceId: number, accountId: number | null, tx: Db = db) {
+      await tx.update(telegramSources).set({ accountId }).where(eq(telegramSources.id, sourceId));
+    },
+    /** The account can no longer collect (flood-wait, signed out): its channels go back to the pool. */
+    async unassignAccount(accountId: number, tx: Db = db) {
+      await tx
+        .update(telegramSources)
+        .set({ accountId: null, nextRunAt: sql`now()` })
+        .where(eq(telegramSources.accountId, accountId));
+    },
     async sourceByUsername(username: string, tx: Db = db): Promise<SourceRow | undefined> {
       const [r] = await tx.select().from(telegramSources).where(eq(telegramSources.username, username));
       return r;

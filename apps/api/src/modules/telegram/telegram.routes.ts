@@ -8,9 +8,15 @@ import {
   telegramChannelListQuery,
   telegramChannelListResponse,
   telegramChannelResponse,
+  telegramLoginCodeRequest,
+  telegramLoginPasswordRequest,
+  telegramLoginResponse,
+  telegramLoginStartRequest,
   updateTelegramAccountRequest,
   updateTelegramChannelRequest,
 } from '@forpost/contract/telegram';
+import type { z } from 'zod';
+import { callerOf } from '../../lib/caller';
 import { crudRoutes } from '../../lib/crud-routes';
 import type { App } from '../../lib/routes';
 import type { TelegramService } from './telegram.service';
@@ -53,6 +59,25 @@ export async function telegramRoutes(app: App, deps: { telegram: TelegramService
       ],
       remove: [manage.permission, 'deleteTelegramAccount', 'Удалить аккаунт-сборщик', (c, { id }) => svc.removeAccount(c, id)],
     },
+  );
+
+  /* Sign-in («Войти»): the code, password and session never come back; attempts are limited and audited. */
+  const login = (path: string, operationId: string, summary: string, body: z.ZodType) => ({
+    path: `/modules/telegram/accounts/:id/login/${path}`,
+    opts: {
+      config: { permission: manage.permission },
+      schema: { operationId, tags, summary, params: idParam, body, response: { 200: telegramLoginResponse } },
+    },
+  });
+  const start = login('start', 'startTelegramLogin', 'Войти: отправить код на телефон аккаунта', telegramLoginStartRequest);
+  app.post(start.path, start.opts, async (req) => svc.loginStart(callerOf(req), (req.params as { id: number }).id));
+  const code = login('code', 'submitTelegramLoginCode', 'Войти: код из Telegram', telegramLoginCodeRequest);
+  app.post(code.path, code.opts, async (req) =>
+    svc.loginCode(callerOf(req), (req.params as { id: number }).id, (req.body as { code: string }).code),
+  );
+  const pwd = login('password', 'submitTelegramLoginPassword', 'Войти: облачный пароль (2FA)', telegramLoginPasswordRequest);
+  app.post(pwd.path, pwd.opts, async (req) =>
+    svc.loginPassword(callerOf(req), (req.params as { id: number }).id, (req.body as { password: string }).password),
   );
 
   /* Channels */

@@ -14,10 +14,11 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
-import { badRequest, conflict, notFound } from '../../lib/errors';
+import { ApiError, badRequest, conflict, notFound, tooManyRequests } from '../../lib/errors';
 import { createSecretBox, type SecretBox } from '../../lib/secretbox';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import type { CompaniesRepo } from '../companies/index';
+import { classifyTelegramError, type MtprotoClient, type MtprotoFactory, mtprotoLogin, nodeMtprotoFactory } from './mtproto';
 import { type AccountRow, type ChannelRow, createTelegramRepo, type TelegramRepo } from './telegram.repo';
 
 type CreateAccount = z.infer<typeof createTelegramAccountRequest>;
@@ -26,6 +27,19 @@ type CreateChannel = z.infer<typeof createTelegramChannelRequest>;
 type UpdateChannel = z.infer<typeof updateTelegramChannelRequest>;
 
 const TELEGRAM_SECRET_PURPOSE = 'telegram-collector';
+
+/** '29.11.2026 05:22 UTC': a time in a Russian message. */
+const ruTime = (d: Date) => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}.${p(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())} UTC`;
+};
+
+function accountState(r: AccountRow, now = new Date()): TelegramAccount['state'] {
+  if (r.status === 'banned') return 'banned';
+  if (r.floodWaitUntil && r.floodWaitUntil > now) return 'flood_wait';
+  if (r.status === 'paused') return 'paused';
+  return r.sessionEnc === null ? 'needs_login' : 'active';
+}
 
 function toAccount(r: AccountRow): TelegramAccount {
   return {
@@ -37,6 +51,8 @@ function toAccount(r: AccountRow): TelegramAccount {
     has_api_id: r.apiIdEnc !== null,
     has_api_hash: r.apiHashEnc !== null,
     has_session: r.sessionEnc !== null,
+    state: accountState(r),
+    flood_wait_until: r.floodWaitUntil && r.floodWaitUntil > new Date() ? iso(r.floodWaitUntil) : null,
     last_activity_at: iso(r.lastActivityAt),
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
@@ -81,6 +97,22 @@ export interface TelegramServiceDeps {
   repo?: TelegramRepo;
   /** Moves a channel's collected messages to its new company and re-matches them (filtrator). */
   rematchChannel?: (channelId: number, tx: Db) => Promise<number>;
+  /** Makes MTProto clients (the operator's transport: production or test DCs; tests: mtcute's stub). */
+  mtproto?: MtprotoFactory;
+  now?: () => Date;
+}
+
+/** Sign-in attempts per account per window (codes, passwords): brute force of a 5-digit code is refused. */
+const LOGIN_ATTEMPTS = 10;
+const LOGIN_WINDOW_MS = 10 * 60_000;
+/** A started sign-in (code sent) lives this long in this API process; then «Войти» again. */
+const LOGIN_TTL_MS = 10 * 60_000;
+
+interface PendingLogin {
+  client: MtprotoClient;
+  phoneCodeHash: string;
+  step: 'code' | 'password';
+  expires: number;
 }
 
 /** Telegram sources (staff only: telegram.read / telegram.manage). */
@@ -90,6 +122,83 @@ export function createTelegramService(deps: TelegramServiceDeps) {
   const companyRepo = deps.companies;
   const box: SecretBox = createSecretBox(deps.secret, TELEGRAM_SECRET_PURPOSE);
   const seal = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : box.seal(v));
+  const mtproto = deps.mtproto ?? nodeMtprotoFactory({ testMode: process.env.TELEGRAM_TEST_DC === '1' });
+  const now = deps.now ?? (() => new Date());
+  const pending = new Map<number, PendingLogin>();
+  const attempts = new Map<number, number[]>();
+
+  function countAttempt(id: number) {
+    const t = now().getTime();
+    const recent = (attempts.get(id) ?? []).filter((x) => t - x < LOGIN_WINDOW_MS);
+    if (recent.length >= LOGIN_ATTEMPTS) throw tooManyRequests(TELEGRAM_MSG.tooManyAttempts, LOGIN_WINDOW_MS / 1000);
+    recent.push(t);
+    attempts.set(id, recent);
+  }
+  async function dropPending(id: number) {
+    const p = pending.get(id);
+    pending.delete(id);
+    await p?.client.destroy().catch(() => undefined);
+  }
+  const auditLogin = (caller: Caller, id: number, step: string, outcome: string, tx: Db = db) =>
+    audit.record(
+      caller.actor,
+      { action: 'telegram_account.login', entity: 'telegram_account', entityId: id, meta: { step, outcome } },
+      tx,
+    );
+
+  /**
+   * Telegram's error → the account's state and a Russian refusal. Never the code, password, session or
+   * api_hash: only the error's name goes into the audit entry.
+   */
+  async function loginFailed(caller: Caller, id: number, step: string, e: unknown): Promise<never> {
+    const k = classifyTelegramError(e);
+    if (!k) throw e;
+    if (k.kind === 'flood_wait') {
+      const until = new Date(now().getTime() + k.seconds * 1000);
+      await db.transaction(async (tx) => {
+        await repo.updateAccount(id, { floodWaitUntil: until }, tx);
+        await auditLogin(caller, id, step, `FLOOD_WAIT_${k.seconds}`, tx);
+      });
+      await dropPending(id);
+      throw tooManyRequests(TELEGRAM_MSG.floodWait(ruTime(until)), k.seconds);
+    }
+    if (k.kind === 'banned') {
+      await db.transaction(async (tx) => {
+        await repo.updateAccount(id, { status: 'banned', sessionEnc: null }, tx);
+        await auditLogin(caller, id, step, 'banned', tx);
+      });
+      await dropPending(id);
+      throw badRequest(TELEGRAM_MSG.banned);
+    }
+    await auditLogin(caller, id, step, k.kind === 'other' ? k.text : k.kind);
+    if (k.kind === 'code_invalid') throw badRequest(TELEGRAM_MSG.codeInvalid, { code: TELEGRAM_MSG.codeInvalid });
+    if (k.kind === 'password_invalid') throw badRequest(TELEGRAM_MSG.passwordInvalid, { password: TELEGRAM_MSG.passwordInvalid });
+    await dropPending(id);
+    if (k.kind === 'code_expired') throw badRequest(TELEGRAM_MSG.codeExpired, { code: TELEGRAM_MSG.codeExpired });
+    if (k.kind === 'phone_invalid') throw badRequest(TELEGRAM_MSG.phoneInvalid);
+    if (k.kind === 'api_id_invalid') throw badRequest(TELEGRAM_MSG.apiIdInvalid);
+    throw new ApiError(502, TELEGRAM_MSG.telegramError);
+  }
+  async function loginDone(caller: Caller, id: number, step: string, client: MtprotoClient) {
+    const session = await client.exportSession();
+    pending.delete(id);
+    await client.destroy().catch(() => undefined);
+    return db.transaction(async (tx) => {
+      const row = await repo.updateAccount(
+        id,
+        { sessionEnc: box.seal(session), floodWaitUntil: null, lastActivityAt: now() },
+        tx,
+      );
+      if (!row) throw notFound(TELEGRAM_MSG.accountNotFound);
+      await auditLogin(caller, id, step, 'signed_in', tx);
+      return { step: 'done' as const, password_hint: null, account: toAccount(row) };
+    });
+  }
+  function pendingOf(id: number, step: PendingLogin['step']) {
+    const p = pending.get(id);
+    if (!p || p.step !== step || p.expires < now().getTime()) throw badRequest(TELEGRAM_MSG.loginNotStarted);
+    return p;
+  }
 
   async function account(id: number) {
     const r = await repo.findAccount(id);
@@ -198,6 +307,55 @@ export function createTelegramService(deps: TelegramServiceDeps) {
         );
       });
     },
+    /* Sign-in («Войти»): send code → code → cloud password (2FA) → session sealed. */
+    async loginStart(caller: Caller, id: number) {
+      const r = await account(id);
+      const st = accountState(r, now());
+      if (st === 'flood_wait' && r.floodWaitUntil) throw tooManyRequests(TELEGRAM_MSG.floodWait(ruTime(r.floodWaitUntil)));
+      if (r.apiIdEnc === null || r.apiHashEnc === null) throw badRequest(TELEGRAM_MSG.loginNoCredentials);
+      countAttempt(id);
+      await dropPending(id);
+      const client = mtproto({ apiId: Number(box.open(r.apiIdEnc)), apiHash: box.open(r.apiHashEnc) });
+      try {
+        const sent = await mtprotoLogin.sendCode(client, r.phone);
+        if (sent.done) return await loginDone(caller, id, 'start', client);
+        pending.set(id, { client, phoneCodeHash: sent.phoneCodeHash, step: 'code', expires: now().getTime() + LOGIN_TTL_MS });
+      } catch (e) {
+        await client.destroy().catch(() => undefined);
+        return loginFailed(caller, id, 'start', e);
+      }
+      await auditLogin(caller, id, 'start', 'code_sent');
+      return { step: 'code' as const, password_hint: null, account: toAccount(r) };
+    },
+    async loginCode(caller: Caller, id: number, code: string) {
+      const r = await account(id);
+      const p = pendingOf(id, 'code');
+      countAttempt(id);
+      try {
+        await mtprotoLogin.signIn(p.client, { phone: r.phone, phoneCodeHash: p.phoneCodeHash, phoneCode: code });
+      } catch (e) {
+        if (classifyTelegramError(e)?.kind === 'password_needed') {
+          p.step = 'password';
+          const hint = await mtprotoLogin.passwordHint(p.client).catch(() => null);
+          await auditLogin(caller, id, 'code', 'password_needed');
+          return { step: 'password' as const, password_hint: hint, account: toAccount(r) };
+        }
+        return loginFailed(caller, id, 'code', e);
+      }
+      return loginDone(caller, id, 'code', p.client);
+    },
+    async loginPassword(caller: Caller, id: number, password: string) {
+      await account(id);
+      const p = pendingOf(id, 'password');
+      countAttempt(id);
+      try {
+        await mtprotoLogin.checkPassword(p.client, password);
+      } catch (e) {
+        return loginFailed(caller, id, 'password', e);
+      }
+      return loginDone(caller, id, 'password', p.client);
+    },
+
     /** The decrypted credentials, for the collector process only (never sent over the API). */
     async credentials(id: number) {
       const r = await account(id);

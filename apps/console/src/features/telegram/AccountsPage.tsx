@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import type { TelegramAccountStatus } from '@forpost/contract/telegram';
+import { TELEGRAM_ACCOUNT_STATE_LABELS, type TelegramAccountStatus } from '@forpost/contract/telegram';
 import { Button, Card, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { AdminTable } from '../../components/list/AdminTable';
@@ -13,6 +13,7 @@ import { useCan } from '../auth/useMe';
 import { useDeleteAccountMutation } from './api/mutations';
 import { type TelegramAccount, useAccountsQuery } from './api/queries';
 import { AccountModal } from './components/AccountModal';
+import { LoginModal } from './components/LoginModal';
 import { AccountStatusTag, SecretState, statusOptions } from './labels';
 import type { AccountsSearch } from './search';
 
@@ -28,6 +29,7 @@ export function AccountsPage({
   const list = useAccountsQuery({ q: search.q, status: search.status, ...pageParams(search) });
   const remove = useDeleteAccountMutation();
   const [editing, setEditing] = useState<TelegramAccount | 'new' | null>(null);
+  const [signingIn, setSigningIn] = useState<TelegramAccount | null>(null);
 
   return (
     <>
@@ -49,7 +51,7 @@ export function AccountsPage({
           onSearch={onSearch}
           paged
           data-testid="accounts-table"
-          scroll={{ x: 1000 }}
+          scroll={{ x: 1300 }}
           empty={(filtered) => (
             <EmptyState
               text={filtered ? 'Ничего не нашлось' : 'Аккаунтов пока нет'}
@@ -93,6 +95,24 @@ export function AccountsPage({
               render: (s: TelegramAccountStatus) => <AccountStatusTag status={s} />,
             },
             {
+              title: 'Состояние',
+              key: 'state',
+              width: 230,
+              render: (_, a) => (
+                <Flex gap={8} align="center" wrap>
+                  <Typography.Text type={a.state === 'active' ? 'success' : a.state === 'banned' ? 'danger' : 'warning'}>
+                    {TELEGRAM_ACCOUNT_STATE_LABELS[a.state]}
+                    {a.state === 'flood_wait' && a.flood_wait_until ? ` до ${formatDateTime(a.flood_wait_until)}` : ''}
+                  </Typography.Text>
+                  {canManage && a.state !== 'banned' && a.has_api_id && a.has_api_hash && (
+                    <Button size="small" onClick={() => setSigningIn(a)}>
+                      Войти
+                    </Button>
+                  )}
+                </Flex>
+              ),
+            },
+            {
               title: 'Ключи доступа',
               key: 'secrets',
               width: 300,
@@ -123,6 +143,7 @@ export function AccountsPage({
           ]}
         />
       </Card>
+      <LoginModal account={signingIn} onClose={() => setSigningIn(null)} />
       <AccountModal account={editing === 'new' ? null : editing} open={editing !== null} onClose={() => setEditing(null)} />
     </>
   );

@@ -1,0 +1,195 @@
+/*
+ * The MTProto collector: channels read by signed-in collector accounts (mtcute). Shares the preview
+ * collector's source rows and their PostgreSQL lease (one collector per channel across machines) and
+ * its resume rule (the source's last id moves only after a filed batch, only by the lease holder).
+ *
+ * A claimed channel is assigned to a usable account (session, active, not in flood-wait), at most
+ * `maxPerAccount` channels each, fewest first; the account resolves the channel (joins it when it is
+ * public and not joined), reads history above the last stored id in ascending batches
+ * (messages.getHistory with offset_id = last+1, add_offset = -batch) and files each batch through the
+ * message filter (per-company keyword matching, as the preview path).
+ * Telegram's errors: FLOOD_WAIT_X → the account pauses until now + X s and its channels return to the
+ * pool (another account takes them); CHANNEL_PRIVATE / invalid → the channel shows the reason;
+ * AUTH_KEY_UNREGISTERED → the account needs sign-in; USER_DEACTIVATED → banned.
+ */
+import { randomUUID } from 'node:crypto';
+import { telegramLink } from '@forpost/contract/telegram';
+import type { tl } from '@mtcute/core';
+import type { AuditActor } from '../../lib/audit';
+import type { Logger } from '../../lib/logger';
+import type { PostSink } from './collector';
+import { LEASE_SECONDS } from './collector';
+import { classifyTelegramError, type MtprotoClient, type MtprotoFactory } from './mtproto';
+import type { SourceRow, TelegramRepo } from './telegram.repo';
+
+export const ACCOUNT_COLLECTOR_MSG = {
+  noAccount: 'Нет свободного аккаунта-сборщика: добавьте аккаунт или увеличьте число каналов на аккаунт',
+  private: 'Канал закрытый: аккаунт не состоит в нём или заблокирован в канале',
+  invalid: 'Канал не найден в Telegram: имя неверно или это не канал',
+  failed: 'Telegram отклонил запрос: повторим позже',
+} as const;
+
+const RETRY_SECONDS = 600;
+
+export function createAccountCollector(deps: {
+  repo: TelegramRepo;
+  sink: PostSink;
+  mtproto: MtprotoFactory;
+  /** The account's decrypted credentials (telegram.service `credentials`); never logged. */
+  credentials: (id: number) => Promise<{ api_id: string | null; api_hash: string | null; session: string | null }>;
+  log: Pick<Logger, 'warn'>;
+  /** Channels per account (setting); messages per getHistory call. */
+  maxPerAccount: () => Promise<number>;
+  batch?: number;
+  intervalSeconds?: number;
+  now?: () => Date;
+  owner?: string;
+}) {
+  const { repo, sink } = deps;
+  const owner = deps.owner ?? `mtproto-${randomUUID()}`;
+  const now = deps.now ?? (() => new Date());
+  const batch = deps.batch ?? 100;
+  const interval = deps.intervalSeconds ?? 60;
+  const actor: AuditActor = { userId: null, keyId: null };
+
+  async function accountFor(src: SourceRow): Promise<number | null> {
+    const usable = await repo.usableAccounts(await deps.maxPerAccount(), now());
+    if (src.accountId !== null) {
+      // Still assigned and usable (the query leaves out full accounts, so allow its own slot).
+      const all = await repo.usableAccounts(Number.MAX_SAFE_INTEGER, now());
+      if (all.some((a) => a.id === src.accountId)) return src.accountId;
+    }
+    const pick = usable[0];
+    if (!pick) return null;
+    await repo.assignSource(src.id, pick.id);
+    return pick.id;
+  }
+
+  async function resolve(client: MtprotoClient, username: string): Promise<tl.TypeInputPeer> {
+    const r = await client.call({ _: 'contacts.resolveUsername', username: username.replace(/^@/, '') });
+    const peer = r.peer;
+    const ch = peer._ === 'peerChannel' ? r.chats.find((c) => c.id === peer.channelId) : undefined;
+    if (ch?._ !== 'channel') throw Object.assign(new Error('not a channel'), { notChannel: true });
+    const accessHash = ch.accessHash;
+    if (!accessHash) throw Object.assign(new Error('not a channel'), { notChannel: true });
+    if (ch.left) await client.call({ _: 'channels.joinChannel', channel: { _: 'inputChannel', channelId: ch.id, accessHash } });
+    return { _: 'inputPeerChannel', channelId: ch.id, accessHash };
+  }
+
+  /** One channel under its lease with one account; returns messages read. */
+  async function collect(src: SourceRow, accountId: number, stopped: () => boolean): Promise<number> {
+    const creds = await deps.credentials(accountId);
+    if (!creds.api_id || !creds.api_hash || !creds.session) {
+      await repo.unassignAccount(accountId);
+      await repo.finishSource(src.id, owner, { state: 'pending', error: null, nextInSeconds: 0, collected: false });
+      return 0;
+    }
+    const client = deps.mtproto({ apiId: Number(creds.api_id), apiHash: creds.api_hash });
+    let read = 0;
+    try {
+      await client.importSession(creds.session);
+      const peer = await resolve(client, src.username);
+      const subs = await repo.activeSubscriptions(src.username);
+      let last = src.lastMessageId ?? 0;
+      while (!stopped()) {
+        const h = await client.call({
+          _: 'messages.getHistory',
+          peer,
+          offsetId: last + 1,
+          addOffset: -batch,
+          limit: batch,
+          maxId: 0,
+          minId: last,
+          offsetDate: 0,
+          hash: 0 as never,
+        });
+        if (h._ === 'messages.messagesNotModified') break;
+        const msgs = (h.messages.filter((m) => m._ === 'message' && m.id > last) as tl.RawMessage[]).sort((a, b) => a.id - b.id);
+        if (!msgs.length) break;
+        await sink.ingest(
+          subs,
+          msgs.map((m) => ({
+            messageId: m.id,
+            text: m.message, // a media caption is the message's text
+            author: m.postAuthor ?? null,
+            url: telegramLink(src.username, m.id),
+            postedAt: new Date(m.date * 1000),
+          })),
+          actor,
+        );
+        read += msgs.length;
+        last = (msgs[msgs.length - 1] as tl.RawMessage).id;
+        if (!(await repo.advanceSource(src.id, owner, last, LEASE_SECONDS))) return read;
+        if (msgs.length < batch) break;
+      }
+      await repo.updateAccount(accountId, { lastActivityAt: now() });
+      await repo.finishSource(src.id, owner, { state: 'ok', error: null, nextInSeconds: interval, collected: true });
+    } catch (e) {
+      const k = classifyTelegramError(e);
+      if ((e as { notChannel?: boolean }).notChannel || k?.kind === 'channel_invalid') {
+        await repo.finishSource(src.id, owner, {
+          state: 'not_found',
+          error: ACCOUNT_COLLECTOR_MSG.invalid,
+          nextInSeconds: RETRY_SECONDS,
+          collected: false,
+        });
+      } else if (k?.kind === 'channel_private') {
+        await repo.finishSource(src.id, owner, {
+          state: 'error',
+          error: ACCOUNT_COLLECTOR_MSG.private,
+          nextInSeconds: RETRY_SECONDS,
+          collected: false,
+        });
+      } else if (k?.kind === 'flood_wait' || k?.kind === 'auth_revoked' || k?.kind === 'banned') {
+        if (k.kind === 'flood_wait')
+          await repo.updateAccount(accountId, { floodWaitUntil: new Date(now().getTime() + k.seconds * 1000) });
+        else if (k.kind === 'auth_revoked') await repo.updateAccount(accountId, { sessionEnc: null });
+        else await repo.updateAccount(accountId, { status: 'banned', sessionEnc: null });
+        // The account's channels go back to the pool: another account takes them at once.
+        await repo.unassignAccount(accountId);
+        await repo.finishSource(src.id, owner, { state: 'pending', error: null, nextInSeconds: 0, collected: false });
+      } else if (k) {
+        await repo.finishSource(src.id, owner, {
+          state: 'error',
+          error: ACCOUNT_COLLECTOR_MSG.failed,
+          nextInSeconds: RETRY_SECONDS,
+          collected: false,
+        });
+      } else throw e;
+    } finally {
+      await client.destroy().catch(() => undefined);
+    }
+    return read;
+  }
+
+  /** Every due channel once: claim (lease), pick an account, collect; until none is due or `stopped()`. */
+  async function pass(stopped: () => boolean = () => false) {
+    const res = { sources: 0, read: 0 };
+    await repo.enrolSources();
+    for (;;) {
+      if (stopped()) break;
+      const src = await repo.claimSource(owner, LEASE_SECONDS);
+      if (!src) break;
+      res.sources++;
+      const acc = await accountFor(src);
+      if (acc === null) {
+        await repo.finishSource(src.id, owner, {
+          state: 'error',
+          error: ACCOUNT_COLLECTOR_MSG.noAccount,
+          nextInSeconds: interval,
+          collected: false,
+        });
+        continue;
+      }
+      try {
+        res.read += await collect(src, acc, stopped);
+      } catch (e) {
+        deps.log.warn({ err: { message: (e as Error).message }, channel: src.username }, 'telegram account collection failed');
+      }
+    }
+    return res;
+  }
+
+  return { owner, pass };
+}
+export type AccountCollector = ReturnType<typeof createAccountCollector>;
