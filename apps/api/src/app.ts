@@ -74,6 +74,13 @@ export interface AppDeps {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * TAXII 2.1 clients (OpenCTI, MISP's taxii2-client) are configured with the conventional `/taxii2/` at
+ * the site root: those paths are the /api/v1/taxii2/ routes — same handlers, auth and permissions.
+ */
+const SITE_TAXII = /^\/taxii2(?:[/?]|$)/;
+export const rewriteTaxii = (url: string): string => (SITE_TAXII.test(url) ? `${API_PREFIX}${url}` : url);
+
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;
   const app = Fastify({
@@ -90,6 +97,7 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
+    rewriteUrl: (req) => rewriteTaxii(req.url ?? '/'),
   }).withTypeProvider<import('fastify-type-provider-zod').ZodTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);

@@ -147,6 +147,39 @@ describe('TAXII 2.1 server', () => {
     expect((await a.get(`${colA}objects/?added_after=вчера`)).body).toMatchObject({ http_status: '400' });
   });
 
+  it('a client configured with the site root’s /taxii2/ reaches the objects there, under the same auth', async () => {
+    const a = client(keyA);
+    const d = await a.get('/taxii2/');
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect(d.type).toBe(TAXII);
+    const disc = d.body as unknown as { api_roots: string[]; default: string };
+    const r0 = new URL(disc.api_roots[0] as string).pathname;
+    expect(r0).toBe('/taxii2/forpost/');
+    expect(new URL(disc.default).pathname).toBe(r0);
+    expect(((await a.get(r0)).body as unknown as { versions: string[] }).versions).toEqual([TAXII]);
+    const cols = (await a.get(`${r0}collections/`)).body as unknown as { collections: { id: string; title: string }[] };
+    expect(cols.collections).toHaveLength(16);
+    const col = `${r0}collections/${cols.collections.find((c) => c.title === 'Альфа — Домены')?.id}/`;
+    const p = await a.get(`${col}objects/?limit=5&match[type]=domain-name`);
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(p.type).toBe(TAXII);
+    expect(p.body.objects).toHaveLength(5);
+    const one = p.body.objects?.[0] as Obj;
+    const got = await a.get(`${col}objects/${one.id}/`);
+    expect(got.body.objects?.[0]?.id).toBe(one.id);
+    // Same auth: no key → TAXII's 401 with the Basic challenge; B's collection through A's key → 404.
+    const anon = await ctx.app.inject({ method: 'GET', url: `${col}objects/`, headers: { accept: TAXII } });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.headers['www-authenticate']).toContain('Basic');
+    const colsB = (await client(keyB, 'bearer').get(`${r0}collections/`)).body as unknown as {
+      collections: { id: string; title: string }[];
+    };
+    const bId = colsB.collections.find((c) => c.title === 'Бета — Домены')?.id;
+    expect((await a.get(`${r0}collections/${bId}/objects/`)).status).toBe(404);
+    // Only TAXII lives at the root: other API paths are not reachable without /api/v1.
+    expect((await ctx.app.inject({ method: 'GET', url: '/taxii2x/', headers: { accept: TAXII } })).statusCode).not.toBe(200);
+  });
+
   it('a full pull in pages returns each of 10 000 events’ objects exactly once; B’s never', async () => {
     const a = client(keyA);
     const t0 = Date.now();

@@ -40,7 +40,7 @@ import type { Logger } from '../../lib/logger';
 import type { ConfigsService } from '../configs/index';
 import type { CardVault, Refs } from '../events/index';
 import { filterConditions, orderBy } from '../events/index';
-import { bundleHead, companyIdentity, eventToStix, rowToStixInput, type StixObject, stixNamespace, uuidv5 } from '../stix/index';
+import { bundleHead, companyIdentity, eventToStix, rowToStixInput, stixNamespace, uuidv5 } from '../stix/index';
 import { cellFormatters, headerLabels, mskDateTime } from './cells';
 import { BinaryTuples, CsvFramer, XlsxRowBuilder } from './copy-out';
 import { createExportsRepo, type ExportOwner, type ExportRowDb, type ExportRowItem } from './exports.repo';
@@ -51,6 +51,8 @@ import { csvWriter, EXPORT_MIME, type SheetWriter, stixBundleWriter, writerFor }
 const EXPORT_QUEUE = 'exports-run';
 const EXPORTS_MAINTENANCE = 'exports-maintenance';
 const FETCH = 5000;
+/** Rows per page of a STIX export: each event becomes up to ≈ 10 objects, so its pages are smaller. */
+const STIX_FETCH = 1000;
 /** How often a COPY export reports progress (and notices it was deleted). */
 const PROGRESS_MS = 1000;
 const MAX_ATTEMPTS = 5;
@@ -323,8 +325,10 @@ export function createExportsService(deps: ExportsDeps) {
 
   /**
    * A STIX 2.1 bundle (#33): the rows through a cursor, each event mapped to its objects and written as
-   * it comes — memory holds one page. Companies' identities go out once; an observable shared by
-   * events is written once per page (across pages it may repeat: same id, same content).
+   * it comes — memory holds one page of rows and one ≈ 256 KB chunk of JSON, whatever the count.
+   * Companies' identities go out once (a handful). An observable shared by events is written once per
+   * page and may repeat across pages (same id, same content — valid STIX, a consumer keeps one):
+   * remembering every id written would grow with the export.
    */
   async function stixExport(job: ExportJob): Promise<Produced | undefined> {
     const { client, m, r, where, sort, progress, opts } = job;
@@ -338,24 +342,22 @@ export function createExportsService(deps: ExportsDeps) {
     const companies = new Set<number>();
     try {
       await writer.writeMany(bundleHead(stixCtx));
-      cursor = await repo.openCursor(client, where, orderBy(m, sort), FETCH);
+      cursor = await repo.openCursor(client, where, orderBy(m, sort), STIX_FETCH);
       for (;;) {
         const page = await cursor.next();
         if (!page.length) break;
         const seen = new Set<string>();
-        const out: StixObject[] = [];
         for (const row of page) {
           if (!companies.has(row.company_id)) {
             companies.add(row.company_id);
-            out.push(companyIdentity(stixCtx, row.company_id, row.company_name));
+            await writer.write(companyIdentity(stixCtx, row.company_id, row.company_name));
           }
           for (const o of eventToStix(rowToStixInput(row, m.code, deps.refs, tagNames), stixCtx)) {
             if (seen.has(o.id)) continue;
             seen.add(o.id);
-            out.push(o);
+            await writer.write(o);
           }
         }
-        await writer.writeMany(out);
         written += page.length;
         if (!(await progress(written))) {
           aborted = true;

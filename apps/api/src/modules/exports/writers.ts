@@ -56,24 +56,38 @@ export const writerFor = (
   rowsPerSheet?: number,
 ): SheetWriter => (format === 'csv' ? csvWriter(header) : xlsxWriter(header, rowsPerSheet));
 
+/** How much serialised JSON the STIX writer gathers before one write to the stream. */
+const STIX_CHUNK = 256 * 1024;
+
 /**
  * A STIX 2.1 bundle written as it comes: `{"type":"bundle","id":…,"objects":[` then objects one by
- * one with backpressure, then `]}` — the file is one JSON document however many events it holds.
+ * one — serialised into a chunk of ≈ 256 KB that goes to the stream with backpressure — then `]}`:
+ * the file is one JSON document however many events it holds, and memory holds one chunk, not a page.
  */
 export function stixBundleWriter(bundleId: string) {
   const out = new PassThrough({ highWaterMark: 1024 * 1024 });
   out.write(`{"type":"bundle","id":${JSON.stringify(bundleId)},"objects":[`);
   let first = true;
+  let chunk = '';
+  const flush = async () => {
+    if (!chunk) return;
+    const c = chunk;
+    chunk = '';
+    if (!out.write(c) && !out.destroyed) await once(out, 'drain');
+  };
   return {
     output: out as Readable,
-    async writeMany(objects: readonly unknown[]) {
-      if (!objects.length) return;
-      const text = objects.map((o) => JSON.stringify(o)).join(',\n');
-      const chunk = first ? `\n${text}` : `,\n${text}`;
+    /** One object; resolves at once unless a full chunk went to a stream that asked to wait. */
+    write(o: unknown): Promise<void> | undefined {
+      chunk += `${first ? '\n' : ',\n'}${JSON.stringify(o)}`;
       first = false;
-      if (!out.write(chunk) && !out.destroyed) await once(out, 'drain');
+      return chunk.length >= STIX_CHUNK ? flush() : undefined;
+    },
+    async writeMany(objects: readonly unknown[]) {
+      for (const o of objects) await this.write(o);
     },
     async end() {
+      await flush();
       out.end('\n]}\n');
     },
     abort: (err: Error) => out.destroy(err),

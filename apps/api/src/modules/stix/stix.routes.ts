@@ -33,10 +33,14 @@ import type { StixService } from './stix.service';
 const tags = ['taxii'];
 const ROOT = TAXII_ROOT_PATH.slice(0, -1);
 
-/** The address clients reached us at (API roots are absolute URLs in the discovery resource). */
+/**
+ * The address clients reached us at (API roots are absolute URLs in the discovery resource): a client
+ * that came to the site root's /taxii2/ (app.ts rewrites it to /api/v1/taxii2/) stays there.
+ */
 function baseOf(req: FastifyRequest): string {
   const proto = (req.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() || req.protocol;
-  return `${proto}://${req.headers.host ?? 'localhost'}${req.url.slice(0, req.url.indexOf('/taxii2'))}`;
+  const url = req.originalUrl;
+  return `${proto}://${req.headers.host ?? 'localhost'}${url.slice(0, url.indexOf('/taxii2'))}`;
 }
 
 /** TAXII's date headers of an objects or manifest page (§3.4.1). */
