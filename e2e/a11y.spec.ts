@@ -29,6 +29,7 @@ const routes = (): [string, string][] => [
   ['Импорт событий', '/domains/import'],
   ['Поиск доменов', '/discovery'],
   ['Блокировки', '/takedown'],
+  ['Поиск утечек', '/hunts'],
   ['Сообщения', '/messages'],
   ['Аккаунты Telegram', '/telegram/accounts'],
   ['Каналы', '/telegram/channels'],

@@ -17,7 +17,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import { settingReachesForbidden } from '../../lib/outbound';
 import { createSecretBox } from '../../lib/secretbox';
 import { iso } from '../../lib/serialize';
@@ -80,7 +80,7 @@ export function createConfigsService(deps: ConfigsServiceDeps) {
       try {
         fn(key);
       } catch (err) {
-        log.warn({ err }, 'config subscriber failed');
+        log.warn({ err: errInfo(err) }, 'config subscriber failed');
       }
     }
   }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import type { Audit } from '../../lib/audit';
 import type { Delivery } from '../../lib/delivery';
 import type { DocStore } from '../../lib/docstore';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { App } from '../../lib/routes';
@@ -60,7 +60,7 @@ export function createTakedown(deps: TakedownDeps) {
   const pollers: Poller[] = [];
   deps.watch?.onTransition((t) => {
     if (t.kind === 'came_back' || t.kind === 'offline')
-      void service.follow([t.eventId]).catch((err) => deps.log.warn({ err }, 'takedown follow failed'));
+      void service.follow([t.eventId]).catch((err) => deps.log.warn({ err: errInfo(err) }, 'takedown follow failed'));
   });
   return {
     repo,

@@ -41,7 +41,7 @@ import type { Delivery } from '../../lib/delivery';
 import { sendOutcome } from '../../lib/delivery';
 import type { DocStore } from '../../lib/docstore';
 import { ApiError, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import type { HistoryEntry } from '../events/index';
 import type { AbuseFinder } from './abuse';
 import { defaultXarfType, type Evidence, evidencePdf, messageText, xarfReport } from './evidence';
@@ -432,7 +432,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
             xarfType: r0.xarf_type,
             comment: r0.comment,
             previousId: Number(r0.id),
-          }).catch((e) => deps.log.warn({ err: e, request: r0.id }, 'takedown: new draft after came back failed'));
+          }).catch((e) => deps.log.warn({ err: errInfo(e), request: r0.id }, 'takedown: new draft after came back failed'));
         }
         continue;
       }

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { telegramLink } from '@forpost/contract/telegram';
 import type { tl } from '@mtcute/core';
 import type { AuditActor } from '../../lib/audit';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import type { PostSink } from './collector';
 import { LEASE_SECONDS } from './collector';
 import { classifyTelegramError, type MtprotoClient, type MtprotoFactory } from './mtproto';
@@ -184,7 +184,7 @@ export function createAccountCollector(deps: {
       try {
         res.read += await collect(src, acc, stopped);
       } catch (e) {
-        deps.log.warn({ err: { message: (e as Error).message }, channel: src.username }, 'telegram account collection failed');
+        deps.log.warn({ err: errInfo(e), channel: src.username }, 'telegram account collection failed');
       }
     }
     return res;

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { telegramLink } from '@forpost/contract/telegram';
 import type { AuditActor } from '../../lib/audit';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import type { OutboundFetch } from '../../lib/outbound';
 import { type Poller, startPoller } from '../../lib/poller';
 import type { ConfigsService } from '../configs/index';
@@ -177,7 +177,7 @@ export function createPreviewCollector(deps: {
           res.stored += r.stored;
         } catch (e) {
           // Not the page's fault (the database, a bug): logged, the lease runs out and the channel is retried.
-          deps.log.warn({ err: { message: (e as Error).message }, channel: src.username }, 'telegram preview collection failed');
+          deps.log.warn({ err: errInfo(e), channel: src.username }, 'telegram preview collection failed');
         }
       }
     };

@@ -19,7 +19,7 @@ import type { Db } from '../../db/client';
 import type { Audit, AuditActor } from '../../lib/audit';
 import type { Caller } from '../../lib/caller';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
+import { errInfo, type Logger } from '../../lib/logger';
 import { type Poller, startPoller } from '../../lib/poller';
 import { iso, isUniqueViolation } from '../../lib/serialize';
 import type { CompaniesRepo } from '../companies/index';
@@ -96,7 +96,7 @@ export function createWhitelistService(deps: WhitelistServiceDeps) {
     try {
       await onChange({ companyId, actor });
     } catch (err) {
-      deps.log?.warn({ err }, 'whitelist change handler failed');
+      deps.log?.warn({ err: errInfo(err) }, 'whitelist change handler failed');
     }
   }
 
