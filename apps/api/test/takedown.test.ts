@@ -5,7 +5,8 @@
  * serves the RFC 9224 bootstrap files dns.json and ipv4.json, an RDAP server of the RIR holding
  * 127.0.0.0/8 (the network's abuse entity), and an SMTP server as the abuse desks.
  *
- *   the watch sees MX + a login form → priority raised → a takedown drafted with recipients found by
+ *   discovery finds the lookalike → the watch sees MX + a login form → priority raised and a subscribed
+ *   mailing sent → a takedown drafted with recipients found by
  *   RDAP → sent (every message holds a PDF, an XARF v4 report valid against the unmodified schemas
  *   and the screenshot) → the domain goes NXDOMAIN → «ресурс недоступен» after two observations →
  *   it comes back → «возобновлён» and a new draft; plus the hourly limit per address, escalation
@@ -18,18 +19,20 @@ import { XARF_TYPES } from '@forpost/contract/takedown';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJobs } from '../src/jobs';
 import { createLocalDocStore } from '../src/lib/docstore';
 import type { Evidence } from '../src/modules/takedown/evidence';
 import { xarfReport } from '../src/modules/takedown/evidence';
 import { createWatch, type Watch } from '../src/modules/watch/index';
-import { setConfig } from './discovery-kit';
+import { runEnded, setConfig } from './discovery-kit';
 import { type Client, createCompany, setupApp, signedIn, type TestContext } from './helpers';
 import { type DnsServer, startDnsServer } from './peers/dns-server';
 import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer } from './peers/rdap-server';
 import { startWebServer, type WebServer } from './peers/web-server';
 import { pdfText } from './reports.pdftext';
-import { mailHeader, startSmtp } from './smtp';
+import { mailHeader, mailText, startSmtp } from './smtp';
 
 const XARF_DIR = '/work/shared/standards/xarf-v4/schemas/v4';
 const PNG = Buffer.from(
@@ -52,6 +55,7 @@ let registry: RdapServer;
 let rir: RdapServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let watch: Watch;
+let boss: PgBoss;
 let A: number;
 const validate = loadXarf();
 const xarfSeen: unknown[] = [];
@@ -155,7 +159,10 @@ const network = {
   rdapConformance: ['rdap_level_0', 'nro_rdap_profile_0'],
 };
 
-const NAMES = ['sber-login-td.ru', 'sber-pay-td.ru', 'sber-card-td.ru'];
+/** The first is found by a discovery run of the protected sberbank.ru (a letter left out); the others are created. */
+const PROTECTED = 'sberbank.ru';
+const NAMES = ['sberbnk.ru', 'sber-pay-td.ru', 'sber-card-td.ru'];
+const SOC = 'soc-watch@brand.test';
 const ids: number[] = [];
 
 const pending: Promise<unknown>[] = [];
@@ -201,13 +208,31 @@ beforeAll(async () => {
     onTransition: (t) => void pending.push(ctx.app.services.takedown.follow([t.eventId])),
   });
   for (const name of NAMES) {
-    const r = await admin.post('/modules/domains/events', { company_id: A, domain: name, asset: 'sberbank.ru', similarity: 91 });
-    expect(r.statusCode, r.body).toBe(201);
-    ids.push(r.json().id);
-    expect((await admin.req('PUT', `/modules/domains/events/${r.json().id}/watch`, { watched: true })).statusCode).toBe(200);
     dns.setRecord(name, { NS, A: [LIVE] });
     web.setPage(name, parkedPage);
   }
+  // Discovery finds the first: the company protects sberbank.ru, a run resolves every candidate against the
+  // DNS peer (only sberbnk.ru is registered among them) and raises the event.
+  boss = await startJobs(ctx.url, { warn() {} }, true);
+  await ctx.app.services.discovery.attach(boss, { work: true, background: false });
+  expect((await admin.post(`/companies/${A}/assets`, { kind: 'domain', value: PROTECTED })).statusCode).toBe(201);
+  const start = await admin.post('/discovery/runs', { company_id: A });
+  expect(start.statusCode, start.body).toBe(202);
+  const run = await runEnded(admin, start.json().id, 90_000);
+  expect(run.status, run.error).toBe('done');
+  expect(run.new_events).toBe(1);
+  const found = await ctx.database.db.execute(
+    sql`SELECT id::int AS id, source FROM events WHERE company_id = ${A} AND module = 'domains' AND data->>'domain_punycode' = ${NAMES[0]}`,
+  );
+  expect(found.rows).toHaveLength(1);
+  ids.push((found.rows[0] as { id: number }).id);
+  for (const name of NAMES.slice(1)) {
+    const r = await admin.post('/modules/domains/events', { company_id: A, domain: name, asset: PROTECTED, similarity: 91 });
+    expect(r.statusCode, r.body).toBe(201);
+    ids.push(r.json().id);
+  }
+  for (const id of ids)
+    expect((await admin.req('PUT', `/modules/domains/events/${id}/watch`, { watched: true })).statusCode).toBe(200);
   // A screenshot of the first domain (what the snapshot producer stores).
   const stored = await createLocalDocStore(path.join(ctx.config.dataDir, 'files')).put(Readable.from(PNG));
   const d = await ctx.database.db.execute(sql`
@@ -228,13 +253,22 @@ async function freeRegistry() {
 }
 
 afterAll(async () => {
+  await boss?.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => undefined);
   await Promise.all([web?.close(), dns?.close(), smtp?.close(), registry?.close(), rir?.close()]);
 });
 
 describe('takedown end to end', () => {
   let first: { id: number; reference: string };
 
-  it('the watch sees MX and a login form: the priority is raised', async () => {
+  it('the watch sees MX and a login form on the discovered domain: the priority is raised and the subscribed mailing sent', async () => {
+    const m = await admin.post('/notifications/mailings', {
+      name: 'Почта и формы входа на двойниках',
+      company_id: A,
+      recipients: [SOC],
+      filters: { modules: ['domains'], transitions: ['mx_appeared', 'login_form'] },
+      params: { frequency: 'instant', format: 'text' },
+    });
+    expect(m.statusCode, m.body).toBe(201);
     await round(); // baseline
     for (const name of NAMES) {
       dns.setRecord(name, { NS, A: [LIVE], MX: ['mx.mail.ru'] });
@@ -246,6 +280,16 @@ describe('takedown end to end', () => {
     expect(w.transitions.map((t: { kind: string }) => t.kind).sort()).toEqual(['login_form', 'mx_appeared']);
     const priorities = (await admin.get('/modules/domains/events/priorities')).json().items as { id: number; code: string }[];
     expect(e.priority_id).toBe(priorities.find((p) => p.code === 'high')?.id);
+    expect(e.source).toBe('Discovery');
+    // The mailing's next pass sends one letter naming the discovered domain and both transitions.
+    const before = smtp.mails.length;
+    expect(await ctx.app.services.mailings.tick(new Date(Date.now() + 120_000))).toMatchObject({ sent: 1 });
+    const letter = (await smtp.waitFor(before + 1)).slice(before);
+    expect(letter.map((x) => x.to)).toEqual([[SOC]]);
+    const text = mailText(letter[0]?.raw ?? '');
+    expect(text).toContain(NAMES[0]);
+    expect(text).toContain('появилась почта (MX)');
+    expect(text).toContain('появилась форма входа');
   });
 
   it('a draft: evidence and recipients found by RDAP (registrar abuse nested under the registrar; the network held for escalation) and the zone address', async () => {
