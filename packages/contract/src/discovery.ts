@@ -11,13 +11,29 @@ import { isDomain } from './validation';
  * `word`: the company's own word for combosquatting candidates (brand + word: vtb-lk, lkvtb), added to the
  * default list of the «dictionary» family at every run of the company.
  */
-export const ASSET_KINDS = ['domain', 'keyword', 'word'] as const;
+export const ASSET_KINDS = ['domain', 'keyword', 'word', 'login', 'login_pattern', 'login_fold'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 export const ASSET_KIND_LABELS: Record<AssetKind, string> = {
   domain: 'Домен',
   keyword: 'Ключевое слово',
   word: 'Слово для комбинаций',
+  login: 'Логин или адрес',
+  login_pattern: 'Шаблон логина',
+  login_fold: 'Сворачивание +тегов и точек',
 };
+/**
+ * Protected identities of leak hunting (#34), kept as assets next to the domains (whose `domain` assets are the
+ * email domains): `login` — an exact login or email; `login_pattern` — a login format in the safe pattern
+ * language below; `login_fold` — its one value `providers`: fold `+tags` (and dots for Gmail) of the mail
+ * providers that ignore them, switched on and off by `enabled`.
+ */
+export const IDENTITY_KINDS = ['login', 'login_pattern', 'login_fold'] as const satisfies readonly AssetKind[];
+export const LOGIN_FOLD_VALUE = 'providers';
+/** Limits of a login pattern: the language has no user regex, so the matcher's work per login stays bounded. */
+export const LOGIN_PATTERN_MAX = 64;
+export const LOGIN_PATTERN_MAX_STARS = 2;
+/** Logins longer than this never match a pattern (a lookahead bounds the regex's input). */
+export const LOGIN_PATTERN_INPUT_MAX = 128;
 
 export const RUN_TRIGGERS = ['manual', 'schedule'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
@@ -47,7 +63,11 @@ export const DISCOVERY_MSG = {
   domain: 'Укажите домен, например example.ru или пример.рф',
   keyword: 'Ключевое слово: от 3 до 63 букв, цифр или дефисов (латиница или кириллица)',
   word: 'Слово для комбинаций: от 2 до 30 латинских или кириллических букв, цифр или дефисов, например lk или bonus',
-  kind: 'Выберите вид актива: домен, ключевое слово или слово для комбинаций',
+  login: 'Укажите логин или адрес почты: до 128 символов без пробелов, двоеточий, точек с запятой, запятых и «|»',
+  loginPattern:
+    'Шаблон логина: от 3 до 64 символов; * — любые символы (не больше двух *), ? — один символ, # — одна цифра, остальное — буквы, цифры и . _ - + @; хотя бы три символа кроме *',
+  loginFold: 'Значение сворачивания — providers',
+  kind: 'Выберите вид актива: домен, ключевое слово, слово для комбинаций, логин, шаблон логина или сворачивание',
   duplicate: 'Такой актив уже есть у компании',
   assetNotFound: 'Актив не найден',
   companyNotFound: 'Компания не найдена',
@@ -77,13 +97,64 @@ export const isComboWord = (s: string) => /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,28})[
 
 /** The Russian refusal for a value that is not valid for its kind. */
 export const assetValueMessage = (kind: AssetKind) =>
-  kind === 'domain' ? DISCOVERY_MSG.domain : kind === 'word' ? DISCOVERY_MSG.word : DISCOVERY_MSG.keyword;
+  ({
+    domain: DISCOVERY_MSG.domain,
+    word: DISCOVERY_MSG.word,
+    keyword: DISCOVERY_MSG.keyword,
+    login: DISCOVERY_MSG.login,
+    login_pattern: DISCOVERY_MSG.loginPattern,
+    login_fold: DISCOVERY_MSG.loginFold,
+  })[kind];
+
+/** A login pattern of the safe language (`*`, `?`, `#`, literal letters, digits and `. _ - + @`), lower-cased. */
+export function isLoginPattern(s: string): boolean {
+  if (s.length < 3 || s.length > LOGIN_PATTERN_MAX) return false;
+  if (!/^[\p{L}\p{N}._\-+@*?#]+$/u.test(s) || s.includes('**')) return false;
+  const stars = s.split('*').length - 1;
+  return stars <= LOGIN_PATTERN_MAX_STARS && s.length - stars >= 3;
+}
+
+/**
+ * The regular expression (source, for `^(?:…)$` with the `i` flag) of a valid login pattern: literals escaped,
+ * `*` → `.*`, `?` → `.`, `#` → `\d`, behind a lookahead that caps the login at LOGIN_PATTERN_INPUT_MAX
+ * characters: with at most two `*` the backtracking is at most quadratic in that cap, whatever the dump holds.
+ */
+export function loginPatternRegex(p: string): string {
+  let out = `(?=.{1,${LOGIN_PATTERN_INPUT_MAX}}$)`;
+  for (const ch of p) {
+    if (ch === '*') out += '.*';
+    else if (ch === '?') out += '.';
+    else if (ch === '#') out += '\\d';
+    else out += ch.replace(/[.+-]/g, (c) => `\\${c}`);
+  }
+  return out;
+}
+
+/** An exact login or email: an email's domain is stored as punycode in `value`, Unicode in `unicode`. */
+function normaliseLogin(s: string): { value: string; unicode: string } | null {
+  if (s.length === 0 || s.length > 128 || /[\s:;|,"]/u.test(s)) return null;
+  const at = s.lastIndexOf('@');
+  if (at < 0) return { value: s, unicode: s };
+  const local = s.slice(0, at);
+  const host = s.slice(at + 1);
+  if (!local || !isDomain(host)) return null;
+  const ascii = unicodeToPunycode(punycodeToUnicode(host));
+  if (!isDomain(ascii)) return null;
+  return { value: `${local}@${ascii}`, unicode: `${local}@${punycodeToUnicode(ascii)}` };
+}
 
 /**
  * An asset value as stored: a domain as punycode (`value`) and Unicode (`unicode`); a keyword
  * lower-cased in both. Null when the value is not valid for its kind.
  */
 export function normaliseAsset(kind: AssetKind, raw: string): { value: string; unicode: string } | null {
+  if (kind === 'login') return normaliseLogin(raw.trim().toLowerCase().normalize('NFC'));
+  if (kind === 'login_pattern') {
+    const p = raw.trim().toLowerCase().normalize('NFC');
+    return isLoginPattern(p) ? { value: p, unicode: p } : null;
+  }
+  if (kind === 'login_fold')
+    return raw.trim().toLowerCase() === LOGIN_FOLD_VALUE ? { value: LOGIN_FOLD_VALUE, unicode: LOGIN_FOLD_VALUE } : null;
   const s = raw.trim().toLowerCase().replace(/\.$/, '');
   if (kind === 'keyword') return isKeyword(s) ? { value: s, unicode: s } : null;
   if (kind === 'word') {

@@ -15,7 +15,7 @@ export const discoveryAssets = pgTable(
     companyId: integer('company_id')
       .notNull()
       .references(() => companies.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['domain', 'keyword', 'word'] }).notNull(),
+    kind: text('kind', { enum: ['domain', 'keyword', 'word', 'login', 'login_pattern', 'login_fold'] }).notNull(),
     /** Domain: punycode (ASCII); keyword and combo word: lower-case as typed. */
     value: text('value').notNull(),
     unicode: text('unicode').notNull(),

@@ -1,4 +1,6 @@
 /* SQL of hunts (#34): hunts, their byte ranges, results (exactly once by the unique index), identities. */
+
+import { isLoginPattern, loginPatternRegex } from '@forpost/contract/discovery';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bigArray, intArray, textArray } from '../../db/sql';
@@ -40,14 +42,30 @@ const rows = async <T>(db: Db, q: ReturnType<typeof sql>) => (await db.execute(q
 
 export function createHuntsRepo(db: Db) {
   return {
-    /** Every company's protected identities: its enabled domain assets (discovery's assets model). */
+    /**
+     * Every company's protected identities (discovery's assets model): enabled `domain` assets are its email
+     * domains, `login` exact logins, `login_pattern` login patterns (compiled to their bounded regex here),
+     * an enabled `login_fold` asks for provider folding. One query for all companies: one pass of the matcher.
+     */
     async identities(): Promise<CompanyIdentities[]> {
-      const r = await rows<{ company_id: number; domains: string[] }>(
+      const r = await rows<{ company_id: number; domains: string[]; logins: string[]; patterns: string[]; fold: boolean }>(
         db,
-        sql`SELECT company_id, array_agg(value ORDER BY value) AS domains FROM discovery_assets
-             WHERE kind = 'domain' AND enabled GROUP BY company_id ORDER BY company_id`,
+        sql`SELECT a.company_id,
+                   coalesce(array_agg(a.value ORDER BY a.value) FILTER (WHERE a.kind = 'domain'), '{}') AS domains,
+                   coalesce(array_agg(a.value ORDER BY a.value) FILTER (WHERE a.kind = 'login'), '{}') AS logins,
+                   coalesce(array_agg(a.value ORDER BY a.value) FILTER (WHERE a.kind = 'login_pattern'), '{}') AS patterns,
+                   bool_or(a.kind = 'login_fold') AS fold
+              FROM discovery_assets a JOIN companies c ON c.id = a.company_id
+             WHERE a.enabled AND c.is_active AND a.kind IN ('domain', 'login', 'login_pattern', 'login_fold')
+             GROUP BY a.company_id ORDER BY a.company_id`,
       );
-      return r.map((x) => ({ companyId: x.company_id, domains: x.domains }));
+      return r.map((x) => ({
+        companyId: x.company_id,
+        domains: x.domains,
+        logins: x.logins,
+        patterns: x.patterns.filter(isLoginPattern).map(loginPatternRegex),
+        foldProviders: x.fold,
+      }));
     },
     async leakExists(id: number): Promise<boolean> {
       return (await rows(db, sql`SELECT 1 FROM leaks WHERE id = ${id}`)).length > 0;

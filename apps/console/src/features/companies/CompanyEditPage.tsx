@@ -7,6 +7,7 @@ import { feedback } from '../../lib/feedback';
 import { formatDate } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { AssetsCard } from '../discovery/AssetsCard';
+import { IdentitiesCard } from '../discovery/IdentitiesCard';
 import { SlaPolicyEditor } from '../sla/SlaPolicyEditor';
 import { WatchSettingsCard } from '../watch/WatchSettingsCard';
 import { useCreateCompanyMutation, useDeleteCompanyMutation, useUpdateCompanyMutation } from './api/mutations';
@@ -151,7 +152,20 @@ function CompanyEdit({ company, tab, onTab }: { company: CompanyDetail; tab?: Co
             children: <MembersCard company={company} />,
           },
           ...(canKeys ? [{ key: 'keys', label: 'Продуктовые ключи', children: <ProductKeysCard company={company} /> }] : []),
-          ...(canAssets ? [{ key: 'assets', label: 'Защищаемые активы', children: <AssetsCard companyId={company.id} /> }] : []),
+          ...(canAssets
+            ? [
+                {
+                  key: 'assets',
+                  label: 'Защищаемые активы',
+                  children: (
+                    <>
+                      <AssetsCard companyId={company.id} />
+                      <IdentitiesCard companyId={company.id} />
+                    </>
+                  ),
+                },
+              ]
+            : []),
           ...(canAssets ? [{ key: 'watch', label: 'Наблюдение', children: <WatchSettingsCard companyId={company.id} /> }] : []),
           {
             key: 'sla',

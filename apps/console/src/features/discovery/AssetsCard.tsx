@@ -1,5 +1,5 @@
 import { DeleteOutlined, EyeOutlined, PlusOutlined } from '@ant-design/icons';
-import { ASSET_KIND_LABELS, type AssetKind } from '@forpost/contract/discovery';
+import { ASSET_KIND_LABELS, type AssetKind, IDENTITY_KINDS } from '@forpost/contract/discovery';
 import { Button, Card, Flex, Form, Input, Modal, Popconfirm, Select, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { apiFieldErrors } from '../../components/form/forms';
@@ -10,6 +10,9 @@ import { errorMessage } from '../../lib/http';
 import { useCan } from '../auth/useMe';
 import { type Asset, useAddAssetMutation, useAssetsQuery, useDeleteAssetMutation, useToggleAssetMutation } from './api';
 import { PreviewTable } from './PreviewTable';
+
+/** The identities of leak hunting are assets too, shown in their own card (IdentitiesCard). */
+const isIdentity = (k: AssetKind) => (IDENTITY_KINDS as readonly AssetKind[]).includes(k);
 
 /**
  * The company's protected assets: domains (shown in Unicode, punycode beside) and brand keywords; switch
@@ -55,7 +58,9 @@ export function AssetsCard({ companyId }: { companyId: number }) {
           <Form.Item name="kind">
             <Select
               style={{ width: 210 }}
-              options={Object.entries(ASSET_KIND_LABELS).map(([value, label]) => ({ value, label }))}
+              options={Object.entries(ASSET_KIND_LABELS)
+                .filter(([value]) => !isIdentity(value as AssetKind))
+                .map(([value, label]) => ({ value, label }))}
               data-testid="asset-kind"
             />
           </Form.Item>
@@ -82,7 +87,7 @@ export function AssetsCard({ companyId }: { companyId: number }) {
           size="small"
           rowKey="id"
           loading={q.isPending}
-          dataSource={q.data?.items ?? []}
+          dataSource={(q.data?.items ?? []).filter((a) => !isIdentity(a.kind))}
           pagination={false}
           locale={{ emptyText: <EmptyState text="Активов пока нет — добавьте домен компании" /> }}
           columns={[

@@ -93,7 +93,8 @@ export function HuntsPage() {
         </Form>
         <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
           TXT/CSV, .gz, .zst или .zip: строки email:пароль, логин:пароль, URL:логин:пароль, email;хеш и блоки stealer-логов.
-          Сверяется с защищаемыми доменами всех компаний; пароли не сохраняются.
+          Сверяется с защищаемыми доменами, логинами и шаблонами логинов всех компаний (настройки компании, «Защищаемые активы»);
+          пароли не сохраняются.
         </Typography.Paragraph>
       </Card>
       {h && (
