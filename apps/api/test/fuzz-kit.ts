@@ -762,8 +762,36 @@ const CYRILLIC = /[А-Яа-яЁё]/;
 const ERROR_KEYS = new Set(['statusCode', 'statusMessage', 'message', 'data']);
 
 /** The standard error body: JSON {statusCode, statusMessage, message, data?}, statusCode = HTTP status, a Russian message. */
+/** TAXII 2.1's error message (section 3.6.1): the shape the TAXII routes must answer in, not the API's. */
+const TAXII_ERROR_KEYS = new Set([
+  'title',
+  'description',
+  'error_id',
+  'error_code',
+  'http_status',
+  'external_details',
+  'details',
+]);
+function taxiiShapeProblem(res: LightMyRequestResponse): string | null {
+  let b: unknown;
+  try {
+    b = JSON.parse(res.body);
+  } catch {
+    return `TAXII body is not JSON: ${JSON.stringify(res.body.slice(0, 160))}`;
+  }
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return `TAXII body is not an object: ${res.body.slice(0, 160)}`;
+  const o = b as Record<string, unknown>;
+  const extra = Object.keys(o).filter((k) => !TAXII_ERROR_KEYS.has(k));
+  if (extra.length) return `unexpected TAXII error keys ${extra.join(',')}: ${res.body.slice(0, 200)}`;
+  if (o.http_status !== undefined && o.http_status !== String(res.statusCode))
+    return `http_status ${String(o.http_status)} ≠ HTTP ${res.statusCode}: ${res.body.slice(0, 200)}`;
+  if (typeof o.title !== 'string' || !CYRILLIC.test(o.title)) return `TAXII title not Russian: ${res.body.slice(0, 200)}`;
+  return null;
+}
+
 export function shapeProblem(res: LightMyRequestResponse): string | null {
   const ct = String(res.headers['content-type'] ?? '');
+  if (ct.startsWith('application/taxii+json;version=2.1')) return taxiiShapeProblem(res);
   if (!ct.includes('application/json')) return `content-type «${ct}», body ${JSON.stringify(res.body.slice(0, 160))}`;
   let b: unknown;
   try {
