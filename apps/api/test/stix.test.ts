@@ -14,8 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { bundleHead, companyIdentity, eventToStix, type StixEventInput, type StixObject } from '../src/modules/stix/build';
 import { canonicalJson, eventIdOf, eventObjectId, STIX_NAMESPACE, scoId, uuidv5 } from '../src/modules/stix/ids';
 import { equalsPattern, parseStixPattern } from '../src/modules/stix/pattern';
+import { standardsDir } from './standards';
 
-const SCHEMAS = join(__dirname, '../../../../shared/standards/stix2.1/schemas');
+const SCHEMAS = join(standardsDir(), 'stix2.1/schemas');
 
 /** ajv as the standards README says: draft 2020-12, no `u` flag, every schema added, IDN formats defined. */
 function stixAjv() {

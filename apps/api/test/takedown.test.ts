@@ -33,8 +33,9 @@ import { type RdapServer, rdapBootstrapFile, recordedComDomain, startRdapServer 
 import { startWebServer, type WebServer } from './peers/web-server';
 import { pdfText } from './reports.pdftext';
 import { mailHeader, mailText, startSmtp } from './smtp';
+import { standardsDir } from './standards';
 
-const XARF_DIR = '/work/shared/standards/xarf-v4/schemas/v4';
+const XARF_DIR = path.join(standardsDir(), 'xarf-v4/schemas/v4');
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
