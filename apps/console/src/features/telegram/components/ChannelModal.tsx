@@ -69,7 +69,9 @@ export function ChannelModal({
           company_id: v.company_id,
           keywords: v.keywords.map((k) => k.trim()).filter(Boolean),
           is_active: v.is_active,
-          collect_mode: v.collect_mode,
+          // The mode is shared by every company following the channel: a new subscription left at the
+          // default does not switch a channel another company reads by account back to the preview.
+          ...((channel || v.collect_mode !== 'preview') && { collect_mode: v.collect_mode }),
         };
         const saved = await save.mutateAsync({ id: channel?.id, body });
         message.success(channel ? `Канал ${saved.username} сохранён` : `Канал ${saved.username} добавлен`);
