@@ -88,6 +88,11 @@ describe('collection mode per channel', () => {
     const a = await channel('mode_account', 'account');
     expect(p.collect_mode).toBe('preview');
     expect(a.collect_mode).toBe('account');
+    // A second company following the same channel without a mode leaves the shared source's mode alone.
+    const B = await createCompany(ctx, 'Северный Банк');
+    const b = await sa.post('/modules/telegram/channels', { link: '@mode_account', company_id: B.id, keywords: ['банк'] });
+    expect(b.statusCode, b.body).toBe(201);
+    expect(b.json().collect_mode).toBe('account');
     await repo.enrolSources();
     const byPreview = await repo.claimSource('p', 60, 'preview');
     const byAccount = await repo.claimSource('a', 60, 'account');
