@@ -48,7 +48,14 @@ import { createStixService, stixRoutes } from './modules/stix/index';
 import { storageProbe, systemRoutes } from './modules/system/index';
 import { tagsRoutes } from './modules/tags/index';
 import { createTakedown } from './modules/takedown/index';
-import { createPreviewCollector, createTelegramRepo, createTelegramService, telegramRoutes } from './modules/telegram/index';
+import {
+  createAccountCollector,
+  createPreviewCollector,
+  createTelegramRepo,
+  createTelegramService,
+  nodeMtprotoFactory,
+  telegramRoutes,
+} from './modules/telegram/index';
 import { createUsersService, usersRoutes } from './modules/users/index';
 import { createViewsService, viewsRoutes } from './modules/views/index';
 import { createWatch } from './modules/watch/index';
@@ -165,13 +172,15 @@ export async function buildApp(deps: AppDeps) {
   const whitelist = createWhitelistService({ db, audit, log: app.log, companies });
   app.addHook('onClose', async () => whitelist.remarker?.close());
   const filtrator = createFiltratorService({ db, audit });
+  // MTProto clients (sign-in and the account collector): Telegram's DCs, or the factory the tests pass.
+  const mtproto = deps.mtproto ?? nodeMtprotoFactory({ testMode: process.env.TELEGRAM_TEST_DC === '1' });
   const telegram = createTelegramService({
     db,
     audit,
     companies,
     secret: config.secret,
     rematchChannel: filtrator.rematchChannel,
-    mtproto: deps.mtproto,
+    mtproto,
   });
   const limiter = createFailureLimiter(db, async () => ({
     maxFailures: await configs.get('lockout_max_failures'),
@@ -285,6 +294,16 @@ export async function buildApp(deps: AppDeps) {
     log: app.log,
   });
   app.addHook('onClose', () => telegramCollector.stop());
+  // The Telegram account (MTProto) collector (#35): channels in mode «Аккаунт»; main.ts attaches it too.
+  const telegramAccountCollector = createAccountCollector({
+    repo: createTelegramRepo(db),
+    sink: filtrator,
+    mtproto,
+    credentials: (id) => telegram.credentials(id),
+    log: app.log,
+    maxPerAccount: () => configs.get('telegram_account_channels'),
+  });
+  app.addHook('onClose', () => telegramAccountCollector.stop());
   // Takedown requests (#32): evidence, recipients by RDAP, mail, followed by the watch (main.ts attaches the follower).
   const takedown = createTakedown({
     db,
@@ -413,6 +432,7 @@ export async function buildApp(deps: AppDeps) {
       discovery,
       watch,
       telegramCollector,
+      telegramAccountCollector,
       takedown,
       integrations,
       hunts,

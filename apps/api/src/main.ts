@@ -47,6 +47,7 @@ async function main() {
     await app.services.hunts.attach(boss, { work });
     app.services.watch.attach({ work });
     app.services.telegramCollector.attach({ work });
+    app.services.telegramAccountCollector.attach({ work });
     app.services.takedown.attach({ work });
     app.services.integrations.attach({ work });
     await app.services.slaJobs.attach(boss, { work });

@@ -124,7 +124,12 @@ async function channel(username: string, messages: number, opts: Partial<Channel
     messages: Array.from({ length: messages }, (_, i) => ({ id: i + 1, text: `Ромашка Ритейл: пост ${i + 1}` })),
     ...opts,
   });
-  const r = await sa.post('/modules/telegram/channels', { link: `@${username}`, company_id: A.id, keywords: ['ромашка'] });
+  const r = await sa.post('/modules/telegram/channels', {
+    link: `@${username}`,
+    company_id: A.id,
+    keywords: ['ромашка'],
+    collect_mode: 'account',
+  });
   expect(r.statusCode, r.body).toBe(201);
   return r.json().id as number;
 }

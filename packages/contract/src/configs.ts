@@ -294,6 +294,16 @@ export const CONFIG_REGISTRY = {
     max: 100,
     default: 5,
   }),
+  telegram_account_channels: int({
+    title: 'Telegram: каналов на один аккаунт',
+    description:
+      'Сколько каналов в режиме «Аккаунт» читает один аккаунт-сборщик. Больше каналов на аккаунт — выше риск ограничений (FLOOD_WAIT) и блокировки; каналы сверх предела ждут свободного аккаунта.',
+    group: 'integrations',
+    unit: 'шт.',
+    min: 1,
+    max: 500,
+    default: 20,
+  }),
   classifier_modules: def({
     title: 'Модули для внешнего классификатора',
     description:

@@ -24,6 +24,14 @@ export const TELEGRAM_COLLECTOR_STATE_LABELS: Record<TelegramCollectorState, str
   error: 'Ошибка сбора',
 };
 
+/** How a channel is read: the public web preview (no account) or a signed-in collector account. */
+export const TELEGRAM_COLLECT_MODES = ['preview', 'account'] as const;
+export type TelegramCollectMode = (typeof TELEGRAM_COLLECT_MODES)[number];
+export const TELEGRAM_COLLECT_MODE_LABELS: Record<TelegramCollectMode, string> = {
+  preview: 'Веб-просмотр',
+  account: 'Аккаунт',
+};
+
 export const TELEGRAM_MSG = {
   phone: 'Неверный формат телефона: укажите номер в формате +7XXXXXXXXXX или +<код страны><номер>',
   channel: 'Неверная ссылка на канал: укажите https://t.me/имя или @имя',
@@ -240,6 +248,8 @@ export const createTelegramChannelRequest = z.strictObject({
   company_id: bodyId(MSG.required),
   keywords: keywordsSchema.default([]),
   is_active: z.boolean().default(true),
+  /** How the channel is read (shared by every company following it); omitted: unchanged, 'preview' for a new one. */
+  collect_mode: z.enum(TELEGRAM_COLLECT_MODES).optional(),
 });
 export const updateTelegramChannelRequest = z.strictObject({
   link: channelRefSchema.optional(),
@@ -247,6 +257,7 @@ export const updateTelegramChannelRequest = z.strictObject({
   company_id: bodyId().optional(),
   keywords: keywordsSchema.optional(),
   is_active: z.boolean().optional(),
+  collect_mode: z.enum(TELEGRAM_COLLECT_MODES).optional(),
 });
 export const telegramChannelResponse = z.object({
   id: z.number().int(),
@@ -267,8 +278,12 @@ export const telegramChannelResponse = z.object({
       state: z.enum(TELEGRAM_COLLECTOR_STATES),
       error: z.string().nullable(),
       collected_at: z.string().nullable(),
+      /** The collector account reading the channel (mode 'account', once assigned). */
+      account: z.object({ id: z.number().int(), name: z.string() }).nullable(),
     })
     .nullable(),
+  /** How the channel is read (shared by every company following it). */
+  collect_mode: z.enum(TELEGRAM_COLLECT_MODES),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -140,6 +140,13 @@ export const telegramSources = pgTable(
     leaseUntil: ts('lease_until'),
     /** MTProto: the collector account the channel is assigned to (null: unassigned / preview). */
     accountId: integer('account_id').references(() => telegramAccounts.id, { onDelete: 'set null' }),
+    /**
+     * How the channel is read: 'preview' — Telegram's public web preview, no account; 'account' — by a
+     * signed-in collector account (MTProto). Each collector claims only its own mode's sources.
+     */
+    collectMode: text('collect_mode', { enum: ['preview', 'account'] })
+      .notNull()
+      .default('preview'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

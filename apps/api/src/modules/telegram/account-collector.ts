@@ -17,6 +17,7 @@ import { telegramLink } from '@forpost/contract/telegram';
 import type { tl } from '@mtcute/core';
 import type { AuditActor } from '../../lib/audit';
 import { errInfo, type Logger } from '../../lib/logger';
+import { type Poller, startPoller } from '../../lib/poller';
 import type { PostSink } from './collector';
 import { LEASE_SECONDS } from './collector';
 import { classifyTelegramError, type MtprotoClient, type MtprotoFactory } from './mtproto';
@@ -38,6 +39,8 @@ export function createAccountCollector(deps: {
   /** The account's decrypted credentials (telegram.service `credentials`); never logged. */
   credentials: (id: number) => Promise<{ api_id: string | null; api_hash: string | null; session: string | null }>;
   log: Pick<Logger, 'warn'>;
+  /** How often the worker's poller looks for due channels (ms). */
+  tickMs?: number;
   /** Channels per account (setting); messages per getHistory call. */
   maxPerAccount: () => Promise<number>;
   batch?: number;
@@ -168,7 +171,7 @@ export function createAccountCollector(deps: {
     await repo.enrolSources();
     for (;;) {
       if (stopped()) break;
-      const src = await repo.claimSource(owner, LEASE_SECONDS);
+      const src = await repo.claimSource(owner, LEASE_SECONDS, 'account');
       if (!src) break;
       res.sources++;
       const acc = await accountFor(src);
@@ -190,6 +193,20 @@ export function createAccountCollector(deps: {
     return res;
   }
 
-  return { owner, pass };
+  const pollers: Poller[] = [];
+  return {
+    owner,
+    pass,
+    /** ROLE=all|worker: a pass every few seconds. `background: false` (tests): none (call pass). */
+    attach(opts: { work: boolean; background?: boolean }) {
+      if (!opts.work || opts.background === false) return;
+      pollers.push(
+        startPoller({ intervalMs: deps.tickMs ?? 5_000, run: pass, log: deps.log, failure: 'telegram account pass failed' }),
+      );
+    },
+    async stop() {
+      for (const p of pollers.splice(0)) await p.stop();
+    },
+  };
 }
 export type AccountCollector = ReturnType<typeof createAccountCollector>;

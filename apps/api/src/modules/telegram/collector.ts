@@ -168,7 +168,7 @@ export function createPreviewCollector(deps: {
     const loop = async () => {
       for (;;) {
         if (stopped()) return;
-        const src = await repo.claimSource(owner, LEASE_SECONDS);
+        const src = await repo.claimSource(owner, LEASE_SECONDS, 'preview');
         if (!src) return;
         res.sources++;
         try {

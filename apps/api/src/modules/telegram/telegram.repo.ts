@@ -13,6 +13,9 @@ export type ChannelRow = typeof telegramChannels.$inferSelect & {
   sourceState: SourceRow['state'] | null;
   sourceError: string | null;
   sourceCollectedAt: Date | null;
+  sourceMode: SourceRow['collectMode'] | null;
+  sourceAccountId: number | null;
+  sourceAccountName: string | null;
 };
 export type NewChannelRow = typeof telegramChannels.$inferInsert;
 export type SourceRow = typeof telegramSources.$inferSelect;
@@ -47,10 +50,14 @@ export function createTelegramRepo(db: Db) {
         sourceState: telegramSources.state,
         sourceError: telegramSources.error,
         sourceCollectedAt: telegramSources.collectedAt,
+        sourceMode: telegramSources.collectMode,
+        sourceAccountId: telegramSources.accountId,
+        sourceAccountName: telegramAccounts.name,
       })
       .from(telegramChannels)
       .innerJoin(companies, eq(companies.id, telegramChannels.companyId))
-      .leftJoin(telegramSources, eq(telegramSources.username, telegramChannels.username));
+      .leftJoin(telegramSources, eq(telegramSources.username, telegramChannels.username))
+      .leftJoin(telegramAccounts, eq(telegramAccounts.id, telegramSources.accountId));
 
   return {
     /* Accounts */
@@ -126,15 +133,31 @@ export function createTelegramRepo(db: Db) {
         ON CONFLICT (username) DO NOTHING`);
     },
     /**
+     * Sets how a channel is read (its source row, made when missing). A changed mode drops the account
+     * assignment and makes the channel due at once; the lease is left alone, so the other collector
+     * takes the channel only after the current pass ends (never both at once).
+     */
+    async setSourceMode(username: string, mode: SourceRow['collectMode'], tx: Db = db) {
+      await tx.execute(sql`
+        INSERT INTO ${telegramSources} (username, collect_mode) VALUES (${username}, ${mode})
+        ON CONFLICT (username) DO UPDATE SET collect_mode = excluded.collect_mode, account_id = NULL, next_run_at = now()
+        WHERE ${telegramSources}.collect_mode <> excluded.collect_mode`);
+    },
+    /**
      * Takes the lease of one due source followed by an active subscription, whose lease is free or
      * expired (its worker died): one collector per channel across all machines.
      */
-    async claimSource(owner: string, leaseSeconds: number, tx: Db = db): Promise<SourceRow | undefined> {
+    async claimSource(
+      owner: string,
+      leaseSeconds: number,
+      mode: SourceRow['collectMode'],
+      tx: Db = db,
+    ): Promise<SourceRow | undefined> {
       const r = await tx.execute<{ id: number }>(sql`
         UPDATE ${telegramSources} SET lease_owner = ${owner}, lease_until = now() + make_interval(secs => ${leaseSeconds})
         WHERE id = (
           SELECT s.id FROM ${telegramSources} s
-          WHERE s.next_run_at <= now() AND (s.lease_until IS NULL OR s.lease_until < now())
+          WHERE s.collect_mode = ${mode} AND s.next_run_at <= now() AND (s.lease_until IS NULL OR s.lease_until < now())
             AND EXISTS (SELECT 1 FROM ${telegramChannels} c WHERE c.username = s.username AND c.is_active)
           ORDER BY s.next_run_at, s.id
           LIMIT 1 FOR UPDATE SKIP LOCKED)

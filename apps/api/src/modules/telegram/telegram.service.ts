@@ -71,7 +71,15 @@ function toChannel(r: ChannelRow): TelegramChannel {
     last_message_at: iso(r.lastMessageAt),
     messages_count: r.messagesCount,
     messages_today: r.messagesToday,
-    collector: r.sourceState ? { state: r.sourceState, error: r.sourceError, collected_at: iso(r.sourceCollectedAt) } : null,
+    collector: r.sourceState
+      ? {
+          state: r.sourceState,
+          error: r.sourceError,
+          collected_at: iso(r.sourceCollectedAt),
+          account: r.sourceAccountId !== null ? { id: r.sourceAccountId, name: r.sourceAccountName ?? '' } : null,
+        }
+      : null,
+    collect_mode: r.sourceMode ?? 'preview',
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
   };
@@ -386,6 +394,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
             },
             tx,
           );
+          if (body.collect_mode) await repo.setSourceMode(body.link, body.collect_mode, tx);
           await audit.record(
             actor,
             {
@@ -393,7 +402,13 @@ export function createTelegramService(deps: TelegramServiceDeps) {
               entity: 'telegram_channel',
               entityId: id,
               companyId: body.company_id,
-              after: { username: body.link, title: body.title ?? null, keywords: body.keywords, is_active: body.is_active },
+              after: {
+                username: body.link,
+                title: body.title ?? null,
+                keywords: body.keywords,
+                is_active: body.is_active,
+                collect_mode: body.collect_mode ?? null,
+              },
             },
             tx,
           );
@@ -421,6 +436,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
             tx,
           );
           if (!ok) throw notFound(TELEGRAM_MSG.channelNotFound);
+          if (body.collect_mode) await repo.setSourceMode(body.link ?? before.username, body.collect_mode, tx);
           // The collected messages follow the subscription to its new company and get that company's
           // rules; those the new company's keywords do not match are not kept (rematchChannel).
           const moved =
@@ -440,6 +456,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
                 company_id: before.companyId,
                 keywords: before.keywords,
                 is_active: before.isActive,
+                collect_mode: before.sourceMode ?? 'preview',
               },
               after: body,
               meta: moved ? { messages_moved: moved } : undefined,

@@ -153,6 +153,9 @@ export function ChannelsPage({
                   <Tooltip title={c.collector.error ?? undefined}>
                     <Flex vertical gap={2} align="start" data-testid={`collector-${c.id}`}>
                       <CollectorStateTag state={c.collector.state} />
+                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                        {c.collect_mode === 'account' ? `Аккаунт: ${c.collector.account?.name ?? 'не назначен'}` : 'Веб-просмотр'}
+                      </Typography.Text>
                       {c.collector.collected_at && (
                         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                           прочитан {formatDateTime(c.collector.collected_at)}

@@ -1,5 +1,12 @@
 import { MSG } from '@forpost/contract/messages';
-import { KEYWORDS_MAX, normaliseChannel, TELEGRAM_MSG } from '@forpost/contract/telegram';
+import {
+  KEYWORDS_MAX,
+  normaliseChannel,
+  TELEGRAM_COLLECT_MODE_LABELS,
+  TELEGRAM_COLLECT_MODES,
+  TELEGRAM_MSG,
+  type TelegramCollectMode,
+} from '@forpost/contract/telegram';
 import { Alert, Flex, Form, Input, Select, Switch, Typography } from 'antd';
 import { useEffect } from 'react';
 import { FormModal, useFormModal } from '../../../components/form/FormModal';
@@ -15,9 +22,11 @@ interface Values {
   company_id?: number;
   keywords: string[];
   is_active: boolean;
+  collect_mode: TelegramCollectMode;
 }
 
-const FIELDS = ['link', 'title', 'company_id', 'keywords', 'is_active'];
+const FIELDS = ['link', 'title', 'company_id', 'keywords', 'is_active', 'collect_mode'];
+const MODE_OPTIONS = TELEGRAM_COLLECT_MODES.map((m) => ({ value: m, label: TELEGRAM_COLLECT_MODE_LABELS[m] }));
 
 /** Create (channel = null) or edit a monitored channel: link or @username, company, keyword rules. */
 export function ChannelModal({
@@ -47,6 +56,7 @@ export function ChannelModal({
       company_id: channel?.company.id ?? defaultCompanyId,
       keywords: channel?.keywords ?? [],
       is_active: channel?.is_active ?? true,
+      collect_mode: channel?.collect_mode ?? 'preview',
     });
   }, [open, channel, defaultCompanyId, reset]);
 
@@ -59,6 +69,9 @@ export function ChannelModal({
           company_id: v.company_id,
           keywords: v.keywords.map((k) => k.trim()).filter(Boolean),
           is_active: v.is_active,
+          // The mode is shared by every company following the channel: a new subscription left at the
+          // default does not switch a channel another company reads by account back to the preview.
+          ...((channel || v.collect_mode !== 'preview') && { collect_mode: v.collect_mode }),
         };
         const saved = await save.mutateAsync({ id: channel?.id, body });
         message.success(channel ? `Канал ${saved.username} сохранён` : `Канал ${saved.username} добавлен`);
@@ -116,6 +129,18 @@ export function ChannelModal({
           title="Сообщения канала перейдут к другой компании и будут заново проверены по её ключевым словам; не совпавшие удалятся"
         />
       )}
+      <Form.Item
+        name="collect_mode"
+        label="Как читать канал"
+        extra={
+          <span style={{ fontSize: 12 }}>
+            Веб-просмотр — без аккаунта, только публичные каналы, с задержкой, без правок. Аккаунт — читает аккаунт-сборщик из
+            раздела «Аккаунты». Режим общий для всех компаний, следящих за каналом
+          </span>
+        }
+      >
+        <Select options={MODE_OPTIONS} data-testid="channel-mode" />
+      </Form.Item>
       <Form.Item
         name="keywords"
         label="Ключевые слова"

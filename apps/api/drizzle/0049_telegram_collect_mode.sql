@@ -1,0 +1,1 @@
+ALTER TABLE "telegram_sources" ADD COLUMN "collect_mode" text DEFAULT 'preview' NOT NULL;
