@@ -99,6 +99,16 @@ export function createFiltratorRepo(db: Db) {
       return r?.id;
     },
 
+    /** The stored rows of these message ids of one subscription: message id → row id. */
+    async idsOf(channelId: number, messageIds: readonly number[], tx: Db = db): Promise<Map<number, number>> {
+      if (!messageIds.length) return new Map();
+      const r = await tx
+        .select({ id: filtratorMessages.id, messageId: filtratorMessages.messageId })
+        .from(filtratorMessages)
+        .where(and(eq(filtratorMessages.channelId, channelId), inArray(filtratorMessages.messageId, [...messageIds])));
+      return new Map(r.map((x) => [Number(x.messageId), x.id]));
+    },
+
     async idOf(channelId: number, messageId: number, tx: Db = db): Promise<number | undefined> {
       const [r] = await tx
         .select({ id: filtratorMessages.id })

@@ -135,19 +135,30 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
     actor: AuditActor,
   ): Promise<{ created: number[]; existing: number[] }[]> {
     const out: { created: number[]; existing: number[] }[] = [];
+    // What each subscription already holds of these posts: one query per subscription, not per post.
+    const stored = new Map<number, Map<number, number>>();
+    for (const sub of subs)
+      stored.set(
+        sub.id,
+        await repo.idsOf(
+          sub.id,
+          posts.map((p) => p.messageId),
+        ),
+      );
     for (const post of posts) {
       const res = { created: [] as number[], existing: [] as number[] };
       out.push(res);
       const text = clean(post.text);
       for (const sub of subs) {
-        const had = await repo.idOf(sub.id, post.messageId);
+        const had = stored.get(sub.id)?.get(post.messageId);
         if (had !== undefined) {
           res.existing.push(had);
           continue;
         }
+        // Matching is a read: most posts are about nobody here, and they cost one query, no transaction.
+        const { rules, rulesMap } = rulesOf(await repo.matchRules(sub.companyId, text));
+        if (!rules.length) continue; // not about this company: nothing stored for it
         const id = await db.transaction(async (tx) => {
-          const { rules, rulesMap } = rulesOf(await repo.matchRules(sub.companyId, text, tx));
-          if (!rules.length) return null; // not about this company: nothing stored for it
           const id = await repo.insert(
             {
               channelId: sub.id,
@@ -179,7 +190,6 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
           );
           return id;
         });
-        if (id === null) continue;
         if (id !== undefined) res.created.push(id);
         else {
           const again = await repo.idOf(sub.id, post.messageId);
