@@ -63,6 +63,7 @@ export function HuntsPage() {
             <Select
               style={{ width: 320 }}
               placeholder="Выберите утечку"
+              aria-label="Утечка из каталога"
               data-testid="hunt-leak"
               value={leakId}
               onChange={setLeakId}

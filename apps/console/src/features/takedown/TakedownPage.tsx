@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { Card, Drawer, Flex, Input, Select, Spin, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
-import { LoadError } from '../../components/page/QueryState';
+import { EmptyState, LoadError } from '../../components/page/QueryState';
 import { type TakedownListResponse, useTakedown, useTakedownList } from './api';
 import { TakedownFiguresCard } from './TakedownFiguresCard';
 import { StateTag, TakedownView } from './TakedownView';
@@ -34,6 +34,7 @@ export function TakedownPage() {
             <Input.Search
               allowClear
               placeholder="Домен, регистратор, хостинг"
+              aria-label="Поиск запросов: домен, регистратор, хостинг"
               style={{ width: 320 }}
               onSearch={(v) => {
                 setQ(v);
@@ -44,6 +45,7 @@ export function TakedownPage() {
             <Select<TakedownState>
               allowClear
               placeholder="Состояние"
+              aria-label="Состояние запроса"
               style={{ width: 240 }}
               value={state}
               onChange={(v) => {
@@ -63,7 +65,9 @@ export function TakedownPage() {
               loading={list.isFetching && !list.data}
               dataSource={list.data?.items ?? []}
               scroll={{ x: 930 }}
-              locale={{ emptyText: 'Запросов нет. Подготовьте запрос из карточки домена или выбрав домены в списке.' }}
+              locale={{
+                emptyText: <EmptyState text="Запросов нет. Подготовьте запрос из карточки домена или выбрав домены в списке." />,
+              }}
               onRow={(r) => ({ onClick: () => setOpen(r.id), style: { cursor: 'pointer' } })}
               pagination={{
                 current: page,
