@@ -1,25 +1,8 @@
-/* The report PDF: pdfmake 0.3 on the server with the Roboto font it ships (Cyrillic), charts as SVG. */
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { formatDate, formatDateTime, formatNumber } from '@forpost/contract/format';
 import type { TakedownFigures } from '@forpost/contract/takedown';
-import pdfmake from 'pdfmake';
+import { pdfmake } from '../../lib/pdf';
 import { NAMED, pieSvg, stackedBarsSvg } from './reports.charts';
 import type { ReportEventRow } from './reports.repo';
-
-const require = createRequire(import.meta.url);
-const FONTS_DIR = path.dirname(require.resolve('pdfmake/fonts/Roboto/Roboto-Regular.ttf'));
-pdfmake.setFonts({
-  Roboto: {
-    normal: path.join(FONTS_DIR, 'Roboto-Regular.ttf'),
-    bold: path.join(FONTS_DIR, 'Roboto-Medium.ttf'),
-    italics: path.join(FONTS_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: path.join(FONTS_DIR, 'Roboto-MediumItalic.ttf'),
-  },
-});
-// A report never fetches anything: no URLs, and from the disk only the fonts.
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((p) => path.resolve(p).startsWith(FONTS_DIR + path.sep));
 
 export interface ModuleFigures {
   code: string;

@@ -6,26 +6,11 @@
  * for people, and as the Russian and English texts of the message to an abuse desk.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { domainToASCII } from 'node:url';
 import { XARF_TYPE_LABELS, type XarfType } from '@forpost/contract/takedown';
 import type { WatchState } from '@forpost/contract/watch';
-import pdfmake from 'pdfmake';
+import { pdfmake } from '../../lib/pdf';
 import type { DomainRdap, NetworkRdap } from './abuse';
-
-const require = createRequire(import.meta.url);
-const FONTS_DIR = path.dirname(require.resolve('pdfmake/fonts/Roboto/Roboto-Regular.ttf'));
-pdfmake.setFonts({
-  Roboto: {
-    normal: path.join(FONTS_DIR, 'Roboto-Regular.ttf'),
-    bold: path.join(FONTS_DIR, 'Roboto-Medium.ttf'),
-    italics: path.join(FONTS_DIR, 'Roboto-Italic.ttf'),
-    bolditalics: path.join(FONTS_DIR, 'Roboto-MediumItalic.ttf'),
-  },
-});
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((p) => path.resolve(p).startsWith(FONTS_DIR + path.sep));
 
 export interface Evidence {
   domain: string;
@@ -179,7 +164,7 @@ export function xarfReport(
   const registered = created ?? iso(e.event_created_at) ?? (opts.now ?? new Date()).toISOString();
   const days = Math.max(0, Math.floor(((opts.now ?? new Date()).getTime() - new Date(registered).getTime()) / 86_400_000));
   const indicators = ['typosquatting', 'brand_keyword'];
-  if (w && w.ns.length && !w.a.length) indicators.push('parked_page');
+  if (w?.ns.length && !w.a.length) indicators.push('parked_page');
   if (w?.mx.length) indicators.push('immediate_activation');
   return {
     ...base,
