@@ -130,7 +130,8 @@ describe('a hunt over a mixed dump', () => {
     expect((await accounts(beta)).map((a) => a.login)).toEqual(['anna@beta.com', 'someone@gmail.com']);
     expect((await accounts(gamma)).map((a) => a.login)).toEqual(['boss@gamma.org']);
     const s = await hunts().summary(id, null);
-    expect(s.progress.lines).toBe(60_000 + 10); // blank lines are not counted as lines
+    expect(s.progress.lines).toBe(60_000 + 11); // every line read, the blank one too
+    expect(s.progress.parsed).toBe(s.progress.lines); // a small dump is parsed line by line
     expect(s.progress.bytes).toBe(Buffer.byteLength(dump1()));
     expect(s.progress.unrecognized).toBeGreaterThanOrEqual(1);
     expect(s.companies.map((c) => [c.company_id, c.found, c.fresh, c.corporate])).toEqual([
@@ -173,6 +174,30 @@ describe('a hunt over a mixed dump', () => {
     const h = await sql<{ hmac: string }>(`SELECT DISTINCT hmac FROM hunt_results WHERE hunt_id = $1`, [id]);
     expect(h).toHaveLength(1);
     void huntId;
+  }, 30_000);
+
+  it('through the grep prefilter the same dump gives the same accounts and counts', async () => {
+    const first = await hunts().summary(huntId, null);
+    const key = await put(dump1());
+    process.env.HUNT_PREFILTER = 'always';
+    try {
+      const { id } = await hunts().create({
+        leakId: leak1,
+        docKey: key,
+        fileName: 'dump1-grep.txt',
+        createdBy: null,
+        rangeBytes: 1 << 19,
+      });
+      expect((await finished(id)).status).toBe('done');
+      const s = await hunts().summary(id, null);
+      expect(s.progress.lines).toBe(first.progress.lines);
+      expect(s.progress.unrecognized).toBe(first.progress.unrecognized);
+      expect(s.companies.map((c) => [c.company_id, c.found, c.corporate])).toEqual(
+        first.companies.map((c) => [c.company_id, c.found, c.corporate]),
+      );
+    } finally {
+      delete process.env.HUNT_PREFILTER;
+    }
   }, 30_000);
 });
 

@@ -49,7 +49,10 @@ export const huntItem = z.object({
   progress: z.object({
     bytes: z.number(),
     lines: z.number(),
+    /** Unrecognised lines: counted when parsed_lines = lines, else estimated from the parsed sample. */
     unrecognized: z.number(),
+    /** Lines parsed one by one: all of them, or (a big dump through the grep prefilter) the sample. */
+    parsed_lines: z.number(),
     /** Shapes (letters → a/A, digits → 9) of unrecognised lines, never their text. */
     unrecognized_samples: z.array(z.string()),
     ranges: z.number(),

@@ -52,6 +52,8 @@ export const huntRanges = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
     lines: bigint('lines', { mode: 'number' }).notNull().default(0),
     unrecognized: bigint('unrecognized', { mode: 'number' }).notNull().default(0),
+    /** Lines parsed one by one (all of them, or the prefilter's sample `unrecognized` is estimated from). */
+    parsed: bigint('parsed', { mode: 'number' }).notNull().default(0),
     /** Shapes of unrecognised lines (letters → a/A, digits → 9): never the text. */
     samples: jsonb('samples').$type<string[]>().notNull().default([]),
     heartbeatAt: ts('heartbeat_at'),

@@ -116,17 +116,18 @@ export function createHuntsRepo(db: Db) {
     /** The range starts (again): attempt counted, counters zeroed — a re-run overwrites, never adds. */
     async beginRange(id: number) {
       await db.execute(sql`UPDATE hunt_ranges SET status = 'running', attempts = attempts + 1, bytes = 0, lines = 0,
-          unrecognized = 0, samples = '[]', started_at = now(), heartbeat_at = now(), updated_at = now() WHERE id = ${id}`);
+          unrecognized = 0, parsed = 0, samples = '[]', started_at = now(), heartbeat_at = now(), updated_at = now() WHERE id = ${id}`);
       await db.execute(sql`UPDATE hunts SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now()
           WHERE id = (SELECT hunt_id FROM hunt_ranges WHERE id = ${id}) AND status = 'queued'`);
     },
     async progress(
       tx: Db,
       id: number,
-      p: { bytes: number; lines: number; unrecognized: number; samples: string[] },
+      p: { bytes: number; lines: number; unrecognized: number; parsed: number; samples: string[] },
       done: boolean,
     ) {
       await tx.execute(sql`UPDATE hunt_ranges SET bytes = ${p.bytes}, lines = ${p.lines}, unrecognized = ${p.unrecognized},
+          parsed = ${p.parsed},
           samples = ${JSON.stringify(p.samples)}::jsonb, heartbeat_at = now(), updated_at = now(),
           status = CASE WHEN ${done} THEN 'done' ELSE status END, finished_at = CASE WHEN ${done} THEN now() END
         WHERE id = ${id}`);
@@ -213,6 +214,7 @@ export function createHuntsRepo(db: Db) {
         bytes: number;
         lines: number;
         unrecognized: number;
+        parsed: number;
         ranges: number;
         ranges_done: number;
         elapsed: number | null;
@@ -222,11 +224,11 @@ export function createHuntsRepo(db: Db) {
                    to_json(h.created_at) #>> '{}' AS created_at, to_json(h.started_at) #>> '{}' AS started_at,
                    to_json(h.finished_at) #>> '{}' AS finished_at,
                    coalesce(r.bytes, 0) AS bytes, coalesce(r.lines, 0) AS lines, coalesce(r.unrecognized, 0) AS unrecognized,
-                   coalesce(r.ranges, 0) AS ranges, coalesce(r.done, 0) AS ranges_done,
+                   coalesce(r.parsed, 0) AS parsed, coalesce(r.ranges, 0) AS ranges, coalesce(r.done, 0) AS ranges_done,
                    extract(epoch FROM coalesce(h.finished_at, now()) - h.started_at)::float8 AS elapsed
               FROM hunts h JOIN leaks l ON l.id = h.leak_id
               LEFT JOIN LATERAL (SELECT sum(bytes)::float8 AS bytes, sum(lines)::float8 AS lines,
-                   sum(unrecognized)::float8 AS unrecognized, count(*)::int AS ranges,
+                   sum(unrecognized)::float8 AS unrecognized, sum(parsed)::float8 AS parsed, count(*)::int AS ranges,
                    count(*) FILTER (WHERE status = 'done')::int AS done FROM hunt_ranges WHERE hunt_id = h.id) r ON true
              WHERE ${id === null} OR h.id = ${id ?? 0}
              ORDER BY h.id DESC LIMIT ${limit}`,
@@ -238,13 +240,15 @@ export function createHuntsRepo(db: Db) {
         bytes: number;
         lines: number;
         unrecognized: number;
+        parsed: number;
         ranges: number;
         done: number;
         samples: string[];
       }>(
         db,
         sql`SELECT coalesce(sum(bytes), 0)::float8 AS bytes, coalesce(sum(lines), 0)::float8 AS lines,
-                   coalesce(sum(unrecognized), 0)::float8 AS unrecognized, count(*)::int AS ranges,
+                   coalesce(sum(unrecognized), 0)::float8 AS unrecognized,
+                   coalesce(sum(parsed), 0)::float8 AS parsed, count(*)::int AS ranges,
                    count(*) FILTER (WHERE status = 'done')::int AS done,
                    coalesce((SELECT jsonb_agg(s) FROM (SELECT jsonb_array_elements_text(samples) s FROM hunt_ranges
                       WHERE hunt_id = ${huntId} LIMIT 20) q), '[]') AS samples

@@ -190,7 +190,7 @@ export function createHuntsService(deps: HuntsDeps) {
       }
     } else if (container !== 'text' || whole) {
       if (container === 'text') checkText(head);
-      await scanStream(await deps.store.get(hunt.doc_key), matcher, { onProgress });
+      await scanStream(await deps.store.get(hunt.doc_key), matcher, { onProgress, size: hunt.size });
     } else {
       if (range.start === 0) checkText(head);
       await scanRange(async (s, e) => deps.store.get(hunt.doc_key, { start: s, end: e }), range, hunt.size, matcher, {
@@ -211,7 +211,7 @@ export function createHuntsService(deps: HuntsDeps) {
     hunt: HuntRow,
     rangeId: number,
     batch: HuntMatch[],
-    stats: { bytes: number; lines: number; unrecognized: number; samples: string[] },
+    stats: { bytes: number; lines: number; unrecognized: number; parsed: number; samples: string[] },
     done: boolean,
   ) {
     const eng = deps.engine();
@@ -310,7 +310,7 @@ export function createHuntsService(deps: HuntsDeps) {
     };
   }
   function shape(h: Awaited<ReturnType<typeof repo.items>>[number]) {
-    const { bytes, lines, unrecognized, ranges, ranges_done, elapsed, ...rest } = h;
+    const { bytes, lines, unrecognized, parsed, ranges, ranges_done, elapsed, ...rest } = h;
     const speed = elapsed && elapsed > 0 && lines > 0 ? lines / elapsed : null;
     const byteSpeed = elapsed && elapsed > 0 && bytes > 0 ? bytes / elapsed : null;
     const running = h.status === 'running';
@@ -320,6 +320,7 @@ export function createHuntsService(deps: HuntsDeps) {
         bytes,
         lines,
         unrecognized,
+        parsed_lines: parsed,
         unrecognized_samples: [] as string[],
         ranges,
         ranges_done,

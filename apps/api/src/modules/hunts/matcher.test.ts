@@ -5,7 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { getModule } from '@forpost/contract/modules';
 import { describe, expect, it } from 'vitest';
 import { type CompanyIdentities, foldLogin, type HuntMatch, HuntMatcher, MAX_LINE } from './matcher';
-import { HuntInputError, scanFile, scanRange, scanStream, splitRanges } from './reader';
+import { CONTEXT, prefilterPatterns, SAMPLE_BYTES } from './prefilter';
+import { HuntInputError, type ScanOptions, scanFile, scanRange, scanStream, splitRanges } from './reader';
 import { accountFinding } from './results';
 import { huntKey } from './verdict';
 
@@ -281,12 +282,12 @@ describe('byte ranges', () => {
         for (let i = 0; i + 1 < cuts.length; i++) {
           const m = new HuntMatcher(COMPANIES, { key: KEY, onMatch: (x) => got.push(x) });
           const st = await scanRange(open, { start: cuts[i]!, end: cuts[i + 1]! }, text.length, m);
-          lines += st.lines + st.blank;
+          lines += st.lines;
         }
         expect({ cut: [a, b], m: got.map(key).sort(), lines }).toEqual({
           cut: [a, b],
           m: whole.map(key).sort(),
-          lines: ws.lines + ws.blank,
+          lines: ws.lines,
         });
       }
   });
@@ -334,10 +335,131 @@ describe('never a crash', () => {
       m.feed(text.subarray(0, cut));
       m.feed(text.subarray(cut));
       const st = m.end();
-      expect(st.lines + st.blank + st.tooLong).toBe(lines.length);
-      expect(st.records + st.unrecognized).toBe(st.lines);
+      expect(st.lines).toBe(lines.length);
+      expect(st.records + st.unrecognized + st.blank + st.tooLong).toBe(st.lines);
     }
   });
 });
 
 const ZSTD_BODY = 'KLUv/QRo/QAAsGFAc2Jlci5ydTp4CmJAb3RoeQpjegoCADzLCMNcAry160Q=';
+
+describe('grep prefilter: the same matches as the full parse', () => {
+  // login formats (regular expressions) have no fixed string: a hunt with one is parsed in full
+  const FIXED = COMPANIES.map((c) => ({ ...c, patterns: [] }));
+  const ENTRIES = [
+    '\ufeffa.user@sber.ru:Secret123!\r',
+    'b@SBER.RU;pw2\r',
+    '"g@sber.ru","pw,7"',
+    'customer-777:pass',
+    'CUSTOMER-777;p2',
+    'https://vpn.corp.example.com:8443/auth:someone@gmail.com:pw1',
+    'https://vpn.corp.example.com:8443:jdoe:pw2',
+    'https://shop.ru/login|x@sber.ru|pw3',
+    'http://portal.corp.example.com login4 pw4 with space',
+    'android://Zm9vYmFy==@com.example.corp/:user5:pw5',
+    'h1@sber.ru;5f4dcc3b5aa765d61d8327deb882cf99',
+    'h2@sber.ru:5baa61e4c9b93f3f0682250b6cf8331b7ee68fd8:s4lt',
+    'Soft: Chrome\nURL: https://sso.corp.example.com/login\nUsername: personal@gmail.com\nPassword: Hunter2hunter\n===============',
+    'Host: mail.ru\nLogin: z@sber.ru\nPassword: pw\n---------------',
+    // the company's name only in the Username line, the URL 5 lines up
+    'URL: https://elsewhere.ru/\nSoft: Firefox\nApplication: x\nProfile: y\nUsername: w@dept.sber.ru\nPassword: pw',
+    'ivan@ПОЧТА.РФ:x',
+    'olga@xn--80a1acny.xn--p1ai:y',
+    'petr@отдел.пример.рф:z',
+    'anna@XN--E1AFMKFD.xn--p1ai:w',
+    'ivan.petrov+x@gmail.com:y',
+    'i.van.petrov+zz@googlemail.com:z',
+    'c@dept.sber.ru:x',
+    'a@notsber.ru:x',
+  ];
+  let seed = 7;
+  const rnd = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const noise = () =>
+    rnd() < 0.1
+      ? `just noise ${Math.floor(rnd() * 1e6)}`
+      : `u${Math.floor(rnd() * 1e6)}@provider${Math.floor(rnd() * 50)}.ru:pw${Math.floor(rnd() * 1e4)}`;
+  /** Each entry between runs of non-matching lines, longer than grep's context (so its groups have gaps). */
+  function corpus(): Buffer {
+    const parts: string[] = [];
+    for (const e of ENTRIES) {
+      const n = 3 + Math.floor(rnd() * (3 * CONTEXT));
+      for (let i = 0; i < n; i++) parts.push(noise());
+      parts.push(e);
+    }
+    parts.push('x'.repeat(MAX_LINE + 10), 'y@sber.ru:after-a-long-line', 'last@sber.ru:no-newline');
+    return Buffer.from(parts.join('\n'));
+  }
+  const full = (m: HuntMatch) => JSON.stringify(m);
+  async function run(path: string, engine: ScanOptions['engine']) {
+    const ms: HuntMatch[] = [];
+    const m = new HuntMatcher(FIXED, { key: KEY, onMatch: (x) => ms.push(x) });
+    const st = await scanFile(path, m, { engine });
+    return { m: ms.map(full).sort(), lines: st.lines, matches: st.matches };
+  }
+
+  it('every format, IDN, folding, blocks, BOM, CRLF, a too-long line: identical matches and line count', async () => {
+    const text = corpus();
+    const path = fixture(text);
+    const parse = await run(path, 'parse');
+    expect(parse.m.length).toBeGreaterThan(20);
+    expect(await run(path, 'grep')).toEqual(parse);
+    const gz = fixture(gzipSync(text), 'gz');
+    expect(await run(gz, 'grep')).toEqual(parse);
+  });
+
+  it('byte ranges through the prefilter: each line and block read once, at any cut', async () => {
+    const text = corpus();
+    const whole: string[] = [];
+    const wm = new HuntMatcher(FIXED, { key: KEY, onMatch: (x) => whole.push(full(x)) });
+    wm.feed(text);
+    const ws = wm.end();
+    const open = async (s: number, e: number) =>
+      (async function* () {
+        for (let i = s; i <= e; i += 4096) yield text.subarray(i, Math.min(i + 4096, e + 1));
+      })();
+    // cut points in the middle of blocks, lines and the long line (bounded: each range is a grep process)
+    for (let round = 0; round < 12; round++) {
+      const cuts = [0, ...Array.from({ length: 3 }, () => Math.floor(rnd() * text.length)).sort((a, b) => a - b), text.length];
+      const got: string[] = [];
+      let lines = 0;
+      for (let i = 0; i + 1 < cuts.length; i++) {
+        if (cuts[i + 1]! <= cuts[i]!) continue;
+        const m = new HuntMatcher(FIXED, { key: KEY, onMatch: (x) => got.push(full(x)) });
+        lines += (await scanRange(open, { start: cuts[i]!, end: cuts[i + 1]! }, text.length, m, { engine: 'grep' })).lines;
+      }
+      expect({ cuts, m: got.sort(), lines }).toEqual({ cuts, m: [...whole].sort(), lines: ws.lines });
+    }
+  });
+
+  it('unrecognised lines are estimated from full-parse windows, and say so', async () => {
+    const lines: string[] = [];
+    let bytes = 0;
+    const every = 8 * SAMPLE_BYTES;
+    for (let i = 0; bytes < 3 * every + SAMPLE_BYTES; i++) {
+      const l = i % 10 === 0 ? `nosep${i}x` : `u${i}@provider.ru:pw${i}`;
+      lines.push(l);
+      bytes += l.length + 1;
+    }
+    lines.push('hit@sber.ru:pw');
+    const path = fixture(`${lines.join('\n')}\n`);
+    const ms: HuntMatch[] = [];
+    const m = new HuntMatcher(FIXED, { key: KEY, onMatch: (x) => ms.push(x) });
+    const st = await scanFile(path, m, { engine: 'grep', sampleEvery: every });
+    expect(ms.map((m) => m.login)).toEqual(['hit@sber.ru']);
+    expect(st.lines).toBe(lines.length);
+    expect(st.parsed).toBeGreaterThan(0);
+    expect(st.parsed).toBeLessThan(st.lines / 4);
+    expect(Math.abs(st.unrecognized / st.lines - 0.1)).toBeLessThan(0.01);
+    expect(st.samples[0]).toMatch(/^a+9+a$/);
+  });
+
+  it('patterns: punycode, Unicode in both cases, Android order, folded providers; none with a login format', () => {
+    const p = prefilterPatterns(FIXED)!;
+    for (const x of ['sber', 'example', 'xn--80a1acny', 'почта', 'ПОЧТА', 'Почта', 'customer-777', 'gmail.com', 'googlemail.com'])
+      expect(p).toContain(x);
+    expect(prefilterPatterns(COMPANIES)).toBeNull();
+  });
+});

@@ -58,7 +58,13 @@ export interface HuntMatch {
 
 export interface ScanStats {
   bytes: number;
+  /** Every line read, blank and too long ones included. */
   lines: number;
+  /**
+   * Lines parsed one by one, whose shapes give `unrecognized`: all of them on the full parse; with the grep
+   * prefilter (prefilter.ts) the sampled ones, and `unrecognized` is then that sample's share of `lines`.
+   */
+  parsed: number;
   blank: number;
   records: number;
   unrecognized: number;
@@ -197,6 +203,12 @@ const TAG_PROVIDERS: Record<string, string> = {
 };
 const DOT_PROVIDERS = new Set(['gmail.com']);
 
+/** Every domain of the provider `domain` belongs to when it ignores `+tags` (`me.com` → icloud.com, me.com). */
+export function providerDomains(domain: string): string[] {
+  const canon = TAG_PROVIDERS[domain.toLowerCase()];
+  return canon ? Object.keys(TAG_PROVIDERS).filter((d) => TAG_PROVIDERS[d] === canon) : [];
+}
+
 /** `I.Van+work@GoogleMail.com` → `ivan@gmail.com`; other providers' addresses only lower-cased. */
 export function foldLogin(login: string): string {
   const l = login.trim().toLowerCase();
@@ -304,6 +316,7 @@ export class HuntMatcher {
   readonly stats: ScanStats = {
     bytes: 0,
     lines: 0,
+    parsed: 0,
     blank: 0,
     records: 0,
     unrecognized: 0,
@@ -313,7 +326,10 @@ export class HuntMatcher {
     samples: [],
   };
 
-  constructor(companies: CompanyIdentities[], opts: MatcherOptions) {
+  constructor(
+    readonly companies: CompanyIdentities[],
+    opts: MatcherOptions,
+  ) {
     this.key = opts.key;
     this.onMatch = opts.onMatch;
     let nd = 0;
@@ -373,10 +389,10 @@ export class HuntMatcher {
       }
       if (this.discarding) {
         this.discarding = false;
-        this.stats.tooLong++;
+        this.tooLongLine();
       } else {
         const carry = this.carry as Buffer;
-        if (carry.length + nl - pos > MAX_LINE) this.stats.tooLong++;
+        if (carry.length + nl - pos > MAX_LINE) this.tooLongLine();
         else {
           const line = Buffer.concat([carry, chunk.subarray(pos, nl)]);
           this.line(line, 0, line.length);
@@ -394,7 +410,7 @@ export class HuntMatcher {
 
   /** The end of the dump: the last line without a newline. */
   end(): ScanStats {
-    if (this.discarding) this.stats.tooLong++;
+    if (this.discarding) this.tooLongLine();
     else if (this.carry) this.line(this.carry, 0, this.carry.length);
     this.carry = null;
     this.discarding = false;
@@ -409,7 +425,7 @@ export class HuntMatcher {
       let nl = buf.indexOf(10, pos);
       if (nl < 0 || nl >= e) return pos;
       if (nl - pos > MAX_LINE) {
-        this.stats.tooLong++;
+        this.tooLongLine();
       } else {
         this.line(buf, pos, nl);
       }
@@ -427,6 +443,8 @@ export class HuntMatcher {
     while (s < e && (buf[s]! === 32 || buf[s]! === 9)) s++;
     if (s === e) {
       this.stats.blank++;
+      this.stats.lines++;
+      this.stats.parsed++;
       return;
     }
     if (this.skipOrphans) {
@@ -436,6 +454,7 @@ export class HuntMatcher {
       this.skipOrphans = false;
     }
     this.stats.lines++;
+    this.stats.parsed++;
     // scheme "://" or a stealer-log key "Key: "
     let j = s;
     while (j < e && j - s <= MAX_KEY) {
@@ -476,6 +495,17 @@ export class HuntMatcher {
     while (j < e && j - s <= MAX_KEY && ((buf[j]! >= 97 && buf[j]! <= 122) || (buf[j]! >= 65 && buf[j]! <= 90))) j++;
     if (j === s || j >= e || buf[j]! !== 58 || (j + 1 < e && buf[j + 1]! !== 32 && buf[j + 1]! !== 13)) return 0;
     return this.blockKey(buf, s, j);
+  }
+
+  private tooLongLine(): void {
+    this.stats.tooLong++;
+    this.stats.lines++;
+    this.stats.parsed++;
+  }
+
+  /** Forgets a stealer-log block in progress: the next line does not follow the last one (prefilter gaps). */
+  breakBlock(): void {
+    this.blockUrlLen = this.blockLoginLen = -1;
   }
 
   /** True while a stealer-log block has its URL or login but not yet its password. */

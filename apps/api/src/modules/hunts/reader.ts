@@ -1,10 +1,12 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { XLSX_MAX_ENTRIES, XLSX_MAX_RATIO } from '@forpost/contract/imports';
 import { Decompress } from 'fzstd';
 import yauzl from 'yauzl';
 import { type HuntMatcher, MAX_LINE, type ScanStats } from './matcher';
+import { PREFILTER_MIN_BYTES, PrefilterScan, prefilterAvailable, prefilterPatterns, prefilterSetting } from './prefilter';
 
 /**
  * A dump's bytes into the matcher (#34): the container is recognised by its first bytes (gzip, zstd, zip of
@@ -65,6 +67,27 @@ export function checkText(head: Uint8Array): void {
 export interface ScanOptions {
   /** Called after every chunk with the compressed bytes read so far. */
   onProgress?: (bytesIn: number, stats: ScanStats) => void | Promise<void>;
+  /**
+   * `parse`: every line through the matcher; `grep`: the grep prefilter (prefilter.ts) whatever the size;
+   * `auto` (default): the prefilter from PREFILTER_MIN_BYTES stored bytes on when GNU grep is there.
+   */
+  engine?: 'auto' | 'parse' | 'grep';
+  /** Stored bytes of the dump (or the range), for `auto`. */
+  size?: number;
+  /** With the prefilter: one window of full parse (for the unrecognised lines) in this many bytes. */
+  sampleEvery?: number;
+}
+
+/** The prefilter's patterns when this scan uses it, else null (full parse). */
+function prefilterFor(matcher: HuntMatcher, opts: ScanOptions, bytes: number): string[] | null {
+  const engine = opts.engine ?? 'auto';
+  if (engine === 'parse') return null;
+  if (!prefilterAvailable()) {
+    if (engine === 'grep') throw new Error('GNU grep is not available for the hunt prefilter');
+    return null;
+  }
+  if (engine === 'auto' && bytes < PREFILTER_MIN_BYTES && prefilterSetting() !== 'always') return null;
+  return prefilterPatterns(matcher.companies);
 }
 
 /** Scans a stream of the dump's stored bytes (any container but zip). */
@@ -99,7 +122,9 @@ export async function scanFile(path: string, matcher: HuntMatcher, opts: ScanOpt
   const fd = createReadStream(path, { start: 0, end: 3 });
   let head = Buffer.alloc(0);
   for await (const c of fd) head = Buffer.concat([head, c as Buffer]);
-  if (containerOf(head) !== 'zip') return scanStream(createReadStream(path, { highWaterMark: 1 << 20 }), matcher, opts);
+  const size = opts.size ?? (await stat(path)).size;
+  if (containerOf(head) !== 'zip')
+    return scanStream(createReadStream(path, { highWaterMark: 1 << 20 }), matcher, { ...opts, size });
   const { stream, compressed } = await openZipEntry(path);
   let bytesIn = 0;
   async function* counted(): AsyncGenerator<Uint8Array> {
@@ -113,7 +138,7 @@ export async function scanFile(path: string, matcher: HuntMatcher, opts: ScanOpt
       throw new HuntInputError(/too (few|many)|end|unexpected/i.test(String((e as Error).message)) ? 'truncated' : 'corrupt');
     }
   }
-  return pump(counted(), matcher, true, () => bytesIn, opts);
+  return pump(counted(), matcher, true, () => bytesIn, { ...opts, size });
 }
 
 async function pump(
@@ -125,18 +150,35 @@ async function pump(
 ): Promise<ScanStats> {
   let out = 0;
   let checked = false;
-  for await (const c of decoded) {
-    const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length);
-    if (!checked) {
-      checkText(chunk);
-      checked = true;
+  const patterns = prefilterFor(matcher, opts, opts.size ?? Number.POSITIVE_INFINITY);
+  const pre = patterns
+    ? new PrefilterScan(matcher, patterns, {
+        firstOwned: 0,
+        end: Number.POSITIVE_INFINITY,
+        skipOrphans: false,
+        sampleEvery: opts.sampleEvery,
+      })
+    : null;
+  try {
+    for await (const c of decoded) {
+      const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length);
+      if (!checked) {
+        checkText(chunk);
+        checked = true;
+      }
+      out += chunk.length;
+      if (archive && out > BOMB_FLOOR && out > XLSX_MAX_RATIO * Math.max(bytesIn(), 1)) throw new HuntInputError('bomb');
+      if (pre) {
+        await pre.write(chunk);
+        pre.publish();
+      } else matcher.feed(chunk);
+      if (opts.onProgress) await opts.onProgress(bytesIn(), matcher.stats);
     }
-    out += chunk.length;
-    if (archive && out > BOMB_FLOOR && out > XLSX_MAX_RATIO * Math.max(bytesIn(), 1)) throw new HuntInputError('bomb');
-    matcher.feed(chunk);
-    if (opts.onProgress) await opts.onProgress(bytesIn(), matcher.stats);
+  } catch (e) {
+    pre?.abort();
+    throw e;
   }
-  return matcher.end();
+  return pre ? pre.close() : matcher.end();
 }
 
 async function* gunzip(src: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -259,6 +301,8 @@ export async function scanRange(
   const from = start > 0 ? start - 1 : 0;
   const to = Math.min(size, end + MAX_LINE + 64 * 1024) - 1;
   if (from > to) return matcher.end();
+  const patterns = prefilterFor(matcher, opts, end - start);
+  if (patterns) return scanRangePrefiltered(open, { start, end, from, to }, matcher, patterns, opts);
   matcher.skipOrphans = start > 0;
   let phase = start > 0 ? 0 : 1; // 0 skip the first partial line, 1 body, 2 finish the last line, 3 block tail, 4 done
   let pos = from;
@@ -335,4 +379,49 @@ export async function scanRange(
   if (pending && matcher.inBlock && matcher.isContinuation(pending, 0, pending.length)) matcher.feed(pending);
   if (opts.onProgress) await opts.onProgress(pos - from, matcher.stats);
   return matcher.end();
+}
+
+/**
+ * scanRange through the grep prefilter: the same lines are the range's (those starting in [start, end), and the
+ * continuation lines past `end` of a block begun before it), but grep reads all of [start - 1, to] and the
+ * prefilter decides by each line's offset (PrefilterScan.candidate).
+ */
+async function scanRangePrefiltered(
+  open: RangeOpen,
+  r: { start: number; end: number; from: number; to: number },
+  matcher: HuntMatcher,
+  patterns: string[],
+  opts: ScanOptions,
+): Promise<ScanStats> {
+  let pos = r.from;
+  let firstOwned = r.start > 0 ? -1 : 0;
+  let pre: PrefilterScan | null = null;
+  try {
+    for await (const c of await open(r.from, r.to)) {
+      const chunk: Buffer = Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length);
+      const base = pos;
+      pos += chunk.length;
+      let off = 0;
+      if (firstOwned < 0) {
+        // the line begun before the range is the range before's
+        const nl = chunk.indexOf(10);
+        if (nl < 0) continue;
+        firstOwned = base + nl + 1;
+        off = nl + 1;
+      }
+      pre ??= new PrefilterScan(matcher, patterns, {
+        firstOwned,
+        end: r.end,
+        skipOrphans: r.start > 0,
+        sampleEvery: opts.sampleEvery,
+      });
+      if (off < chunk.length) await pre.write(off ? chunk.subarray(off) : chunk);
+      pre.publish();
+      if (opts.onProgress) await opts.onProgress(pos - r.from, matcher.stats);
+    }
+  } catch (e) {
+    pre?.abort();
+    throw e;
+  }
+  return pre ? pre.close() : matcher.end();
 }

@@ -107,7 +107,13 @@ export function HuntsPage() {
               </Tag>
               <span>Утечка: {h.leak_name}</span>
               <span>Строк: {formatNumber(h.progress.lines)}</span>
-              <span>Нераспознано: {formatNumber(h.progress.unrecognized)}</span>
+              {h.progress.parsed_lines < h.progress.lines ? (
+                <span title={`Оценка по выборке: разобрано построчно ${formatNumber(h.progress.parsed_lines)} строк`}>
+                  Нераспознано: ≈ {formatNumber(h.progress.unrecognized)} (оценка по {formatNumber(h.progress.parsed_lines)} строк)
+                </span>
+              ) : (
+                <span>Нераспознано: {formatNumber(h.progress.unrecognized)}</span>
+              )}
               {h.progress.lines_per_second !== null && <span>{formatNumber(h.progress.lines_per_second)} строк/с</span>}
               {h.progress.eta_seconds !== null && <span>осталось ≈ {h.progress.eta_seconds} с</span>}
             </Space>
