@@ -14,7 +14,9 @@
  *   matcher     — the matching step alone: 256 MB of the dump already in memory, fed to the matcher.
  *
  *   flock .tmp/bench.lock node --import tsx bench/hunt.bench.ts            # 20 M lines
- *   LINES=100000000 node --import tsx bench/hunt.bench.ts                   # 100 M lines (≈ 5 GB)
+ *   LINES=100000000 node --import tsx bench/hunt.bench.ts                   # 100 M lines (≈ 4 GB)
+ *   GENERATE_ONLY=1 LINES=…                                                 # only write the dump
+ *   SKIP_PARSE=1                                                            # without the full-parse case
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, createReadStream, existsSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -221,6 +223,7 @@ async function main(): Promise<void> {
   const tg = performance.now();
   generate();
   const size = statSync(DUMP).size;
+  if (process.env.GENERATE_ONLY) return;
   console.log(
     `дамп ${DUMP}: ${(size / 1048576).toFixed(0)} МБ, ${LINES} строк (подготовка ${((performance.now() - tg) / 1000).toFixed(0)} с)`,
   );

@@ -2,10 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { loginPatternRegex } from '@forpost/contract/discovery';
 import { getModule } from '@forpost/contract/modules';
 import { describe, expect, it } from 'vitest';
 import { type CompanyIdentities, foldLogin, type HuntMatch, HuntMatcher, MAX_LINE } from './matcher';
-import { CONTEXT, prefilterPatterns, SAMPLE_BYTES } from './prefilter';
+import { CONTEXT, patternLiteral, prefilterPatterns, SAMPLE_BYTES } from './prefilter';
 import { HuntInputError, type ScanOptions, scanFile, scanRange, scanStream, splitRanges } from './reader';
 import { accountFinding } from './results';
 import { huntKey } from './verdict';
@@ -461,5 +462,26 @@ describe('grep prefilter: the same matches as the full parse', () => {
     for (const x of ['sber', 'example', 'xn--80a1acny', 'почта', 'ПОЧТА', 'Почта', 'customer-777', 'gmail.com', 'googlemail.com'])
       expect(p).toContain(x);
     expect(prefilterPatterns(COMPANIES)).toBeNull();
+    // login formats as the company settings write them: a literal run of 3+ characters is a pattern
+    expect(patternLiteral(loginPatternRegex('corp-####'))).toBe('corp-');
+    expect(patternLiteral(loginPatternRegex('a.b*@сбер.рф'))).toBe('@сбер.рф');
+    expect(patternLiteral(loginPatternRegex('ab#?#cd'))).toBeNull();
+    expect(patternLiteral('\\d{10}')).toBeNull();
+    expect(prefilterPatterns([{ companyId: 9, domains: [], patterns: [loginPatternRegex('Emp-#####')] }])).toEqual(['emp-']);
+  });
+
+  it('a login format goes through the prefilter when it has a literal run', async () => {
+    const cs = [{ companyId: 9, domains: [], patterns: [loginPatternRegex('emp-#####')] }];
+    const text = Buffer.from(
+      `${Array.from({ length: 50 }, (_, i) => `u${i}@x.ru:p`).join('\n')}\nEMP-12345:pw\nemp-1234:short\n`,
+    );
+    const path = fixture(text);
+    const got = async (engine: ScanOptions['engine']) => {
+      const ms: HuntMatch[] = [];
+      await scanFile(path, new HuntMatcher(cs, { key: KEY, onMatch: (x) => ms.push(x) }), { engine });
+      return ms.map((m) => `${m.login} ${m.via.join('+')}`);
+    };
+    expect(await got('grep')).toEqual(['EMP-12345 pattern']);
+    expect(await got('parse')).toEqual(['EMP-12345 pattern']);
   });
 });

@@ -17,8 +17,9 @@ import { type CompanyIdentities, foldHost, HuntMatcher, MAX_LINE, providerDomain
  *
  * What a line must contain to be able to match (`prefilterPatterns`): the distinctive label of a company domain
  * (as punycode, and as Unicode in lower, upper and capitalised case), an exact login (the same cases when not
- * ASCII), and for companies that fold `+tags` at public providers, the provider's domains. Login
- * formats (regular expressions) have no such string: a hunt with one is parsed in full.
+ * ASCII), the longest literal run of a login format (`corp-*` → `corp-`), and for companies that fold `+tags` at
+ * public providers, the provider's domains. A login format without a literal run of 3 characters (`##########`)
+ * has no such string: a hunt with one is parsed in full.
  *
  * The rest of the counters come from the Node side: every line is counted (newlines of the bytes the range owns),
  * and one window of SAMPLE_BYTES in every SAMPLE_EVERY bytes is parsed in full by a second matcher that only
@@ -65,6 +66,39 @@ export function distinctLabel(host: string): string {
   return best;
 }
 
+const LOOKAHEAD = /^\(\?=\.\{1,\d+\}\$\)/;
+/**
+ * The longest run of literal characters (≥ 3) of a login format as `loginPatternRegex` writes it (`.*`, `.`,
+ * `\d`, escaped `.+-`, letters and digits), which every login it matches holds; null for any other regular
+ * expression or a format without such a run (`##########`): those need every line parsed.
+ */
+export function patternLiteral(re: string): string | null {
+  const src = re.replace(LOOKAHEAD, '');
+  let best = '';
+  let run = '';
+  const cut = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (ch === '.' && src[i + 1] === '*') {
+      cut();
+      i++;
+    } else if (ch === '.') cut();
+    else if (ch === '\\') {
+      const nx = src[i + 1];
+      if (nx === 'd') cut();
+      else if (nx === '.' || nx === '+' || nx === '-') run += nx;
+      else return null;
+      i++;
+    } else if (/[\p{L}\p{N}_@]/u.test(ch)) run += ch;
+    else return null;
+  }
+  cut();
+  return best.length >= 3 ? best : null;
+}
+
 /** Strings one of which every line that can match holds (case-insensitively for ASCII); null: none exists. */
 export function prefilterPatterns(companies: CompanyIdentities[]): string[] | null {
   const out = new Set<string>();
@@ -75,7 +109,13 @@ export function prefilterPatterns(companies: CompanyIdentities[]): string[] | nu
     out.add(capital(l));
   };
   for (const c of companies) {
-    if (c.patterns?.some((p) => p.trim())) return null;
+    for (const p of c.patterns ?? []) {
+      if (!p.trim()) continue;
+      const lit = patternLiteral(p);
+      if (!lit) return null;
+      if (NON_ASCII.test(lit)) unicode(lit);
+      else out.add(lit.toLowerCase());
+    }
     for (const d of c.domains) {
       const host = foldHost(d);
       if (!host) continue;
