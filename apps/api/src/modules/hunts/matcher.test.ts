@@ -161,6 +161,15 @@ describe('domain rules', () => {
     expect(matches.find((m) => m.login.startsWith('ivan'))!.domain).toBe('xn--80a1acny.xn--p1ai');
   });
 
+  it('an exact email with an IDN domain is found in Unicode and punycode, any case', async () => {
+    const cs = [{ companyId: 5, domains: [], logins: ['ivan@почта.рф', 'Petr@XN--80A1ACNY.XN--P1AI'] }];
+    const ms: HuntMatch[] = [];
+    const m = new HuntMatcher(cs, { key: KEY, onMatch: (x) => ms.push(x) });
+    m.feed(Buffer.from('ivan@ПОЧТА.РФ:x\nivan@xn--80a1acny.xn--p1ai:y\nIVAN@почта.рф:z\npetr@почта.рф:w\nolga@почта.рф:no\n'));
+    m.end();
+    expect(ms.map((x) => x.login)).toEqual(['ivan@ПОЧТА.РФ', 'ivan@xn--80a1acny.xn--p1ai', 'IVAN@почта.рф', 'petr@почта.рф']);
+  });
+
   it('+tag and dot folding only for the companies that ask and the providers that ignore them', async () => {
     expect(foldLogin('I.Van+work@GoogleMail.com')).toBe('ivan@gmail.com');
     expect(foldLogin('i.van+work@sber.ru')).toBe('i.van+work@sber.ru');
@@ -462,6 +471,9 @@ describe('grep prefilter: the same matches as the full parse', () => {
     for (const x of ['sber', 'example', 'xn--80a1acny', 'почта', 'ПОЧТА', 'Почта', 'customer-777', 'gmail.com', 'googlemail.com'])
       expect(p).toContain(x);
     expect(prefilterPatterns(COMPANIES)).toBeNull();
+    expect(prefilterPatterns([{ companyId: 5, domains: [], logins: ['ivan@почта.рф'] }])).toEqual(
+      expect.arrayContaining(['ivan@почта.рф', 'ivan@xn--80a1acny.xn--p1ai', 'ПОЧТА', 'почта']),
+    );
     // login formats as the company settings write them: a literal run of 3+ characters is a pattern
     expect(patternLiteral(loginPatternRegex('corp-####'))).toBe('corp-');
     expect(patternLiteral(loginPatternRegex('a.b*@сбер.рф'))).toBe('@сбер.рф');

@@ -203,6 +203,13 @@ const TAG_PROVIDERS: Record<string, string> = {
 };
 const DOT_PROVIDERS = new Set(['gmail.com']);
 
+/** An exact login as the table keeps it: lower case, an email's domain as punycode. */
+function normLogin(t: string): string {
+  const at = t.lastIndexOf('@');
+  const host = at > 0 ? foldHost(t.slice(at + 1)) : null;
+  return (at > 0 && host ? `${t.slice(0, at)}@${host}` : t).toLowerCase();
+}
+
 /** Every domain of the provider `domain` belongs to when it ignores `+tags` (`me.com` → icloud.com, me.com). */
 export function providerDomains(domain: string): string[] {
   const canon = TAG_PROVIDERS[domain.toLowerCase()];
@@ -351,8 +358,7 @@ export class HuntMatcher {
         const t = l.trim();
         if (!t) continue;
         const at = t.lastIndexOf('@');
-        const host = at > 0 ? foldHost(t.slice(at + 1)) : null;
-        const norm = (at > 0 && host ? `${t.slice(0, at)}@${host}` : t).toLowerCase();
+        const norm = normLogin(t);
         const b = Buffer.from(norm, 'utf8');
         this.logins.add(b, hashForward(b, 0, b.length), c.companyId);
         if (c.foldProviders && at > 0) {
@@ -727,8 +733,21 @@ export class HuntMatcher {
       }
     if (at >= 0) this.suffixHits(buf, at + 1, e, 1, hits);
     if (this.logins.size > 0) {
-      const idx = this.logins.find(hashForward(buf, s, e), buf, s, e);
-      if (idx >= 0) for (const c of this.logins.owners[idx]!) addHit(hits, c, 2);
+      let ascii = true;
+      for (let i = s; i < e; i++)
+        if (buf[i]! >= 128) {
+          ascii = false;
+          break;
+        }
+      if (ascii) {
+        const idx = this.logins.find(hashForward(buf, s, e), buf, s, e);
+        if (idx >= 0) for (const c of this.logins.owners[idx]!) addHit(hits, c, 2);
+      } else {
+        // non-ASCII (rare): folded as the exact logins were — Unicode lower case, the domain as punycode
+        const b = Buffer.from(normLogin(Buffer.from(buf.buffer, buf.byteOffset + s, e - s).toString('utf8')), 'utf8');
+        const idx = this.logins.find(hashForward(b, 0, b.length), b, 0, b.length);
+        if (idx >= 0) for (const c of this.logins.owners[idx]!) addHit(hits, c, 2);
+      }
     }
     if (this.folded.size > 0 && at > s) {
       const domain = Buffer.from(buf.buffer, buf.byteOffset + at + 1, e - at - 1)

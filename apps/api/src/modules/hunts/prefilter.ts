@@ -132,7 +132,11 @@ export function prefilterPatterns(companies: CompanyIdentities[]): string[] | nu
       const at = l.lastIndexOf('@');
       if (at <= 0) continue;
       const host = foldHost(l.slice(at + 1));
-      if (host && host !== l.slice(at + 1).toLowerCase()) out.add(`${l.slice(0, at).toLowerCase()}@${host}`);
+      if (host && host !== l.slice(at + 1).toLowerCase()) {
+        // an IDN email: its punycode form, and its domain's label in any case the dump may write it
+        out.add(`${l.slice(0, at).toLowerCase()}@${host}`);
+        unicode(distinctLabel(domainToUnicode(host)));
+      }
       if (c.foldProviders && host) for (const p of providerDomains(host)) out.add(p);
     }
   }
