@@ -5,6 +5,9 @@
  * heartbeat, nobody holds the range's job lock) and finishes the hunt. Then every expected login is an
  * «Аккаунты» event exactly once, every result is there once, the hunt's counters equal a clean run's over the
  * same dump, and no password of the dump is in any table or in the workers' logs.
+ *
+ * Before it (no worker process up yet), two runs in this process finish the last two ranges of a hunt at the
+ * same instant (held at gates in the database): the hunt ends «done» exactly once, without a deadlock.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,7 +73,7 @@ function makeDump(): Dump {
         corporate[c]!.add(personal);
       }
       part.push(`${i % 2 ? login.toUpperCase() : login}:${PASSWORDS[c === 0 ? 0 : c === 1 ? 1 : 2]}`);
-      // the same login again in the next range (one result, one event)
+      // the same login again in the next part of the file, another range (one result, one event)
       if (i % 100 === 3 && r > 0)
         part.push(`user${r - 1}x${i}@${i % 5 === 0 ? 'mail.' : ''}${DOMAINS[(r - 1 + i) % 3]}|${PASSWORDS[3]}`);
     }
