@@ -182,8 +182,15 @@ export function createHuntsRepo(db: Db) {
           )}::jsonb) AS x(c int, l text, e bigint, n boolean, u boolean, s text, k text, m text, h text, st text, ht text)
           ON CONFLICT (hunt_id, company_id, login) DO NOTHING`);
     },
-    /** Ends the hunt when every range is done (once: only from running/queued). */
+    /**
+     * Ends the hunt when every range is done (once: only from running/queued). The hunt's row is locked first:
+     * two workers finishing its last two ranges at once would otherwise each miss the other's uncommitted
+     * `done` and leave the hunt «running» for ever; locked, the later one checks after the earlier commits.
+     * NO KEY UPDATE (what the UPDATE takes anyway), not UPDATE: each batch's results hold a KEY SHARE lock of
+     * the hunt (their foreign key), and FOR UPDATE would wait for the other finisher's and deadlock.
+     */
     async finishIfDone(tx: Db, huntId: number): Promise<boolean> {
+      await tx.execute(sql`SELECT 1 FROM hunts WHERE id = ${huntId} FOR NO KEY UPDATE`);
       const r = await rows<{ id: number }>(
         tx,
         sql`UPDATE hunts SET status = 'done', finished_at = now(), updated_at = now()

@@ -136,9 +136,9 @@ export function createHuntsService(deps: HuntsDeps) {
   async function runRange(rangeId: number, hooks: RunHooks = {}): Promise<boolean> {
     const ran = await withJobLock(deps.pool, LOCK_HUNT, rangeId, async () => {
       const range = await repo.range(rangeId);
-      if (!range || range.status === 'done' || range.status === 'failed') return;
+      if (!range || range.status === 'done' || range.status === 'failed') return true;
       const hunt = await repo.hunt(range.hunt_id);
-      if (!hunt || hunt.status === 'done' || hunt.status === 'failed') return;
+      if (!hunt || hunt.status === 'done' || hunt.status === 'failed') return true;
       await repo.beginRange(rangeId);
       try {
         await scan(hunt, range, hooks);
@@ -146,12 +146,13 @@ export function createHuntsService(deps: HuntsDeps) {
         if (e instanceof HuntInputError) {
           deps.log.info({ huntId: hunt.id, rangeId, code: e.code }, 'hunt refused its input');
           await repo.fail(hunt.id, e.message);
-          return;
+          return true;
         }
         throw e;
       }
+      return true;
     });
-    return ran !== undefined;
+    return ran === true;
   }
 
   async function scan(hunt: HuntRow, range: { id: number; start: number; end: number }, hooks: RunHooks) {
