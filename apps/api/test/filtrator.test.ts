@@ -85,6 +85,17 @@ describe('filtrator: collecting messages', () => {
     expect(channel).toMatchObject({ last_message_at: '2026-03-10T12:00:00.000Z', messages_count: 1 });
   });
 
+  it('keeps «Forwarded from» and views a collector sends; without them both are null', async () => {
+    const r = await collect(
+      msg('@alfa_news', 'Банк: перепост', { author: 'Иван', forwarded_from: 'Слухи (@rumours)', views: 1520 }),
+    );
+    expect(r.statusCode).toBe(201);
+    expect(r.json()).toMatchObject({ author: 'Иван', forwarded_from: 'Слухи (@rumours)', views: 1520 });
+    const plain = (await collect(msg('@alfa_news', 'Банк без пересылки'))).json();
+    expect(plain).toMatchObject({ forwarded_from: null, views: null });
+    expect((await collect(msg('@alfa_news', 'Банк', { views: -1 }))).statusCode).toBe(400);
+  });
+
   it.each(['банка', 'банком', 'банки', 'Банкам', 'БАНКЕ'])('the keyword «банк» matches the form «%s»', async (form) => {
     const r = await collect(msg('@alfa_news', `Новости: ${form} сегодня`));
     expect(r.statusCode).toBe(201);

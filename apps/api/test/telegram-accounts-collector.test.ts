@@ -12,10 +12,21 @@ import { ACCOUNT_COLLECTOR_MSG, createAccountCollector, createTelegramRepo } fro
 import type { MtprotoClient } from '../src/modules/telegram/mtproto';
 import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
 
+interface Post {
+  id: number;
+  text: string;
+  /** post_author (a signed post); default «Редакция». */
+  author?: string | null;
+  views?: number;
+  /** fwd_from: a channel (resolved through the answer's chats) or a hidden sender's name. */
+  fwd?: { channel: { id: number; title: string; username?: string } } | { name: string };
+  /** edit_date (unix seconds) of an edited post. */
+  editDate?: number;
+}
 interface Channel {
   id: number;
   left: boolean;
-  messages: { id: number; text: string }[];
+  messages: Post[];
   error?: string;
 }
 const tg = {
@@ -77,9 +88,30 @@ function factory({ apiId }: { apiId: number; apiHash: string }): MtprotoClient {
         peerId: { _: 'peerChannel', channelId: ch.id },
         date: 1_795_000_000 + m.id,
         message: m.text,
-        postAuthor: 'Редакция',
+        postAuthor: m.author === undefined ? 'Редакция' : (m.author ?? undefined),
+        views: m.views,
+        editDate: m.editDate,
+        fwdFrom: m.fwd
+          ? 'name' in m.fwd
+            ? { _: 'messageFwdHeader', date: 1_794_000_000, fromName: m.fwd.name }
+            : { _: 'messageFwdHeader', date: 1_794_000_000, fromId: { _: 'peerChannel', channelId: m.fwd.channel.id } }
+          : undefined,
       })),
-      chats: [],
+      // Telegram sends the chats the messages mention (the forwarded-from channels) along with them.
+      chats: page.flatMap((m) =>
+        m.fwd && 'channel' in m.fwd
+          ? [
+              {
+                _: 'channel',
+                id: m.fwd.channel.id,
+                title: m.fwd.channel.title,
+                username: m.fwd.channel.username,
+                accessHash: ACC_HASH,
+                broadcast: true,
+              },
+            ]
+          : [],
+      ),
       users: [],
       topics: [],
     } as never;
@@ -176,6 +208,29 @@ describe('MTProto collector (mtcute harness)', () => {
     await ctx.database.db.execute(sql`UPDATE telegram_sources SET next_run_at = now() WHERE username = '@alfa_news'`);
     expect((await collector('w1').pass()).read).toBe(2);
     expect(await stored(ch)).toEqual({ n: 252, d: 252, lo: 1, hi: 260 });
+  });
+
+  it('keeps post_author, fwd_from and views of each message: stored and returned by the messages API', async () => {
+    clock = new Date();
+    const ch = await channel('meta_ch', 0);
+    (tg.channels.get('meta_ch') as Channel).messages.push(
+      {
+        id: 1,
+        text: 'Ромашка: репост',
+        author: 'Иван Петров',
+        views: 1520,
+        fwd: { channel: { id: 9001, title: 'Слухи рынка', username: 'rumours' } },
+      },
+      { id: 2, text: 'Ромашка: от скрытого', author: null, views: 7, fwd: { name: 'Аноним Анонимов' } },
+      { id: 3, text: 'Ромашка: своё', author: null },
+    );
+    await collector('w-meta').pass();
+    const list = (await sa.get(`/modules/filtrator/messages?channel=${ch}&sort=posted_at`)).json();
+    expect(list.items.map((m: Record<string, unknown>) => [m.message_id, m.author, m.forwarded_from, m.views])).toEqual([
+      [1, 'Иван Петров', 'Слухи рынка (@rumours)', 1520],
+      [2, null, 'Аноним Анонимов', 7],
+      [3, null, null, null],
+    ]);
   });
 
   it('a restart in the middle of a 10 000-message history: no gap, no duplicate', { timeout: 60_000 }, async () => {

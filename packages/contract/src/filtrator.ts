@@ -32,6 +32,9 @@ export const collectMessageRequest = z.strictObject({
   text: z.string({ error: MSG.required }).max(TEXT_MAX, MSG.tooLong(TEXT_MAX)),
   posted_at: z.iso.datetime({ offset: true, error: 'Неверная дата публикации' }),
   author: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  /** «Forwarded from»: the channel or sender the post was forwarded from. */
+  forwarded_from: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  views: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
   url: z
     .string()
     .trim()
@@ -56,7 +59,12 @@ export const messageResponse = z.object({
   company: z.object({ id: z.number().int(), name: z.string() }),
   message_id: z.number().int(),
   text: z.string(),
+  /** The signature of a signed post (a channel's unsigned post: the channel's name in the preview, null by account). */
   author: z.string().nullable(),
+  /** «Forwarded from»: the channel (title and @name) or hidden sender's name; null when not forwarded. */
+  forwarded_from: z.string().nullable(),
+  /** Views when the post was read; null when the source shows none. */
+  views: z.number().int().nullable(),
   url: z.string().nullable(),
   /** Link to the original post: https://t.me/<username>/<message_id>. */
   link: z.string(),

@@ -171,6 +171,10 @@ export const filtratorMessages = pgTable(
     messageId: bigint('message_id', { mode: 'number' }).notNull(),
     text: text('text').notNull(),
     author: text('author'),
+    /** «Forwarded from»: the channel (title and @name) or the hidden sender's name the post was forwarded from. */
+    forwardedFrom: text('forwarded_from'),
+    /** Views when the post was read (or last re-read); null when the source shows none. */
+    views: bigint('views', { mode: 'number' }),
     url: text('url'),
     postedAt: ts('posted_at').notNull(),
     rules: text('rules').array().notNull().default(sql`'{}'::text[]`),

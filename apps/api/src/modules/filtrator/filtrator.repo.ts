@@ -60,6 +60,8 @@ export function createFiltratorRepo(db: Db) {
       messageId: filtratorMessages.messageId,
       text: filtratorMessages.text,
       author: filtratorMessages.author,
+      forwardedFrom: filtratorMessages.forwardedFrom,
+      views: filtratorMessages.views,
       url: filtratorMessages.url,
       postedAt: filtratorMessages.postedAt,
       rules: filtratorMessages.rules,

@@ -53,6 +53,8 @@ function toMessage(v: MessageView): Message {
     message_id: v.m.messageId,
     text: v.m.text,
     author: v.m.author,
+    forwarded_from: v.m.forwardedFrom,
+    views: v.m.views,
     url: v.m.url,
     link: telegramLink(v.channel.username, v.m.messageId),
     posted_at: iso(v.m.postedAt),
@@ -76,6 +78,9 @@ export interface ChannelPost {
   messageId: number;
   text: string;
   author: string | null;
+  /** «Forwarded from» (channel title and @name, or a hidden sender's name). */
+  forwardedFrom?: string | null;
+  views?: number | null;
   url: string | null;
   postedAt: Date;
 }
@@ -166,6 +171,8 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
               messageId: post.messageId,
               text,
               author: post.author ? clean(post.author) || null : null,
+              forwardedFrom: post.forwardedFrom ? clean(post.forwardedFrom) || null : null,
+              views: post.views ?? null,
               url: post.url,
               postedAt: post.postedAt,
               rules,
@@ -222,6 +229,8 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
             messageId: body.message_id,
             text: body.text,
             author: body.author ?? null,
+            forwardedFrom: body.forwarded_from ?? null,
+            views: body.views ?? null,
             url: body.url || null,
             postedAt: new Date(body.posted_at),
           },

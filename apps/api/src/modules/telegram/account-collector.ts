@@ -32,6 +32,31 @@ export const ACCOUNT_COLLECTOR_MSG = {
 
 const RETRY_SECONDS = 600;
 
+/**
+ * «Forwarded from» of a message: the hidden sender's name (fwd_from.from_name), else the channel's
+ * title with its @name or the user's name, looked up in the chats and users Telegram sent along;
+ * null when the message is not forwarded.
+ */
+export function forwardedFrom(m: tl.RawMessage, chats: tl.TypeChat[], users: tl.TypeUser[]): string | null {
+  const f = m.fwdFrom;
+  if (!f) return null;
+  if (f.fromName) return f.fromName;
+  const p = f.fromId;
+  if (p?._ === 'peerChannel' || p?._ === 'peerChat') {
+    const id = p._ === 'peerChannel' ? p.channelId : p.chatId;
+    const c = chats.find((x) => x.id === id);
+    if (c && 'title' in c) return c._ === 'channel' && c.username ? `${c.title} (@${c.username})` : c.title;
+  } else if (p?._ === 'peerUser') {
+    const u = users.find((x) => x.id === p.userId);
+    if (u?._ === 'user') {
+      const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
+      if (name) return u.username ? `${name} (@${u.username})` : name;
+      if (u.username) return `@${u.username}`;
+    }
+  }
+  return f.postAuthor ?? 'скрытый источник';
+}
+
 export function createAccountCollector(deps: {
   repo: TelegramRepo;
   sink: PostSink;
@@ -115,6 +140,8 @@ export function createAccountCollector(deps: {
             messageId: m.id,
             text: m.message, // a media caption is the message's text
             author: m.postAuthor ?? null,
+            forwardedFrom: forwardedFrom(m, h.chats, h.users),
+            views: m.views ?? null,
             url: telegramLink(src.username, m.id),
             postedAt: new Date(m.date * 1000),
           })),

@@ -45,7 +45,15 @@ export const COLLECTOR_MSG = {
 export interface PostSink {
   ingest(
     subs: { id: number; username: string; companyId: number }[],
-    posts: { messageId: number; text: string; author: string | null; url: string | null; postedAt: Date }[],
+    posts: {
+      messageId: number;
+      text: string;
+      author: string | null;
+      forwardedFrom?: string | null;
+      views?: number | null;
+      url: string | null;
+      postedAt: Date;
+    }[],
     actor: AuditActor,
   ): Promise<{ created: number[]; existing: number[] }[]>;
 }
@@ -133,6 +141,8 @@ export function createPreviewCollector(deps: {
             messageId: p.id,
             text: p.text,
             author: p.author,
+            forwardedFrom: p.forwardedFrom,
+            views: p.views,
             url: telegramLink(src.username, p.id),
             postedAt: p.postedAt,
           })),

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadError, LoadingCard } from '../../components/page/QueryState';
 import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useDeleteMessageMutation } from './api/mutations';
 import { useMessageQuery } from './api/queries';
@@ -132,6 +132,16 @@ function MessageView({
                 },
                 { key: 'company', label: 'Компания', children: m.company.name },
                 { key: 'author', label: 'Автор', children: m.author ?? <Typography.Text type="secondary">—</Typography.Text> },
+                ...(m.forwarded_from
+                  ? [
+                      {
+                        key: 'forwarded',
+                        label: 'Переслано из',
+                        children: <span data-testid="message-forwarded">{m.forwarded_from}</span>,
+                      },
+                    ]
+                  : []),
+                ...(m.views !== null ? [{ key: 'views', label: 'Просмотры', children: formatNumber(m.views) }] : []),
                 { key: 'posted', label: 'Опубликовано', children: formatDateTime(m.posted_at) },
                 { key: 'created', label: 'Получено', children: formatDateTime(m.created_at) },
                 {
