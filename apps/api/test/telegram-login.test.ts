@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MtprotoClient } from '../src/modules/telegram/mtproto';
 import { ADMIN, Client, createUser, setupApp, signedIn, type TestContext } from './helpers';
+import { columnsHolding } from './telegram-secrets-kit';
 
 const PHONE = '+79991112233';
 const API_HASH = 'a3f1c2e4b5d6978899aabbccddeeff00';
@@ -181,24 +182,7 @@ describe('«Войти»: MTProto sign-in against mtcute’s harness', () => {
     expect(server.sessions.length).toBeGreaterThanOrEqual(2);
     const secrets = [API_HASH, CODE, PASSWORD, CODE_HASH, ...server.sessions];
     // every text/json column of every table (sealed columns hold ciphertext only)
-    const cols = await ctx.database.db.execute<{ table_name: string; column_name: string }>(
-      sql`SELECT table_schema || '.' || table_name AS table_name, column_name FROM information_schema.columns
-          WHERE table_schema IN ('public', 'pgboss') AND data_type IN ('text', 'jsonb', 'json', 'character varying')`,
-    );
-    const found: string[] = [];
-    for (const c of cols.rows) {
-      for (const s of secrets) {
-        const r = await ctx.database.db.execute<{ n: number }>(
-          sql`SELECT count(*)::int AS n FROM ${sql.raw(
-            c.table_name
-              .split('.')
-              .map((x) => `"${x}"`)
-              .join('.'),
-          )} WHERE ${sql.raw(`"${c.column_name}"`)}::text LIKE ${`%${s}%`}`,
-        );
-        if ((r.rows[0]?.n ?? 0) > 0) found.push(`${c.table_name}.${c.column_name}`);
-      }
-    }
+    const found = await columnsHolding(ctx, secrets);
     expect(found).toEqual([]);
     const audit = await ctx.database.db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'telegram_account.login'`,

@@ -31,6 +31,7 @@ export const ACCOUNT_COLLECTOR_MSG = {
 } as const;
 
 const RETRY_SECONDS = 600;
+type Subs = Parameters<PostSink['ingest']>[0];
 
 /**
  * «Forwarded from» of a message: the hidden sender's name (fwd_from.from_name), else the channel's
@@ -69,6 +70,8 @@ export function createAccountCollector(deps: {
   /** Channels per account (setting); messages per getHistory call. */
   maxPerAccount: () => Promise<number>;
   batch?: number;
+  /** The newest posts re-read each pass for edits and deletions (≤ 100: one getHistory call). */
+  recent?: number;
   intervalSeconds?: number;
   now?: () => Date;
   owner?: string;
@@ -77,6 +80,7 @@ export function createAccountCollector(deps: {
   const owner = deps.owner ?? `mtproto-${randomUUID()}`;
   const now = deps.now ?? (() => new Date());
   const batch = deps.batch ?? 100;
+  const recent = Math.min(100, deps.recent ?? 100);
   const interval = deps.intervalSeconds ?? 60;
   const actor: AuditActor = { userId: null, keyId: null };
 
@@ -102,6 +106,56 @@ export function createAccountCollector(deps: {
     if (!accessHash) throw Object.assign(new Error('not a channel'), { notChannel: true });
     if (ch.left) await client.call({ _: 'channels.joinChannel', channel: { _: 'inputChannel', channelId: ch.id, accessHash } });
     return { _: 'inputPeerChannel', channelId: ch.id, accessHash };
+  }
+
+  /** A message as the filter takes it (a media caption is the message's text). */
+  const toPost = (username: string, m: tl.RawMessage, chats: tl.TypeChat[], users: tl.TypeUser[]) => ({
+    messageId: m.id,
+    text: m.message,
+    author: m.postAuthor ?? null,
+    forwardedFrom: forwardedFrom(m, chats, users),
+    views: m.views ?? null,
+    editedAt: m.editDate ? new Date(m.editDate * 1000) : null,
+    url: telegramLink(username, m.id),
+    postedAt: new Date(m.date * 1000),
+  });
+
+  /**
+   * Edits and deletions: the newest `recent` posts up to `last` are read again (one getHistory call).
+   * An edited post (edit_date later than the stored one) goes through the filter again; a stored post
+   * with an id inside the window that Telegram no longer returns was deleted (marked, never removed).
+   * Older posts are not followed (docs/operations.md).
+   */
+  async function recheck(client: MtprotoClient, peer: tl.TypeInputPeer, src: SourceRow, subs: Subs, last: number) {
+    const h = await client.call({
+      _: 'messages.getHistory',
+      peer,
+      offsetId: last + 1,
+      addOffset: 0,
+      limit: recent,
+      maxId: 0,
+      minId: 0,
+      offsetDate: 0,
+      hash: 0 as never,
+    });
+    if (h._ === 'messages.messagesNotModified') return;
+    const there = h.messages.filter((m) => m._ !== 'messageEmpty' && m.id <= last);
+    const edited = there.filter((m): m is tl.RawMessage => m._ === 'message' && !!m.editDate);
+    if (edited.length)
+      await sink.ingest(
+        subs,
+        edited.map((m) => toPost(src.username, m, h.chats, h.users)),
+        actor,
+      );
+    // A short answer reached the channel's first post: the window starts at 1.
+    const from = h.messages.length < recent ? 1 : Math.min(...there.map((m) => m.id));
+    if (Number.isFinite(from))
+      await sink.markDeleted(
+        subs,
+        { from, to: last },
+        there.map((m) => m.id),
+        actor,
+      );
   }
 
   /** One channel under its lease with one account; returns messages read. */
@@ -136,15 +190,7 @@ export function createAccountCollector(deps: {
         if (!msgs.length) break;
         await sink.ingest(
           subs,
-          msgs.map((m) => ({
-            messageId: m.id,
-            text: m.message, // a media caption is the message's text
-            author: m.postAuthor ?? null,
-            forwardedFrom: forwardedFrom(m, h.chats, h.users),
-            views: m.views ?? null,
-            url: telegramLink(src.username, m.id),
-            postedAt: new Date(m.date * 1000),
-          })),
+          msgs.map((m) => toPost(src.username, m, h.chats, h.users)),
           actor,
         );
         read += msgs.length;
@@ -152,6 +198,7 @@ export function createAccountCollector(deps: {
         if (!(await repo.advanceSource(src.id, owner, last, LEASE_SECONDS))) return read;
         if (msgs.length < batch) break;
       }
+      if (last > 0 && !stopped()) await recheck(client, peer, src, subs, last);
       await repo.updateAccount(accountId, { lastActivityAt: now() });
       await repo.finishSource(src.id, owner, { state: 'ok', error: null, nextInSeconds: interval, collected: true });
     } catch (e) {

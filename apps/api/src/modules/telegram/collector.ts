@@ -51,11 +51,19 @@ export interface PostSink {
       author: string | null;
       forwardedFrom?: string | null;
       views?: number | null;
+      editedAt?: Date | null;
       url: string | null;
       postedAt: Date;
     }[],
     actor: AuditActor,
   ): Promise<{ created: number[]; existing: number[] }[]>;
+  /** Marks the stored posts with ids in [from, to] missing from `present` deleted (the account path). */
+  markDeleted(
+    subs: { id: number; username: string; companyId: number }[],
+    range: { from: number; to: number },
+    present: readonly number[],
+    actor: AuditActor,
+  ): Promise<number>;
 }
 
 export interface PassResult {

@@ -11,6 +11,7 @@ import { useCan } from '../auth/useMe';
 import { useDeleteMessageMutation } from './api/mutations';
 import { useMessageQuery } from './api/queries';
 import { Highlighted } from './components/Highlighted';
+import { MessageFate } from './components/MessageMeta';
 import { ToEventModal } from './components/ToEventModal';
 import { highlightTerms, searchWords } from './highlight';
 
@@ -99,7 +100,17 @@ function MessageView({
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={15}>
-          <Card title="Текст" data-testid="message-text">
+          <Card
+            title="Текст"
+            data-testid="message-text"
+            extra={
+              (m.edited_at || m.deleted_at) && (
+                <Flex gap={4}>
+                  <MessageFate m={m} />
+                </Flex>
+              )
+            }
+          >
             {m.text.trim() ? (
               <Typography.Paragraph
                 style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontSize: 15, lineHeight: 1.7, marginBottom: 0 }}
@@ -142,6 +153,10 @@ function MessageView({
                     ]
                   : []),
                 ...(m.views !== null ? [{ key: 'views', label: 'Просмотры', children: formatNumber(m.views) }] : []),
+                ...(m.edited_at ? [{ key: 'edited', label: 'Изменено в Telegram', children: formatDateTime(m.edited_at) }] : []),
+                ...(m.deleted_at
+                  ? [{ key: 'deleted', label: 'Удалено в Telegram', children: `замечено ${formatDateTime(m.deleted_at)}` }]
+                  : []),
                 { key: 'posted', label: 'Опубликовано', children: formatDateTime(m.posted_at) },
                 { key: 'created', label: 'Получено', children: formatDateTime(m.created_at) },
                 {
