@@ -126,7 +126,7 @@ let A: { id: number };
 let session: string;
 let clock = new Date();
 const logs: string[] = [];
-const API_HASH = 'c0ffee'.repeat(5) + '42';
+const API_HASH = 'c0ffee1c0ffee2c0ffee3c0ffee4c0ff';
 
 beforeAll(async () => {
   ctx = await setupApp({ LOG_LEVEL: 'debug' }, { level: 'debug', stream: { write: (line: string) => void logs.push(line) } });
