@@ -63,7 +63,9 @@ export function createAccountCollector(deps: {
   sink: PostSink;
   mtproto: MtprotoFactory;
   /** The account's decrypted credentials (telegram.service `credentials`); never logged. */
-  credentials: (id: number) => Promise<{ api_id: string | null; api_hash: string | null; session: string | null }>;
+  credentials: (
+    id: number,
+  ) => Promise<{ phone?: string; api_id: string | null; api_hash: string | null; session: string | null }>;
   log: Pick<Logger, 'warn'>;
   /** How often the worker's poller looks for due channels (ms). */
   tickMs?: number;
@@ -166,7 +168,7 @@ export function createAccountCollector(deps: {
       await repo.finishSource(src.id, owner, { state: 'pending', error: null, nextInSeconds: 0, collected: false });
       return 0;
     }
-    const client = deps.mtproto({ apiId: Number(creds.api_id), apiHash: creds.api_hash });
+    const client = deps.mtproto({ apiId: Number(creds.api_id), apiHash: creds.api_hash, phone: creds.phone });
     let read = 0;
     try {
       await client.importSession(creds.session);
