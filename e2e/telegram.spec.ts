@@ -96,6 +96,15 @@ test('telegram: a public channel read from its preview lands on /messages with i
     await expect(row).toContainText('Переслано из Слухи рынка');
     await expect(row).toContainText('Редакция');
     await expect(row).toContainText(/2\s500/);
+    // What the account collector records when Telegram edits or deletes a post: the row says so.
+    await e2eSql(
+      `UPDATE filtrator_messages SET edited_at = now() - interval '1 minute', deleted_at = now()
+       WHERE channel_id = $1 AND message_id = 4`,
+      [romashkaChannel],
+    );
+    await page.reload();
+    await expect(row.getByText('изменено', { exact: true })).toBeVisible();
+    await expect(row.getByText('удалено', { exact: true })).toBeVisible();
     // Posts about nobody, and the post about the other company, are not filed under this one.
     await expect(page.getByText('Обзор рынка за день')).toHaveCount(0);
     await expect(page.getByText('Северный Банк обновил приложение')).toHaveCount(0);
