@@ -6,7 +6,9 @@
  * the posts its keywords match, with the rule; the channel list shows the collector's state.
  */
 import path from 'node:path';
+import { TELEGRAM_MSG } from '@forpost/contract/telegram';
 import { expect as baseExpect, test } from '@playwright/test';
+import { E2E_PHONE_PREFIX, LOGIN_CODE, PASSWORD_HINT } from '../apps/api/test/telegram-login-codes';
 import { fakePosts, startPreviewServer } from '../apps/api/test/telegram-preview-kit';
 import { adminApi, e2eSql, login, ok, pickOption } from './helpers';
 
@@ -31,6 +33,8 @@ test('telegram: a public channel read from its preview lands on /messages with i
           html: 'Ромашка Ритейл: клиенты жалуются на <b>фишинговый</b> сайт <i class="emoji"><b>⚠️</b></i><br/><a href="https://example.ru">example.ru</a>',
           date: new Date(Date.now() - 60_000),
           author: 'Редакция',
+          forwardedFrom: 'Слухи рынка',
+          views: '2.5K',
         },
         { id: 5, html: 'Северный Банк обновил приложение', date: new Date(Date.now() - 30_000) },
       ],
@@ -88,6 +92,19 @@ test('telegram: a public channel read from its preview lands on /messages with i
     const row = page.locator('tr', { hasText: 'клиенты жалуются' });
     await expect(row).toContainText(`@${CHANNEL}`);
     await expect(row.locator('.ant-tag', { hasText: 'Ромашка' })).toBeVisible();
+    // Where it was forwarded from, the signature and the views are kept.
+    await expect(row).toContainText('Переслано из Слухи рынка');
+    await expect(row).toContainText('Редакция');
+    await expect(row).toContainText(/2\s500/);
+    // What the account collector records when Telegram edits or deletes a post: the row says so.
+    await e2eSql(
+      `UPDATE filtrator_messages SET edited_at = now() - interval '1 minute', deleted_at = now()
+       WHERE channel_id = $1 AND message_id = 4`,
+      [romashkaChannel],
+    );
+    await page.reload();
+    await expect(row.getByText('изменено', { exact: true })).toBeVisible();
+    await expect(row.getByText('удалено', { exact: true })).toBeVisible();
     // Posts about nobody, and the post about the other company, are not filed under this one.
     await expect(page.getByText('Обзор рынка за день')).toHaveCount(0);
     await expect(page.getByText('Северный Банк обновил приложение')).toHaveCount(0);
@@ -115,11 +132,57 @@ test('telegram: a public channel read from its preview lands on /messages with i
 });
 
 /*
- * «Войти» on /telegram/accounts against our API. There is no Telegram here (no MTProto server can run
- * in CI), so the dialog's code and cloud-password steps are checked through the API routes
- * (apps/api/test/telegram-login.test.ts, mtcute's harness); here: the states the API derives without
- * Telegram — «Нужен вход», «Flood-wait до …» — and the dialog showing the API's Russian refusal.
+ * «Войти» on /telegram/accounts against our API. No real Telegram runs in CI: the e2e server
+ * (e2e/server-main.ts) gives accounts with a test number (+99966…) a stand-in "Telegram" on mtcute's
+ * harness answering the real sign-in methods, so the dialog's steps run through the real routes, the
+ * service and mtcute's sign-in code. Flood-wait: the state the API derives and the dialog's refusal.
  */
+test('telegram: «Войти» — code, a wrong code refused in Russian, the cloud password, then «Активен»', async ({
+  page,
+  baseURL,
+}) => {
+  const api = await adminApi(baseURL);
+  const phone = `${E2E_PHONE_PREFIX}${String(Date.now()).slice(-5)}`;
+  const acc = await ok<{ id: number }>(
+    await api.post('/api/v1/modules/telegram/accounts', {
+      data: { name: `Вход ${token}`, phone, api_id: '12345', api_hash: 'e2e-hash-not-real' },
+    }),
+    'account',
+  );
+  await login(page, `/telegram/accounts?q=${token}`);
+  const row = page.getByTestId('accounts-table').getByRole('row', { name: new RegExp(`Вход ${token}`) });
+  await expect(row.getByTestId(`account-state-${acc.id}`)).toHaveText('Нужен вход');
+  await row.getByRole('button', { name: 'Войти' }).click();
+  const dialog = page.getByTestId('telegram-login');
+  const submit = dialog.getByTestId('telegram-login-submit');
+  await expect(dialog.getByText(`Telegram отправит код входа на ${phone}`)).toBeVisible();
+  await submit.click();
+  // The code step; a wrong code is refused with the API's Russian words and the step stays.
+  const code = dialog.getByLabel('Код из Telegram');
+  await code.fill('11111');
+  await submit.click();
+  await expect(dialog.getByTestId('telegram-login-error')).toHaveText(TELEGRAM_MSG.codeInvalid);
+  await page.screenshot({ path: path.join(SHOTS, 'login-wrong-code-1280.png') });
+  await code.fill(LOGIN_CODE);
+  await submit.click();
+  // The account has a cloud password: its step, with Telegram's hint.
+  const password = dialog.getByLabel('Облачный пароль');
+  await expect(password).toBeVisible();
+  await expect(dialog).toContainText(`Подсказка: ${PASSWORD_HINT}`);
+  await expect(dialog.getByTestId('telegram-login-error')).toHaveCount(0);
+  await password.fill('облачный пароль e2e');
+  await submit.click();
+  await expect(dialog.getByText('Вход выполнен: сессия сохранена, аккаунт активен')).toBeVisible();
+  await submit.click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByTestId(`account-state-${acc.id}`)).toHaveText('Активен');
+  const got = await ok<{ state: string; has_session: boolean }>(
+    await api.get(`/api/v1/modules/telegram/accounts/${acc.id}`),
+    'account after sign-in',
+  );
+  expect(got).toMatchObject({ state: 'active', has_session: true });
+});
+
 test('telegram: an account in flood-wait — the state and the sign-in dialog’s refusal', async ({ page, baseURL }) => {
   const api = await adminApi(baseURL);
   const digits = String(Date.now()).slice(-7);

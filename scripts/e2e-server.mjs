@@ -24,19 +24,23 @@ const site = http.createServer((_req, res) => {
 await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
 const sitePort = site.address().port;
 
-startServer({
-  OUTBOUND_ALLOW_PRIVATE: '1',
-  SNAPSHOT_HOST_MAP: `${SNAPSHOT_TARGET}=127.0.0.1:${sitePort}`,
-  PORT: String(E2E_PORT),
-  HOST: '127.0.0.1',
-  PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  EMBEDDED_PG_PORT: String(56000 + Math.floor(Math.random() * 3000)),
-  ADMIN_EMAIL: 'admin@forpost.local',
-  ADMIN_PASSWORD: 'Forpost-Admin-2026!Pass',
-  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
-  SMTP_URL: '',
-  // The watch's poller looks for due domains every 5 s, not every minute: watch.spec waits for two rounds.
-  WATCH_TICK_SECONDS: '5',
-});
+// e2e/server-main.ts: the API with a stand-in "Telegram" for test phone numbers (the sign-in dialog's steps).
+startServer(
+  {
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    SNAPSHOT_HOST_MAP: `${SNAPSHOT_TARGET}=127.0.0.1:${sitePort}`,
+    PORT: String(E2E_PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    EMBEDDED_PG_PORT: String(56000 + Math.floor(Math.random() * 3000)),
+    ADMIN_EMAIL: 'admin@forpost.local',
+    ADMIN_PASSWORD: 'Forpost-Admin-2026!Pass',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    SMTP_URL: '',
+    // The watch's poller looks for due domains every 5 s, not every minute: watch.spec waits for two rounds.
+    WATCH_TICK_SECONDS: '5',
+  },
+  { entry: 'e2e/server-main.ts' },
+);

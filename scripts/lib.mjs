@@ -171,11 +171,12 @@ export async function ensureApiBuilt({ force = false } = {}) {
 /**
  * Starts the API server as a child, forwarding SIGINT/SIGTERM so it shuts down gracefully.
  * `compiled` (npm start): runs apps/api/dist/main.js, building it first when missing or stale; otherwise
- * (npm run dev, the e2e server) runs the TypeScript sources through tsx.
+ * (npm run dev, the e2e server) runs the TypeScript sources through tsx — `entry` (the e2e server's
+ * e2e/server-main.ts, which calls main with its deps) instead of apps/api/src/main.ts when given.
  */
-export async function startServer(env = {}, { compiled = false } = {}) {
+export async function startServer(env = {}, { compiled = false, entry = 'apps/api/src/main.ts' } = {}) {
   if (compiled) await ensureApiBuilt();
-  const args = compiled ? ['--enable-source-maps', API_MAIN] : ['--import', 'tsx', 'apps/api/src/main.ts'];
+  const args = compiled ? ['--enable-source-maps', API_MAIN] : ['--import', 'tsx', entry];
   const child = spawn(process.execPath, args, {
     stdio: 'inherit',
     cwd: root,

@@ -1,5 +1,7 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { buildApp } from './app';
+import { type AppDeps, buildApp } from './app';
 import { loadConfig } from './config';
 import { createDatabase } from './db/client';
 import { migrateOn, withSchemaLock } from './db/migrate';
@@ -13,8 +15,11 @@ import { startIndicatorsBackfill, startSearchBackfill, startTitlesBackfill } fro
 /** Connections of a process's pool for requests and the other jobs. */
 const POOL_BASE = 10;
 
-/** config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen. */
-async function main() {
+/**
+ * config → database (embedded or external) → under the schema lock: migrate, jobs, app → listen.
+ * `deps`: what a caller injects into the app, as buildApp takes it (the e2e server's MTProto factory).
+ */
+export async function main(deps: Pick<AppDeps, 'mtproto'> = {}) {
   const config = loadConfig();
   const log = pino({ level: config.logLevel });
   // With an external database every machine must share one secret: a generated one is per DATA_DIR.
@@ -38,7 +43,7 @@ async function main() {
     } else if (admin.created) log.info({ email: config.adminEmail }, 'super admin created from ADMIN_PASSWORD');
     const boss = await startJobs(dbUrl, log, work);
     // A worker builds the app for its services (job handlers) but does not listen.
-    const app = await buildApp({ config, database });
+    const app = await buildApp({ config, database, ...deps });
     await app.services.transfer.attach(boss, { work });
     await app.services.bulk.attach(boss, { work });
     await app.services.insights.attach(boss, { work });
@@ -92,7 +97,17 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((err) => {
+/** A start that failed: said in Russian, exit code 1. */
+export function failedToStart(err: unknown): never {
   console.error('Форпост не запустился:', err instanceof Error ? err.message : String(err ?? 'причина неизвестна'));
   process.exit(1);
-});
+}
+/** False only when another program file imported this one (it calls `main` itself, with its deps). */
+function startedAsProgram(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return true;
+  }
+}
+if (startedAsProgram()) main().catch(failedToStart);

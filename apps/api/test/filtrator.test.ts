@@ -85,6 +85,28 @@ describe('filtrator: collecting messages', () => {
     expect(channel).toMatchObject({ last_message_at: '2026-03-10T12:00:00.000Z', messages_count: 1 });
   });
 
+  it('keeps «Forwarded from» and views a collector sends; without them both are null', async () => {
+    const r = await collect(
+      msg('@alfa_news', 'Банк: перепост', { author: 'Иван', forwarded_from: 'Слухи (@rumours)', views: 1520 }),
+    );
+    expect(r.statusCode).toBe(201);
+    expect(r.json()).toMatchObject({ author: 'Иван', forwarded_from: 'Слухи (@rumours)', views: 1520 });
+    const plain = (await collect(msg('@alfa_news', 'Банк без пересылки'))).json();
+    expect(plain).toMatchObject({ forwarded_from: null, views: null });
+    expect((await collect(msg('@alfa_news', 'Банк', { views: -1 }))).statusCode).toBe(400);
+  });
+
+  it('a repeat with a later edited_at takes the edited text; an older or equal one changes nothing', async () => {
+    const first = msg('@alfa_news', 'Банк открыл отделение');
+    const m = (await collect(first)).json();
+    expect(m).toMatchObject({ edited_at: null, deleted_at: null });
+    const edited = await collect({ ...first, text: 'Банк закрыл отделение', edited_at: '2026-03-10T13:00:00Z' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ id: m.id, text: 'Банк закрыл отделение', edited_at: '2026-03-10T13:00:00.000Z' });
+    const stale = await collect({ ...first, text: 'старый текст', edited_at: '2026-03-10T12:30:00Z' });
+    expect(stale.json()).toMatchObject({ text: 'Банк закрыл отделение', edited_at: '2026-03-10T13:00:00.000Z' });
+  });
+
   it.each(['банка', 'банком', 'банки', 'Банкам', 'БАНКЕ'])('the keyword «банк» matches the form «%s»', async (form) => {
     const r = await collect(msg('@alfa_news', `Новости: ${form} сегодня`));
     expect(r.statusCode).toBe(201);

@@ -11,11 +11,23 @@ import type { PostSink } from '../src/modules/telegram/collector';
 import { ACCOUNT_COLLECTOR_MSG, createAccountCollector, createTelegramRepo } from '../src/modules/telegram/index';
 import type { MtprotoClient } from '../src/modules/telegram/mtproto';
 import { ADMIN, Client, createCompany, createUser, setupApp, type TestContext } from './helpers';
+import { columnsHolding } from './telegram-secrets-kit';
 
+interface Post {
+  id: number;
+  text: string;
+  /** post_author (a signed post); default «Редакция». */
+  author?: string | null;
+  views?: number;
+  /** fwd_from: a channel (resolved through the answer's chats) or a hidden sender's name. */
+  fwd?: { channel: { id: number; title: string; username?: string } } | { name: string };
+  /** edit_date (unix seconds) of an edited post. */
+  editDate?: number;
+}
 interface Channel {
   id: number;
   left: boolean;
-  messages: { id: number; text: string }[];
+  messages: Post[];
   error?: string;
 }
 const tg = {
@@ -77,9 +89,30 @@ function factory({ apiId }: { apiId: number; apiHash: string }): MtprotoClient {
         peerId: { _: 'peerChannel', channelId: ch.id },
         date: 1_795_000_000 + m.id,
         message: m.text,
-        postAuthor: 'Редакция',
+        postAuthor: m.author === undefined ? 'Редакция' : (m.author ?? undefined),
+        views: m.views,
+        editDate: m.editDate,
+        fwdFrom: m.fwd
+          ? 'name' in m.fwd
+            ? { _: 'messageFwdHeader', date: 1_794_000_000, fromName: m.fwd.name }
+            : { _: 'messageFwdHeader', date: 1_794_000_000, fromId: { _: 'peerChannel', channelId: m.fwd.channel.id } }
+          : undefined,
       })),
-      chats: [],
+      // Telegram sends the chats the messages mention (the forwarded-from channels) along with them.
+      chats: page.flatMap((m) =>
+        m.fwd && 'channel' in m.fwd
+          ? [
+              {
+                _: 'channel',
+                id: m.fwd.channel.id,
+                title: m.fwd.channel.title,
+                username: m.fwd.channel.username,
+                accessHash: ACC_HASH,
+                broadcast: true,
+              },
+            ]
+          : [],
+      ),
       users: [],
       topics: [],
     } as never;
@@ -92,9 +125,11 @@ let sa: Client;
 let A: { id: number };
 let session: string;
 let clock = new Date();
+const logs: string[] = [];
+const API_HASH = 'c0ffee1c0ffee2c0ffee3c0ffee4c0ff';
 
 beforeAll(async () => {
-  ctx = await setupApp();
+  ctx = await setupApp({ LOG_LEVEL: 'debug' }, { level: 'debug', stream: { write: (line: string) => void logs.push(line) } });
   await createUser(ctx, { email: ADMIN.email, role: 'SUPER_ADMIN' });
   sa = new Client(ctx);
   await sa.login(ADMIN.email, ADMIN.password);
@@ -109,7 +144,7 @@ async function account(apiId: number) {
     name: `Сборщик ${apiId}`,
     phone: `+7999000${apiId}`,
     api_id: String(apiId),
-    api_hash: 'f'.repeat(32),
+    api_hash: API_HASH,
     session,
   });
   expect(r.statusCode, r.body).toBe(201);
@@ -139,7 +174,7 @@ const collector = (owner: string, perAccount = 10, sink: PostSink = ctx.app.serv
     sink,
     mtproto: factory,
     credentials: (id) => ctx.app.services.telegram.credentials(id),
-    log: { warn() {} },
+    log: { warn: (o: unknown, msg?: string) => void logs.push(JSON.stringify(o), msg ?? '') },
     maxPerAccount: async () => perAccount,
     batch: 100,
     now: () => clock,
@@ -178,6 +213,85 @@ describe('MTProto collector (mtcute harness)', () => {
     expect(await stored(ch)).toEqual({ n: 252, d: 252, lo: 1, hi: 260 });
   });
 
+  it('keeps post_author, fwd_from and views of each message: stored and returned by the messages API', async () => {
+    clock = new Date();
+    const ch = await channel('meta_ch', 0);
+    (tg.channels.get('meta_ch') as Channel).messages.push(
+      {
+        id: 1,
+        text: 'Ромашка: репост',
+        author: 'Иван Петров',
+        views: 1520,
+        fwd: { channel: { id: 9001, title: 'Слухи рынка', username: 'rumours' } },
+      },
+      { id: 2, text: 'Ромашка: от скрытого', author: null, views: 7, fwd: { name: 'Аноним Анонимов' } },
+      { id: 3, text: 'Ромашка: своё', author: null },
+    );
+    await collector('w-meta').pass();
+    const list = (await sa.get(`/modules/filtrator/messages?channel=${ch}&sort=posted_at`)).json();
+    expect(list.items.map((m: Record<string, unknown>) => [m.message_id, m.author, m.forwarded_from, m.views])).toEqual([
+      [1, 'Иван Петров', 'Слухи рынка (@rumours)', 1520],
+      [2, null, 'Аноним Анонимов', 7],
+      [3, null, null, null],
+    ]);
+  });
+
+  it('follows edits and deletions of recent posts: text re-matched, «изменено», «удалено», never removed', async () => {
+    clock = new Date();
+    const ch = await channel('edits_ch', 0);
+    const posts = (tg.channels.get('edits_ch') as Channel).messages;
+    posts.push(...[1, 2, 3, 4, 5].map((id) => ({ id, text: `Ромашка Ритейл: пост ${id}` })), { id: 6, text: 'о погоде' });
+    await collector('w-edit').pass();
+    expect(await stored(ch)).toEqual({ n: 5, d: 5, lo: 1, hi: 5 });
+    const edit = (id: number, text: string) =>
+      Object.assign(posts.find((m) => m.id === id) as Post, { text, editDate: 1_795_100_000 + id });
+    edit(2, 'Ромашка Ритейл: пост 2 (исправлено)');
+    edit(3, 'Без названий компаний'); // no longer matches
+    edit(6, 'о погоде и о Ромашке'); // now matches
+    posts.splice(
+      posts.findIndex((m) => m.id === 4),
+      1,
+    ); // deleted in Telegram
+    posts.push({ id: 7, text: 'Ромашка: новый' });
+    const due = () => ctx.database.db.execute(sql`UPDATE telegram_sources SET next_run_at = now() WHERE username = '@edits_ch'`);
+    await due();
+    await collector('w-edit').pass();
+    const list = (await sa.get(`/modules/filtrator/messages?channel=${ch}&sort=posted_at`)).json();
+    const by = new Map<number, Record<string, unknown>>(list.items.map((m: Record<string, unknown>) => [m.message_id, m]));
+    expect([...by.keys()]).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(by.get(1)).toMatchObject({ edited_at: null, deleted_at: null });
+    expect(by.get(2)).toMatchObject({
+      text: 'Ромашка Ритейл: пост 2 (исправлено)',
+      edited_at: new Date((1_795_100_000 + 2) * 1000).toISOString(),
+      deleted_at: null,
+      rules: ['ромашка'],
+    });
+    // No longer about the company: the row stays with the rule it was kept for, marked edited.
+    expect(by.get(3)).toMatchObject({ text: 'Без названий компаний', edited_at: expect.any(String), rules: ['ромашка'] });
+    expect(by.get(4)).toMatchObject({ text: 'Ромашка Ритейл: пост 4', deleted_at: expect.any(String), edited_at: null });
+    expect(by.get(6)).toMatchObject({ text: 'о погоде и о Ромашке', edited_at: expect.any(String), rules: ['ромашка'] });
+    expect(by.get(7)).toMatchObject({ edited_at: null, deleted_at: null });
+    const audits = async () =>
+      (
+        await ctx.database.db.execute<{ action: string; n: number }>(sql`
+          SELECT action, count(*)::int AS n FROM audit_log
+          WHERE action IN ('message.edit', 'message.source_delete') AND meta->>'channel' = '@edits_ch' GROUP BY action ORDER BY action`)
+      ).rows;
+    expect(await audits()).toEqual([
+      { action: 'message.edit', n: 2 },
+      { action: 'message.source_delete', n: 1 },
+    ]);
+    // Read again with nothing changed: nothing is written twice.
+    await due();
+    await collector('w-edit').pass();
+    expect(await audits()).toEqual([
+      { action: 'message.edit', n: 2 },
+      { action: 'message.source_delete', n: 1 },
+    ]);
+    const again = (await sa.get(`/modules/filtrator/messages/${by.get(4)?.id}`)).json();
+    expect(again.deleted_at).toBe(by.get(4)?.deleted_at);
+  });
+
   it('a restart in the middle of a 10 000-message history: no gap, no duplicate', { timeout: 60_000 }, async () => {
     // Every post goes through the real message filter; one in ten is about the company (stored).
     const ch = await channel('big_history', 10_000);
@@ -194,6 +308,7 @@ describe('MTProto collector (mtcute harness)', () => {
         if (++batches === dieAfter) throw new Error('worker killed');
         return r;
       },
+      markDeleted: real.markDeleted,
     });
     const big = (owner: string, s: PostSink) =>
       createAccountCollector({
@@ -279,5 +394,13 @@ describe('MTProto collector (mtcute harness)', () => {
     await Promise.all([collector('x1').pass(), collector('x2').pass()]);
     expect(tg.maxActive).toBe(1);
     expect(await stored(ch)).toEqual({ n: 300, d: 300, lo: 1, hi: 300 });
+  });
+
+  it('the session and api_hash are nowhere after collecting (edits, deletions, errors): DB text, jobs, audit, logs', async () => {
+    const secrets = [API_HASH, session];
+    expect(await columnsHolding(ctx, secrets)).toEqual([]);
+    const all = logs.join('\n');
+    expect(all.length).toBeGreaterThan(0);
+    for (const s of secrets) expect(all.includes(s), 'a secret in the logs').toBe(false);
   });
 });

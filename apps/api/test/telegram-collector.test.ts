@@ -181,6 +181,32 @@ describe('telegram preview: collecting', () => {
     expect((await rows('@busy_feed')).map((r) => r.message_id)).toEqual(Array.from({ length: 60 }, (_, k) => k + 1));
   });
 
+  it('keeps the author signature, «Forwarded from» and views: stored and returned by the messages API', async () => {
+    tg.channels.set('meta_feed', {
+      title: 'Мета',
+      posts: [
+        {
+          id: 1,
+          html: 'Ромашка Ритейл: перепост',
+          date: new Date('2026-11-20T10:00:00Z'),
+          author: 'Анна Петрова',
+          forwardedFrom: 'Канал «Слухи»',
+          views: '3.4K',
+        },
+        { id: 2, html: 'Ромашка без подписи', date: new Date('2026-11-20T11:00:00Z'), views: '987' },
+      ],
+    });
+    const ch = await follow('@meta_feed', A.id, ['Ромашка']);
+    await ctx.app.services.telegramCollector.pass();
+    const list = (await sa.get(`/modules/filtrator/messages?channel=${ch.id}&sort=posted_at`)).json();
+    expect(list.items.map((m: Record<string, unknown>) => [m.author, m.forwarded_from, m.views])).toEqual([
+      ['Анна Петрова', 'Канал «Слухи»', 3400],
+      ['Мета', null, 987],
+    ]);
+    const one = (await sa.get(`/modules/filtrator/messages/${list.items[0].id}`)).json();
+    expect(one).toMatchObject({ author: 'Анна Петрова', forwarded_from: 'Канал «Слухи»', views: 3400 });
+  });
+
   it('a channel that does not exist: the source says so in Russian, nothing is stored, it is retried later', async () => {
     const ch = await follow('@no_such_channel', A.id, ['Ромашка']);
     await ctx.app.services.telegramCollector.pass();

@@ -120,6 +120,8 @@ export const AUDIT_ACTIONS = {
   'message.collect': 'Сбор сообщения Telegram',
   'message.to_event': 'Событие из сообщения',
   'message.delete': 'Удаление сообщения',
+  'message.edit': 'Сообщение изменено в Telegram',
+  'message.source_delete': 'Сообщение удалено в Telegram',
   'telegram_account.create': 'Добавление аккаунта Telegram',
   'telegram_account.update': 'Изменение аккаунта Telegram',
   'telegram_account.delete': 'Удаление аккаунта Telegram',

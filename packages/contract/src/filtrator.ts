@@ -32,6 +32,15 @@ export const collectMessageRequest = z.strictObject({
   text: z.string({ error: MSG.required }).max(TEXT_MAX, MSG.tooLong(TEXT_MAX)),
   posted_at: z.iso.datetime({ offset: true, error: 'Неверная дата публикации' }),
   author: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  /** «Forwarded from»: the channel or sender the post was forwarded from. */
+  forwarded_from: z.string().trim().max(300, MSG.tooLong(300)).nullable().optional(),
+  views: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  /**
+   * Telegram's edit time of the post. A message already stored is updated when this is later than
+   * its stored edit time: the new text, its keyword rules re-matched (a text that no longer matches
+   * keeps the rules it was stored for), marked edited.
+   */
+  edited_at: z.iso.datetime({ offset: true, error: 'Неверная дата изменения' }).nullable().optional(),
   url: z
     .string()
     .trim()
@@ -56,7 +65,16 @@ export const messageResponse = z.object({
   company: z.object({ id: z.number().int(), name: z.string() }),
   message_id: z.number().int(),
   text: z.string(),
+  /** The signature of a signed post (a channel's unsigned post: the channel's name in the preview, null by account). */
   author: z.string().nullable(),
+  /** «Forwarded from»: the channel (title and @name) or hidden sender's name; null when not forwarded. */
+  forwarded_from: z.string().nullable(),
+  /** Views when the post was read; null when the source shows none. */
+  views: z.number().int().nullable(),
+  /** Telegram's edit time of the post («изменено»); null when never edited. */
+  edited_at: z.string().nullable(),
+  /** When the collector saw the post deleted in Telegram («удалено»; the row is kept). */
+  deleted_at: z.string().nullable(),
   url: z.string().nullable(),
   /** Link to the original post: https://t.me/<username>/<message_id>. */
   link: z.string(),

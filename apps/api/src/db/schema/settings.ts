@@ -171,6 +171,14 @@ export const filtratorMessages = pgTable(
     messageId: bigint('message_id', { mode: 'number' }).notNull(),
     text: text('text').notNull(),
     author: text('author'),
+    /** «Forwarded from»: the channel (title and @name) or the hidden sender's name the post was forwarded from. */
+    forwardedFrom: text('forwarded_from'),
+    /** Views when the post was read (or last re-read); null when the source shows none. */
+    views: bigint('views', { mode: 'number' }),
+    /** Telegram's edit time of the post (the text is the edited one); null when never edited. */
+    editedAt: ts('edited_at'),
+    /** When the collector saw the post deleted in Telegram: the row stays, marked «удалено». */
+    deletedAt: ts('deleted_at'),
     url: text('url'),
     postedAt: ts('posted_at').notNull(),
     rules: text('rules').array().notNull().default(sql`'{}'::text[]`),

@@ -1,6 +1,6 @@
 import { dateEnd, dateStart, type MessageListQuery, type RuleRef } from '@forpost/contract/filtrator';
 import { normaliseChannel } from '@forpost/contract/telegram';
-import { and, asc, count, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, filtratorMessages, telegramChannels } from '../../db/schema/index';
 
@@ -60,6 +60,10 @@ export function createFiltratorRepo(db: Db) {
       messageId: filtratorMessages.messageId,
       text: filtratorMessages.text,
       author: filtratorMessages.author,
+      forwardedFrom: filtratorMessages.forwardedFrom,
+      views: filtratorMessages.views,
+      editedAt: filtratorMessages.editedAt,
+      deletedAt: filtratorMessages.deletedAt,
       url: filtratorMessages.url,
       postedAt: filtratorMessages.postedAt,
       rules: filtratorMessages.rules,
@@ -99,14 +103,71 @@ export function createFiltratorRepo(db: Db) {
       return r?.id;
     },
 
-    /** The stored rows of these message ids of one subscription: message id → row id. */
-    async idsOf(channelId: number, messageIds: readonly number[], tx: Db = db): Promise<Map<number, number>> {
+    /** The stored rows of these message ids of one subscription: message id → row id and edit time. */
+    async idsOf(
+      channelId: number,
+      messageIds: readonly number[],
+      tx: Db = db,
+    ): Promise<Map<number, { id: number; editedAt: Date | null }>> {
       if (!messageIds.length) return new Map();
       const r = await tx
-        .select({ id: filtratorMessages.id, messageId: filtratorMessages.messageId })
+        .select({ id: filtratorMessages.id, messageId: filtratorMessages.messageId, editedAt: filtratorMessages.editedAt })
         .from(filtratorMessages)
         .where(and(eq(filtratorMessages.channelId, channelId), inArray(filtratorMessages.messageId, [...messageIds])));
-      return new Map(r.map((x) => [Number(x.messageId), x.id]));
+      return new Map(r.map((x) => [Number(x.messageId), { id: x.id, editedAt: x.editedAt }]));
+    },
+
+    /**
+     * An edit seen in Telegram: the new text (and views, rules when given), only when `editedAt` is later
+     * than the stored edit (a repeat or an older read changes nothing). True when the row changed.
+     */
+    async revise(
+      id: number,
+      v: { text: string; editedAt: Date; views?: number | null; rules?: string[]; rulesMap?: RuleRef[] },
+      tx: Db = db,
+    ): Promise<boolean> {
+      const r = await tx
+        .update(filtratorMessages)
+        .set({
+          text: v.text,
+          editedAt: v.editedAt,
+          ...(v.views != null && { views: v.views }),
+          ...(v.rules && { rules: v.rules, rulesMap: v.rulesMap ?? [] }),
+        })
+        .where(
+          and(
+            eq(filtratorMessages.id, id),
+            sql`(${filtratorMessages.editedAt} IS NULL OR ${filtratorMessages.editedAt} < ${v.editedAt.toISOString()}::timestamptz)`,
+          ),
+        )
+        .returning({ id: filtratorMessages.id });
+      return r.length === 1;
+    },
+
+    /**
+     * Posts of these subscriptions with ids in [from, to] that Telegram no longer has (not in `present`)
+     * are marked deleted (once; the rows stay). The rows marked now.
+     */
+    async markDeleted(channelIds: readonly number[], from: number, to: number, present: readonly number[], tx: Db = db) {
+      if (!channelIds.length || from > to) return [];
+      return tx
+        .update(filtratorMessages)
+        .set({ deletedAt: sql`now()` })
+        .where(
+          and(
+            inArray(filtratorMessages.channelId, [...channelIds]),
+            gte(filtratorMessages.messageId, from),
+            lte(filtratorMessages.messageId, to),
+            isNull(filtratorMessages.deletedAt),
+            present.length ? notInArray(filtratorMessages.messageId, [...present]) : undefined,
+          ),
+        )
+        .returning({
+          id: filtratorMessages.id,
+          companyId: filtratorMessages.companyId,
+          channelId: filtratorMessages.channelId,
+          messageId: filtratorMessages.messageId,
+        });
     },
 
     async idOf(channelId: number, messageId: number, tx: Db = db): Promise<number | undefined> {

@@ -53,6 +53,10 @@ function toMessage(v: MessageView): Message {
     message_id: v.m.messageId,
     text: v.m.text,
     author: v.m.author,
+    forwarded_from: v.m.forwardedFrom,
+    views: v.m.views,
+    edited_at: iso(v.m.editedAt),
+    deleted_at: iso(v.m.deletedAt),
     url: v.m.url,
     link: telegramLink(v.channel.username, v.m.messageId),
     posted_at: iso(v.m.postedAt),
@@ -76,6 +80,11 @@ export interface ChannelPost {
   messageId: number;
   text: string;
   author: string | null;
+  /** «Forwarded from» (channel title and @name, or a hidden sender's name). */
+  forwardedFrom?: string | null;
+  views?: number | null;
+  /** Telegram's edit time: a stored post with an older (or no) edit time takes this text. */
+  editedAt?: Date | null;
   url: string | null;
   postedAt: Date;
 }
@@ -136,7 +145,7 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
   ): Promise<{ created: number[]; existing: number[] }[]> {
     const out: { created: number[]; existing: number[] }[] = [];
     // What each subscription already holds of these posts: one query per subscription, not per post.
-    const stored = new Map<number, Map<number, number>>();
+    const stored = new Map<number, Map<number, { id: number; editedAt: Date | null }>>();
     for (const sub of subs)
       stored.set(
         sub.id,
@@ -152,7 +161,8 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
       for (const sub of subs) {
         const had = stored.get(sub.id)?.get(post.messageId);
         if (had !== undefined) {
-          res.existing.push(had);
+          if (post.editedAt && (!had.editedAt || had.editedAt < post.editedAt)) await revise(sub, had.id, post, text, actor);
+          res.existing.push(had.id);
           continue;
         }
         // Matching is a read: most posts are about nobody here, and they cost one query, no transaction.
@@ -166,6 +176,9 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
               messageId: post.messageId,
               text,
               author: post.author ? clean(post.author) || null : null,
+              forwardedFrom: post.forwardedFrom ? clean(post.forwardedFrom) || null : null,
+              views: post.views ?? null,
+              editedAt: post.editedAt ?? null,
               url: post.url,
               postedAt: post.postedAt,
               rules,
@@ -200,6 +213,70 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
     return out;
   }
 
+  /**
+   * An edit of a stored post: the new text, its keywords matched again. A text that still matches
+   * takes the new rules; one that no longer does keeps the rules it was stored for (the row stays,
+   * marked «изменено»). Written with its audit entry; a repeat of the same edit writes nothing.
+   */
+  async function revise(sub: Subscription, id: number, post: ChannelPost, text: string, actor: AuditActor) {
+    const { rules, rulesMap } = rulesOf(await repo.matchRules(sub.companyId, text));
+    await db.transaction(async (tx) => {
+      const changed = await repo.revise(
+        id,
+        { text, editedAt: post.editedAt as Date, views: post.views, ...(rules.length && { rules, rulesMap }) },
+        tx,
+      );
+      if (!changed) return;
+      await audit.record(
+        actor,
+        {
+          action: 'message.edit',
+          entity: 'filtrator_message',
+          entityId: id,
+          companyId: sub.companyId,
+          meta: { channel: sub.username, message_id: post.messageId, matches: rules.length > 0, rules },
+        },
+        tx,
+      );
+    });
+  }
+
+  /**
+   * Deletions seen in Telegram: the stored posts of these subscriptions with ids in [from, to] that are
+   * not in `present` (the ids Telegram still has there) are marked deleted — never removed — each with
+   * its audit entry, in one transaction. How many were marked.
+   */
+  async function markDeleted(
+    subs: readonly Subscription[],
+    range: { from: number; to: number },
+    present: readonly number[],
+    actor: AuditActor,
+  ): Promise<number> {
+    const names = new Map(subs.map((s) => [s.id, s.username]));
+    return db.transaction(async (tx) => {
+      const rows = await repo.markDeleted(
+        subs.map((s) => s.id),
+        range.from,
+        range.to,
+        present,
+        tx,
+      );
+      for (const r of rows)
+        await audit.record(
+          actor,
+          {
+            action: 'message.source_delete',
+            entity: 'filtrator_message',
+            entityId: r.id,
+            companyId: r.companyId,
+            meta: { channel: names.get(r.channelId), message_id: Number(r.messageId) },
+          },
+          tx,
+        );
+      return rows.length;
+    });
+  }
+
   return {
     repo,
 
@@ -222,6 +299,9 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
             messageId: body.message_id,
             text: body.text,
             author: body.author ?? null,
+            forwardedFrom: body.forwarded_from ?? null,
+            views: body.views ?? null,
+            editedAt: body.edited_at ? new Date(body.edited_at) : null,
             url: body.url || null,
             postedAt: new Date(body.posted_at),
           },
@@ -236,6 +316,7 @@ export function createFiltratorService(deps: FiltratorServiceDeps) {
     },
 
     ingest,
+    markDeleted,
 
     async list(
       { auth: { principal: p } }: Caller,

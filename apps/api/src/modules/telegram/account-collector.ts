@@ -31,19 +31,49 @@ export const ACCOUNT_COLLECTOR_MSG = {
 } as const;
 
 const RETRY_SECONDS = 600;
+type Subs = Parameters<PostSink['ingest']>[0];
+
+/**
+ * «Forwarded from» of a message: the hidden sender's name (fwd_from.from_name), else the channel's
+ * title with its @name or the user's name, looked up in the chats and users Telegram sent along;
+ * null when the message is not forwarded.
+ */
+export function forwardedFrom(m: tl.RawMessage, chats: tl.TypeChat[], users: tl.TypeUser[]): string | null {
+  const f = m.fwdFrom;
+  if (!f) return null;
+  if (f.fromName) return f.fromName;
+  const p = f.fromId;
+  if (p?._ === 'peerChannel' || p?._ === 'peerChat') {
+    const id = p._ === 'peerChannel' ? p.channelId : p.chatId;
+    const c = chats.find((x) => x.id === id);
+    if (c && 'title' in c) return c._ === 'channel' && c.username ? `${c.title} (@${c.username})` : c.title;
+  } else if (p?._ === 'peerUser') {
+    const u = users.find((x) => x.id === p.userId);
+    if (u?._ === 'user') {
+      const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
+      if (name) return u.username ? `${name} (@${u.username})` : name;
+      if (u.username) return `@${u.username}`;
+    }
+  }
+  return f.postAuthor ?? 'скрытый источник';
+}
 
 export function createAccountCollector(deps: {
   repo: TelegramRepo;
   sink: PostSink;
   mtproto: MtprotoFactory;
   /** The account's decrypted credentials (telegram.service `credentials`); never logged. */
-  credentials: (id: number) => Promise<{ api_id: string | null; api_hash: string | null; session: string | null }>;
+  credentials: (
+    id: number,
+  ) => Promise<{ phone?: string; api_id: string | null; api_hash: string | null; session: string | null }>;
   log: Pick<Logger, 'warn'>;
   /** How often the worker's poller looks for due channels (ms). */
   tickMs?: number;
   /** Channels per account (setting); messages per getHistory call. */
   maxPerAccount: () => Promise<number>;
   batch?: number;
+  /** The newest posts re-read each pass for edits and deletions (≤ 100: one getHistory call). */
+  recent?: number;
   intervalSeconds?: number;
   now?: () => Date;
   owner?: string;
@@ -52,6 +82,7 @@ export function createAccountCollector(deps: {
   const owner = deps.owner ?? `mtproto-${randomUUID()}`;
   const now = deps.now ?? (() => new Date());
   const batch = deps.batch ?? 100;
+  const recent = Math.min(100, deps.recent ?? 100);
   const interval = deps.intervalSeconds ?? 60;
   const actor: AuditActor = { userId: null, keyId: null };
 
@@ -79,6 +110,56 @@ export function createAccountCollector(deps: {
     return { _: 'inputPeerChannel', channelId: ch.id, accessHash };
   }
 
+  /** A message as the filter takes it (a media caption is the message's text). */
+  const toPost = (username: string, m: tl.RawMessage, chats: tl.TypeChat[], users: tl.TypeUser[]) => ({
+    messageId: m.id,
+    text: m.message,
+    author: m.postAuthor ?? null,
+    forwardedFrom: forwardedFrom(m, chats, users),
+    views: m.views ?? null,
+    editedAt: m.editDate ? new Date(m.editDate * 1000) : null,
+    url: telegramLink(username, m.id),
+    postedAt: new Date(m.date * 1000),
+  });
+
+  /**
+   * Edits and deletions: the newest `recent` posts up to `last` are read again (one getHistory call).
+   * An edited post (edit_date later than the stored one) goes through the filter again; a stored post
+   * with an id inside the window that Telegram no longer returns was deleted (marked, never removed).
+   * Older posts are not followed (docs/operations.md).
+   */
+  async function recheck(client: MtprotoClient, peer: tl.TypeInputPeer, src: SourceRow, subs: Subs, last: number) {
+    const h = await client.call({
+      _: 'messages.getHistory',
+      peer,
+      offsetId: last + 1,
+      addOffset: 0,
+      limit: recent,
+      maxId: 0,
+      minId: 0,
+      offsetDate: 0,
+      hash: 0 as never,
+    });
+    if (h._ === 'messages.messagesNotModified') return;
+    const there = h.messages.filter((m) => m._ !== 'messageEmpty' && m.id <= last);
+    const edited = there.filter((m): m is tl.RawMessage => m._ === 'message' && !!m.editDate);
+    if (edited.length)
+      await sink.ingest(
+        subs,
+        edited.map((m) => toPost(src.username, m, h.chats, h.users)),
+        actor,
+      );
+    // A short answer reached the channel's first post: the window starts at 1.
+    const from = h.messages.length < recent ? 1 : Math.min(...there.map((m) => m.id));
+    if (Number.isFinite(from))
+      await sink.markDeleted(
+        subs,
+        { from, to: last },
+        there.map((m) => m.id),
+        actor,
+      );
+  }
+
   /** One channel under its lease with one account; returns messages read. */
   async function collect(src: SourceRow, accountId: number, stopped: () => boolean): Promise<number> {
     const creds = await deps.credentials(accountId);
@@ -87,7 +168,7 @@ export function createAccountCollector(deps: {
       await repo.finishSource(src.id, owner, { state: 'pending', error: null, nextInSeconds: 0, collected: false });
       return 0;
     }
-    const client = deps.mtproto({ apiId: Number(creds.api_id), apiHash: creds.api_hash });
+    const client = deps.mtproto({ apiId: Number(creds.api_id), apiHash: creds.api_hash, phone: creds.phone });
     let read = 0;
     try {
       await client.importSession(creds.session);
@@ -111,13 +192,7 @@ export function createAccountCollector(deps: {
         if (!msgs.length) break;
         await sink.ingest(
           subs,
-          msgs.map((m) => ({
-            messageId: m.id,
-            text: m.message, // a media caption is the message's text
-            author: m.postAuthor ?? null,
-            url: telegramLink(src.username, m.id),
-            postedAt: new Date(m.date * 1000),
-          })),
+          msgs.map((m) => toPost(src.username, m, h.chats, h.users)),
           actor,
         );
         read += msgs.length;
@@ -125,6 +200,7 @@ export function createAccountCollector(deps: {
         if (!(await repo.advanceSource(src.id, owner, last, LEASE_SECONDS))) return read;
         if (msgs.length < batch) break;
       }
+      if (last > 0 && !stopped()) await recheck(client, peer, src, subs, last);
       await repo.updateAccount(accountId, { lastActivityAt: now() });
       await repo.finishSource(src.id, owner, { state: 'ok', error: null, nextInSeconds: interval, collected: true });
     } catch (e) {

@@ -45,9 +45,25 @@ export const COLLECTOR_MSG = {
 export interface PostSink {
   ingest(
     subs: { id: number; username: string; companyId: number }[],
-    posts: { messageId: number; text: string; author: string | null; url: string | null; postedAt: Date }[],
+    posts: {
+      messageId: number;
+      text: string;
+      author: string | null;
+      forwardedFrom?: string | null;
+      views?: number | null;
+      editedAt?: Date | null;
+      url: string | null;
+      postedAt: Date;
+    }[],
     actor: AuditActor,
   ): Promise<{ created: number[]; existing: number[] }[]>;
+  /** Marks the stored posts with ids in [from, to] missing from `present` deleted (the account path). */
+  markDeleted(
+    subs: { id: number; username: string; companyId: number }[],
+    range: { from: number; to: number },
+    present: readonly number[],
+    actor: AuditActor,
+  ): Promise<number>;
 }
 
 export interface PassResult {
@@ -133,6 +149,8 @@ export function createPreviewCollector(deps: {
             messageId: p.id,
             text: p.text,
             author: p.author,
+            forwardedFrom: p.forwardedFrom,
+            views: p.views,
             url: telegramLink(src.username, p.id),
             postedAt: p.postedAt,
           })),

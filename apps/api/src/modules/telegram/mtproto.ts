@@ -12,7 +12,11 @@ import { NodeCryptoProvider } from '@mtcute/node/utils.js';
 
 /** A client with its session loaded (or none, for a fresh sign-in), closed by the caller. */
 export type MtprotoClient = ITelegramClient;
-export type MtprotoFactory = (creds: { apiId: number; apiHash: string }) => MtprotoClient;
+/**
+ * Makes a client for one account. `phone` is the account's number (not a secret): a factory may route
+ * by it — e.g. to Telegram's test DCs for test numbers, as the e2e server does with its stand-in.
+ */
+export type MtprotoFactory = (creds: { apiId: number; apiHash: string; phone?: string }) => MtprotoClient;
 
 /** The production factory: TCP to Telegram's DCs (`testMode` = Telegram's test DCs, for the manual check). */
 export function nodeMtprotoFactory(opts: { testMode?: boolean } = {}): MtprotoFactory {

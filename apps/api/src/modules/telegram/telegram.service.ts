@@ -323,7 +323,7 @@ export function createTelegramService(deps: TelegramServiceDeps) {
       if (r.apiIdEnc === null || r.apiHashEnc === null) throw badRequest(TELEGRAM_MSG.loginNoCredentials);
       countAttempt(id);
       await dropPending(id);
-      const client = mtproto({ apiId: Number(box.open(r.apiIdEnc)), apiHash: box.open(r.apiHashEnc) });
+      const client = mtproto({ apiId: Number(box.open(r.apiIdEnc)), apiHash: box.open(r.apiHashEnc), phone: r.phone });
       try {
         const sent = await mtprotoLogin.sendCode(client, r.phone);
         if (sent.done) return await loginDone(caller, id, 'start', client);

@@ -6,11 +6,12 @@ import { useMemo, useState } from 'react';
 import { PageHeading } from '../../components/page/PageHeading';
 import { LoadError, LoadingCard } from '../../components/page/QueryState';
 import { feedback } from '../../lib/feedback';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { useCan } from '../auth/useMe';
 import { useDeleteMessageMutation } from './api/mutations';
 import { useMessageQuery } from './api/queries';
 import { Highlighted } from './components/Highlighted';
+import { MessageFate } from './components/MessageMeta';
 import { ToEventModal } from './components/ToEventModal';
 import { highlightTerms, searchWords } from './highlight';
 
@@ -99,7 +100,17 @@ function MessageView({
       />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={15}>
-          <Card title="Текст" data-testid="message-text">
+          <Card
+            title="Текст"
+            data-testid="message-text"
+            extra={
+              (m.edited_at || m.deleted_at) && (
+                <Flex gap={4}>
+                  <MessageFate m={m} />
+                </Flex>
+              )
+            }
+          >
             {m.text.trim() ? (
               <Typography.Paragraph
                 style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontSize: 15, lineHeight: 1.7, marginBottom: 0 }}
@@ -132,6 +143,20 @@ function MessageView({
                 },
                 { key: 'company', label: 'Компания', children: m.company.name },
                 { key: 'author', label: 'Автор', children: m.author ?? <Typography.Text type="secondary">—</Typography.Text> },
+                ...(m.forwarded_from
+                  ? [
+                      {
+                        key: 'forwarded',
+                        label: 'Переслано из',
+                        children: <span data-testid="message-forwarded">{m.forwarded_from}</span>,
+                      },
+                    ]
+                  : []),
+                ...(m.views !== null ? [{ key: 'views', label: 'Просмотры', children: formatNumber(m.views) }] : []),
+                ...(m.edited_at ? [{ key: 'edited', label: 'Изменено в Telegram', children: formatDateTime(m.edited_at) }] : []),
+                ...(m.deleted_at
+                  ? [{ key: 'deleted', label: 'Удалено в Telegram', children: `замечено ${formatDateTime(m.deleted_at)}` }]
+                  : []),
                 { key: 'posted', label: 'Опубликовано', children: formatDateTime(m.posted_at) },
                 { key: 'created', label: 'Получено', children: formatDateTime(m.created_at) },
                 {

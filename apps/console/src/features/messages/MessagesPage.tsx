@@ -14,6 +14,7 @@ import { ALL_COMPANIES_LABEL, useCompanyFilter } from '../company/useCompanyId';
 import { channelOptionsQuery } from '../telegram/api/queries';
 import { type MessageListItem, useMessagesQuery } from './api/queries';
 import { Highlighted } from './components/Highlighted';
+import { MessageMeta } from './components/MessageMeta';
 import { parseHighlight } from './highlight';
 import type { MessagesSearch } from './search';
 
@@ -111,6 +112,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
               wordBreak: 'break-word',
             }}
           />
+          <MessageMeta m={m} />
         </Link>
       ),
       filter: { kind: 'text', key: 'q', placeholder: 'Поиск по тексту сообщений', width: 300, testId: 'messages-q', order: 1 },

@@ -100,7 +100,10 @@ export function AccountsPage({
               width: 230,
               render: (_, a) => (
                 <Flex gap={8} align="center" wrap>
-                  <Typography.Text type={a.state === 'active' ? 'success' : a.state === 'banned' ? 'danger' : 'warning'}>
+                  <Typography.Text
+                    type={a.state === 'active' ? 'success' : a.state === 'banned' ? 'danger' : 'warning'}
+                    data-testid={`account-state-${a.id}`}
+                  >
                     {TELEGRAM_ACCOUNT_STATE_LABELS[a.state]}
                     {a.state === 'flood_wait' && a.flood_wait_until ? ` до ${formatDateTime(a.flood_wait_until)}` : ''}
                   </Typography.Text>
