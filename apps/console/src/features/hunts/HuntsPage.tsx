@@ -109,7 +109,8 @@ export function HuntsPage() {
               <span>Строк: {formatNumber(h.progress.lines)}</span>
               {h.progress.parsed_lines < h.progress.lines ? (
                 <span title={`Оценка по выборке: разобрано построчно ${formatNumber(h.progress.parsed_lines)} строк`}>
-                  Нераспознано: ≈ {formatNumber(h.progress.unrecognized)} (оценка по {formatNumber(h.progress.parsed_lines)} строк)
+                  Нераспознано: ≈ {formatNumber(h.progress.unrecognized)} (оценка по {formatNumber(h.progress.parsed_lines)}{' '}
+                  строк)
                 </span>
               ) : (
                 <span>Нераспознано: {formatNumber(h.progress.unrecognized)}</span>
