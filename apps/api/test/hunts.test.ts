@@ -181,20 +181,28 @@ describe('a hunt over a mixed dump', () => {
     const key = await put(dump1());
     process.env.HUNT_PREFILTER = 'always';
     try {
-      const { id } = await hunts().create({
-        leakId: leak1,
-        docKey: key,
-        fileName: 'dump1-grep.txt',
-        createdBy: null,
-        rangeBytes: 1 << 19,
-      });
-      expect((await finished(id)).status).toBe('done');
-      const s = await hunts().summary(id, null);
-      expect(s.progress.lines).toBe(first.progress.lines);
-      expect(s.progress.unrecognized).toBe(first.progress.unrecognized);
-      expect(s.companies.map((c) => [c.company_id, c.found, c.corporate])).toEqual(
-        first.companies.map((c) => [c.company_id, c.found, c.corporate]),
-      );
+      // one range read by grep from the disk (the local store's default), and ranges streamed through Node
+      for (const rangeBytes of [undefined, 1 << 19]) {
+        const { id, rangeIds } = await hunts().create({
+          leakId: leak1,
+          docKey: key,
+          fileName: 'dump1-grep.txt',
+          createdBy: null,
+          rangeBytes,
+        });
+        expect(rangeIds.length > 1).toBe(rangeBytes !== undefined);
+        expect((await finished(id)).status).toBe('done');
+        const s = await hunts().summary(id, null);
+        expect(s.progress.lines).toBe(first.progress.lines);
+        expect(s.progress.bytes).toBe(first.progress.bytes);
+        // 512 KB ranges are parsed whole by the sample window (1 MB); the 2 MB file is sampled: an estimate
+        if (rangeBytes)
+          expect([s.progress.parsed, s.progress.unrecognized]).toEqual([s.progress.lines, first.progress.unrecognized]);
+        else expect(s.progress.parsed).toBeLessThan(s.progress.lines);
+        expect(s.companies.map((c) => [c.company_id, c.found, c.corporate])).toEqual(
+          first.companies.map((c) => [c.company_id, c.found, c.corporate]),
+        );
+      }
     } finally {
       delete process.env.HUNT_PREFILTER;
     }

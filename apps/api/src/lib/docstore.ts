@@ -46,6 +46,11 @@ export interface DocStore {
   check(): Promise<void>;
   /** Lets go of connections (the S3 client's sockets) when the app closes. */
   close?(): void;
+  /**
+   * The file holding the bytes, when they are on this machine's disk (the local store): for readers that hand
+   * a path to a native tool (the hunt's grep prefilter). Undefined for stores without files.
+   */
+  localPath?(key: string): string;
 }
 
 const KEY = /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{32}$/;
@@ -150,6 +155,7 @@ export function createLocalDocStore(root: string): DocStore {
     async size(key) {
       return (await stat(fileOf(key))).size;
     },
+    localPath: fileOf,
     async delete(key) {
       try {
         await unlink(fileOf(key));

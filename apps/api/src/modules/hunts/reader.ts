@@ -123,8 +123,20 @@ export async function scanFile(path: string, matcher: HuntMatcher, opts: ScanOpt
   let head = Buffer.alloc(0);
   for await (const c of fd) head = Buffer.concat([head, c as Buffer]);
   const size = opts.size ?? (await stat(path)).size;
-  if (containerOf(head) !== 'zip')
-    return scanStream(createReadStream(path, { highWaterMark: 1 << 20 }), matcher, { ...opts, size });
+  const container = containerOf(head);
+  if (container === 'text') {
+    const patterns = prefilterFor(matcher, opts, size);
+    if (patterns) {
+      // grep reads the file itself; the start is checked here as the stream's first chunk would be
+      let start = Buffer.alloc(0);
+      for await (const c of createReadStream(path, { start: 0, end: Math.min(size, 64 * 1024) - 1 }))
+        start = Buffer.concat([start, c as Buffer]);
+      if (start.length) checkText(start);
+      matcher.stats.bytes = size;
+      return PrefilterScan.file(matcher, patterns, path, size, { sampleEvery: opts.sampleEvery, onProgress: opts.onProgress });
+    }
+  }
+  if (container !== 'zip') return scanStream(createReadStream(path, { highWaterMark: 1 << 20 }), matcher, { ...opts, size });
   const { stream, compressed } = await openZipEntry(path);
   let bytesIn = 0;
   async function* counted(): AsyncGenerator<Uint8Array> {
