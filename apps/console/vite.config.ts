@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { LOGIN_SHELL_MARKUP, loginShellScript } from './src/features/auth/loginShell';
 
 const root = import.meta.dirname;
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -107,6 +108,30 @@ function preloadLoginRoute(): Plugin {
   };
 }
 
+/**
+ * The sign-in page's picture before React (src/features/auth/loginShell.ts, issue #30): its markup before
+ * `#root`, hidden unless the inline script at the end of <head> has marked the page as /login. Inline, so
+ * the first paint is the picture: a script file would cost a request, and with the chunks arriving in
+ * the same round trip the browser ran them before painting anything. The server's CSP allows exactly
+ * this script by its hash (apps/api/src/plugins/spa.ts `inlineScriptHashes`).
+ */
+function loginShell(): Plugin {
+  return {
+    name: 'forpost-login-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        for (const mark of ['</head>', '<div id="root"></div>'])
+          if (!html.includes(mark)) throw new Error(`loginShell: no ${mark} in index.html`);
+        return html
+          .replace('</head>', `  <script>${loginShellScript()}</script>\n  </head>`)
+          .replace('<div id="root"></div>', `${LOGIN_SHELL_MARKUP}\n    <div id="root"></div>`);
+      },
+    },
+  };
+}
+
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -147,6 +172,7 @@ export default defineConfig({
     routeTable(),
     formProviderOnly(),
     preloadLoginRoute(),
+    loginShell(),
     precompress(),
   ],
   define: {
