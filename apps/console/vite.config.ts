@@ -110,10 +110,11 @@ function preloadLoginRoute(): Plugin {
 
 /**
  * The sign-in page's picture before React (src/features/auth/loginShell.ts, issue #30): its markup before
- * `#root`, hidden unless the inline script at the end of <head> has marked the page as /login. Inline, so
- * the first paint is the picture: a script file would cost a request, and with the chunks arriving in
- * the same round trip the browser ran them before painting anything. The server's CSP allows exactly
- * this script by its hash (apps/api/src/plugins/spa.ts `inlineScriptHashes`).
+ * `#root`, hidden until the inline script right after it has marked the page as /login. Inline, so the
+ * first paint is the picture: a script file would cost a request, and with the chunks arriving in the
+ * same round trip the browser ran them before painting anything. After the markup, so a paint while the
+ * parser is halfway through it cannot show half a picture (its box would move as the rest arrived). The
+ * server's CSP allows exactly this script by its hash (apps/api/src/plugins/spa.ts `inlineScriptHashes`).
  */
 function loginShell(): Plugin {
   return {
@@ -122,11 +123,11 @@ function loginShell(): Plugin {
     transformIndexHtml: {
       order: 'post',
       handler(html) {
-        for (const mark of ['</head>', '<div id="root"></div>'])
-          if (!html.includes(mark)) throw new Error(`loginShell: no ${mark} in index.html`);
-        return html
-          .replace('</head>', `  <script>${loginShellScript()}</script>\n  </head>`)
-          .replace('<div id="root"></div>', `${LOGIN_SHELL_MARKUP}\n    <div id="root"></div>`);
+        if (!html.includes('<div id="root"></div>')) throw new Error('loginShell: no <div id="root"></div> in index.html');
+        return html.replace(
+          '<div id="root"></div>',
+          `${LOGIN_SHELL_MARKUP}\n    <script>${loginShellScript()}</script>\n    <div id="root"></div>`,
+        );
       },
     },
   };

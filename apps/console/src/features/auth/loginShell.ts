@@ -2,8 +2,8 @@
  * The sign-in page's first paint without React (issue #30, item 15): a picture of the credentials step
  * in plain HTML and CSS, in index.html itself (vite.config.ts `loginShell`), so heading, fields and
  * button are on screen in the first paint, before the ≈ 0.5 MB of JavaScript has run. It is hidden
- * unless a tiny inline script in <head> (the server's CSP allows it by its hash) has marked
- * <html> `fp-login` — the address is /login's first step (`?type=…` steps start without it) — and
+ * until a tiny inline script right after it (the server's CSP allows it by its hash; after the markup,
+ * so a paint halfway through parsing never shows half a picture) has marked <html> `fp-login` — the address is /login's first step (`?type=…` steps start without it) — and
  * `fp-login-dark` in the console's dark theme (`forpost:theme`, as features/views/theme.ts reads it).
  * A picture only — `aria-hidden`, `inert`, no form controls, no ids — laid over the page
  * (`position: fixed`); the page removes it in the commit that draws itself (LoginPage's layout effect;
@@ -99,7 +99,7 @@ export const LOGIN_SHELL_MARKUP = `<div id="${LOGIN_SHELL_ID}" aria-hidden="true
 
 /**
  * Marks <html> `fp-login` (and `fp-login-dark`) when the address is the sign-in page's first step. Runs
- * as an inline script in <head> (its source is `loginShellScript`): no imports, nothing but globals.
+ * as an inline script right after the markup (its source is `loginShellScript`): no imports, only globals.
  */
 export function markLoginShell(doc: Document): void {
   try {
@@ -119,5 +119,5 @@ export function markLoginShell(doc: Document): void {
   }
 }
 
-/** The inline script's source (vite.config.ts puts it at the end of index.html's <head>). */
+/** The inline script's source (vite.config.ts puts it after the markup, before `#root`). */
 export const loginShellScript = (): string => `(${markLoginShell.toString()})(document);`;
