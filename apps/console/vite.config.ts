@@ -5,6 +5,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { LOGIN_SHELL_MARKUP, loginShellScript } from './src/features/auth/loginShell';
 
 const root = import.meta.dirname;
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -107,6 +108,31 @@ function preloadLoginRoute(): Plugin {
   };
 }
 
+/**
+ * The sign-in page's picture before React (src/features/auth/loginShell.ts, issue #30): its markup before
+ * `#root`, hidden until the inline script right after it has marked the page as /login. Inline, so the
+ * first paint is the picture: a script file would cost a request, and with the chunks arriving in the
+ * same round trip the browser ran them before painting anything. After the markup, so a paint while the
+ * parser is halfway through it cannot show half a picture (its box would move as the rest arrived). The
+ * server's CSP allows exactly this script by its hash (apps/api/src/plugins/spa.ts `inlineScriptHashes`).
+ */
+function loginShell(): Plugin {
+  return {
+    name: 'forpost-login-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        if (!html.includes('<div id="root"></div>')) throw new Error('loginShell: no <div id="root"></div> in index.html');
+        return html.replace(
+          '<div id="root"></div>',
+          `${LOGIN_SHELL_MARKUP}\n    <script>${loginShellScript()}</script>\n    <div id="root"></div>`,
+        );
+      },
+    },
+  };
+}
+
 function precompress(): Plugin {
   let outDir = '';
   return {
@@ -147,6 +173,7 @@ export default defineConfig({
     routeTable(),
     formProviderOnly(),
     preloadLoginRoute(),
+    loginShell(),
     precompress(),
   ],
   define: {

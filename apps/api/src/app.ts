@@ -67,7 +67,7 @@ import { registerMetrics } from './plugins/metrics';
 import { registerKeyRateLimit, registerLoadShedding } from './plugins/pressure';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { createResponseSerializer } from './plugins/serializer';
-import { routeTable as consoleRouteTable, readBuildVersion, registerSpa } from './plugins/spa';
+import { routeTable as consoleRouteTable, inlineScriptHashes, readBuildVersion, registerSpa } from './plugins/spa';
 
 export interface AppDeps {
   config: Config;
@@ -118,7 +118,8 @@ export async function buildApp(deps: AppDeps) {
       useDefaults: false,
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'"],
+        // + the console's own inline script(s), by hash (the sign-in page's first paint, spa.ts)
+        'script-src': ["'self'", ...inlineScriptHashes(config.consoleDist)],
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'font-src': ["'self'", 'data:'],

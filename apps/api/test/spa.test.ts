@@ -2,6 +2,7 @@
  * The console's static files: pre-compressed variants are sent as they are to clients that accept
  * them, hashed assets are cached for good, everything else is revalidated.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,9 @@ import { setupApp, type TestContext } from './helpers';
 
 const dist = mkdtempSync(path.join(tmpdir(), 'forpost-spa-'));
 const script = `console.log(${JSON.stringify('Форпост '.repeat(400))});\n`;
-const html = `<!doctype html><html lang="ru"><head><title>Форпост</title></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+/** The console's one inline script (the sign-in page's picture, issue #30) and a script file. */
+const inline = "document.documentElement.classList.add('fp-login');";
+const html = `<!doctype html><html lang="ru"><head><title>Форпост</title><script type="module" crossorigin src="/assets/index-AbC123.js"></script><script>${inline}</script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
 
 function writeWithVariants(rel: string, text: string) {
   const file = path.join(dist, rel);
@@ -76,6 +79,14 @@ describe('console static files', () => {
     expect(r.headers['cache-control']).toBe('no-cache');
     const body = r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.rawPayload).toString() : r.body;
     expect(body).toBe(html);
+  });
+
+  it("the CSP allows the entry page's inline script by its hash, and no other inline script", async () => {
+    const csp = String((await get('/login')).headers['content-security-policy']);
+    const hash = createHash('sha256').update(inline).digest('base64');
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}';`);
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(csp.match(/'sha256-/g)).toHaveLength(1);
   });
 
   it('a missing asset is a 404 in the error shape, never the entry page', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -49,6 +50,24 @@ function isConsoleRoute(routes: RegExp[] | null, url: string): boolean {
     return false;
   }
   return routes.some((r) => r.test(p));
+}
+
+/**
+ * The CSP sources (`'sha256-…'`) of the inline scripts in the console's index.html: the console's CSP
+ * allows scripts from the origin and these exact inline ones, never `'unsafe-inline'`. The build writes
+ * one, the sign-in page's picture before React decides whether to show (issue #30, vite.config.ts
+ * `loginShell`): it must run before the first paint, where a script file would cost a round trip.
+ */
+export function inlineScriptHashes(dist: string): string[] {
+  let html: string;
+  try {
+    html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  } catch {
+    return [];
+  }
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
+    .filter(([, attrs = '']) => !/\ssrc\s*=/i.test(attrs))
+    .map(([, , body = '']) => `'sha256-${createHash('sha256').update(body).digest('base64')}'`);
 }
 
 export function readBuildVersion(dist: string): string {

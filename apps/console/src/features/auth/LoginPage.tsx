@@ -1,10 +1,11 @@
 import { MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { BlankLayout } from '../shell/BlankLayout';
 import { PRODUCT_NAME, usePageTitle } from '../shell/usePageTitle';
 import { CredentialsStep } from './components/CredentialsStep';
 import type { LoginSearch } from './loginSearch';
+import { removeLoginShell } from './removeLoginShell';
 
 /*
  * What /login shows first is the credentials step; the others (and antd Typography, which only they
@@ -31,6 +32,8 @@ export function LoginPage({ search }: { search: LoginSearch }) {
   usePageTitle(SUBTITLES[step]);
   const { token } = theme.useToken();
   const secondary = { color: token.colorTextDescription, wordBreak: 'break-word' } as const;
+  // The HTML picture of this page drawn before the scripts ran (loginShell.ts) leaves in the same frame.
+  useLayoutEffect(removeLoginShell, []);
 
   return (
     <BlankLayout>
