@@ -31,7 +31,7 @@ import { type CompanyIdentities, foldHost, HuntMatcher, MAX_LINE, providerDomain
 export const CONTEXT = 8;
 /** A hunt whose bytes are fewer than this is parsed in full (the sample would be all of it anyway). */
 export const PREFILTER_MIN_BYTES = 4 * 1024 * 1024;
-export const SAMPLE_BYTES = 1024 * 1024;
+export const SAMPLE_BYTES = 512 * 1024;
 export const SAMPLE_EVERY = 64 * 1024 * 1024;
 
 /** HUNT_PREFILTER: `auto` (default) from PREFILTER_MIN_BYTES on, `always` whatever the size, `off` never. */
@@ -499,7 +499,7 @@ export class PrefilterScan {
     let off = 0;
     while (i < e && buf[i]! >= 48 && buf[i]! <= 57) off = off * 10 + buf[i++]! - 48;
     if (i === o || i >= e || (sep ? buf[i]! !== sep : buf[i]! !== 58 && buf[i]! !== 45)) return;
-    i++;
+    const hit = buf[i++]! === 58;
     if (this.markerAt >= 0 && off >= this.markerAt) {
       if (off === this.markerAt) {
         this.lines = lineNo - 1;
@@ -520,6 +520,12 @@ export class PrefilterScan {
       if (abs === this.span.firstOwned) m.skipOrphans = this.span.skipOrphans;
       else if (!contiguous) m.skipOrphans = false;
       if (e - i > MAX_LINE) return; // counted by the sample only
+      // a context line holds no pattern, so it can matter only as part of a stealer-log block (a line that is
+      // not a block key leaves the block as it is on the full parse too)
+      if (!hit && !m.keyKind(buf, i, e)) {
+        m.skipOrphans = false;
+        return;
+      }
       m.line(buf, i, e); // its counters are overwritten by publish(): the sample's are the scan's
       return;
     }
