@@ -182,7 +182,7 @@ describe('a hunt over a mixed dump', () => {
     process.env.HUNT_PREFILTER = 'always';
     try {
       // one range read by grep from the disk (the local store's default), and ranges streamed through Node
-      for (const rangeBytes of [undefined, 1 << 19]) {
+      for (const rangeBytes of [undefined, 1 << 20]) {
         const { id, rangeIds } = await hunts().create({
           leakId: leak1,
           docKey: key,
@@ -195,10 +195,9 @@ describe('a hunt over a mixed dump', () => {
         const s = await hunts().summary(id, null);
         expect(s.progress.lines).toBe(first.progress.lines);
         expect(s.progress.bytes).toBe(first.progress.bytes);
-        // 512 KB ranges are parsed whole by the sample window (1 MB); the 2 MB file is sampled: an estimate
-        if (rangeBytes)
-          expect([s.progress.parsed, s.progress.unrecognized]).toEqual([s.progress.lines, first.progress.unrecognized]);
-        else expect(s.progress.parsed).toBeLessThan(s.progress.lines);
+        // ranges are at least 1 MB (splitRanges): a 512 KB sample window in each, so unrecognised is an estimate
+        expect(s.progress.parsed).toBeGreaterThan(0);
+        expect(s.progress.parsed).toBeLessThan(s.progress.lines);
         expect(s.companies.map((c) => [c.company_id, c.found, c.corporate])).toEqual(
           first.companies.map((c) => [c.company_id, c.found, c.corporate]),
         );
