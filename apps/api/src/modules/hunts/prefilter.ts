@@ -179,8 +179,9 @@ export interface OwnedSpan {
  * range, the tail past `end` that may finish its last block); `close` waits for grep and returns the stats.
  *
  * Lines are counted by grep (`-n`): after the span's last line the scan writes a marker line no dump holds
- * (a pattern too), so the marker's line number is the span's line count; lines after it are the tail. The marker
- * is invisible to the matcher: offsets past it are read as if it were not there.
+ * (holding the shortest pattern, so grep prints it), so the marker's line number is the span's line count; lines
+ * after it are the tail. The marker is invisible to the matcher: offsets past it are read as if it were not there.
+ * A file grep reads itself (`file`) has no marker: `wc -l` counts its lines.
  */
 export class PrefilterScan {
   private readonly child: ChildProcessByStdio<Writable, Readable, null>;
