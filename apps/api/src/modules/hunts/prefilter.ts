@@ -311,12 +311,7 @@ export class PrefilterScan {
       this.publish();
       if (onProgress) await onProgress(this.seen, this.matcher.stats);
     }
-    const code = await this.exited;
-    if (this.failed) throw this.failed;
-    if (code !== 0 && code !== 1) throw new Error(`grep prefilter exited with code ${code}`);
-    if (this.carry && !this.discarding) this.candidate(this.carry, 0, this.carry.length);
-    this.carry = null;
-    this.matcher.breakBlock();
+    await this.drained();
     this.lines = (await counted) + (this.lastByte !== 10 ? 1 : 0);
     this.counted = true;
     return this.publish();
@@ -383,15 +378,20 @@ export class PrefilterScan {
       this.writeMarker(this.written - this.span.firstOwned + pad);
     }
     this.child.stdin!.end();
+    await this.drained();
+    if (this.sampling) this.sampler.end();
+    if (!this.counted) throw new Error('grep prefilter: the end marker was not seen');
+    return this.publish();
+  }
+
+  /** grep has exited: its status checked, its last unterminated output line read, no block left open. */
+  private async drained(): Promise<void> {
     const code = await this.exited;
     if (this.failed) throw this.failed;
     if (code !== 0 && code !== 1) throw new Error(`grep prefilter exited with code ${code}`);
     if (this.carry && !this.discarding) this.candidate(this.carry, 0, this.carry.length);
     this.carry = null;
-    if (this.sampling) this.sampler.end();
     this.matcher.breakBlock();
-    if (!this.counted) throw new Error('grep prefilter: the end marker was not seen');
-    return this.publish();
   }
 
   abort(): void {
