@@ -46,7 +46,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
     {
       title: 'Опубликовано',
       dataIndex: 'posted_at',
-      width: 150,
+      width: 140,
       sortKey: 'posted_at',
       sortDirections: ['descend', 'ascend', 'descend'],
       render: (d: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(d)}</span>,
@@ -63,7 +63,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
     {
       title: 'Канал',
       key: 'channel',
-      width: 200,
+      width: 170,
       render: (_, m) => (
         <Flex vertical style={{ minWidth: 0 }}>
           <Typography.Text>{m.channel.username}</Typography.Text>
@@ -120,7 +120,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
     {
       title: 'Правила',
       key: 'rules',
-      width: 200,
+      width: 150,
       render: (_, m) =>
         m.rules.length ? (
           <Flex gap={4} wrap>
@@ -190,7 +190,7 @@ export function MessagesPage({ search, onSearch }: { search: MessagesSearch; onS
             />
           )}
           data-testid="messages-table"
-          scroll={{ x: 1000 }}
+          scroll={{ x: 920 }}
         />
       </Card>
     </>
