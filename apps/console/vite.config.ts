@@ -5,7 +5,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { LOGIN_SHELL_MARKUP, loginShellScript } from './src/features/auth/loginShell';
+import { LOGIN_SHELL_MARKUP, LOGIN_STYLE, loginShellScript } from './src/features/auth/loginShell';
 
 const root = import.meta.dirname;
 const API_TARGET = 'http://127.0.0.1:8080';
@@ -117,14 +117,22 @@ function preloadLoginRoute(): Plugin {
  * server's CSP allows exactly this script by its hash (apps/api/src/plugins/spa.ts `inlineScriptHashes`).
  */
 function loginShell(): Plugin {
+  let building = false;
   return {
     name: 'forpost-login-shell',
-    apply: 'build',
+    configResolved(c) {
+      building = c.command === 'build';
+    },
     transformIndexHtml: {
       order: 'post',
       handler(html) {
         if (!html.includes('<div id="root"></div>')) throw new Error('loginShell: no <div id="root"></div> in index.html');
-        return html.replace(
+        if (!html.includes('</head>')) throw new Error('loginShell: no </head> in index.html');
+        // The stylesheet always (the credentials step's controls use it, in the dev server too); the
+        // picture and its script in the build, whose CSP allows the script by its hash.
+        const styled = html.replace('</head>', `  ${LOGIN_STYLE}\n  </head>`);
+        if (!building) return styled;
+        return styled.replace(
           '<div id="root"></div>',
           `${LOGIN_SHELL_MARKUP}\n    <script>${loginShellScript()}</script>\n    <div id="root"></div>`,
         );

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOGIN_SHELL_MARKUP, LOGIN_SHELL_TEXT, loginShellScript } from './loginShell';
+import { LOGIN_SHELL_MARKUP, LOGIN_SHELL_TEXT, LOGIN_STYLE, loginShellScript } from './loginShell';
 import { LOGIN_SHELL_ID } from './removeLoginShell';
 
 /** Just enough of a document for the classic script: the address and <html>'s classes. */
@@ -59,8 +59,21 @@ describe('login shell: the sign-in page drawn before its scripts run (#30 item 1
 
   it('is a picture: hidden until marked, out of the accessibility tree and the tab order, no controls or ids', () => {
     expect(LOGIN_SHELL_MARKUP.startsWith(`<div id="${LOGIN_SHELL_ID}" aria-hidden="true" inert>`)).toBe(true);
-    expect(LOGIN_SHELL_MARKUP).toContain(`#${LOGIN_SHELL_ID}{display:none}`);
+    expect(LOGIN_STYLE).toContain(`#${LOGIN_SHELL_ID}{display:none}`);
     expect(LOGIN_SHELL_MARKUP.replace(`id="${LOGIN_SHELL_ID}"`, '')).not.toMatch(/<(?:input|button|label|form|a)\b|\sid=/);
+  });
+
+  it('shares its stylesheet with the credentials step, whose controls use its classes', () => {
+    const step = readFileSync(path.join(import.meta.dirname, 'components/CredentialsStep.tsx'), 'utf8');
+    for (const cls of ['fpls-field', 'fpls-label', 'fpls-input', 'fpls-eye', 'fpls-submit', 'fpls-forgot', 'fpls-err']) {
+      expect(LOGIN_STYLE, cls).toContain(`.${cls}`);
+      expect(step, cls).toContain(cls);
+    }
+    // Every variable the stylesheet reads is one the page sets from the theme or the picture sets itself.
+    const read = new Set([...LOGIN_STYLE.matchAll(/var\((--[\w-]+)\)/g)].map((m) => m[1]));
+    const set = new Set([...step.matchAll(/'(--[\w-]+)':/g), ...LOGIN_STYLE.matchAll(/(--[\w-]+):/g)].map((m) => m[1]));
+    expect([...read].filter((v) => !set.has(v))).toEqual([]);
+    expect(LOGIN_SHELL_MARKUP).not.toContain('<style');
   });
 
   it('shows the texts the page shows', () => {

@@ -51,9 +51,12 @@ const icon = ([viewBox, ...paths]: readonly string[]) =>
   `<i class="fpls-i"><svg viewBox="${viewBox}" width="1em" height="1em" fill="currentColor">${paths.map((d) => `<path d="${d}"/>`).join('')}</svg></i>`;
 
 /*
- * The page's computed styles (antd 6 tokens of the console's theme, readable-theme.ts), light first;
- * `.fpls-dark` holds the dark theme's. Sizes: BlankLayout, LoginPage's box and heading, CredentialsStep's
- * fields (antd Input size="large"), the primary and link buttons.
+ * One stylesheet for the picture and for the credentials step's controls (CredentialsStep: plain
+ * inputs and buttons, not antd's — see there), so the two are the same boxes by construction. In
+ * <head> (vite.config.ts `loginShell`), where it stays when the picture goes. The picture's colours are
+ * the console theme's antd tokens (readable-theme.ts), light on `#fp-login-shell` and dark under
+ * `html.fp-login-dark`; the page sets the same variables from the live theme (`credentialsVars`).
+ * Sizes: BlankLayout, LoginPage's box and heading, antd's large input, primary and link buttons.
  */
 const CSS = `
 #${LOGIN_SHELL_ID}{display:none}
@@ -73,22 +76,45 @@ box-shadow:0 8px 24px rgba(15,27,61,.08)}
 .fpls-title{margin:0;font-size:30px;line-height:1.2666666666666666;font-weight:600}
 .fpls-muted{color:var(--muted)}
 .fpls-field{margin-bottom:24px}
+.fpls-field.fpls-bad{margin-bottom:8px}
 .fpls-label{display:block;padding-bottom:8px}
+.fpls-err{min-height:16px;color:var(--error)}
 .fpls-input{display:flex;align-items:center;box-sizing:border-box;height:40px;padding:7px 11px;border:1px solid var(--field-line);border-radius:8px;
-background:var(--box);font-size:16px;line-height:1.5}
-.fpls-input>.fpls-i{margin-right:4px}
-.fpls-eye{display:flex;align-items:center;margin-left:auto;color:var(--muted)}
-.fpls-submit{display:flex;align-items:center;justify-content:center;box-sizing:border-box;height:40px;padding:0 15px;border:1px solid transparent;
-border-radius:8px;background:var(--primary);color:#fff;font-size:16px;line-height:normal;box-shadow:0 2px 0 var(--primary-shadow)}
+background:var(--box);font-size:16px;line-height:1.5;transition:border-color .2s,box-shadow .2s}
+.fpls-input>.fpls-i,.fpls-input>.anticon{margin-right:4px}
+.fpls-input input{flex:1;min-width:0;height:100%;margin:0;padding:0;border:0;outline:0;background:transparent;color:inherit;font:inherit}
+.fpls-input:hover{border-color:var(--primary-hover)}
+.fpls-input:focus-within{border-color:var(--primary);box-shadow:0 0 0 2px var(--outline)}
+.fpls-bad .fpls-input{border-color:var(--error)}
+.fpls-bad .fpls-input:hover{border-color:var(--error-hover)}
+.fpls-bad .fpls-input:focus-within{border-color:var(--error);box-shadow:0 0 0 2px var(--error-outline)}
+.fpls-input.fpls-off,.fpls-input.fpls-off:hover{border-color:var(--field-line);background:var(--off-bg);color:var(--off);box-shadow:none}
+.fpls-off input{cursor:not-allowed}
+.fpls-eye{display:flex;align-items:center;margin-left:auto;padding:0 0 0 4px;border:0;background:none;color:var(--muted);font:inherit;cursor:pointer;
+transition:color .2s}
+button.fpls-eye:hover{color:var(--icon-hover)}
+.fpls-submit{display:flex;align-items:center;justify-content:center;gap:8px;width:100%;box-sizing:border-box;height:40px;padding:0 15px;
+border:1px solid transparent;border-radius:8px;background:var(--primary);color:#fff;font-family:inherit;font-size:16px;line-height:normal;
+box-shadow:0 2px 0 var(--primary-shadow);cursor:pointer;transition:background .2s}
+.fpls-submit:hover{background:var(--primary-hover)}
+.fpls-submit:active{background:var(--primary-active)}
+.fpls-submit:disabled{opacity:.65;cursor:default}
 .fpls-forgot{margin-top:12px;text-align:center}
-.fpls-forgot span{display:inline-flex;align-items:center;box-sizing:border-box;height:32px;padding:0 15px;border:1px solid transparent;color:var(--link)}
+.fpls-forgot>*{display:inline-flex;align-items:center;box-sizing:border-box;height:32px;padding:0 15px;border:1px solid transparent;border-radius:6px;
+background:none;color:var(--link);font:inherit;cursor:pointer;transition:color .2s}
+.fpls-forgot>button:hover{color:var(--link-hover)}
+.fpls-forgot>button:disabled{color:var(--off);cursor:not-allowed}
+.fpls-submit:focus-visible,.fpls-forgot>button:focus-visible,button.fpls-eye:focus-visible{outline:4px solid var(--focus);outline-offset:1px}
 .fpls-footer{margin-top:24px;font-size:12px;color:var(--muted)}
 `;
+
+/** The stylesheet, for <head> (vite.config.ts `loginShell`, in the dev server too). */
+export const LOGIN_STYLE = `<style id="fp-login-style">${CSS.replace(/\n/g, '')}</style>`;
 
 const T = LOGIN_SHELL_TEXT;
 
 /** The picture's markup (its own <style> first), before `#root` in index.html. */
-export const LOGIN_SHELL_MARKUP = `<div id="${LOGIN_SHELL_ID}" aria-hidden="true" inert><style>${CSS.replace(/\n/g, '')}</style><div class="fpls-page"><div class="fpls-box" data-part="box">\
+export const LOGIN_SHELL_MARKUP = `<div id="${LOGIN_SHELL_ID}" aria-hidden="true" inert><div class="fpls-page"><div class="fpls-box" data-part="box">\
 <div class="fpls-head"><div class="fpls-logo">${icon(ICON.safety)}</div><h2 class="fpls-title" data-part="title">${T.title}</h2>\
 <span class="fpls-muted" data-part="subtitle">${T.subtitle}</span></div>\
 <div class="fpls-field"><span class="fpls-label">${T.email}</span><div class="fpls-input" data-part="email">${icon(ICON.mail)}</div></div>\

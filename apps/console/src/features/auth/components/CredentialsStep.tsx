@@ -1,9 +1,9 @@
-import { LockOutlined, MailOutlined } from '@ant-design/icons';
+import { EyeInvisibleOutlined, EyeOutlined, LoadingOutlined, LockOutlined, MailOutlined } from '@ant-design/icons';
 import { MSG } from '@forpost/contract/messages';
 import { isEmail } from '@forpost/contract/validators';
 import { useNavigate } from '@tanstack/react-router';
-import { Alert, Button, Input, theme } from 'antd';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { Alert, theme } from 'antd';
+import { type CSSProperties, type FormEvent, type ReactNode, useState } from 'react';
 import { feedback, loadFeedback } from '../../../lib/feedback';
 import { internalTarget } from '../../../lib/navigation';
 import { forgetLoginEmail, rememberedLoginEmail, rememberLoginEmail } from '../../../lib/session';
@@ -27,9 +27,13 @@ function check(field: keyof Values, value: string): string | undefined {
 }
 
 /*
- * Step one: email + password → POST /auth/login. A plain form with antd inputs rather than antd Form:
- * the form engine and its validator are ~18 KB of the sign-in page's 200 KB budget (issue #16) for two
- * fields; the other steps, loaded when reached, use antd Form.
+ * Step one: email + password → POST /auth/login. A plain form, not antd Form: the form engine and its
+ * validator are ~18 KB of the sign-in page's 200 KB budget (issue #16) for two fields. And plain inputs
+ * and buttons, not antd's: antd builds each component's CSS in JavaScript on its first render, and the
+ * input's and the button's were the longest tasks of the sign-in page (≈ 40–60 ms each on a phone's
+ * CPU, most of its Total Blocking Time — issue #30, item 15). Their look is the stylesheet the page's
+ * HTML picture uses (loginShell.ts), coloured by the live theme's antd tokens (`credentialsVars`). The
+ * other steps, loaded when reached, use antd Form.
  */
 export function CredentialsStep({ redirect, onForgotPassword }: { redirect?: string; onForgotPassword: () => void }) {
   const navigate = useNavigate();
@@ -51,7 +55,6 @@ export function CredentialsStep({ redirect, onForgotPassword }: { redirect?: str
     id: ids[field],
     value: values[field],
     onChange: change(field),
-    status: errors[field] ? ('error' as const) : undefined,
     'aria-required': true,
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? `${ids[field]}-error` : undefined,
@@ -89,37 +92,107 @@ export function CredentialsStep({ redirect, onForgotPassword }: { redirect?: str
     // The toasts' code is not part of the sign-in page's first download: it loads once the user acts
     // on the form — a key or a pointer, not the focus the page itself puts into the email field
     // (lib/feedback). It comes with the signed-in shell's chunk, which the user needs next anyway.
-    <form noValidate onSubmit={submit} onKeyDown={loadFeedback} onPointerDown={loadFeedback}>
+    <form noValidate onSubmit={submit} onKeyDown={loadFeedback} onPointerDown={loadFeedback} style={useCredentialsVars()}>
       <Field id={ids.email} label="Email" error={errors.email}>
-        <Input {...bind('email')} prefix={<MailOutlined />} autoComplete="username" inputMode="email" autoFocus size="large" />
+        <Control disabled={login.isPending}>
+          <MailOutlined />
+          {/* biome-ignore lint/a11y/noAutofocus: the sign-in page's one task; antd's Input had it too */}
+          <input {...bind('email')} type="text" autoComplete="username" inputMode="email" autoFocus />
+        </Control>
       </Field>
       <Field id={ids.password} label="Пароль" error={errors.password}>
-        <Input.Password {...bind('password')} prefix={<LockOutlined />} autoComplete="current-password" size="large" />
+        <PasswordControl disabled={login.isPending}>
+          {(visible) => <input {...bind('password')} type={visible ? 'text' : 'password'} autoComplete="current-password" />}
+        </PasswordControl>
       </Field>
-      <Button type="primary" htmlType="submit" size="large" block loading={login.isPending}>
-        Войти
-      </Button>
-      <div style={{ textAlign: 'center', marginTop: 12 }}>
-        <Button type="link" onClick={onForgotPassword} disabled={login.isPending}>
+      <button type="submit" className="fpls-submit" disabled={login.isPending} aria-busy={login.isPending || undefined}>
+        {login.isPending && <LoadingOutlined spin />}
+        <span>Войти</span>
+      </button>
+      <div className="fpls-forgot">
+        <button type="button" onClick={onForgotPassword} disabled={login.isPending}>
           Забыли пароль?
-        </Button>
+        </button>
       </div>
       {error && <Alert type="error" showIcon title={error} data-testid="login-error" style={{ marginTop: 8 }} />}
     </form>
   );
 }
 
+/** The stylesheet's variables (loginShell.ts) from the live theme: light or dark, as the console is. */
+function useCredentialsVars(): CSSProperties {
+  const { token } = theme.useToken();
+  return {
+    '--box': token.colorBgContainer,
+    '--text': token.colorText,
+    '--muted': token.colorIcon,
+    '--icon-hover': token.colorIconHover,
+    '--field-line': token.colorBorder,
+    '--primary': token.colorPrimary,
+    '--primary-hover': token.colorPrimaryHover,
+    '--primary-active': token.colorPrimaryActive,
+    '--primary-shadow': token.controlTmpOutline,
+    '--outline': token.controlOutline,
+    '--focus': token.colorPrimaryBorder,
+    '--error': token.colorError,
+    '--error-hover': token.colorErrorBorderHover,
+    '--error-outline': token.colorErrorOutline,
+    '--off-bg': token.colorBgContainerDisabled,
+    '--off': token.colorTextDisabled,
+    '--link': token.colorLink,
+    '--link-hover': token.colorLinkHover,
+  } as CSSProperties;
+}
+
+/** A large input's frame: the prefix icon, the input, a suffix; a click on the frame focuses the input. */
+function Control({ disabled, children }: { disabled: boolean; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a pointer convenience; the input itself takes the keyboard
+    // biome-ignore lint/a11y/useKeyWithClickEvents: as above
+    <span
+      className={disabled ? 'fpls-input fpls-off' : 'fpls-input'}
+      onClick={(e) => {
+        if (e.target === e.currentTarget) e.currentTarget.querySelector('input')?.focus();
+      }}
+    >
+      {children}
+    </span>
+  );
+}
+
+/** The password's frame with the eye that shows and hides it (a pointer's, like antd's; not a tab stop). */
+function PasswordControl({ disabled, children }: { disabled: boolean; children: (visible: boolean) => ReactNode }) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <Control disabled={disabled}>
+      <LockOutlined />
+      {children(visible)}
+      <button
+        type="button"
+        className="fpls-eye"
+        tabIndex={-1}
+        disabled={disabled}
+        aria-label={visible ? 'Скрыть пароль' : 'Показать пароль'}
+        aria-pressed={visible}
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={() => setVisible((v) => !v)}
+      >
+        {visible ? <EyeOutlined /> : <EyeInvisibleOutlined />}
+      </button>
+    </Control>
+  );
+}
+
 /** A labelled field with its message below, laid out as antd's vertical Form.Item. */
 function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  const { token } = theme.useToken();
   return (
-    <div style={{ marginBottom: error ? token.marginXS : token.marginLG }}>
-      <label htmlFor={id} style={{ display: 'block', paddingBottom: token.paddingXS, color: token.colorTextHeading }}>
+    <div className={error ? 'fpls-field fpls-bad' : 'fpls-field'}>
+      <label htmlFor={id} className="fpls-label">
         {label}
       </label>
       {children}
       {error && (
-        <div id={`${id}-error`} role="alert" style={{ color: token.colorError, minHeight: token.marginLG - token.marginXS }}>
+        <div id={`${id}-error`} role="alert" className="fpls-err">
           {error}
         </div>
       )}
