@@ -75,3 +75,51 @@ test('a signed-in visit to /login goes home without the picture; other steps sta
   await expect(page.getByTestId('user-menu')).toBeVisible();
   await expect(page.locator('#fp-login-shell')).toHaveCount(0);
 });
+
+test('the credentials step draws its own controls: the eye, the error frame, the focus ring in the theme colours', async ({
+  page,
+}) => {
+  await page.goto('/login');
+  const password = page.getByLabel('Пароль', { exact: true });
+  await password.fill('s3cret');
+  await expect(password).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Показать пароль' }).click();
+  await expect(password).toHaveAttribute('type', 'text');
+  await expect(password).toBeFocused();
+  await page.getByRole('button', { name: 'Скрыть пароль' }).click();
+  await expect(password).toHaveAttribute('type', 'password');
+
+  /** A colour the form's variables name, as the browser computes it, and the frame's border and ring around an input. */
+  const colours = (id: string, variable: string) =>
+    page.evaluate(
+      ([id, variable]) => {
+        const form = document.querySelector('form') as HTMLFormElement;
+        const probe = form.appendChild(document.createElement('i'));
+        probe.style.color = `var(${variable})`;
+        const want = getComputedStyle(probe).color;
+        probe.remove();
+        const frame = getComputedStyle(document.getElementById(id)?.closest('.fpls-input') as Element);
+        return { want, border: frame.borderTopColor, ring: frame.boxShadow };
+      },
+      [id, variable],
+    );
+  await page.getByLabel('Email').focus();
+  // (the frame's colours ease in over 0.2 s, as antd's do)
+  const settled = async (id: string, variable: string) =>
+    expect
+      .poll(async () => {
+        const c = await colours(id, variable);
+        return c.border === c.want;
+      })
+      .toBe(true);
+  await settled('login-email', '--primary');
+  expect((await colours('login-email', '--primary')).ring).not.toBe('none');
+
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await expect(page.locator('#login-email-error')).toHaveText('Обязательное поле');
+  await page.mouse.move(0, 0);
+  await page.getByRole('button', { name: 'Войти' }).blur();
+  await settled('login-email', '--error');
+  const fine = await colours('login-password', '--error');
+  expect(fine.border).not.toBe(fine.want);
+});
