@@ -1,6 +1,6 @@
 import { MailOutlined, SafetyOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
-import { lazy, Suspense, startTransition, useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { BlankLayout } from '../shell/BlankLayout';
 import { PRODUCT_NAME, usePageTitle } from '../shell/usePageTitle';
 import { CredentialsStep } from './components/CredentialsStep';
@@ -25,23 +25,8 @@ const SUBTITLES: Record<Step, string> = {
   'new-password': 'Новый пароль',
 };
 
-/**
- * /login: the credentials step, the 2FA code step, password reset and setting a new password.
- *
- * The router draws a page it has just loaded in a synchronous render (its state reaches React through
- * useSyncExternalStore, which is never time-sliced), and the form's first render — antd's tokens and
- * styles for every input and button — took one 150–200 ms task on a fast machine, ×4 on Lighthouse's
- * phone: most of /login's Total Blocking Time (issue #30, item 15). So that render draws nothing (the
- * HTML picture of the page is still on screen, loginShell.ts) and the form follows in a transition,
- * which React renders in 5 ms slices; the picture leaves in the commit that draws the form.
- */
+/** /login: the credentials step, the 2FA code step, password reset and setting a new password. */
 export function LoginPage({ search }: { search: LoginSearch }) {
-  const [drawn, setDrawn] = useState(false);
-  useEffect(() => startTransition(() => setDrawn(true)), []);
-  return drawn ? <LoginForm search={search} /> : null;
-}
-
-function LoginForm({ search }: { search: LoginSearch }) {
   const [resetMode, setResetMode] = useState(false);
   const step: Step = search.type ?? (resetMode ? 'reset' : 'credentials');
   usePageTitle(SUBTITLES[step]);
