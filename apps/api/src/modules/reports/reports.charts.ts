@@ -78,10 +78,23 @@ export function stackedBarsSvg(
   });
 }
 
+/**
+ * Diagonal light stripes (an ECharts decal): a slice that shares its grey with another — «Без
+ * приоритета» beside «Низкий» — is told apart without colour, as on the console's home page.
+ */
+export const STRIPES = {
+  symbol: 'rect',
+  symbolSize: 1,
+  color: 'rgba(255, 255, 255, 0.55)',
+  dashArrayX: [1, 0],
+  dashArrayY: [2, 4],
+  rotation: -Math.PI / 4,
+} as const;
+
 /** A doughnut; the legend below reads «Имя: N». */
 export function pieSvg(
   title: string,
-  items: { name: string; value: number; color?: string }[],
+  items: { name: string; value: number; color?: string; striped?: boolean }[],
   width = 250,
   height = 230,
 ): string {
@@ -104,7 +117,11 @@ export function pieSvg(
         radius: ['30%', '55%'],
         center: ['50%', '45%'],
         label: { show: true, position: 'inside', formatter: '{c}', fontSize: 8, color: '#fff', fontFamily: 'Roboto' },
-        data: shown.map((i) => ({ name: i.name, value: i.value, ...(i.color ? { itemStyle: { color: i.color } } : {}) })),
+        data: shown.map((i) => ({
+          name: i.name,
+          value: i.value,
+          itemStyle: { ...(i.color ? { color: i.color } : {}), ...(i.striped ? { decal: STRIPES } : {}) },
+        })),
       },
     ],
   });

@@ -86,7 +86,8 @@ export function byPriorityOf(counts: readonly Counts[]): ReportData['byPriority'
       color: p.color === 'default' ? '#8c8c8c' : (NAMED[p.color] ?? '#bfbfbf'),
       value: sumOf(`p_${p.code}` as CountColumn),
     })),
-    { name: 'Без приоритета', color: '#d9d9d9', value: sumOf('p_none') },
+    // The console's neutral grey (white counts read on it, 4.7:1), striped: «Низкий» is grey too.
+    { name: 'Без приоритета', color: '#737373', striped: true, value: sumOf('p_none') },
   ];
 }
 

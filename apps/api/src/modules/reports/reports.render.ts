@@ -35,7 +35,7 @@ export interface ReportData {
   byModuleShare: { name: string; color: string; value: number }[];
   days: string[];
   daySeries: { name: string; color?: string; data: number[] }[];
-  byPriority: { name: string; color: string; value: number }[];
+  byPriority: { name: string; color: string; value: number; striped?: boolean }[];
   sentiment: { name: string; color: string; value: number }[] | null;
   topCritical: ReportEventRow[];
   perModule: { code: string; name: string; total: number; byStatus: { name: string; n: number }[]; rows: ReportEventRow[] }[];

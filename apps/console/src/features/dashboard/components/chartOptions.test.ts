@@ -1,7 +1,16 @@
 import type { TimeSeriesResponse } from '@forpost/contract/analytics';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../../lib/contrast';
-import { MODULE_PALETTE, matrixOption, OTHERS_COLOR, OTHERS_KEY, seriesOption, topSeries } from './chartOptions';
+import {
+  MODULE_PALETTE,
+  matrixOption,
+  NO_PRIORITY_DECAL,
+  OTHERS_COLOR,
+  OTHERS_KEY,
+  pieOption,
+  seriesOption,
+  topSeries,
+} from './chartOptions';
 
 const days = ['2026-03-01', '2026-03-02'];
 const moduleSeries = (n: number): TimeSeriesResponse => ({
@@ -68,5 +77,43 @@ describe('«Без приоритета»', () => {
     });
     for (const [name, color] of [...colors(matrix), ...colors(byDay)].filter(([n]) => n === 'Без приоритета'))
       for (const card of cards) expect(contrastRatio(color, card), `${name} ${color} on ${card}`).toBeGreaterThanOrEqual(3);
+  });
+
+  it('is told apart from «Низкий» (the same grey) without colour: striped, in every chart that shows priorities', () => {
+    const low = { key: 'low', name: 'Низкий', color: 'default', total: 2 };
+    const none = { key: 'none', name: 'Без приоритета', color: null, total: 3 };
+    const matrix = matrixOption({
+      from: days[0] as string,
+      to: days[1] as string,
+      categories: [{ key: 'domains', name: 'Домены' }],
+      series: [
+        { ...low, data: [2], links: [null] },
+        { ...none, data: [3], links: [null] },
+      ],
+      total: 5,
+    });
+    const timeSeries = {
+      ...moduleSeries(1),
+      series: [
+        { ...low, data: [1, 1], link: { path: '/x', query: {} } },
+        { ...none, data: [2, 1], link: { path: '/x', query: {} } },
+      ],
+    };
+    type Styled = { itemStyle: { color: string; decal?: unknown } };
+    const styles = (o: unknown): Styled['itemStyle'][] => {
+      const series = (o as { series: (Styled & { type: string; data: (Styled | number)[] })[] }).series;
+      // A donut colours its slices (the data items), the bar charts their series.
+      return series[0]?.type === 'pie' ? (series[0].data as Styled[]).map((d) => d.itemStyle) : series.map((x) => x.itemStyle);
+    };
+    for (const [chart, o] of [
+      ['matrix', matrix],
+      ['days', seriesOption(timeSeries)],
+      ['donut', pieOption(timeSeries)],
+    ] as const) {
+      const [lowStyle, noneStyle] = styles(o);
+      expect(lowStyle?.color, chart).toBe(noneStyle?.color);
+      expect(lowStyle?.decal, chart).toBeUndefined();
+      expect(noneStyle?.decal, chart).toEqual(NO_PRIORITY_DECAL);
+    }
   });
 });

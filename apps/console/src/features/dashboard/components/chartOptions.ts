@@ -29,6 +29,23 @@ const moduleColor = (code: string) => MODULE_SECTIONS.find((m) => m.code === cod
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
 
 /**
+ * Diagonal stripes over «Без приоритета»: it is grey (NEUTRAL_COLOR) like the «default» priority
+ * colour «Низкий» has, and the two sit side by side in the stacked bars — the stripes tell them apart
+ * without colour (issue #30, item 13). Light stripes on the grey: the bar keeps its 3:1 on both cards.
+ */
+export const NO_PRIORITY_DECAL = {
+  symbol: 'rect',
+  symbolSize: 1,
+  color: 'rgba(255, 255, 255, 0.55)',
+  dashArrayX: [1, 0],
+  dashArrayY: [2, 4],
+  rotation: -Math.PI / 4,
+} as const;
+/** A series' fill: its colour, and the stripes for the events without a priority. */
+const styleOf = (s: { key: string; color: string | null }) =>
+  s.key === 'none' ? { color: NEUTRAL_COLOR, decal: NO_PRIORITY_DECAL } : { color: colorOf(s) };
+
+/**
  * A colour-blind-safe categorical palette (Okabe–Ito, without black: unreadable on the dark theme) for
  * the modules of one chart, by their rank in it; sixteen descriptor colours were near-identical.
  */
@@ -157,7 +174,7 @@ export function seriesOption(r: TimeSeriesResponse): EChartsCoreOption {
       stack: 'total',
       barMaxWidth: 28,
       emphasis: { focus: 'series' },
-      itemStyle: { color: colorOf(s) },
+      itemStyle: styleOf(s),
     })),
   };
 }
@@ -193,7 +210,7 @@ export function pieOption(r: TimeSeriesResponse): EChartsCoreOption {
           textBorderWidth: 2,
         },
         labelLine: { show: false },
-        data: r.series.map((s) => ({ name: s.name, value: s.total, itemStyle: { color: colorOf(s) } })),
+        data: r.series.map((s) => ({ name: s.name, value: s.total, itemStyle: styleOf(s) })),
       },
     ],
   };
@@ -215,9 +232,7 @@ export function matrixOption(r: MatrixResponse): EChartsCoreOption {
       data: s.data,
       barMaxWidth: 22,
       emphasis: { focus: 'series' },
-      itemStyle: {
-        color: s.key === 'none' || s.color === 'default' || !s.color ? NEUTRAL_COLOR : (NAMED_COLORS[s.color] ?? s.color),
-      },
+      itemStyle: s.key !== 'none' && !s.color ? { color: NEUTRAL_COLOR } : styleOf(s),
     })),
   };
 }
