@@ -1,5 +1,6 @@
 /* Report charts rendered on the server: ECharts SSR to SVG strings (pdfmake draws them as vectors). */
 
+import { NO_PRIORITY_STYLE } from '@forpost/contract/analytics';
 import { BarChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -78,19 +79,6 @@ export function stackedBarsSvg(
   });
 }
 
-/**
- * Diagonal light stripes (an ECharts decal): a slice that shares its grey with another — «Без
- * приоритета» beside «Низкий» — is told apart without colour, as on the console's home page.
- */
-export const STRIPES = {
-  symbol: 'rect',
-  symbolSize: 1,
-  color: 'rgba(255, 255, 255, 0.55)',
-  dashArrayX: [1, 0],
-  dashArrayY: [2, 4],
-  rotation: -Math.PI / 4,
-} as const;
-
 /** A doughnut; the legend below reads «Имя: N». */
 export function pieSvg(
   title: string,
@@ -120,7 +108,7 @@ export function pieSvg(
         data: shown.map((i) => ({
           name: i.name,
           value: i.value,
-          itemStyle: { ...(i.color ? { color: i.color } : {}), ...(i.striped ? { decal: STRIPES } : {}) },
+          itemStyle: { ...(i.color ? { color: i.color } : {}), ...(i.striped ? { decal: NO_PRIORITY_STYLE.decal } : {}) },
         })),
       },
     ],

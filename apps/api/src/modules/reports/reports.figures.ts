@@ -2,7 +2,7 @@
  * The steps from a report's raw figures (rollup rows, statuses) to what the PDF shows: pure
  * functions, one per block of the report. `reports.service` `gather` reads the rows and calls them.
  */
-import { CHART_MODULES } from '@forpost/contract/analytics';
+import { CHART_MODULES, NO_PRIORITY_STYLE } from '@forpost/contract/analytics';
 import {
   CONNOTATION_LABELS,
   CONNOTATIONS,
@@ -86,8 +86,7 @@ export function byPriorityOf(counts: readonly Counts[]): ReportData['byPriority'
       color: p.color === 'default' ? '#8c8c8c' : (NAMED[p.color] ?? '#bfbfbf'),
       value: sumOf(`p_${p.code}` as CountColumn),
     })),
-    // The console's neutral grey (white counts read on it, 4.7:1), striped: «Низкий» is grey too.
-    { name: 'Без приоритета', color: '#737373', striped: true, value: sumOf('p_none') },
+    { name: 'Без приоритета', color: NO_PRIORITY_STYLE.color, striped: true, value: sumOf('p_none') },
   ];
 }
 

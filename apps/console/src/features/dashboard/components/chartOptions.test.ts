@@ -1,16 +1,7 @@
-import type { TimeSeriesResponse } from '@forpost/contract/analytics';
+import { NO_PRIORITY_STYLE, type TimeSeriesResponse } from '@forpost/contract/analytics';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../../lib/contrast';
-import {
-  MODULE_PALETTE,
-  matrixOption,
-  NO_PRIORITY_DECAL,
-  OTHERS_COLOR,
-  OTHERS_KEY,
-  pieOption,
-  seriesOption,
-  topSeries,
-} from './chartOptions';
+import { MODULE_PALETTE, matrixOption, OTHERS_COLOR, OTHERS_KEY, pieOption, seriesOption, topSeries } from './chartOptions';
 
 const days = ['2026-03-01', '2026-03-02'];
 const moduleSeries = (n: number): TimeSeriesResponse => ({
@@ -113,7 +104,7 @@ describe('«Без приоритета»', () => {
       const [lowStyle, noneStyle] = styles(o);
       expect(lowStyle?.color, chart).toBe(noneStyle?.color);
       expect(lowStyle?.decal, chart).toBeUndefined();
-      expect(noneStyle?.decal, chart).toEqual(NO_PRIORITY_DECAL);
+      expect(noneStyle?.decal, chart).toEqual(NO_PRIORITY_STYLE.decal);
     }
   });
 });

@@ -1,11 +1,11 @@
 /* ECharts options of the home page's charts, from the API's series (pure). */
-import type { MatrixResponse, TimeSeries, TimeSeriesResponse } from '@forpost/contract/analytics';
+import { type MatrixResponse, NO_PRIORITY_STYLE, type TimeSeries, type TimeSeriesResponse } from '@forpost/contract/analytics';
 import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import type { EChartsCoreOption } from 'echarts/core';
 import { formatNumber } from '../../../lib/format';
 
 /** A grey that reads on both themes' cards (4.7:1 on #ffffff, 3.9:1 on #141414: WCAG non-text 3:1). */
-export const NEUTRAL_COLOR = '#737373';
+export const NEUTRAL_COLOR = NO_PRIORITY_STYLE.color;
 
 /** Ant Design colour names used by statuses, priorities and sentiment → hex. */
 const NAMED_COLORS: Record<string, string> = {
@@ -28,22 +28,8 @@ const NAMED_COLORS: Record<string, string> = {
 const moduleColor = (code: string) => MODULE_SECTIONS.find((m) => m.code === code)?.color ?? OTHERS_COLOR;
 const colorOf = (s: { key: string; color: string | null }) => (s.color ? (NAMED_COLORS[s.color] ?? s.color) : moduleColor(s.key));
 
-/**
- * Diagonal stripes over «Без приоритета»: it is grey (NEUTRAL_COLOR) like the «default» priority
- * colour «Низкий» has, and the two sit side by side in the stacked bars — the stripes tell them apart
- * without colour (issue #30, item 13). Light stripes on the grey: the bar keeps its 3:1 on both cards.
- */
-export const NO_PRIORITY_DECAL = {
-  symbol: 'rect',
-  symbolSize: 1,
-  color: 'rgba(255, 255, 255, 0.55)',
-  dashArrayX: [1, 0],
-  dashArrayY: [2, 4],
-  rotation: -Math.PI / 4,
-} as const;
-/** A series' fill: its colour, and the stripes for the events without a priority. */
-const styleOf = (s: { key: string; color: string | null }) =>
-  s.key === 'none' ? { color: NEUTRAL_COLOR, decal: NO_PRIORITY_DECAL } : { color: colorOf(s) };
+/** A series' fill: its colour; the events without a priority grey and striped (NO_PRIORITY_STYLE). */
+const styleOf = (s: { key: string; color: string | null }) => (s.key === 'none' ? NO_PRIORITY_STYLE : { color: colorOf(s) });
 
 /**
  * A colour-blind-safe categorical palette (Okabe–Ito, without black: unreadable on the dark theme) for
