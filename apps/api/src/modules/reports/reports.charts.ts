@@ -1,6 +1,6 @@
 /* Report charts rendered on the server: ECharts SSR to SVG strings (pdfmake draws them as vectors). */
 
-import { NO_PRIORITY_STYLE } from '@forpost/contract/analytics';
+import { NO_PRIORITY_STYLE } from '@forpost/contract/chart-style';
 import { BarChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';

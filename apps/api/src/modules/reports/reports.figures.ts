@@ -2,7 +2,8 @@
  * The steps from a report's raw figures (rollup rows, statuses) to what the PDF shows: pure
  * functions, one per block of the report. `reports.service` `gather` reads the rows and calls them.
  */
-import { CHART_MODULES, NO_PRIORITY_STYLE } from '@forpost/contract/analytics';
+import { CHART_MODULES } from '@forpost/contract/analytics';
+import { NO_PRIORITY_STYLE } from '@forpost/contract/chart-style';
 import {
   CONNOTATION_LABELS,
   CONNOTATIONS,

@@ -1,4 +1,5 @@
-import { NO_PRIORITY_STYLE, type TimeSeriesResponse } from '@forpost/contract/analytics';
+import type { TimeSeriesResponse } from '@forpost/contract/analytics';
+import { NO_PRIORITY_STYLE } from '@forpost/contract/chart-style';
 import { describe, expect, it } from 'vitest';
 import { contrastRatio } from '../../../lib/contrast';
 import { MODULE_PALETTE, matrixOption, OTHERS_COLOR, OTHERS_KEY, pieOption, seriesOption, topSeries } from './chartOptions';

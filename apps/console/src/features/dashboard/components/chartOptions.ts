@@ -1,5 +1,6 @@
 /* ECharts options of the home page's charts, from the API's series (pure). */
-import { type MatrixResponse, NO_PRIORITY_STYLE, type TimeSeries, type TimeSeriesResponse } from '@forpost/contract/analytics';
+import type { MatrixResponse, TimeSeries, TimeSeriesResponse } from '@forpost/contract/analytics';
+import { NO_PRIORITY_STYLE } from '@forpost/contract/chart-style';
 import { MODULE_SECTIONS } from '@forpost/contract/modules/sections';
 import type { EChartsCoreOption } from 'echarts/core';
 import { formatNumber } from '../../../lib/format';
